@@ -1,0 +1,97 @@
+# dlsim -- build, test and install.
+#
+#   make demo     install missing Debian packages, build, run a prediction
+#   make check    the same set-up, then the whole Check test suite
+#   make bench    time a prediction, whole process and in-process loop
+#   make check-full  check under ASan+UBSan, then under valgrind
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# All library code goes into build/libdlsim.a; build/dlsim is the thin
+# command-line dispatcher and build/test_dlsim the test runner.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+BUILD   ?= build
+PKGS    := libcyaml check
+
+OPT      ?= -O2 -g
+CFLAGS   ?=
+WFLAGS   := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Iinclude -I. \
+            -DDLSIM_DATADIR='"$(PREFIX)/share/dlsim"'
+DEPCFLAGS = $(shell pkg-config --cflags libcyaml 2>/dev/null)
+LIBS      = $(shell pkg-config --libs libcyaml 2>/dev/null) -lm
+TESTLIBS  = $(shell pkg-config --libs check 2>/dev/null)
+
+LIB_SRC := $(wildcard core/*.c models/*.c hw/*.c sim/*.c reports/*.c)
+CLI_SRC := $(wildcard cli/*.c)
+TEST_SRC := $(wildcard tests/*.c)
+HW_YAML := $(sort $(wildcard configs/hw/*.yaml))
+GEN_SRC := $(BUILD)/gen/hw_builtin.c
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/hw_builtin.o
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+
+.PHONY: all deps demo check check-full bench install clean
+
+all: $(BUILD)/dlsim
+
+deps:
+	@sh tools/deps.sh
+
+# V=1 shows whole command lines.
+Q := $(if $(V),,@)
+
+$(BUILD)/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(DEPCFLAGS) $(WFLAGS) $(OPT) $(CFLAGS) -MMD -MP \
+		-c $< -o $@
+
+$(GEN_SRC): $(HW_YAML) tools/embed.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh tools/embed.sh $@ $(HW_YAML)
+
+$(BUILD)/libdlsim.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/dlsim: $(CLI_OBJ) $(BUILD)/libdlsim.a
+	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/test_dlsim: $(TEST_OBJ) $(BUILD)/libdlsim.a
+	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+demo: $(BUILD)/dlsim
+	$(BUILD)/dlsim predict resnet50 --hw v100x64
+
+check: $(BUILD)/test_dlsim $(BUILD)/dlsim
+	DLSIM_BIN=$(BUILD)/dlsim $(BUILD)/test_dlsim
+
+# The full tier: sanitizers, then valgrind on a plain build.
+check-full:
+	$(MAKE) BUILD=build/asan OPT="-O1 -g -fsanitize=address,undefined \
+		-fno-omit-frame-pointer -fno-sanitize-recover=all" check
+	$(MAKE) BUILD=build/vg OPT="-O1 -g" build/vg/test_dlsim build/vg/dlsim
+	CK_FORK=no DLSIM_BIN=build/vg/dlsim valgrind -q --error-exitcode=9 \
+		--leak-check=full build/vg/test_dlsim
+
+bench: $(BUILD)/dlsim
+	@sh tools/bench.sh $(BUILD)/dlsim
+
+install: $(BUILD)/dlsim
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/dlsim/hw \
+		$(DESTDIR)$(PREFIX)/share/dlsim/models
+	install -m 755 $(BUILD)/dlsim $(DESTDIR)$(PREFIX)/bin/dlsim
+	install -m 644 man/dlsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/dlsim.1
+	install -m 644 $(HW_YAML) $(DESTDIR)$(PREFIX)/share/dlsim/hw/
+	install -m 644 configs/models/*.yaml \
+		$(DESTDIR)$(PREFIX)/share/dlsim/models/
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

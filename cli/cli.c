@@ -1,0 +1,172 @@
+/*
+ * cli.c -- option parsing, help and error reporting shared by every
+ * subcommand.  Options are GNU style: --name VALUE, --name=VALUE, and
+ * "--" ends them.  Every count goes through one positive-integer parser,
+ * which rejects 0, -3, 1e99 and 12abc with the same message.
+ */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/banned.h"
+
+#define CLI_MAX_COUNT ((int64_t)1000000000000000LL)
+
+int cli_opt(const struct cli_command *cmd, const char *name)
+{
+	int i;
+
+	for (i = 0; cmd->options[i].name; i++)
+		if (strcmp(cmd->options[i].name, name) == 0)
+			return i;
+	fprintf(stderr, "dlsim: internal error: no option --%s\n", name);
+	abort();
+}
+
+void cli_help(const struct cli_command *cmd, FILE *f)
+{
+	int i;
+
+	fprintf(f, "Usage: dlsim %s %s\n%s\n\nOptions:\n", cmd->name,
+		cmd->usage, cmd->summary);
+	for (i = 0; cmd->options[i].name; i++) {
+		const struct cli_option *o = &cmd->options[i];
+		char left[48];
+
+		snprintf(left, sizeof(left), "--%s%s%s", o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+		fprintf(f, "  %-24s %s\n", left, o->help);
+	}
+}
+
+int cli_fail(const struct cli_command *cmd, const struct dlsim_err *err)
+{
+	int usage = err->code == DLSIM_EINVAL ||
+		    err->code == DLSIM_ENOTFOUND ||
+		    err->code == DLSIM_ERANGE;
+
+	if (usage && cmd)
+		fprintf(stderr, "dlsim: %s; try 'dlsim %s --help'\n",
+			err->msg, cmd->name);
+	else
+		fprintf(stderr, "dlsim: %s\n", err->msg);
+	return usage ? CLI_USAGE : CLI_FAIL;
+}
+
+static int usage_error(const struct cli_command *cmd, const char *fmt,
+		       const char *a)
+{
+	struct dlsim_err err = { 0, "" };
+	char msg[DLSIM_ERR_LEN];
+
+	snprintf(msg, sizeof(msg), fmt, a);
+	dlsim_err_set(&err, DLSIM_EINVAL, "%s: %s", cmd->name, msg);
+	return cli_fail(cmd, &err);
+}
+
+static int find_option(const struct cli_command *cmd, const char *name,
+		       size_t len)
+{
+	int i;
+
+	for (i = 0; cmd->options[i].name; i++)
+		if (strlen(cmd->options[i].name) == len &&
+		    strncmp(cmd->options[i].name, name, len) == 0)
+			return i;
+	return -1;
+}
+
+static int take_value(const struct cli_command *cmd, int i, const char *val,
+		      struct cli_values *v)
+{
+	const struct cli_option *o = &cmd->options[i];
+	struct dlsim_err err = { 0, "" };
+	char what[64];
+
+	snprintf(what, sizeof(what), "--%s", o->name);
+	v->set[i] = 1;
+	v->str[i] = val;
+	if (o->type == CLI_COUNT &&
+	    core_parse_count(val, CLI_MAX_COUNT, &v->count[i], &err, what))
+		return cli_fail(cmd, &err);
+	if (o->type == CLI_NUMBER) {
+		if (core_parse_double(val, &v->num[i], &err, what))
+			return cli_fail(cmd, &err);
+		if (v->num[i] <= 0.0)
+			return usage_error(cmd, "%s must be positive", what);
+	}
+	return -1;
+}
+
+int cli_parse(const struct cli_command *cmd, int argc, char **argv,
+	      struct cli_values *v)
+{
+	int a, rc, only_positional = 0;
+
+	memset(v, 0, sizeof(*v));
+	for (a = 1; a < argc; a++) {
+		const char *s = argv[a], *eq;
+		int i;
+
+		if (only_positional || s[0] != '-' || !s[1]) {
+			if (v->n_positional >= cmd->max_positional)
+				return usage_error(cmd, "unexpected argument "
+						   "'%s'", s);
+			v->positional[v->n_positional++] = s;
+			continue;
+		}
+		if (strcmp(s, "--") == 0) {
+			only_positional = 1;
+			continue;
+		}
+		if (s[1] != '-')
+			return usage_error(cmd, "unknown option '%s'", s);
+		eq = strchr(s + 2, '=');
+		i = find_option(cmd, s + 2,
+				eq ? (size_t)(eq - s - 2) : strlen(s + 2));
+		if (i < 0)
+			return usage_error(cmd, "unknown option '%s'", s);
+		if (strcmp(cmd->options[i].name, "help") == 0) {
+			cli_help(cmd, stdout);
+			return cli_finish(CLI_OK);
+		}
+		if (cmd->options[i].type == CLI_FLAG) {
+			if (eq)
+				return usage_error(cmd, "option '%s' takes no "
+						   "value", s);
+			v->set[i] = 1;
+			continue;
+		}
+		if (!eq && a + 1 >= argc)
+			return usage_error(cmd, "option '%s' needs a value",
+					   s);
+		rc = take_value(cmd, i, eq ? eq + 1 : argv[++a], v);
+		if (rc >= 0)
+			return rc;
+	}
+	if (v->n_positional < cmd->min_positional)
+		return usage_error(cmd, "missing argument (usage: %s)",
+				   cmd->usage);
+	return -1;
+}
+
+int cli_catalog(const struct cli_command *cmd, struct hw_catalog **cat)
+{
+	struct dlsim_err err = { 0, "" };
+
+	if (hw_catalog_load(getenv("DLSIM_PATH"), cat, &err))
+		return cli_fail(cmd, &err);
+	return -1;
+}
+
+int cli_finish(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "dlsim: error writing to standard output\n");
+		return CLI_FAIL;
+	}
+	return status;
+}

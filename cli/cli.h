@@ -1,0 +1,86 @@
+/*
+ * cli.h -- the command-line front end: one cmd_* function per subcommand
+ * (git's builtins), one option table per command that feeds both the
+ * parser and --help (curl's tool_getparam), and one way to report errors.
+ *
+ * Exit statuses: 0 success, 1 failure (a file that cannot be read or
+ * parsed, a write error), 2 misuse (an unknown option, a malformed value,
+ * an unknown model, device or precision).
+ */
+#ifndef DLSIM_CLI_CLI_H
+#define DLSIM_CLI_CLI_H
+
+#include <stdint.h>
+
+#include "dlsim.h"
+
+#define CLI_MAX_OPTIONS 24
+#define CLI_MAX_POSITIONAL 4
+
+enum cli_exit { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+enum cli_arg {
+	CLI_FLAG,      /* no argument */
+	CLI_STRING,    /* any text */
+	CLI_COUNT,     /* positive integer (core_parse_count) */
+	CLI_NUMBER     /* positive finite number */
+};
+
+struct cli_option {
+	const char *name;      /* long name without "--" */
+	const char *arg;       /* argument name for --help; NULL for flags */
+	enum cli_arg type;
+	const char *help;
+};
+
+struct cli_command {
+	const char *name;
+	const char *usage;                 /* after "dlsim NAME " */
+	const char *summary;
+	int min_positional, max_positional;
+	const struct cli_option *options;  /* ends with a NULL name */
+	int (*run)(const struct cli_command *cmd, int argc, char **argv);
+};
+
+/* What the parser found. */
+struct cli_values {
+	int set[CLI_MAX_OPTIONS];
+	const char *str[CLI_MAX_OPTIONS];
+	int64_t count[CLI_MAX_OPTIONS];
+	double num[CLI_MAX_OPTIONS];
+	const char *positional[CLI_MAX_POSITIONAL];
+	int n_positional;
+};
+
+/*
+ * Parse argv (argv[0] is the command name) against cmd's table.  Returns
+ * -1 to go on, or an exit status: CLI_OK after printing --help, CLI_USAGE
+ * after printing an error.
+ */
+int cli_parse(const struct cli_command *cmd, int argc, char **argv,
+	      struct cli_values *v);
+
+/* Index of option `name` in cmd's table (an internal error if absent). */
+int cli_opt(const struct cli_command *cmd, const char *name);
+
+/* Print "dlsim: MSG" on stderr; for usage errors add the --help hint.
+ * Returns the exit status for the error's code. */
+int cli_fail(const struct cli_command *cmd, const struct dlsim_err *err);
+
+/* Print --help of a command to f. */
+void cli_help(const struct cli_command *cmd, FILE *f);
+
+/* Load the catalog with $DLSIM_PATH; prints and returns an exit status on
+ * failure, -1 on success. */
+int cli_catalog(const struct cli_command *cmd, struct hw_catalog **cat);
+
+/* Flush stdout and turn a write error into exit status 1. */
+int cli_finish(int status);
+
+int cmd_predict(const struct cli_command *cmd, int argc, char **argv);
+int cmd_models(const struct cli_command *cmd, int argc, char **argv);
+int cmd_hw(const struct cli_command *cmd, int argc, char **argv);
+
+extern const struct cli_command cli_predict, cli_models, cli_hw;
+
+#endif /* DLSIM_CLI_CLI_H */

@@ -1,0 +1,55 @@
+/*
+ * dlsim.c -- main: finds the subcommand in a sorted table and runs it.
+ * Everything else lives in the library; this file only dispatches.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/banned.h"
+
+static const struct cli_command *const commands[] = {
+	&cli_hw, &cli_models, &cli_predict,
+};
+
+#define N_COMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
+
+static void usage(FILE *f)
+{
+	int i;
+
+	fputs("Usage: dlsim COMMAND [ARGS]\n"
+	      "Predict deep-learning training step time on HPC hardware.\n\n"
+	      "Commands:\n", f);
+	for (i = 0; i < N_COMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i]->name,
+			commands[i]->summary);
+	fputs("\n'dlsim COMMAND --help' describes a command; "
+	      "'man dlsim' describes them all.\n"
+	      "  --help     this text\n  --version  the version\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return cli_finish(CLI_OK);
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		puts("dlsim " DLSIM_VERSION);
+		return cli_finish(CLI_OK);
+	}
+	for (i = 0; i < N_COMMANDS; i++)
+		if (strcmp(argv[1], commands[i]->name) == 0)
+			return commands[i]->run(commands[i], argc - 1,
+						argv + 1);
+	fprintf(stderr, "dlsim: unknown command '%s'; try 'dlsim --help'\n",
+		argv[1]);
+	return CLI_USAGE;
+}

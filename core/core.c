@@ -1,0 +1,265 @@
+/*
+ * core.c -- errors, precisions and the small parsing helpers of core.h.
+ *
+ * The error model follows the house rules: one status enum for the whole
+ * library, a caller-owned buffer of DLSIM_ERR_LEN bytes, and the first
+ * failure wins, so that the message the user sees names the root cause
+ * rather than the last caller on the way out.
+ */
+#include "core.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "banned.h"
+
+/* ---------------------------------------------------------------- */
+/* Errors                                                            */
+/* ---------------------------------------------------------------- */
+
+int dlsim_err_set(struct dlsim_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || err->code != DLSIM_OK)
+		return code;
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void dlsim_err_clear(struct dlsim_err *err)
+{
+	if (!err)
+		return;
+	err->code = DLSIM_OK;
+	err->msg[0] = '\0';
+}
+
+const char *dlsim_strerror(int code)
+{
+	static const char *const text[] = {
+		"success", "invalid argument", "not found",
+		"value out of range", "out of memory", "input/output error",
+		"parse error", "database error"
+	};
+
+	if (code < 0 || code >= (int)(sizeof(text) / sizeof(text[0])))
+		return "unknown error";
+	return text[code];
+}
+
+/* ---------------------------------------------------------------- */
+/* Precisions                                                        */
+/* ---------------------------------------------------------------- */
+
+static const char *const precision_names[] = {
+	"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", NULL
+};
+
+const char *dlsim_precision_name(enum dlsim_precision p)
+{
+	if ((int)p < 0 || p >= DLSIM_PRECISION_COUNT)
+		return NULL;
+	return precision_names[p];
+}
+
+int dlsim_precision_parse(const char *name, enum dlsim_precision *out,
+			  struct dlsim_err *err)
+{
+	int i = core_name_index(precision_names, name);
+	char list[128];
+
+	if (i < 0) {
+		core_name_list(precision_names, list, sizeof(list));
+		return dlsim_err_set(err, DLSIM_ENOTFOUND,
+				     "unknown precision '%s' (expected %s)",
+				     name ? name : "", list);
+	}
+	*out = (enum dlsim_precision)i;
+	return DLSIM_OK;
+}
+
+int dlsim_precision_bytes(enum dlsim_precision p)
+{
+	static const int bytes[DLSIM_PRECISION_COUNT] = { 8, 4, 4, 2, 2, 1, 1 };
+
+	if ((int)p < 0 || p >= DLSIM_PRECISION_COUNT)
+		return 0;
+	return bytes[p];
+}
+
+/* ---------------------------------------------------------------- */
+/* Strings and name tables                                           */
+/* ---------------------------------------------------------------- */
+
+int core_strlcpy(char *dst, const char *src, size_t n)
+{
+	size_t len;
+
+	if (n == 0)
+		return 1;
+	if (!src)
+		src = "";
+	len = strlen(src);
+	if (len >= n) {
+		memcpy(dst, src, n - 1);
+		dst[n - 1] = '\0';
+		return 1;
+	}
+	memcpy(dst, src, len + 1);
+	return 0;
+}
+
+int core_name_index(const char *const *table, const char *name)
+{
+	int i;
+
+	if (!name)
+		return -1;
+	for (i = 0; table[i]; i++)
+		if (strcmp(table[i], name) == 0)
+			return i;
+	return -1;
+}
+
+void core_name_list(const char *const *table, char *buf, size_t n)
+{
+	size_t used = 0;
+	int i;
+
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	for (i = 0; table[i] && used < n; i++) {
+		int w = snprintf(buf + used, n - used, "%s%s",
+				 i ? ", " : "", table[i]);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* Numbers                                                           */
+/* ---------------------------------------------------------------- */
+
+int core_parse_count(const char *s, int64_t max, int64_t *out,
+		     struct dlsim_err *err, const char *what)
+{
+	char *end = NULL;
+	long long v;
+
+	if (!s || !*s)
+		return dlsim_err_set(err, DLSIM_EINVAL,
+				     "%s must be a positive integer (got '')",
+				     what);
+	if (*s < '0' || *s > '9')
+		return dlsim_err_set(err, DLSIM_EINVAL,
+				     "%s must be a positive integer (got '%s')",
+				     what, s);
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*end != '\0')
+		return dlsim_err_set(err, DLSIM_EINVAL,
+				     "%s must be a positive integer (got '%s')",
+				     what, s);
+	if (errno == ERANGE || v > max)
+		return dlsim_err_set(err, DLSIM_ERANGE,
+				     "%s is too large (got '%s', at most %lld)",
+				     what, s, (long long)max);
+	if (v <= 0)
+		return dlsim_err_set(err, DLSIM_EINVAL,
+				     "%s must be a positive integer (got '%s')",
+				     what, s);
+	*out = (int64_t)v;
+	return DLSIM_OK;
+}
+
+int core_parse_double(const char *s, double *out, struct dlsim_err *err,
+		      const char *what)
+{
+	char *end = NULL;
+	double v;
+
+	if (!s || !*s)
+		return dlsim_err_set(err, DLSIM_EINVAL,
+				     "%s must be a number (got '')", what);
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end != '\0' || errno == ERANGE || !isfinite(v))
+		return dlsim_err_set(err, DLSIM_EINVAL,
+				     "%s must be a finite number (got '%s')",
+				     what, s);
+	*out = v;
+	return DLSIM_OK;
+}
+
+double core_ceil_log2(double x)
+{
+	if (x <= 1.0)
+		return 0.0;
+	return ceil(log2(x) - 1e-12);
+}
+
+/* ---------------------------------------------------------------- */
+/* Files                                                             */
+/* ---------------------------------------------------------------- */
+
+int core_read_file(const char *path, char **text, size_t *len,
+		 struct dlsim_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	*text = NULL;
+	*len = 0;
+	if (!f)
+		return dlsim_err_set(err, DLSIM_EIO, "%s: %s", path,
+				     strerror(errno));
+	for (;;) {
+		size_t got;
+
+		if (cap - n < 4096) {
+			char *p;
+
+			if (cap > ((size_t)64 << 20)) {
+				fclose(f);
+				free(buf);
+				return dlsim_err_set(err, DLSIM_ENOMEM,
+						     "%s: larger than 64 MiB",
+						     path);
+			}
+			p = realloc(buf, cap = cap * 2 + 8192);
+			if (!p) {
+				fclose(f);
+				free(buf);
+				return dlsim_err_set(err, DLSIM_ENOMEM,
+						     "%s: out of memory", path);
+			}
+			buf = p;
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		return dlsim_err_set(err, DLSIM_EIO, "%s: read error", path);
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return DLSIM_OK;
+}

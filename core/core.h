@@ -1,0 +1,48 @@
+/*
+ * core.h -- small helpers every module of libdlsim shares: bounded string
+ * copy, name tables, and checked numeric parsing.  Nothing here knows
+ * about models, hardware or simulation.
+ */
+#ifndef DLSIM_CORE_CORE_H
+#define DLSIM_CORE_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dlsim.h"
+
+/* Copy src into dst of size n, always terminated; returns 1 if cut. */
+int core_strlcpy(char *dst, const char *src, size_t n);
+
+/*
+ * Look name up in a NULL-terminated table of names; returns its index,
+ * or -1.  Vocabulary lookups (precision, format, algorithm) all go
+ * through this, never through chains of strcmp.
+ */
+int core_name_index(const char *const *table, const char *name);
+
+/* Write the table's names as "a, b, c" into buf (for error messages). */
+void core_name_list(const char *const *table, char *buf, size_t n);
+
+/*
+ * Parse a whole string as a positive 64-bit integer no larger than max.
+ * Rejects "", "0", "-3", "12abc", "1e99" and overflow.
+ */
+int core_parse_count(const char *s, int64_t max, int64_t *out,
+		     struct dlsim_err *err, const char *what);
+
+/* Parse a whole string as a finite double; what names it in errors. */
+int core_parse_double(const char *s, double *out, struct dlsim_err *err,
+		      const char *what);
+
+/*
+ * Read a whole file (at most 64 MiB) into a NUL-terminated heap buffer
+ * the caller frees; errors name the path.
+ */
+int core_read_file(const char *path, char **text, size_t *len,
+		   struct dlsim_err *err);
+
+/* ceil(log2(x)) for x >= 1; 0 for x <= 1. */
+double core_ceil_log2(double x);
+
+#endif /* DLSIM_CORE_CORE_H */

@@ -1,0 +1,344 @@
+/*
+ * hw_catalog.c -- the catalog: built-in files, user directories, lookups
+ * and the cross-reference check.
+ *
+ * Load order is fixed: the compiled-in files (every YAML file in configs/hw, sorted),
+ * then each directory of $DLSIM_PATH in order, each directory's *.yaml
+ * files sorted by name, then any file named by --hw.  Names are unique
+ * across the whole catalog, so a user file cannot silently change what a
+ * built-in name means.
+ */
+#include "hw/hw.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/banned.h"
+
+/* ---------------------------------------------------------------- */
+/* Names                                                             */
+/* ---------------------------------------------------------------- */
+
+static const char *const kind_names[] = {
+	"cpu", "phi", "gpu", "tpu", "accel", NULL
+};
+
+static const char *const topology_names[] = {
+	"single", "pcie-tree", "hybrid-cube-mesh", "nvswitch", "all-to-all",
+	"ring", "torus", "fat-tree", "dragonfly", NULL
+};
+
+const char *hw_device_kind_name(enum hw_device_kind k)
+{
+	if ((int)k < 0 || k >= HW_DEVICE_KIND_COUNT)
+		return NULL;
+	return kind_names[k];
+}
+
+const char *hw_topology_name(enum hw_topology t)
+{
+	if ((int)t < 0 || t >= HW_TOPOLOGY_COUNT)
+		return NULL;
+	return topology_names[t];
+}
+
+/* ---------------------------------------------------------------- */
+/* Lookups                                                           */
+/* ---------------------------------------------------------------- */
+
+static int named(const char *name, const char *want,
+		 const char (*aliases)[HW_NAME_LEN], int n_aliases)
+{
+	int i;
+
+	if (strcmp(name, want) == 0)
+		return 1;
+	for (i = 0; i < n_aliases; i++)
+		if (strcmp(aliases[i], want) == 0)
+			return 1;
+	return 0;
+}
+
+const struct hw_device *hw_device_find(const struct hw_catalog *cat,
+				       const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < cat->n_devices; i++)
+		if (named(cat->devices[i].name, name,
+			  (const char (*)[HW_NAME_LEN])cat->devices[i].aliases,
+			  cat->devices[i].n_aliases))
+			return &cat->devices[i];
+	return NULL;
+}
+
+const struct hw_node *hw_node_find(const struct hw_catalog *cat,
+				   const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < cat->n_nodes; i++)
+		if (named(cat->nodes[i].name, name,
+			  (const char (*)[HW_NAME_LEN])cat->nodes[i].aliases,
+			  cat->nodes[i].n_aliases))
+			return &cat->nodes[i];
+	return NULL;
+}
+
+const struct hw_link *hw_link_find(const struct hw_catalog *cat,
+				   const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < cat->n_links; i++)
+		if (strcmp(cat->links[i].name, name) == 0)
+			return &cat->links[i];
+	return NULL;
+}
+
+const struct hw_network *hw_network_find(const struct hw_catalog *cat,
+					 const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < cat->n_networks; i++)
+		if (strcmp(cat->networks[i].name, name) == 0)
+			return &cat->networks[i];
+	return NULL;
+}
+
+int hw_catalog_n_devices(const struct hw_catalog *cat)
+{
+	return cat->n_devices;
+}
+
+const struct hw_device *hw_catalog_device(const struct hw_catalog *cat,
+					  int i)
+{
+	return i >= 0 && i < cat->n_devices ? &cat->devices[i] : NULL;
+}
+
+int hw_catalog_n_nodes(const struct hw_catalog *cat)
+{
+	return cat->n_nodes;
+}
+
+const struct hw_node *hw_catalog_node(const struct hw_catalog *cat, int i)
+{
+	return i >= 0 && i < cat->n_nodes ? &cat->nodes[i] : NULL;
+}
+
+int hw_catalog_n_links(const struct hw_catalog *cat)
+{
+	return cat->n_links;
+}
+
+const struct hw_link *hw_catalog_link(const struct hw_catalog *cat, int i)
+{
+	return i >= 0 && i < cat->n_links ? &cat->links[i] : NULL;
+}
+
+/* ---------------------------------------------------------------- */
+/* Devices                                                           */
+/* ---------------------------------------------------------------- */
+
+int hw_device_supports(const struct hw_device *d, enum dlsim_precision p)
+{
+	if ((int)p < 0 || p >= DLSIM_PRECISION_COUNT)
+		return 0;
+	return d->peak[p].matrix_flops > 0.0;
+}
+
+enum dlsim_precision hw_device_auto_precision(const struct hw_device *d)
+{
+	double fp32 = d->peak[DLSIM_FP32].matrix_flops;
+
+	if (d->peak[DLSIM_BF16].matrix_flops > fp32)
+		return DLSIM_BF16;
+	if (d->peak[DLSIM_FP16].matrix_flops > fp32)
+		return DLSIM_FP16;
+	if (fp32 > 0.0)
+		return DLSIM_FP32;
+	/* A device without fp32 (none in the catalog today): its fastest */
+	return d->peak[DLSIM_FP64].matrix_flops > 0.0 ? DLSIM_FP64 :
+	       DLSIM_FP16;
+}
+
+/* ---------------------------------------------------------------- */
+/* Loading                                                           */
+/* ---------------------------------------------------------------- */
+
+int hw_catalog_new(struct hw_catalog **out, struct dlsim_err *err)
+{
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	return DLSIM_OK;
+}
+
+void hw_catalog_free(struct hw_catalog *cat)
+{
+	if (!cat)
+		return;
+	free(cat->devices);
+	free(cat->links);
+	free(cat->nodes);
+	free(cat->networks);
+	free(cat);
+}
+
+int hw_catalog_add_text(struct hw_catalog *cat, const char *name,
+			const char *text, size_t len, struct dlsim_err *err)
+{
+	return hw_yaml_read(cat, name, text, len, NULL, err);
+}
+
+int hw_catalog_add_file(struct hw_catalog *cat, const char *path,
+			struct dlsim_err *err)
+{
+	char *text;
+	size_t len;
+	int rc = core_read_file(path, &text, &len, err);
+
+	if (rc)
+		return rc;
+	rc = hw_yaml_read(cat, path, text, len, NULL, err);
+	free(text);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int ends_with_yaml(const char *s)
+{
+	size_t n = strlen(s);
+
+	return (n > 5 && strcmp(s + n - 5, ".yaml") == 0) ||
+	       (n > 4 && strcmp(s + n - 4, ".yml") == 0);
+}
+
+/* Add every *.yaml in dir, in name order. */
+static int add_dir(struct hw_catalog *cat, const char *dir,
+		   struct dlsim_err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	int n = 0, cap = 0, i, rc = DLSIM_OK;
+
+	if (!d)
+		return dlsim_err_set(err, DLSIM_EIO,
+				     "DLSIM_PATH directory %s: %s", dir,
+				     strerror(errno));
+	while (!rc && (e = readdir(d)) != NULL) {
+		size_t len;
+
+		if (e->d_name[0] == '.' || !ends_with_yaml(e->d_name))
+			continue;
+		if (n == cap) {
+			char **p = realloc(names, (size_t)(cap = cap * 2 + 16) *
+						  sizeof(*p));
+			if (!p) {
+				rc = dlsim_err_set(err, DLSIM_ENOMEM,
+						   "out of memory");
+				break;
+			}
+			names = p;
+		}
+		len = strlen(dir) + strlen(e->d_name) + 2;
+		names[n] = malloc(len);
+		if (!names[n]) {
+			rc = dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+			break;
+		}
+		snprintf(names[n++], len, "%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	if (!rc)
+		qsort(names, (size_t)n, sizeof(*names), cmp_str);
+	for (i = 0; i < n; i++) {
+		if (!rc)
+			rc = hw_catalog_add_file(cat, names[i], err);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+int hw_catalog_check(const struct hw_catalog *cat, struct dlsim_err *err)
+{
+	int i;
+
+	for (i = 0; i < cat->n_nodes; i++) {
+		const struct hw_node *n = &cat->nodes[i];
+		const char *what = NULL, *ref = NULL;
+
+		if (!hw_device_find(cat, n->device))
+			what = "device", ref = n->device;
+		else if (n->intra_link[0] && !hw_link_find(cat, n->intra_link))
+			what = "intra_link", ref = n->intra_link;
+		else if (n->nic_link[0] && !hw_link_find(cat, n->nic_link))
+			what = "nic_link", ref = n->nic_link;
+		else if (n->network[0] && !hw_network_find(cat, n->network))
+			what = "network", ref = n->network;
+		if (what)
+			return dlsim_err_set(err, DLSIM_EPARSE,
+					     "%s:%d: node '%s': %s '%s' is "
+					     "not in the catalog", n->file,
+					     n->line, n->name, what, ref);
+	}
+	for (i = 0; i < cat->n_devices; i++) {
+		const struct hw_device *d = &cat->devices[i];
+
+		if (!hw_node_find(cat, d->node))
+			return dlsim_err_set(err, DLSIM_EPARSE,
+					     "%s:%d: device '%s': node '%s' "
+					     "is not in the catalog", d->file,
+					     d->line, d->name, d->node);
+	}
+	return DLSIM_OK;
+}
+
+int hw_catalog_load(const char *dir_path, struct hw_catalog **out,
+		    struct dlsim_err *err)
+{
+	struct hw_catalog *cat;
+	const struct hw_builtin_file *f;
+	int rc = hw_catalog_new(&cat, err);
+
+	*out = NULL;
+	if (rc)
+		return rc;
+	for (f = hw_builtin_files; !rc && f->name; f++)
+		rc = hw_yaml_read(cat, f->name, f->data, f->size, NULL, err);
+	if (!rc && dir_path && *dir_path) {
+		char *copy = strdup(dir_path), *p = copy, *colon;
+
+		if (!copy)
+			rc = dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+		while (!rc && p) {
+			colon = strchr(p, ':');
+			if (colon)
+				*colon = '\0';
+			if (*p)
+				rc = add_dir(cat, p, err);
+			p = colon ? colon + 1 : NULL;
+		}
+		free(copy);
+	}
+	if (!rc)
+		rc = hw_catalog_check(cat, err);
+	if (rc) {
+		hw_catalog_free(cat);
+		return rc;
+	}
+	*out = cat;
+	return DLSIM_OK;
+}

@@ -1,0 +1,587 @@
+/*
+ * dlsim.h -- the public interface of libdlsim.
+ *
+ * dlsim predicts the time of one deep-learning training step on a given
+ * machine.  Data flows one way through four modules, and this header offers
+ * each of them:
+ *
+ *   model_*   a network as a list of layers with exact per-pass counts
+ *             (FLOPs, bytes, work and depth), built from the zoo or YAML;
+ *   hw_*      the hardware catalog (devices, links, nodes, networks) and
+ *             the resolution of a --hw string into a system;
+ *   sim_*     the cost of every layer pass and collective, scheduled into
+ *             a step; the result names where the time went;
+ *   report_*  formatting of a result as a table, CSV or JSON.
+ *
+ * Only what this header declares is API.  Every function that can fail
+ * returns an int status from enum dlsim_status and takes a struct dlsim_err
+ * as its last argument (which may be NULL); the library never prints and
+ * never exits.  There is no global mutable state: everything lives in the
+ * objects the caller creates.
+ *
+ * Units: times in seconds (double), FLOPs and bytes as double where a
+ * product may exceed 2^63 (a step of a 10^13-parameter model), counts
+ * (parameters, devices, batch) as int64_t.  A multiply-add counts 2 FLOPs;
+ * "work" counts it once, as Ben-Nun & Hoefler do.
+ */
+#ifndef DLSIM_H
+#define DLSIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define DLSIM_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Library-wide status codes.  Append only; never renumber. */
+enum dlsim_status {
+	DLSIM_OK = 0,
+	DLSIM_EINVAL = 1,     /* a bad argument or value */
+	DLSIM_ENOTFOUND = 2,  /* a name not in the catalog or zoo */
+	DLSIM_ERANGE = 3,     /* a value outside what the model can take */
+	DLSIM_ENOMEM = 4,     /* allocation failed, or a size limit was hit */
+	DLSIM_EIO = 5,        /* a file could not be read or written */
+	DLSIM_EPARSE = 6,     /* a YAML or other file does not follow its schema */
+	DLSIM_EDB = 7         /* the database refused an operation */
+};
+
+#define DLSIM_ERR_LEN 256
+
+/* The first failure's code and one-line message. */
+struct dlsim_err {
+	int code;
+	char msg[DLSIM_ERR_LEN];
+};
+
+/*
+ * Record a failure in err (if err is not NULL and holds no earlier failure)
+ * and return code, so that a failing path is one line:
+ *   return dlsim_err_set(err, DLSIM_EINVAL, "batch must be positive");
+ */
+int dlsim_err_set(struct dlsim_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Forget any recorded failure. */
+void dlsim_err_clear(struct dlsim_err *err);
+
+/* Fixed text for a status code ("invalid argument", ...); never NULL. */
+const char *dlsim_strerror(int code);
+
+/* ------------------------------------------------------------------ */
+/* Precisions                                                          */
+/* ------------------------------------------------------------------ */
+
+enum dlsim_precision {
+	DLSIM_FP64 = 0,
+	DLSIM_FP32,
+	DLSIM_TF32,
+	DLSIM_FP16,
+	DLSIM_BF16,
+	DLSIM_FP8,
+	DLSIM_INT8,
+	DLSIM_PRECISION_COUNT
+};
+
+/* "fp32", ...; NULL for an out-of-range value. */
+const char *dlsim_precision_name(enum dlsim_precision p);
+
+/* Look a precision up by name; DLSIM_ENOTFOUND if there is none. */
+int dlsim_precision_parse(const char *name, enum dlsim_precision *out,
+			  struct dlsim_err *err);
+
+/*
+ * Bytes one value of an activation takes at precision p.  tf32 is a
+ * tensor-core input format stored as fp32, so it takes 4 bytes.
+ */
+int dlsim_precision_bytes(enum dlsim_precision p);
+
+/* ------------------------------------------------------------------ */
+/* Models: layers and their counts                                     */
+/* ------------------------------------------------------------------ */
+
+enum model_layer_kind {
+	MODEL_INPUT = 0,    /* the network input: no work */
+	MODEL_CONV2D,
+	MODEL_FC,
+	MODEL_MAXPOOL,
+	MODEL_AVGPOOL,
+	MODEL_GLOBALPOOL,   /* global average pool to 1x1 */
+	MODEL_BATCHNORM,
+	MODEL_LRN,
+	MODEL_RELU,
+	MODEL_SIGMOID,
+	MODEL_TANH,
+	MODEL_ADD,          /* element-wise sum of two or more inputs */
+	MODEL_CONCAT,       /* channel concatenation */
+	MODEL_DROPOUT,
+	MODEL_FLATTEN,
+	MODEL_SOFTMAX_XENT, /* softmax with cross-entropy loss */
+	MODEL_LAYER_KIND_COUNT
+};
+
+/* The four passes of a training step for one layer. */
+enum model_pass {
+	MODEL_PASS_FWD = 0,     /* forward, y */
+	MODEL_PASS_BWD_DATA,    /* gradient with respect to the input, dx */
+	MODEL_PASS_BWD_WEIGHT,  /* gradient with respect to the weights, dw */
+	MODEL_PASS_UPDATE,      /* optimizer update of the weights */
+	MODEL_PASS_COUNT
+};
+
+#define MODEL_NAME_LEN 64
+#define MODEL_MAX_INPUTS 8
+
+/* A tensor shape per sample: channels x height x width. */
+struct model_shape {
+	int64_t c, h, w;
+};
+
+/*
+ * One layer.  Shapes are per sample; counts for a batch come from
+ * model_layer_cost().  Fields that a kind does not use are zero.
+ */
+struct model_layer {
+	enum model_layer_kind kind;
+	char name[MODEL_NAME_LEN];
+	int n_inputs;                    /* producers, by index in the model */
+	int inputs[MODEL_MAX_INPUTS];    /* -1 never appears */
+	struct model_shape in;           /* first input's shape */
+	struct model_shape out;
+	/* conv2d and pooling */
+	int64_t kernel_h, kernel_w;
+	int64_t stride_h, stride_w;
+	int64_t pad_h, pad_w;
+	int64_t dilation;
+	int64_t groups;
+	int has_bias;                    /* conv2d and fc */
+	/* lrn */
+	int64_t lrn_size;
+	/* derived */
+	int64_t params;                  /* trainable parameters */
+	int64_t in_elems;                /* sum over inputs, per sample */
+};
+
+/* Costs of one pass of one layer for a whole batch. */
+struct model_pass_cost {
+	double flops;      /* floating-point operations; a multiply-add is 2 */
+	double bytes;      /* bytes read from and written to device memory */
+	double work;       /* Ben-Nun & Hoefler W: operations (a MAC is 1) */
+	double depth;      /* Ben-Nun & Hoefler D: longest dependency chain */
+	int matrix;        /* 1 if a matrix (tensor) unit may run it */
+};
+
+/* A network: layers in topological order (inputs precede their users). */
+struct model {
+	char name[MODEL_NAME_LEN];
+	char source[256];          /* where the architecture comes from */
+	int64_t default_batch;
+	int n_layers;
+	int cap_layers;
+	struct model_layer *layers;
+	int64_t params;            /* total trainable parameters */
+	int64_t activation_elems;  /* kept for backward, per sample */
+};
+
+/* Free a model and everything it owns; NULL is a no-op. */
+void model_free(struct model *m);
+
+/*
+ * Build a model from the zoo by name (see model_zoo_names()).  On success
+ * *out is a new model the caller frees with model_free(); on failure *out
+ * is NULL and err says why (DLSIM_ENOTFOUND for an unknown name).
+ */
+int model_zoo_build(const char *name, struct model **out,
+		    struct dlsim_err *err);
+
+/* The zoo's model names, NULL-terminated, in a stable order. */
+const char *const *model_zoo_names(void);
+
+/* One line describing a zoo model (family, input size); NULL if unknown. */
+const char *model_zoo_summary(const char *name);
+
+/*
+ * Load a model from a YAML file (see configs/models/README for the
+ * format).  Errors name the file and line.  Ownership as model_zoo_build.
+ */
+int model_load_yaml(const char *path, struct model **out,
+		    struct dlsim_err *err);
+
+/*
+ * Resolve a model argument: a zoo name, or a path ending in .yaml/.yml.
+ * Ownership as model_zoo_build.
+ */
+int model_resolve(const char *arg, struct model **out, struct dlsim_err *err);
+
+/* "conv2d", "fc", ...; NULL for an out-of-range kind. */
+const char *model_layer_kind_name(enum model_layer_kind k);
+
+/* "fwd", "bwd_data", "bwd_weight", "update". */
+const char *model_pass_name(enum model_pass p);
+
+/*
+ * The cost of pass p of layer l for a batch of `batch` samples whose
+ * activations take act_bytes bytes per value and whose weights take
+ * weight_bytes bytes per value.  The update pass is left to the simulator
+ * (it depends on the optimizer) and comes back as zeros.
+ */
+void model_layer_cost(const struct model_layer *l, enum model_pass p,
+		      int64_t batch, int act_bytes, int weight_bytes,
+		      struct model_pass_cost *out);
+
+/* Forward multiply-adds per sample of the whole model (conv and fc). */
+double model_forward_macs(const struct model *m);
+
+/* ------------------------------------------------------------------ */
+/* Hardware                                                            */
+/* ------------------------------------------------------------------ */
+
+enum hw_device_kind {
+	HW_CPU = 0,
+	HW_PHI,
+	HW_GPU,
+	HW_TPU,
+	HW_ACCEL,
+	HW_DEVICE_KIND_COUNT
+};
+
+enum hw_topology {
+	HW_TOPO_SINGLE = 0,       /* one device per node */
+	HW_TOPO_PCIE_TREE,        /* devices behind PCIe switches */
+	HW_TOPO_HYBRID_CUBE_MESH, /* DGX-1 NVLink */
+	HW_TOPO_NVSWITCH,         /* all-to-all through switches */
+	HW_TOPO_ALL_TO_ALL,       /* direct links between every pair */
+	HW_TOPO_RING,             /* a physical ring (e.g. xGMI, ICI) */
+	HW_TOPO_TORUS,
+	HW_TOPO_FAT_TREE,
+	HW_TOPO_DRAGONFLY,
+	HW_TOPOLOGY_COUNT
+};
+
+#define HW_NAME_LEN 48
+#define HW_SOURCE_LEN 320
+#define HW_MAX_ALIASES 8
+
+/* Dense peak and the unit that delivers it, for one precision. */
+struct hw_peak {
+	double matrix_flops;   /* FLOP/s on matrix/tensor units; 0: none */
+	double vector_flops;   /* FLOP/s on vector units; 0: none */
+	double sparse_flops;   /* structured-sparse matrix peak; never used
+				  by default */
+	double eff_gemm;       /* attained / peak, GEMM microbenchmarks */
+	double eff_conv;       /* attained / peak, convolution benchmarks */
+	char source[HW_SOURCE_LEN];
+	char eff_source[HW_SOURCE_LEN];
+};
+
+#define HW_MAX_MEM_TIERS 4
+
+/* One level of device memory.  Tier 0 is where training data lives. */
+struct hw_mem_tier {
+	char type[16];               /* "HBM2", "DDR4", "MCDRAM", ... */
+	double capacity_bytes;
+	double bandwidth_Bps;
+	char source[HW_SOURCE_LEN];
+};
+
+struct hw_device {
+	char name[HW_NAME_LEN];
+	char aliases[HW_MAX_ALIASES][HW_NAME_LEN];
+	int n_aliases;
+	enum hw_device_kind kind;
+	char vendor[HW_NAME_LEN];
+	char model[96];
+	int64_t units;               /* SMs, cores, TPU cores */
+	double clock_base_hz;
+	double clock_boost_hz;
+	double clock_avx512_hz;      /* CPUs: all-core AVX-512; 0 if none */
+	struct hw_peak peak[DLSIM_PRECISION_COUNT];
+	struct hw_mem_tier mem[HW_MAX_MEM_TIERS];
+	int n_mem;
+	double llc_bytes;
+	double tdp_w;
+	double price_usd;            /* 0 if none published */
+	double launch_overhead_s;    /* per kernel or per op dispatch */
+	char launch_source[HW_SOURCE_LEN];
+	double eff_memory;           /* attainable / peak bandwidth, tier 0 */
+	char eff_memory_source[HW_SOURCE_LEN];
+	char node[HW_NAME_LEN];      /* the device's usual node */
+	char source[HW_SOURCE_LEN];
+	char file[160];              /* where it was defined, and line */
+	int line;
+};
+
+struct hw_link {
+	char name[HW_NAME_LEN];
+	char kind[24];               /* pcie, nvlink, infiniband, ... */
+	double bandwidth_Bps;        /* per direction */
+	double latency_s;
+	char source[HW_SOURCE_LEN];
+	char file[160];
+	int line;
+};
+
+struct hw_node {
+	char name[HW_NAME_LEN];
+	char aliases[HW_MAX_ALIASES][HW_NAME_LEN];
+	int n_aliases;
+	char device[HW_NAME_LEN];
+	int64_t devices_per_node;
+	char intra_link[HW_NAME_LEN];
+	int64_t intra_links_per_device;
+	enum hw_topology intra_topology;
+	char nic_link[HW_NAME_LEN];  /* empty: a single-node system only */
+	int64_t nics_per_node;
+	char network[HW_NAME_LEN];
+	char source[HW_SOURCE_LEN];
+	char file[160];
+	int line;
+};
+
+struct hw_network {
+	char name[HW_NAME_LEN];
+	enum hw_topology topology;
+	double oversubscription;     /* 1.0: full bisection */
+	char source[HW_SOURCE_LEN];
+	char file[160];
+	int line;
+};
+
+/* The catalog: everything loaded, names unique across a kind. */
+struct hw_catalog;
+
+/*
+ * A resolved system: n_nodes nodes of one kind, each with
+ * devices_per_node devices (the last node may be partly used when a
+ * device count is not a multiple of it).  Pointers borrow from the
+ * catalog, which must outlive the system.
+ */
+struct hw_system {
+	char spec[128];                  /* what the user asked for */
+	const struct hw_device *device;
+	const struct hw_node *node;      /* NULL for a single device */
+	const struct hw_link *intra;     /* NULL if one device per node */
+	const struct hw_link *nic;       /* NULL if one node */
+	const struct hw_network *network;
+	int64_t n_devices;
+	int64_t devices_per_node;        /* used per node */
+	int64_t n_nodes;
+};
+
+/*
+ * Load the built-in catalog (compiled into the library), then every
+ * *.yaml file in each directory of dir_path (a colon-separated list, as
+ * $DLSIM_PATH; NULL or "" for none).  A later definition of a name already
+ * loaded is an error naming both places.  *out is freed with
+ * hw_catalog_free().
+ */
+int hw_catalog_load(const char *dir_path, struct hw_catalog **out,
+		    struct dlsim_err *err);
+
+/* Add the definitions in one YAML file to a catalog. */
+int hw_catalog_add_file(struct hw_catalog *cat, const char *path,
+			struct dlsim_err *err);
+
+/* Add definitions from YAML text in memory; name is used in errors. */
+int hw_catalog_add_text(struct hw_catalog *cat, const char *name,
+			const char *text, size_t len, struct dlsim_err *err);
+
+/* A new, empty catalog. */
+int hw_catalog_new(struct hw_catalog **out, struct dlsim_err *err);
+
+void hw_catalog_free(struct hw_catalog *cat);
+
+/* Lookups by name or alias; NULL if absent. */
+const struct hw_device *hw_device_find(const struct hw_catalog *cat,
+				       const char *name);
+const struct hw_node *hw_node_find(const struct hw_catalog *cat,
+				   const char *name);
+const struct hw_link *hw_link_find(const struct hw_catalog *cat,
+				   const char *name);
+const struct hw_network *hw_network_find(const struct hw_catalog *cat,
+					 const char *name);
+
+/* Counts and indexed access, in load order. */
+int hw_catalog_n_devices(const struct hw_catalog *cat);
+const struct hw_device *hw_catalog_device(const struct hw_catalog *cat,
+					  int i);
+int hw_catalog_n_nodes(const struct hw_catalog *cat);
+const struct hw_node *hw_catalog_node(const struct hw_catalog *cat, int i);
+int hw_catalog_n_links(const struct hw_catalog *cat);
+const struct hw_link *hw_catalog_link(const struct hw_catalog *cat, int i);
+
+/*
+ * Resolve a --hw string: DEVICE, DEVICExN, NODExN (N nodes), or a YAML file
+ * whose `system:` entry names a device or node and a count (its devices,
+ * links and nodes are added to cat first).  Fills *out; on failure *out is
+ * zeroed and err names the culprit.
+ */
+int hw_system_resolve(struct hw_catalog *cat, const char *spec,
+		      struct hw_system *out, struct dlsim_err *err);
+
+/* "cpu", "gpu", ...; "hybrid-cube-mesh", ... */
+const char *hw_device_kind_name(enum hw_device_kind k);
+const char *hw_topology_name(enum hw_topology t);
+
+/*
+ * The precision training normally uses on this device: bf16 where its
+ * matrix units run bf16 faster than fp32, else fp16 where fp16 runs faster
+ * than fp32, else fp32.
+ */
+enum dlsim_precision hw_device_auto_precision(const struct hw_device *d);
+
+/* 1 if the device has a peak figure at precision p. */
+int hw_device_supports(const struct hw_device *d, enum dlsim_precision p);
+
+/* ------------------------------------------------------------------ */
+/* Simulation                                                          */
+/* ------------------------------------------------------------------ */
+
+enum sim_optimizer {
+	SIM_OPT_SGD = 0,
+	SIM_OPT_MOMENTUM,
+	SIM_OPT_ADAM,
+	SIM_OPTIMIZER_COUNT
+};
+
+enum sim_allreduce_algo {
+	SIM_AR_AUTO = 0,       /* cheapest of the others */
+	SIM_AR_RING,
+	SIM_AR_TREE,
+	SIM_AR_HALVING_DOUBLING,
+	SIM_AR_PARAM_SERVER,
+	SIM_AR_ALGO_COUNT
+};
+
+enum sim_bound {
+	SIM_BOUND_COMPUTE = 0,
+	SIM_BOUND_MEMORY,
+	SIM_BOUND_LATENCY      /* launch overhead or depth dominates */
+};
+
+/* What the user asks for.  sim_options_init() sets the defaults. */
+struct sim_options {
+	int64_t batch_per_device;    /* 0: from global_batch or the model */
+	int64_t global_batch;        /* 0: batch_per_device x devices */
+	int precision_auto;          /* 1: hw_device_auto_precision() */
+	enum dlsim_precision precision;
+	enum sim_optimizer optimizer;
+	enum sim_allreduce_algo allreduce;
+	double bucket_bytes;         /* gradient bucket, PyTorch DDP: 25 MiB */
+	int overlap;                 /* 1: allreduce overlaps backward */
+	int want_layers;             /* 1: fill per-layer results */
+};
+
+void sim_options_init(struct sim_options *o);
+
+/* Time of one layer pass. */
+struct sim_layer_time {
+	double time_s[MODEL_PASS_COUNT];
+	double flops[MODEL_PASS_COUNT];
+	double bytes[MODEL_PASS_COUNT];
+	enum sim_bound bound[MODEL_PASS_COUNT];
+};
+
+struct sim_breakdown {
+	double forward_s;
+	double backward_s;
+	double optimizer_s;
+	double comm_s;          /* sum of collective times */
+	double comm_exposed_s;  /* what the step waits for */
+};
+
+struct sim_memory {
+	double weights_bytes;
+	double gradients_bytes;
+	double optimizer_bytes;
+	double activations_bytes;
+	double workspace_bytes;
+	double total_bytes;
+	double capacity_bytes;
+};
+
+struct sim_result {
+	enum dlsim_precision precision;
+	int64_t devices;
+	int64_t batch_per_device;
+	int64_t global_batch;
+	double step_time_s;
+	double throughput;               /* samples per second */
+	double throughput_per_device;
+	double single_device_step_s;     /* same batch per device, 1 device */
+	double scaling_efficiency;       /* single / step time */
+	struct sim_breakdown breakdown;
+	struct sim_memory memory;
+	int fits;
+	enum sim_allreduce_algo allreduce_used;
+	int allreduce_hierarchical;      /* 1: inside nodes, then across */
+	double gradient_bytes;           /* allreduced per step */
+	int n_buckets;
+	int n_layers;
+	struct sim_layer_time *layers;   /* n_layers entries if asked for */
+};
+
+/* Release what a result owns (its layer array); the struct stays. */
+void sim_result_release(struct sim_result *r);
+
+/*
+ * Predict one training step of model m on system s.  On success fills *r
+ * (free with sim_result_release()); on failure *r is zeroed and err says
+ * why (an unsupported precision, a batch that does not divide, ...).
+ */
+int sim_predict(const struct model *m, const struct hw_system *s,
+		const struct sim_options *o, struct sim_result *r,
+		struct dlsim_err *err);
+
+/*
+ * Time of one allreduce of `bytes` bytes over system s with algorithm a
+ * (SIM_AR_AUTO picks the cheapest; the one used is stored in *used if
+ * not NULL).  Returns 0 for one device.
+ */
+double sim_allreduce_time(const struct hw_system *s, double bytes,
+			  enum sim_allreduce_algo a,
+			  enum sim_allreduce_algo *used, int *hierarchical);
+
+const char *sim_optimizer_name(enum sim_optimizer o);
+int sim_optimizer_parse(const char *name, enum sim_optimizer *out,
+			struct dlsim_err *err);
+const char *sim_allreduce_name(enum sim_allreduce_algo a);
+int sim_allreduce_parse(const char *name, enum sim_allreduce_algo *out,
+			struct dlsim_err *err);
+const char *sim_bound_name(enum sim_bound b);
+
+/* ------------------------------------------------------------------ */
+/* Reports                                                             */
+/* ------------------------------------------------------------------ */
+
+enum report_format {
+	REPORT_TABLE = 0,
+	REPORT_CSV,
+	REPORT_JSON,
+	REPORT_FORMAT_COUNT
+};
+
+const char *report_format_name(enum report_format f);
+int report_format_parse(const char *name, enum report_format *out,
+			struct dlsim_err *err);
+
+/*
+ * Write a prediction to f.  With layers set (and r->layers filled) the
+ * per-layer table, CSV rows or JSON array follow.  Returns DLSIM_EIO if a
+ * write failed.
+ */
+int report_prediction(FILE *f, enum report_format fmt, const struct model *m,
+		      const struct hw_system *s, const struct sim_result *r,
+		      int layers, struct dlsim_err *err);
+
+/* The per-layer table of a model (dlsim models show). */
+int report_model(FILE *f, enum report_format fmt, const struct model *m,
+		 struct dlsim_err *err);
+
+/* A resolved system with units (dlsim hw show). */
+int report_system(FILE *f, enum report_format fmt, const struct hw_system *s,
+		  struct dlsim_err *err);
+
+#endif /* DLSIM_H */

@@ -1,0 +1,470 @@
+/*
+ * model_build.c -- the layer builder: appends layers to a model, derives
+ * each output shape and parameter count, and rejects shapes that cannot
+ * exist (a kernel larger than its padded input, an add of unequal
+ * tensors, channels that do not divide into groups).
+ *
+ * Output sizes follow PyTorch's documented formulas (torch.nn.Conv2d,
+ * torch.nn.MaxPool2d), which reduce to Ben-Nun & Hoefler's App. A.4
+ * W' = floor((W - K + 2 Pad) / Stride) + 1 when dilation is 1:
+ *   conv: out = floor((in + 2p - d(k - 1) - 1) / s) + 1
+ *   pool: the same with d = 1, and with ceil_mode the division rounds up
+ *         unless the last window would start inside the right padding.
+ *
+ * Parameter counts: conv C_out * (C_in / groups) * K_h * K_w (+ C_out
+ * bias); fc C_in * C_out (+ C_out); batch norm 2 C (gamma, beta; the
+ * running statistics are buffers, not parameters, as in torchvision).
+ */
+#include "model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/banned.h"
+
+/* ---------------------------------------------------------------- */
+/* Private helpers                                                   */
+/* ---------------------------------------------------------------- */
+
+static int64_t shape_elems(struct model_shape s)
+{
+	return s.c * s.h * s.w;
+}
+
+static int fail(struct model_builder *b, int code, const char *fmt,
+		const char *name, long long a, long long c)
+{
+	char msg[DLSIM_ERR_LEN];
+
+	snprintf(msg, sizeof(msg), fmt, name, a, c);
+	return model_builder_fail(b, code, msg);
+}
+
+static int check_input(struct model_builder *b, int in)
+{
+	if (!b->m || b->err.code != DLSIM_OK)
+		return -1;
+	if (in < 0 || in >= b->m->n_layers) {
+		dlsim_err_set(&b->err, DLSIM_EINVAL,
+			      "layer %d: input %d is not an earlier layer",
+			      b->m->n_layers, in);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Reserve the next layer slot, zeroed, with its name, kind and single
+ * input filled in.  Returns NULL after a failure.
+ */
+static struct model_layer *layer_new(struct model_builder *b,
+				     enum model_layer_kind kind,
+				     const char *name, int in)
+{
+	struct model *m = b->m;
+	struct model_layer *l;
+
+	if (m->n_layers >= MODEL_MAX_LAYERS) {
+		dlsim_err_set(&b->err, DLSIM_ENOMEM,
+			      "model '%s' has more than %d layers",
+			      m->name, MODEL_MAX_LAYERS);
+		return NULL;
+	}
+	if (m->n_layers == m->cap_layers) {
+		int cap = m->cap_layers ? m->cap_layers * 2 : 64;
+		struct model_layer *p = realloc(m->layers,
+						(size_t)cap * sizeof(*p));
+		if (!p) {
+			dlsim_err_set(&b->err, DLSIM_ENOMEM,
+				      "out of memory building model '%s'",
+				      m->name);
+			return NULL;
+		}
+		m->layers = p;
+		m->cap_layers = cap;
+	}
+	l = &m->layers[m->n_layers];
+	memset(l, 0, sizeof(*l));
+	l->kind = kind;
+	if (name && *name)
+		core_strlcpy(l->name, name, sizeof(l->name));
+	else
+		snprintf(l->name, sizeof(l->name), "%s%d",
+			 model_layer_kind_name(kind), m->n_layers);
+	if (in >= 0) {
+		l->n_inputs = 1;
+		l->inputs[0] = in;
+		l->in = m->layers[in].out;
+		l->in_elems = shape_elems(l->in);
+	}
+	l->dilation = 1;
+	l->groups = 1;
+	return l;
+}
+
+/* Commit the layer reserved by layer_new(); returns its index. */
+static int layer_commit(struct model_builder *b, struct model_layer *l)
+{
+	struct model *m = b->m;
+
+	m->params += l->params;
+	return m->n_layers++;
+}
+
+/* floor or ceil division for a pooling/conv output size. */
+static int64_t out_size(int64_t in, int64_t k, int64_t s, int64_t p,
+			int64_t d, int ceil_mode)
+{
+	int64_t span = in + 2 * p - d * (k - 1) - 1;
+	int64_t out;
+
+	if (span < 0)
+		return 0;
+	out = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+	/* PyTorch: the last window must start inside the input or the
+	 * left padding, never wholly in the right padding. */
+	if (ceil_mode && (out - 1) * s >= in + p)
+		out--;
+	return out;
+}
+
+/* ---------------------------------------------------------------- */
+/* Public API                                                        */
+/* ---------------------------------------------------------------- */
+
+void model_conv_spec_init(struct model_conv_spec *s, int64_t out_channels,
+			  int64_t kernel, int64_t stride, int64_t pad)
+{
+	memset(s, 0, sizeof(*s));
+	s->out_channels = out_channels;
+	s->kernel_h = s->kernel_w = kernel;
+	s->stride_h = s->stride_w = stride;
+	s->pad_h = s->pad_w = pad;
+	s->dilation = 1;
+	s->groups = 1;
+}
+
+void model_pool_spec_init(struct model_pool_spec *s, int64_t kernel,
+			  int64_t stride, int64_t pad)
+{
+	memset(s, 0, sizeof(*s));
+	s->kernel_h = s->kernel_w = kernel;
+	s->stride_h = s->stride_w = stride;
+	s->pad_h = s->pad_w = pad;
+}
+
+void model_builder_init(struct model_builder *b, const char *name,
+			struct model_shape input, int64_t default_batch,
+			const char *source)
+{
+	struct model_layer *l;
+
+	memset(b, 0, sizeof(*b));
+	b->m = calloc(1, sizeof(*b->m));
+	if (!b->m) {
+		dlsim_err_set(&b->err, DLSIM_ENOMEM,
+			      "out of memory building model");
+		return;
+	}
+	core_strlcpy(b->m->name, name, sizeof(b->m->name));
+	core_strlcpy(b->m->source, source, sizeof(b->m->source));
+	b->m->default_batch = default_batch;
+	if (input.c <= 0 || input.h <= 0 || input.w <= 0) {
+		dlsim_err_set(&b->err, DLSIM_EINVAL,
+			      "model '%s': input shape must be positive "
+			      "(got %lldx%lldx%lld)", name,
+			      (long long)input.c, (long long)input.h,
+			      (long long)input.w);
+		return;
+	}
+	l = layer_new(b, MODEL_INPUT, "input", -1);
+	if (!l)
+		return;
+	l->out = input;
+	layer_commit(b, l);
+}
+
+int model_builder_fail(struct model_builder *b, int code, const char *msg)
+{
+	dlsim_err_set(&b->err, code, "%s", msg);
+	return -1;
+}
+
+int model_add_conv(struct model_builder *b, int in, const char *name,
+		   const struct model_conv_spec *s)
+{
+	struct model_layer *l;
+	int64_t cin;
+
+	if (check_input(b, in) < 0 || !(l = layer_new(b, MODEL_CONV2D,
+						      name, in)))
+		return -1;
+	cin = l->in.c;
+	if (s->out_channels <= 0 || s->kernel_h <= 0 || s->kernel_w <= 0 ||
+	    s->stride_h <= 0 || s->stride_w <= 0 || s->pad_h < 0 ||
+	    s->pad_w < 0 || s->dilation <= 0 || s->groups <= 0)
+		return fail(b, DLSIM_EINVAL,
+			    "layer '%s': conv2d needs positive channels, "
+			    "kernel, stride, dilation and groups", l->name,
+			    0, 0);
+	if (cin % s->groups || s->out_channels % s->groups)
+		return fail(b, DLSIM_EINVAL,
+			    "layer '%s': %lld input channels do not divide "
+			    "into %lld groups", l->name, (long long)cin,
+			    (long long)s->groups);
+	l->kernel_h = s->kernel_h;
+	l->kernel_w = s->kernel_w;
+	l->stride_h = s->stride_h;
+	l->stride_w = s->stride_w;
+	l->pad_h = s->pad_h;
+	l->pad_w = s->pad_w;
+	l->dilation = s->dilation;
+	l->groups = s->groups;
+	l->has_bias = s->bias;
+	l->out.c = s->out_channels;
+	l->out.h = out_size(l->in.h, s->kernel_h, s->stride_h, s->pad_h,
+			    s->dilation, 0);
+	l->out.w = out_size(l->in.w, s->kernel_w, s->stride_w, s->pad_w,
+			    s->dilation, 0);
+	if (l->out.h <= 0 || l->out.w <= 0)
+		return fail(b, DLSIM_EINVAL,
+			    "layer '%s': kernel larger than its padded input "
+			    "(%lldx%lld)", l->name, (long long)l->in.h,
+			    (long long)l->in.w);
+	l->params = s->out_channels * (cin / s->groups) * s->kernel_h *
+		    s->kernel_w + (s->bias ? s->out_channels : 0);
+	return layer_commit(b, l);
+}
+
+int model_add_fc(struct model_builder *b, int in, const char *name,
+		 int64_t out_features, int bias)
+{
+	struct model_layer *l;
+
+	if (check_input(b, in) < 0 || !(l = layer_new(b, MODEL_FC, name, in)))
+		return -1;
+	if (out_features <= 0)
+		return fail(b, DLSIM_EINVAL,
+			    "layer '%s': fc needs a positive number of "
+			    "outputs (got %lld)", l->name,
+			    (long long)out_features, 0);
+	l->has_bias = bias;
+	l->out.c = out_features;
+	l->out.h = l->out.w = 1;
+	l->params = l->in_elems * out_features + (bias ? out_features : 0);
+	return layer_commit(b, l);
+}
+
+int model_add_pool(struct model_builder *b, enum model_layer_kind kind,
+		   int in, const char *name, const struct model_pool_spec *s)
+{
+	struct model_layer *l;
+
+	if (kind != MODEL_MAXPOOL && kind != MODEL_AVGPOOL)
+		return model_builder_fail(b, DLSIM_EINVAL,
+					  "pooling must be max or avg");
+	if (check_input(b, in) < 0 || !(l = layer_new(b, kind, name, in)))
+		return -1;
+	if (s->kernel_h <= 0 || s->kernel_w <= 0 || s->stride_h <= 0 ||
+	    s->stride_w <= 0 || s->pad_h < 0 || s->pad_w < 0 ||
+	    2 * s->pad_h > s->kernel_h || 2 * s->pad_w > s->kernel_w)
+		return fail(b, DLSIM_EINVAL,
+			    "layer '%s': pooling needs a positive kernel and "
+			    "stride and padding at most half the kernel",
+			    l->name, 0, 0);
+	l->kernel_h = s->kernel_h;
+	l->kernel_w = s->kernel_w;
+	l->stride_h = s->stride_h;
+	l->stride_w = s->stride_w;
+	l->pad_h = s->pad_h;
+	l->pad_w = s->pad_w;
+	l->out.c = l->in.c;
+	l->out.h = out_size(l->in.h, s->kernel_h, s->stride_h, s->pad_h, 1,
+			    s->ceil_mode);
+	l->out.w = out_size(l->in.w, s->kernel_w, s->stride_w, s->pad_w, 1,
+			    s->ceil_mode);
+	if (l->out.h <= 0 || l->out.w <= 0)
+		return fail(b, DLSIM_EINVAL,
+			    "layer '%s': pooling window larger than its "
+			    "input (%lldx%lld)", l->name, (long long)l->in.h,
+			    (long long)l->in.w);
+	return layer_commit(b, l);
+}
+
+int model_add_globalpool(struct model_builder *b, int in, const char *name)
+{
+	struct model_layer *l;
+
+	if (check_input(b, in) < 0 ||
+	    !(l = layer_new(b, MODEL_GLOBALPOOL, name, in)))
+		return -1;
+	l->kernel_h = l->in.h;
+	l->kernel_w = l->in.w;
+	l->stride_h = l->in.h;
+	l->stride_w = l->in.w;
+	l->out.c = l->in.c;
+	l->out.h = l->out.w = 1;
+	return layer_commit(b, l);
+}
+
+int model_add_batchnorm(struct model_builder *b, int in, const char *name)
+{
+	struct model_layer *l;
+
+	if (check_input(b, in) < 0 ||
+	    !(l = layer_new(b, MODEL_BATCHNORM, name, in)))
+		return -1;
+	l->out = l->in;
+	l->params = 2 * l->in.c;
+	return layer_commit(b, l);
+}
+
+int model_add_lrn(struct model_builder *b, int in, const char *name,
+		  int64_t size)
+{
+	struct model_layer *l;
+
+	if (check_input(b, in) < 0 || !(l = layer_new(b, MODEL_LRN, name, in)))
+		return -1;
+	if (size <= 0)
+		return fail(b, DLSIM_EINVAL,
+			    "layer '%s': lrn size must be positive (got %lld)",
+			    l->name, (long long)size, 0);
+	l->lrn_size = size;
+	l->out = l->in;
+	return layer_commit(b, l);
+}
+
+int model_add_act(struct model_builder *b, enum model_layer_kind kind,
+		  int in, const char *name)
+{
+	if (kind != MODEL_RELU && kind != MODEL_SIGMOID && kind != MODEL_TANH)
+		return model_builder_fail(b, DLSIM_EINVAL,
+					  "activation must be relu, sigmoid "
+					  "or tanh");
+	return model_add_simple(b, kind, in, name);
+}
+
+int model_add_merge(struct model_builder *b, enum model_layer_kind kind,
+		    int n_in, const int *in, const char *name)
+{
+	struct model_layer *l;
+	int i;
+
+	if (kind != MODEL_ADD && kind != MODEL_CONCAT)
+		return model_builder_fail(b, DLSIM_EINVAL,
+					  "a merge must be add or concat");
+	if (n_in < 1 || n_in > MODEL_MAX_INPUTS)
+		return model_builder_fail(b, DLSIM_EINVAL,
+					  "add and concat take 1 to 8 inputs");
+	for (i = 0; i < n_in; i++)
+		if (check_input(b, in[i]) < 0)
+			return -1;
+	if (!(l = layer_new(b, kind, name, in[0])))
+		return -1;
+	l->n_inputs = n_in;
+	l->out = l->in;
+	l->in_elems = 0;
+	for (i = 0; i < n_in; i++) {
+		struct model_shape s = b->m->layers[in[i]].out;
+
+		l->inputs[i] = in[i];
+		l->in_elems += shape_elems(s);
+		if (s.h != l->in.h || s.w != l->in.w ||
+		    (kind == MODEL_ADD && s.c != l->in.c))
+			return fail(b, DLSIM_EINVAL,
+				    "layer '%s': input %lld has a shape that "
+				    "does not match input 0 (%lld)", l->name,
+				    (long long)i, (long long)0);
+		if (kind == MODEL_CONCAT && i > 0)
+			l->out.c += s.c;
+	}
+	return layer_commit(b, l);
+}
+
+int model_add_simple(struct model_builder *b, enum model_layer_kind kind,
+		     int in, const char *name)
+{
+	struct model_layer *l;
+
+	switch (kind) {
+	case MODEL_RELU: case MODEL_SIGMOID: case MODEL_TANH:
+	case MODEL_DROPOUT: case MODEL_FLATTEN: case MODEL_SOFTMAX_XENT:
+		break;
+	default:
+		return model_builder_fail(b, DLSIM_EINVAL,
+					  "not a single-input layer kind");
+	}
+	if (check_input(b, in) < 0 || !(l = layer_new(b, kind, name, in)))
+		return -1;
+	l->out = l->in;
+	if (kind == MODEL_FLATTEN) {
+		l->out.c = l->in_elems;
+		l->out.h = l->out.w = 1;
+	}
+	return layer_commit(b, l);
+}
+
+int model_conv(struct model_builder *b, int in, int64_t out_channels,
+	       int64_t kernel, int64_t stride, int64_t pad, int bias)
+{
+	struct model_conv_spec s;
+
+	model_conv_spec_init(&s, out_channels, kernel, stride, pad);
+	s.bias = bias;
+	return model_add_conv(b, in, NULL, &s);
+}
+
+int model_relu(struct model_builder *b, int in)
+{
+	return model_add_simple(b, MODEL_RELU, in, NULL);
+}
+
+int model_conv_bn_relu(struct model_builder *b, int in, int64_t out_channels,
+		       int64_t kernel, int64_t stride, int64_t pad)
+{
+	int x = model_conv(b, in, out_channels, kernel, stride, pad, 0);
+
+	x = model_add_batchnorm(b, x, NULL);
+	return model_relu(b, x);
+}
+
+int model_builder_finish(struct model_builder *b, struct model **out,
+			 struct dlsim_err *err)
+{
+	struct model *m = b->m;
+	int i;
+
+	*out = NULL;
+	if (m && b->err.code == DLSIM_OK && m->n_layers < 2)
+		dlsim_err_set(&b->err, DLSIM_EINVAL,
+			      "model '%s' has no layers", m->name);
+	if (b->err.code != DLSIM_OK) {
+		model_free(m);
+		b->m = NULL;
+		return dlsim_err_set(err, b->err.code, "%s", b->err.msg);
+	}
+	/* Activations kept for backward, per sample.  In-place ReLU (as in
+	 * torchvision) overwrites its input and keeps no tensor of its own;
+	 * a flatten is a view; every other layer's output is kept. */
+	m->activation_elems = 0;
+	for (i = 0; i < m->n_layers; i++) {
+		const struct model_layer *l = &m->layers[i];
+
+		if (l->kind != MODEL_RELU && l->kind != MODEL_FLATTEN)
+			m->activation_elems += shape_elems(l->out);
+	}
+	*out = m;
+	b->m = NULL;
+	return DLSIM_OK;
+}
+
+void model_free(struct model *m)
+{
+	if (!m)
+		return;
+	free(m->layers);
+	free(m);
+}

@@ -1,0 +1,315 @@
+/*
+ * model_layer.c -- what one pass of one layer costs: FLOPs, bytes moved to
+ * and from device memory, and work and depth.
+ *
+ * HOW IT COUNTS
+ *
+ * Work W and depth D follow Ben-Nun & Hoefler, "Demystifying Parallel and
+ * Distributed Deep Learning" (shared/seeds/002, Sec. 3.2, Tables 4 and 6;
+ * extract: shared/reference/seed-002-benNun-hoefler.md sections 2.3, 2.5):
+ * W counts one multiply-accumulate as one operation, D is the longest
+ * chain, and a reduction over n values has depth ceil(log2 n).
+ *   conv2d y, dw, dx  W = N C_out H' W' (C_in/g) K_y K_x
+ *                     D(y) = ceil log2(C_in/g) + ceil log2 K_y
+ *                            + ceil log2 K_x               (Table 6)
+ *                     D(dx) sums over C_out/g instead of C_in/g (the
+ *                     reduction dx really performs; Table 4 prints C_in);
+ *                     D(dw) = ceil log2(N H' W'), the batch and spatial
+ *                     reduction of the weight gradient.
+ *   fc y, dw, dx      W = N C_in C_out; D = ceil log2 C_in, ceil log2 N,
+ *                     ceil log2 C_out                      (Table 4)
+ *   pooling y         W = N C H' W' (K_y K_x - 1) comparisons or adds;
+ *                     D = ceil log2 K_y + ceil log2 K_x     (Table 4)
+ *   element-wise      W = elements, D = 1                  (Table 4)
+ *   batch norm        reductions over N H W: D = ceil log2(N H W)
+ *
+ * FLOPs count a multiply-add as 2 (the convention of vendor peaks and of
+ * torchvision's "GFLOPS" column, which in fact lists multiply-adds: so
+ * dlsim's forward FLOPs of resnet50 are 2 x 4.09 G).  Element-wise FLOPs
+ * per value are dlsim's own operation counts, written next to each case.
+ *
+ * Bytes assume every layer reads its inputs and weights from device memory
+ * and writes its outputs once (no fusion, no cache reuse between layers):
+ * the unfused framework execution the seeds describe (shared/reference/
+ * seed-000-004-lim-banerjee.md, "a fusion flag ... removes intermediate
+ * tensor round-trips", listed as a refinement).
+ *
+ * LIMITATIONS
+ * - The update pass is costed by the simulator, which knows the optimizer.
+ * - Concatenation's backward and the add's backward are views in
+ *   PyTorch (torch.cat backward narrows, add passes the gradient on), so
+ *   they cost nothing here.
+ * - Max pooling's backward reads the saved input to find the maxima
+ *   rather than an index tensor; the byte count is the same order.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "model.h"
+#include "core/core.h"
+#include "core/banned.h"
+
+/* ---------------------------------------------------------------- */
+/* Names                                                             */
+/* ---------------------------------------------------------------- */
+
+static const char *const kind_names[] = {
+	"input", "conv2d", "fc", "maxpool", "avgpool", "globalpool",
+	"batchnorm", "lrn", "relu", "sigmoid", "tanh", "add", "concat",
+	"dropout", "flatten", "softmax_xent", NULL
+};
+
+static const char *const pass_names[] = {
+	"fwd", "bwd_data", "bwd_weight", "update", NULL
+};
+
+const char *model_layer_kind_name(enum model_layer_kind k)
+{
+	if ((int)k < 0 || k >= MODEL_LAYER_KIND_COUNT)
+		return NULL;
+	return kind_names[k];
+}
+
+const char *model_pass_name(enum model_pass p)
+{
+	if ((int)p < 0 || p >= MODEL_PASS_COUNT)
+		return NULL;
+	return pass_names[p];
+}
+
+/* Index of a kind by name; -1 if unknown (used by the YAML loader). */
+int model_layer_kind_parse(const char *name)
+{
+	return core_name_index(kind_names, name);
+}
+
+/* ---------------------------------------------------------------- */
+/* Private helpers                                                   */
+/* ---------------------------------------------------------------- */
+
+static double elems(struct model_shape s)
+{
+	return (double)s.c * (double)s.h * (double)s.w;
+}
+
+/* Multiply-accumulates of a conv2d or fc for one sample. */
+static double macs_per_sample(const struct model_layer *l)
+{
+	if (l->kind == MODEL_CONV2D)
+		return elems(l->out) * (double)(l->in.c / l->groups) *
+		       (double)l->kernel_h * (double)l->kernel_w;
+	if (l->kind == MODEL_FC)
+		return (double)l->in_elems * (double)l->out.c;
+	return 0.0;
+}
+
+static void set(struct model_pass_cost *c, double flops, double bytes,
+		double work, double depth)
+{
+	c->flops = flops;
+	c->bytes = bytes;
+	c->work = work;
+	c->depth = depth;
+}
+
+static void cost_matrix(const struct model_layer *l, enum model_pass p,
+			double n, double a, double wb,
+			struct model_pass_cost *c)
+{
+	double macs = n * macs_per_sample(l);
+	double in = n * (double)l->in_elems, out = n * elems(l->out);
+	double w = wb * (double)l->params;
+	double bias = l->has_bias ? out : 0.0;
+	double cin = (double)(l->in.c / l->groups);
+	double cout = (double)(l->out.c / l->groups);
+	double kd = core_ceil_log2((double)l->kernel_h) +
+		    core_ceil_log2((double)l->kernel_w);
+
+	c->matrix = 1;
+	if (l->kind == MODEL_FC) {
+		cin = (double)l->in_elems;
+		cout = (double)l->out.c;
+		kd = 0.0;
+	}
+	switch (p) {
+	case MODEL_PASS_FWD:
+		set(c, 2.0 * macs + bias, a * (in + out) + w, macs,
+		    core_ceil_log2(cin) + kd);
+		break;
+	case MODEL_PASS_BWD_DATA:
+		set(c, 2.0 * macs, a * (in + out) + w, macs,
+		    core_ceil_log2(cout) + kd);
+		break;
+	case MODEL_PASS_BWD_WEIGHT:
+		/* dw reduces over the batch (and positions for conv);
+		 * the bias gradient is one more pass over dy. */
+		set(c, 2.0 * macs + bias, a * (in + out) + w, macs,
+		    core_ceil_log2(out / (double)l->out.c));
+		break;
+	default:
+		break;
+	}
+}
+
+static void cost_pool(const struct model_layer *l, enum model_pass p,
+		      double n, double a, struct model_pass_cost *c)
+{
+	double in = n * (double)l->in_elems, out = n * elems(l->out);
+	double k = (double)l->kernel_h * (double)l->kernel_w;
+
+	if (p == MODEL_PASS_FWD)
+		set(c, out * k, a * (in + out), out * (k - 1.0),
+		    core_ceil_log2((double)l->kernel_h) +
+		    core_ceil_log2((double)l->kernel_w));
+	else if (p == MODEL_PASS_BWD_DATA)
+		/* read dy and the saved input, write dx */
+		set(c, in, a * (in + out + in), in, 1.0);
+}
+
+static void cost_batchnorm(const struct model_layer *l, enum model_pass p,
+			   double n, double a, double wb,
+			   struct model_pass_cost *c)
+{
+	double e = n * (double)l->in_elems;
+	double w = wb * (double)l->params;
+	double depth = core_ceil_log2(e / (double)l->in.c);
+
+	switch (p) {
+	case MODEL_PASS_FWD:
+		/* mean (1 add), variance (sub, mul, add), normalize (sub,
+		 * mul), scale and shift (mul, add): 8 per value; training
+		 * mode reads x twice (statistics, then normalize). */
+		set(c, 8.0 * e, a * 3.0 * e + w, 8.0 * e, depth);
+		break;
+	case MODEL_PASS_BWD_WEIGHT:
+		/* dbeta = sum dy (1); dgamma = sum dy * xhat, with xhat
+		 * recomputed (sub, mul, mul, add): 5 per value. */
+		set(c, 5.0 * e, a * 2.0 * e + w, 5.0 * e, depth);
+		break;
+	case MODEL_PASS_BWD_DATA:
+		/* dx = gamma/sigma (dy - dbeta/N - xhat dgamma/N):
+		 * xhat (2), two scaled subtractions (4), scale (1). */
+		set(c, 7.0 * e, a * 3.0 * e + w, 7.0 * e, 1.0);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Per-value FLOPs of an element-wise layer, forward and backward. */
+static void elementwise_flops(enum model_layer_kind k, int64_t lrn_size,
+			      double *fwd, double *bwd)
+{
+	switch (k) {
+	case MODEL_RELU:    *fwd = 1.0; *bwd = 1.0; break; /* max; select */
+	case MODEL_SIGMOID: *fwd = 4.0; *bwd = 3.0; break; /* neg exp add div;
+							     y(1-y)dy */
+	case MODEL_TANH:    *fwd = 5.0; *bwd = 3.0; break; /* via two exps;
+							     (1-y^2)dy */
+	case MODEL_DROPOUT: *fwd = 2.0; *bwd = 1.0; break; /* compare,
+							     scale; scale */
+	case MODEL_LRN:
+		/* sum of `size` squares (2 per term), then
+		 * (k + alpha s)^beta and a divide (3); backward about 2x. */
+		*fwd = 2.0 * (double)lrn_size + 3.0;
+		*bwd = 2.0 * *fwd;
+		break;
+	default:            *fwd = 0.0; *bwd = 0.0; break;
+	}
+}
+
+static void cost_elementwise(const struct model_layer *l, enum model_pass p,
+			     double n, double a, struct model_pass_cost *c)
+{
+	double in = n * (double)l->in_elems, out = n * elems(l->out);
+	double ff, fb;
+	double mask = l->kind == MODEL_DROPOUT ? out : 0.0; /* 1-byte mask */
+
+	elementwise_flops(l->kind, l->lrn_size, &ff, &fb);
+	if (p == MODEL_PASS_FWD)
+		set(c, ff * out, a * (in + out) + mask, ff * out, 1.0);
+	else if (p == MODEL_PASS_BWD_DATA)
+		/* read dy and the saved tensor, write dx */
+		set(c, fb * in, a * (out + out + in) + mask, fb * in, 1.0);
+}
+
+static void cost_merge(const struct model_layer *l, enum model_pass p,
+		       double n, double a, struct model_pass_cost *c)
+{
+	double in = n * (double)l->in_elems, out = n * elems(l->out);
+
+	if (p != MODEL_PASS_FWD)
+		return;
+	if (l->kind == MODEL_ADD)
+		set(c, in - out, a * (in + out), in - out,
+		    core_ceil_log2((double)l->n_inputs));
+	else
+		set(c, 0.0, a * (in + out), 0.0, 0.0);
+}
+
+static void cost_loss(const struct model_layer *l, enum model_pass p,
+		      double n, double a, struct model_pass_cost *c)
+{
+	double e = n * (double)l->in_elems;
+	double d = 2.0 * core_ceil_log2((double)l->in_elems); /* max, sum */
+
+	if (p == MODEL_PASS_FWD)
+		/* max, subtract, exp, sum, divide; then a log per sample */
+		set(c, 5.0 * e + n, a * 2.0 * e, 5.0 * e + n, d);
+	else if (p == MODEL_PASS_BWD_DATA)
+		/* softmax minus one-hot, scaled by 1/N */
+		set(c, 2.0 * e, a * 2.0 * e, 2.0 * e, 1.0);
+}
+
+/* ---------------------------------------------------------------- */
+/* Public API                                                        */
+/* ---------------------------------------------------------------- */
+
+void model_layer_cost(const struct model_layer *l, enum model_pass p,
+		      int64_t batch, int act_bytes, int weight_bytes,
+		      struct model_pass_cost *out)
+{
+	double n = (double)batch, a = (double)act_bytes;
+
+	memset(out, 0, sizeof(*out));
+	switch (l->kind) {
+	case MODEL_CONV2D:
+	case MODEL_FC:
+		cost_matrix(l, p, n, a, (double)weight_bytes, out);
+		break;
+	case MODEL_MAXPOOL:
+	case MODEL_AVGPOOL:
+	case MODEL_GLOBALPOOL:
+		cost_pool(l, p, n, a, out);
+		break;
+	case MODEL_BATCHNORM:
+		cost_batchnorm(l, p, n, a, (double)weight_bytes, out);
+		break;
+	case MODEL_RELU:
+	case MODEL_SIGMOID:
+	case MODEL_TANH:
+	case MODEL_DROPOUT:
+	case MODEL_LRN:
+		cost_elementwise(l, p, n, a, out);
+		break;
+	case MODEL_ADD:
+	case MODEL_CONCAT:
+		cost_merge(l, p, n, a, out);
+		break;
+	case MODEL_SOFTMAX_XENT:
+		cost_loss(l, p, n, a, out);
+		break;
+	default: /* input, flatten: no work */
+		break;
+	}
+}
+
+double model_forward_macs(const struct model *m)
+{
+	double s = 0.0;
+	int i;
+
+	for (i = 0; i < m->n_layers; i++)
+		s += macs_per_sample(&m->layers[i]);
+	return s;
+}

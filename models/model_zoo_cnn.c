@@ -1,0 +1,156 @@
+/*
+ * model_zoo_cnn.c -- the plain (branch-free) CNNs of the zoo: LeNet-5,
+ * AlexNet and the VGG family.
+ */
+#include "model.h"
+#include "core/banned.h"
+
+/*
+ * LeNet-5 as usually trained today: conv 6@5x5, max pool 2, conv 16@5x5,
+ * max pool 2, fc 120, fc 84, fc 10, with biases and ReLU (LeCun et al.,
+ * "Gradient-based learning applied to document recognition", Proc. IEEE
+ * 1998, Sec. II.B, with every C3 map connected to all S2 maps).
+ * Parameters: 156 + 2,416 + 48,120 + 10,164 + 850 = 61,706.
+ */
+int model_zoo_lenet5(struct model_builder *b)
+{
+	struct model_shape in = { 1, 32, 32 };
+	struct model_pool_spec pool;
+	int x;
+
+	model_builder_init(b, "lenet5", in, 64,
+			   "LeCun et al., Proc. IEEE 86(11), 1998, Sec. II.B");
+	model_pool_spec_init(&pool, 2, 2, 0);
+	x = model_relu(b, model_conv(b, MODEL_IN, 6, 5, 1, 0, 1));
+	x = model_add_pool(b, MODEL_MAXPOOL, x, NULL, &pool);
+	x = model_relu(b, model_conv(b, x, 16, 5, 1, 0, 1));
+	x = model_add_pool(b, MODEL_MAXPOOL, x, NULL, &pool);
+	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
+	x = model_relu(b, model_add_fc(b, x, NULL, 120, 1));
+	x = model_relu(b, model_add_fc(b, x, NULL, 84, 1));
+	x = model_add_fc(b, x, NULL, 10, 1);
+	return model_add_simple(b, MODEL_SOFTMAX_XENT, x, "loss");
+}
+
+/* conv with bias, then ReLU: the unit of the pre-batch-norm networks */
+static int conv_relu(struct model_builder *b, int in, int64_t out_channels,
+		     int64_t kernel, int64_t stride, int64_t pad)
+{
+	return model_relu(b, model_conv(b, in, out_channels, kernel, stride,
+					pad, 1));
+}
+
+static int maxpool(struct model_builder *b, int in, int64_t kernel,
+		   int64_t stride)
+{
+	struct model_pool_spec pool;
+
+	model_pool_spec_init(&pool, kernel, stride, 0);
+	return model_add_pool(b, MODEL_MAXPOOL, in, NULL, &pool);
+}
+
+/*
+ * AlexNet as torchvision builds it (torchvision/models/alexnet.py): the
+ * one-GPU variant of Krizhevsky, "One weird trick for parallelizing
+ * convolutional neural networks", arXiv:1404.5997, with 64-192-384-256-256
+ * channels and no LRN.  torchvision puts an AdaptiveAvgPool2d((6, 6))
+ * between the features and the classifier; at a 224x224 input the
+ * features are already 6x6, so it is the identity, and it is left out
+ * here (no parameters, no work, and PyTorch returns its input's values).
+ * Default batch 128, the batch of Krizhevsky et al., NIPS 2012, Sec. 5.
+ */
+int model_zoo_alexnet(struct model_builder *b)
+{
+	struct model_shape in = { 3, 224, 224 };
+	int x;
+
+	model_builder_init(b, "alexnet", in, 128,
+			   "torchvision alexnet.py (Krizhevsky, "
+			   "arXiv:1404.5997); batch: Krizhevsky et al., "
+			   "NIPS 2012, Sec. 5");
+	x = maxpool(b, conv_relu(b, MODEL_IN, 64, 11, 4, 2), 3, 2);
+	x = maxpool(b, conv_relu(b, x, 192, 5, 1, 2), 3, 2);
+	x = conv_relu(b, x, 384, 3, 1, 1);
+	x = conv_relu(b, x, 256, 3, 1, 1);
+	x = maxpool(b, conv_relu(b, x, 256, 3, 1, 1), 3, 2);
+	/* 256 x 6 x 6 = 9216 features; torchvision drops out before each
+	 * of the first two fc layers */
+	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
+	x = model_add_simple(b, MODEL_DROPOUT, x, NULL);
+	x = model_relu(b, model_add_fc(b, x, NULL, 4096, 1));
+	x = model_add_simple(b, MODEL_DROPOUT, x, NULL);
+	x = model_relu(b, model_add_fc(b, x, NULL, 4096, 1));
+	x = model_add_fc(b, x, "fc", 1000, 1);
+	return model_add_simple(b, MODEL_SOFTMAX_XENT, x, "loss");
+}
+
+/* In a VGG configuration, a max pool 2/2 rather than a conv width. */
+#define VGG_POOL 0
+
+/*
+ * VGG without batch norm as torchvision builds it (torchvision/models/
+ * vgg.py, configurations "A", "D" and "E" of Simonyan & Zisserman, ICLR
+ * 2015, Table 1): 3x3 convs with bias and padding 1, each followed by
+ * ReLU, max pool 2/2 between stages.  torchvision's AdaptiveAvgPool2d((7,
+ * 7)) is the identity at 224x224 (the features are 7x7) and is left out.
+ * Default batch 32 per GPU (x 8 GPUs): the torchvision reference recipe
+ * (references/classification/README.md, "AlexNet and VGG").
+ */
+static int vgg(struct model_builder *b, const char *name,
+	       const int64_t *cfg, int n)
+{
+	struct model_shape in = { 3, 224, 224 };
+	int i, x = MODEL_IN;
+
+	model_builder_init(b, name, in, 32,
+			   "torchvision vgg.py (Simonyan & Zisserman, ICLR "
+			   "2015, Table 1); batch: torchvision references/"
+			   "classification README");
+	for (i = 0; i < n; i++)
+		x = cfg[i] == VGG_POOL ? maxpool(b, x, 2, 2) :
+			conv_relu(b, x, cfg[i], 3, 1, 1);
+	/* 512 x 7 x 7 = 25088 features; dropout follows each ReLU */
+	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
+	x = model_relu(b, model_add_fc(b, x, NULL, 4096, 1));
+	x = model_add_simple(b, MODEL_DROPOUT, x, NULL);
+	x = model_relu(b, model_add_fc(b, x, NULL, 4096, 1));
+	x = model_add_simple(b, MODEL_DROPOUT, x, NULL);
+	x = model_add_fc(b, x, "fc", 1000, 1);
+	return model_add_simple(b, MODEL_SOFTMAX_XENT, x, "loss");
+}
+
+#define VGG_N(cfg) ((int)(sizeof(cfg) / sizeof((cfg)[0])))
+
+/* VGG-11, configuration "A" */
+int model_zoo_vgg11(struct model_builder *b)
+{
+	static const int64_t cfg[] = {
+		64, VGG_POOL, 128, VGG_POOL, 256, 256, VGG_POOL,
+		512, 512, VGG_POOL, 512, 512, VGG_POOL
+	};
+
+	return vgg(b, "vgg11", cfg, VGG_N(cfg));
+}
+
+/* VGG-16, configuration "D" */
+int model_zoo_vgg16(struct model_builder *b)
+{
+	static const int64_t cfg[] = {
+		64, 64, VGG_POOL, 128, 128, VGG_POOL, 256, 256, 256, VGG_POOL,
+		512, 512, 512, VGG_POOL, 512, 512, 512, VGG_POOL
+	};
+
+	return vgg(b, "vgg16", cfg, VGG_N(cfg));
+}
+
+/* VGG-19, configuration "E" */
+int model_zoo_vgg19(struct model_builder *b)
+{
+	static const int64_t cfg[] = {
+		64, 64, VGG_POOL, 128, 128, VGG_POOL,
+		256, 256, 256, 256, VGG_POOL, 512, 512, 512, 512, VGG_POOL,
+		512, 512, 512, 512, VGG_POOL
+	};
+
+	return vgg(b, "vgg19", cfg, VGG_N(cfg));
+}

@@ -1,0 +1,301 @@
+/*
+ * model_zoo_inception.c -- the Inception family as torchvision builds it:
+ * GoogLeNet (Inception v1) and Inception v3.
+ *
+ * Both use torchvision's BasicConv2d everywhere: a conv without bias,
+ * batch norm (eps 0.001, which changes no count) and ReLU, i.e.
+ * model_conv_bn_relu().  A module's branches meet in one channel concat
+ * named as torchvision names the module ("inception4a", "Mixed_6e").
+ *
+ * torchvision ported both networks' weights from their authors rather
+ * than training them (references/classification/README.md), so the
+ * default batches come from elsewhere; each builder says where.
+ */
+#include "model.h"
+#include "core/banned.h"
+
+/* A pooling layer with PyTorch's ceil_mode. */
+static int pool(struct model_builder *b, enum model_layer_kind kind, int in,
+		int64_t kernel, int64_t stride, int64_t pad, int ceil_mode)
+{
+	struct model_pool_spec s;
+
+	model_pool_spec_init(&s, kernel, stride, pad);
+	s.ceil_mode = ceil_mode;
+	return model_add_pool(b, kind, in, NULL, &s);
+}
+
+/* 1x1 BasicConv2d, the reduction that opens most branches */
+static int conv1x1(struct model_builder *b, int in, int64_t out_channels)
+{
+	return model_conv_bn_relu(b, in, out_channels, 1, 1, 0);
+}
+
+/* ---------------------------------------------------------------- */
+/* GoogLeNet                                                         */
+/* ---------------------------------------------------------------- */
+
+/* One inception module's widths (Szegedy et al., CVPR 2015, Table 1) and
+ * the kernel of the stride-2 max pool that follows it (0: none). */
+struct gnet_module {
+	const char *name;
+	int64_t c1, c3_reduce, c3, c5_reduce, c5, pool_proj;
+	int64_t pool_after;
+};
+
+static const struct gnet_module gnet_modules[] = {
+	{ "inception3a", 64, 96, 128, 16, 32, 32, 0 },
+	{ "inception3b", 128, 128, 192, 32, 96, 64, 3 },
+	{ "inception4a", 192, 96, 208, 16, 48, 64, 0 },
+	{ "inception4b", 160, 112, 224, 24, 64, 64, 0 },
+	{ "inception4c", 128, 128, 256, 24, 64, 64, 0 },
+	{ "inception4d", 112, 144, 288, 32, 64, 64, 0 },
+	{ "inception4e", 256, 160, 320, 32, 128, 128, 2 },
+	{ "inception5a", 256, 160, 320, 32, 128, 128, 0 },
+	{ "inception5b", 384, 192, 384, 48, 128, 128, 0 },
+};
+
+#define GNET_N ((int)(sizeof(gnet_modules) / sizeof(gnet_modules[0])))
+
+/*
+ * torchvision's Inception block.  Its third branch uses a 3x3 conv where
+ * the paper has 5x5 ("a known bug", googlenet.py says, citing
+ * pytorch/vision issue #906, kept so that the ported weights load); we
+ * follow torchvision so the parameter count is its 6,624,904.
+ * The pool branch's max pool 3/1 pad 1 uses ceil_mode, as torchvision's.
+ */
+static int gnet_inception(struct model_builder *b, int in,
+			  const struct gnet_module *m)
+{
+	int br[4];
+
+	br[0] = conv1x1(b, in, m->c1);
+	br[1] = model_conv_bn_relu(b, conv1x1(b, in, m->c3_reduce), m->c3,
+				   3, 1, 1);
+	br[2] = model_conv_bn_relu(b, conv1x1(b, in, m->c5_reduce), m->c5,
+				   3, 1, 1);
+	br[3] = conv1x1(b, pool(b, MODEL_MAXPOOL, in, 3, 1, 1, 1),
+			m->pool_proj);
+	return model_add_merge(b, MODEL_CONCAT, 4, br, m->name);
+}
+
+/*
+ * GoogLeNet as torchvision builds it (torchvision/models/googlenet.py,
+ * after Szegedy et al., "Going deeper with convolutions", CVPR 2015) with
+ * aux_logits=False, which is what its published 6,624,904 parameters
+ * count; every max pool uses ceil_mode.  transform_input only rescales
+ * the input and costs nothing here.  Default batch 32 per GPU, the
+ * default of torchvision's reference train.py (the paper gives none).
+ */
+int model_zoo_googlenet(struct model_builder *b)
+{
+	struct model_shape in = { 3, 224, 224 };
+	int i, x;
+
+	model_builder_init(b, "googlenet", in, 32,
+			   "torchvision googlenet.py, aux_logits=False "
+			   "(Szegedy et al., CVPR 2015); batch: torchvision "
+			   "references/classification README");
+	x = model_conv_bn_relu(b, MODEL_IN, 64, 7, 2, 3);
+	x = pool(b, MODEL_MAXPOOL, x, 3, 2, 0, 1);
+	x = conv1x1(b, x, 64);
+	x = model_conv_bn_relu(b, x, 192, 3, 1, 1);
+	x = pool(b, MODEL_MAXPOOL, x, 3, 2, 0, 1);
+	for (i = 0; i < GNET_N; i++) {
+		x = gnet_inception(b, x, &gnet_modules[i]);
+		if (gnet_modules[i].pool_after)
+			x = pool(b, MODEL_MAXPOOL, x,
+				 gnet_modules[i].pool_after, 2, 0, 1);
+	}
+	x = model_add_globalpool(b, x, "avgpool");
+	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
+	x = model_add_simple(b, MODEL_DROPOUT, x, NULL);
+	x = model_add_fc(b, x, "fc", 1000, 1);
+	return model_add_simple(b, MODEL_SOFTMAX_XENT, x, "loss");
+}
+
+/* ---------------------------------------------------------------- */
+/* Inception v3                                                      */
+/* ---------------------------------------------------------------- */
+
+/* BasicConv2d with a kh x kw kernel at stride 1 and "same" padding: the
+ * factorised 1x7, 7x1, 1x3 and 3x1 convs (Szegedy et al., CVPR 2016,
+ * Sec. 3.2) */
+static int conv_hw(struct model_builder *b, int in, int64_t out_channels,
+		   int64_t kh, int64_t kw)
+{
+	struct model_conv_spec s;
+	int x;
+
+	model_conv_spec_init(&s, out_channels, 1, 1, 0);
+	s.kernel_h = kh;
+	s.kernel_w = kw;
+	s.pad_h = kh / 2;
+	s.pad_w = kw / 2;
+	x = model_add_conv(b, in, NULL, &s);
+	return model_relu(b, model_add_batchnorm(b, x, NULL));
+}
+
+/* The pool branch of modules A, C and E: avg pool 3/1 pad 1, then 1x1 */
+static int avg_branch(struct model_builder *b, int in, int64_t out_channels)
+{
+	return conv1x1(b, pool(b, MODEL_AVGPOOL, in, 3, 1, 1, 0),
+		       out_channels);
+}
+
+/* 1x1 -> 3x3 -> 3x3: the "double 3x3" branch of modules A and B; the
+ * last conv has the given stride (and no padding when it is 2) */
+static int dbl3x3(struct model_builder *b, int in, int64_t stride)
+{
+	int x = model_conv_bn_relu(b, conv1x1(b, in, 64), 96, 3, 1, 1);
+
+	return model_conv_bn_relu(b, x, 96, 3, stride, stride == 1);
+}
+
+/* InceptionA: 35x35, 64 + 64 + 96 + pool_features channels out */
+static int inc_a(struct model_builder *b, int in, int64_t pool_features,
+		 const char *name)
+{
+	int br[4];
+
+	br[0] = conv1x1(b, in, 64);
+	br[1] = model_conv_bn_relu(b, conv1x1(b, in, 48), 64, 5, 1, 2);
+	br[2] = dbl3x3(b, in, 1);
+	br[3] = avg_branch(b, in, pool_features);
+	return model_add_merge(b, MODEL_CONCAT, 4, br, name);
+}
+
+/* InceptionB: 35x35 -> 17x17, 384 + 96 + in channels out */
+static int inc_b(struct model_builder *b, int in, const char *name)
+{
+	int br[3];
+
+	br[0] = model_conv_bn_relu(b, in, 384, 3, 2, 0);
+	br[1] = dbl3x3(b, in, 2);
+	br[2] = pool(b, MODEL_MAXPOOL, in, 3, 2, 0, 0);
+	return model_add_merge(b, MODEL_CONCAT, 3, br, name);
+}
+
+/* InceptionC: 17x17 with factorised 7x7 convs of width c7, 768 out */
+static int inc_c(struct model_builder *b, int in, int64_t c7,
+		 const char *name)
+{
+	int br[4], x;
+
+	br[0] = conv1x1(b, in, 192);
+	x = conv_hw(b, conv1x1(b, in, c7), c7, 1, 7);
+	br[1] = conv_hw(b, x, 192, 7, 1);
+	x = conv_hw(b, conv1x1(b, in, c7), c7, 7, 1);
+	x = conv_hw(b, conv_hw(b, x, c7, 1, 7), c7, 7, 1);
+	br[2] = conv_hw(b, x, 192, 1, 7);
+	br[3] = avg_branch(b, in, 192);
+	return model_add_merge(b, MODEL_CONCAT, 4, br, name);
+}
+
+/* InceptionD: 17x17 -> 8x8, 320 + 192 + in channels out */
+static int inc_d(struct model_builder *b, int in, const char *name)
+{
+	int br[3], x;
+
+	br[0] = model_conv_bn_relu(b, conv1x1(b, in, 192), 320, 3, 2, 0);
+	x = conv_hw(b, conv1x1(b, in, 192), 192, 1, 7);
+	br[1] = model_conv_bn_relu(b, conv_hw(b, x, 192, 7, 1), 192, 3, 2,
+				   0);
+	br[2] = pool(b, MODEL_MAXPOOL, in, 3, 2, 0, 0);
+	return model_add_merge(b, MODEL_CONCAT, 3, br, name);
+}
+
+/* The 1x3 and 3x1 convs that InceptionE runs side by side on x, each 384
+ * wide, and their concat (torchvision concatenates them first, then
+ * concatenates the module's branches) */
+static int split_1x3_3x1(struct model_builder *b, int x)
+{
+	int pair[2];
+
+	pair[0] = conv_hw(b, x, 384, 1, 3);
+	pair[1] = conv_hw(b, x, 384, 3, 1);
+	return model_add_merge(b, MODEL_CONCAT, 2, pair, NULL);
+}
+
+/* InceptionE: 8x8, 320 + 768 + 768 + 192 = 2048 channels out */
+static int inc_e(struct model_builder *b, int in, const char *name)
+{
+	int br[4];
+
+	br[0] = conv1x1(b, in, 320);
+	br[1] = split_1x3_3x1(b, conv1x1(b, in, 384));
+	br[2] = split_1x3_3x1(b, model_conv_bn_relu(b, conv1x1(b, in, 448),
+						   384, 3, 1, 1));
+	br[3] = avg_branch(b, in, 192);
+	return model_add_merge(b, MODEL_CONCAT, 4, br, name);
+}
+
+/*
+ * InceptionAux on Mixed_6e's 768x17x17: avg pool 5/3 (to 5x5), 1x1 conv
+ * 128, 5x5 conv 768 (to 1x1), adaptive avg pool, fc 1000.  It runs only
+ * in training (torchvision's forward skips it in eval mode), which is
+ * what dlsim models, and ends in its own softmax cross-entropy, which
+ * training adds, weighted, to the main loss (Szegedy et al., CVPR 2016,
+ * Sec. 4).
+ */
+static int inc_aux(struct model_builder *b, int in)
+{
+	int x = pool(b, MODEL_AVGPOOL, in, 5, 3, 0, 0);
+
+	x = model_conv_bn_relu(b, conv1x1(b, x, 128), 768, 5, 1, 0);
+	x = model_add_globalpool(b, x, NULL);
+	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
+	x = model_add_fc(b, x, "AuxLogits.fc", 1000, 1);
+	return model_add_simple(b, MODEL_SOFTMAX_XENT, x, "aux_loss");
+}
+
+/* The stem, 3x299x299 -> 192x35x35 (torchvision Conv2d_1a .. maxpool2) */
+static int v3_stem(struct model_builder *b)
+{
+	int x = model_conv_bn_relu(b, MODEL_IN, 32, 3, 2, 0);
+
+	x = model_conv_bn_relu(b, x, 32, 3, 1, 0);
+	x = model_conv_bn_relu(b, x, 64, 3, 1, 1);
+	x = pool(b, MODEL_MAXPOOL, x, 3, 2, 0, 0);
+	x = conv1x1(b, x, 80);
+	x = model_conv_bn_relu(b, x, 192, 3, 1, 0);
+	return pool(b, MODEL_MAXPOOL, x, 3, 2, 0, 0);
+}
+
+/*
+ * Inception v3 as torchvision builds it (torchvision/models/
+ * inception.py, Inception3, after Szegedy et al., "Rethinking the
+ * Inception Architecture for Computer Vision", CVPR 2016) with
+ * aux_logits=True, which is what its published 27,161,264 parameters
+ * count (the aux head holds 3,326,696 of them).  The aux head comes
+ * before Mixed_7a in the layer list so that the main loss stays last.
+ * Default batch 32 per GPU: the paper's Sec. 8 (50 replicas, batch 32).
+ */
+int model_zoo_inception_v3(struct model_builder *b)
+{
+	struct model_shape in = { 3, 299, 299 };
+	int x;
+
+	model_builder_init(b, "inception_v3", in, 32,
+			   "torchvision inception.py, aux_logits=True "
+			   "(Szegedy et al., CVPR 2016); batch: ibid., "
+			   "Sec. 8");
+	x = v3_stem(b);
+	x = inc_a(b, x, 32, "Mixed_5b");
+	x = inc_a(b, x, 64, "Mixed_5c");
+	x = inc_a(b, x, 64, "Mixed_5d");
+	x = inc_b(b, x, "Mixed_6a");
+	x = inc_c(b, x, 128, "Mixed_6b");
+	x = inc_c(b, x, 160, "Mixed_6c");
+	x = inc_c(b, x, 160, "Mixed_6d");
+	x = inc_c(b, x, 192, "Mixed_6e");
+	inc_aux(b, x);
+	x = inc_d(b, x, "Mixed_7a");
+	x = inc_e(b, x, "Mixed_7b");
+	x = inc_e(b, x, "Mixed_7c");
+	x = model_add_globalpool(b, x, "avgpool");
+	x = model_add_simple(b, MODEL_DROPOUT, x, NULL);
+	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
+	x = model_add_fc(b, x, "fc", 1000, 1);
+	return model_add_simple(b, MODEL_SOFTMAX_XENT, x, "loss");
+}

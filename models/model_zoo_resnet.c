@@ -1,0 +1,150 @@
+/*
+ * model_zoo_resnet.c -- the ResNet family as torchvision builds it
+ * (torchvision/models/resnet.py, after He et al., "Deep Residual Learning
+ * for Image Recognition", CVPR 2016, Table 1).
+ *
+ * ResNet-18 and -34 stack BasicBlocks (two 3x3 convs); ResNet-50, -101 and
+ * -152 stack Bottlenecks (1x1, 3x3, 1x1 with four-fold expansion) in the
+ * "v1.5" form torchvision uses, which strides the 3x3 conv rather than
+ * the first 1x1 (this changes the MACs, not the parameters).  Every conv
+ * has no bias and is followed by batch norm; a block whose stride or width
+ * changes projects its shortcut with a strided 1x1 conv and batch norm.
+ *
+ * Default batch 32 per GPU (x 8 GPUs): the torchvision reference recipe
+ * for these models (references/classification/README.md, "ResNet").
+ */
+#include <stdio.h>
+
+#include "model.h"
+#include "core/banned.h"
+
+#define RESNET_SOURCE "torchvision resnet.py (He et al., CVPR 2016, " \
+	"Table 1; v1.5 bottleneck); batch: torchvision references/" \
+	"classification README"
+
+/* conv (no bias) then batch norm, with no activation: a block's last
+ * conv and the projection shortcut, which feed the residual add */
+static int conv_bn(struct model_builder *b, int in, int64_t out_channels,
+		   int64_t kernel, int64_t stride, int64_t pad)
+{
+	return model_add_batchnorm(b, model_conv(b, in, out_channels, kernel,
+						 stride, pad, 0), NULL);
+}
+
+/*
+ * The residual add and the ReLU after it.  The shortcut is the block's
+ * input unless the block changes stride or width, when torchvision's
+ * `downsample` (conv1x1 with the block's stride, then batch norm) is used.
+ */
+static int residual(struct model_builder *b, int in, int64_t in_channels,
+		    int body, int64_t out_channels, int64_t stride,
+		    const char *name)
+{
+	int merge[2];
+
+	merge[0] = body;
+	merge[1] = in;
+	if (stride != 1 || in_channels != out_channels)
+		merge[1] = conv_bn(b, in, out_channels, 1, stride, 0);
+	return model_add_simple(b, MODEL_RELU,
+				model_add_merge(b, MODEL_ADD, 2, merge, NULL),
+				name);
+}
+
+/* BasicBlock: 3x3 (strided) -> BN -> ReLU -> 3x3 -> BN, expansion 1 */
+static int basic_block(struct model_builder *b, int in, int64_t in_channels,
+		       int64_t planes, int64_t stride, const char *name)
+{
+	int x = model_conv_bn_relu(b, in, planes, 3, stride, 1);
+
+	x = conv_bn(b, x, planes, 3, 1, 1);
+	return residual(b, in, in_channels, x, planes, stride, name);
+}
+
+/* Bottleneck v1.5: 1x1 -> 3x3 (strided) -> 1x1 to 4 x planes */
+static int bottleneck(struct model_builder *b, int in, int64_t in_channels,
+		      int64_t planes, int64_t stride, const char *name)
+{
+	int x = model_conv_bn_relu(b, in, planes, 1, 1, 0);
+
+	x = model_conv_bn_relu(b, x, planes, 3, stride, 1);
+	x = conv_bn(b, x, 4 * planes, 1, 1, 0);
+	return residual(b, in, in_channels, x, 4 * planes, stride, name);
+}
+
+/*
+ * The whole network: stem (conv 7x7/2 pad 3, BN, ReLU, max pool 3/2 pad
+ * 1), four stages of widths 64..512 (the first keeps the resolution, the
+ * others halve it in their first block), global average pool, fc 1000
+ * with bias.  Block outputs are named as torchvision names the modules,
+ * "layer<stage>.<block>".
+ */
+static int resnet(struct model_builder *b, const char *name,
+		  const int blocks[4], int use_bottleneck)
+{
+	struct model_shape in = { 3, 224, 224 };
+	struct model_pool_spec pool;
+	int64_t expansion = use_bottleneck ? 4 : 1, channels = 64;
+	char lname[MODEL_NAME_LEN];
+	int stage, i, x;
+
+	model_builder_init(b, name, in, 32, RESNET_SOURCE);
+	x = model_conv_bn_relu(b, MODEL_IN, 64, 7, 2, 3);
+	model_pool_spec_init(&pool, 3, 2, 1);
+	x = model_add_pool(b, MODEL_MAXPOOL, x, "maxpool", &pool);
+	for (stage = 0; stage < 4; stage++) {
+		int64_t planes = (int64_t)64 << stage;
+
+		for (i = 0; i < blocks[stage]; i++) {
+			int64_t stride = (stage > 0 && i == 0) ? 2 : 1;
+
+			snprintf(lname, sizeof(lname), "layer%d.%d",
+				 stage + 1, i);
+			x = use_bottleneck ?
+				bottleneck(b, x, channels, planes, stride,
+					   lname) :
+				basic_block(b, x, channels, planes, stride,
+					    lname);
+			channels = planes * expansion;
+		}
+	}
+	x = model_add_globalpool(b, x, "avgpool");
+	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
+	x = model_add_fc(b, x, "fc", 1000, 1);
+	return model_add_simple(b, MODEL_SOFTMAX_XENT, x, "loss");
+}
+
+int model_zoo_resnet18(struct model_builder *b)
+{
+	static const int blocks[4] = { 2, 2, 2, 2 };
+
+	return resnet(b, "resnet18", blocks, 0);
+}
+
+int model_zoo_resnet34(struct model_builder *b)
+{
+	static const int blocks[4] = { 3, 4, 6, 3 };
+
+	return resnet(b, "resnet34", blocks, 0);
+}
+
+int model_zoo_resnet50(struct model_builder *b)
+{
+	static const int blocks[4] = { 3, 4, 6, 3 };
+
+	return resnet(b, "resnet50", blocks, 1);
+}
+
+int model_zoo_resnet101(struct model_builder *b)
+{
+	static const int blocks[4] = { 3, 4, 23, 3 };
+
+	return resnet(b, "resnet101", blocks, 1);
+}
+
+int model_zoo_resnet152(struct model_builder *b)
+{
+	static const int blocks[4] = { 3, 8, 36, 3 };
+
+	return resnet(b, "resnet152", blocks, 1);
+}

@@ -1,0 +1,31 @@
+/*
+ * report.h -- helpers shared by the report writers: JSON string escaping
+ * and human-readable units.
+ */
+#ifndef DLSIM_REPORTS_REPORT_H
+#define DLSIM_REPORTS_REPORT_H
+
+#include <stdio.h>
+
+#include "dlsim.h"
+
+/* Write s as a JSON string literal, quotes included. */
+void report_json_string(FILE *f, const char *s);
+
+/* Write a double as JSON: finite values with 17 significant digits
+ * (round-trip exact), anything else as null. */
+void report_json_number(FILE *f, double v);
+
+/* "12.3 GiB", "456 MiB" ... into buf. */
+const char *report_bytes(double bytes, char *buf, size_t n);
+
+/* "12.3 ms", "4.56 s", "789 us" ... into buf. */
+const char *report_seconds(double s, char *buf, size_t n);
+
+/* Write a CSV field, quoted if it needs to be. */
+void report_csv_field(FILE *f, const char *s);
+
+/* DLSIM_EIO if f has an error, else OK. */
+int report_check(FILE *f, struct dlsim_err *err);
+
+#endif /* DLSIM_REPORTS_REPORT_H */

@@ -1,0 +1,199 @@
+/*
+ * report_catalog.c -- a model's layers (dlsim models show) and a resolved
+ * system (dlsim hw show), with units and sources.
+ */
+#include "reports/report.h"
+
+#include <string.h>
+
+#include "core/banned.h"
+
+/* ---------------------------------------------------------------- */
+/* Models                                                            */
+/* ---------------------------------------------------------------- */
+
+static void model_table(FILE *f, const struct model *m)
+{
+	struct model_pass_cost c;
+	int i;
+
+	fprintf(f, "model        %s\nsource       %s\nparameters   %lld\n"
+		"forward MACs %.4f G per sample (a multiply-add counts once)\n"
+		"batch        %lld (default)\n\n", m->name, m->source,
+		(long long)m->params, model_forward_macs(m) / 1e9,
+		(long long)m->default_batch);
+	fprintf(f, "%-4s %-26s %-12s %-16s %12s %14s %8s\n", "#", "layer",
+		"kind", "output", "params", "fwd FLOP/smp", "depth");
+	for (i = 0; i < m->n_layers; i++) {
+		const struct model_layer *l = &m->layers[i];
+		char shape[48];
+
+		model_layer_cost(l, MODEL_PASS_FWD, 1, 4, 4, &c);
+		snprintf(shape, sizeof(shape), "%lldx%lldx%lld",
+			 (long long)l->out.c, (long long)l->out.h,
+			 (long long)l->out.w);
+		fprintf(f, "%-4d %-26.26s %-12s %-16s %12lld %14.0f %8.0f\n",
+			i, l->name, model_layer_kind_name(l->kind), shape,
+			(long long)l->params, c.flops, c.depth);
+	}
+}
+
+static void model_csv(FILE *f, const struct model *m)
+{
+	struct model_pass_cost c;
+	int i;
+
+	fputs("index,name,kind,out_c,out_h,out_w,params,fwd_flops,"
+	      "fwd_bytes_fp32,work,depth\n", f);
+	for (i = 0; i < m->n_layers; i++) {
+		const struct model_layer *l = &m->layers[i];
+
+		model_layer_cost(l, MODEL_PASS_FWD, 1, 4, 4, &c);
+		fprintf(f, "%d,", i);
+		report_csv_field(f, l->name);
+		fprintf(f, ",%s,%lld,%lld,%lld,%lld,%.0f,%.0f,%.0f,%.0f\n",
+			model_layer_kind_name(l->kind), (long long)l->out.c,
+			(long long)l->out.h, (long long)l->out.w,
+			(long long)l->params, c.flops, c.bytes, c.work,
+			c.depth);
+	}
+}
+
+static void model_json(FILE *f, const struct model *m)
+{
+	struct model_pass_cost c;
+	int i;
+
+	fputs("{\"name\": ", f);
+	report_json_string(f, m->name);
+	fputs(", \"source\": ", f);
+	report_json_string(f, m->source);
+	fprintf(f, ", \"params\": %lld, \"forward_macs\": %.0f, "
+		"\"default_batch\": %lld,\n \"layers\": [",
+		(long long)m->params, model_forward_macs(m),
+		(long long)m->default_batch);
+	for (i = 0; i < m->n_layers; i++) {
+		const struct model_layer *l = &m->layers[i];
+
+		model_layer_cost(l, MODEL_PASS_FWD, 1, 4, 4, &c);
+		fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", f);
+		report_json_string(f, l->name);
+		fprintf(f, ", \"kind\": \"%s\", \"out\": [%lld, %lld, %lld], "
+			"\"params\": %lld, \"fwd_flops\": %.0f, "
+			"\"work\": %.0f, \"depth\": %.0f}",
+			model_layer_kind_name(l->kind), (long long)l->out.c,
+			(long long)l->out.h, (long long)l->out.w,
+			(long long)l->params, c.flops, c.work, c.depth);
+	}
+	fputs("\n]}\n", f);
+}
+
+int report_model(FILE *f, enum report_format fmt, const struct model *m,
+		 struct dlsim_err *err)
+{
+	if (fmt == REPORT_CSV)
+		model_csv(f, m);
+	else if (fmt == REPORT_JSON)
+		model_json(f, m);
+	else
+		model_table(f, m);
+	return report_check(f, err);
+}
+
+/* ---------------------------------------------------------------- */
+/* Systems                                                           */
+/* ---------------------------------------------------------------- */
+
+static void system_table(FILE *f, const struct hw_system *s)
+{
+	const struct hw_device *d = s->device;
+	char a[32];
+	int p;
+
+	fprintf(f, "system       %s: %lld device%s, %lld node%s of %lld\n",
+		s->spec, (long long)s->n_devices, s->n_devices > 1 ? "s" : "",
+		(long long)s->n_nodes, s->n_nodes > 1 ? "s" : "",
+		(long long)s->devices_per_node);
+	fprintf(f, "device       %s (%s %s, %s, %lld units, %.0f MHz boost, "
+		"%.0f W)\n  source     %s\n", d->name, d->vendor, d->model,
+		hw_device_kind_name(d->kind), (long long)d->units,
+		d->clock_boost_hz / 1e6, d->tdp_w, d->source);
+	fprintf(f, "%-6s %14s %14s %9s %9s\n", "prec", "matrix TFLOP/s",
+		"vector TFLOP/s", "eff gemm", "eff conv");
+	for (p = 0; p < DLSIM_PRECISION_COUNT; p++) {
+		const struct hw_peak *pk = &d->peak[p];
+
+		if (pk->matrix_flops <= 0.0)
+			continue;
+		fprintf(f, "%-6s %14.2f %14.2f %9.2f %9.2f\n",
+			dlsim_precision_name((enum dlsim_precision)p),
+			pk->matrix_flops / 1e12, pk->vector_flops / 1e12,
+			pk->eff_gemm, pk->eff_conv);
+	}
+	fprintf(f, "memory       %s %s at %.1f GB/s (x %.2f attainable)\n",
+		report_bytes(d->mem[0].capacity_bytes, a, sizeof(a)),
+		d->mem[0].type, d->mem[0].bandwidth_Bps / 1e9, d->eff_memory);
+	fprintf(f, "launch       %.2f us per kernel\n",
+		d->launch_overhead_s * 1e6);
+	if (s->node)
+		fprintf(f, "node         %s (%s)\n", s->node->name,
+			hw_topology_name(s->node->intra_topology));
+	if (s->intra)
+		fprintf(f, "intra-node   %lld x %s, %.1f GB/s/dir each, "
+			"%.2f us\n", (long long)s->node->intra_links_per_device,
+			s->intra->name, s->intra->bandwidth_Bps / 1e9,
+			s->intra->latency_s * 1e6);
+	if (s->nic)
+		fprintf(f, "network      %lld x %s per node, %.1f GB/s/dir "
+			"each, %.2f us, %s\n", (long long)s->node->nics_per_node,
+			s->nic->name, s->nic->bandwidth_Bps / 1e9,
+			s->nic->latency_s * 1e6,
+			s->network ? hw_topology_name(s->network->topology) :
+			"-");
+}
+
+static void system_json(FILE *f, const struct hw_system *s)
+{
+	const struct hw_device *d = s->device;
+	int p, first = 1;
+
+	fputs("{\"spec\": ", f);
+	report_json_string(f, s->spec);
+	fputs(", \"device\": ", f);
+	report_json_string(f, d->name);
+	fprintf(f, ", \"devices\": %lld, \"nodes\": %lld, "
+		"\"devices_per_node\": %lld, \"mem_capacity_bytes\": %.0f, "
+		"\"mem_bandwidth_Bps\": %.0f, \"peak_flops\": {",
+		(long long)s->n_devices, (long long)s->n_nodes,
+		(long long)s->devices_per_node, d->mem[0].capacity_bytes,
+		d->mem[0].bandwidth_Bps);
+	for (p = 0; p < DLSIM_PRECISION_COUNT; p++) {
+		if (d->peak[p].matrix_flops <= 0.0)
+			continue;
+		fprintf(f, "%s\"%s\": %.0f", first ? "" : ", ",
+			dlsim_precision_name((enum dlsim_precision)p),
+			d->peak[p].matrix_flops);
+		first = 0;
+	}
+	fputs("}, \"node\": ", f);
+	report_json_string(f, s->node ? s->node->name : "");
+	fputs(", \"intra_link\": ", f);
+	report_json_string(f, s->intra ? s->intra->name : "");
+	fputs(", \"nic_link\": ", f);
+	report_json_string(f, s->nic ? s->nic->name : "");
+	fputs("}\n", f);
+}
+
+int report_system(FILE *f, enum report_format fmt, const struct hw_system *s,
+		  struct dlsim_err *err)
+{
+	if (fmt == REPORT_JSON)
+		system_json(f, s);
+	else if (fmt == REPORT_CSV)
+		return dlsim_err_set(err, DLSIM_EINVAL,
+				     "hw show has no csv format (use table "
+				     "or json)");
+	else
+		system_table(f, s);
+	return report_check(f, err);
+}

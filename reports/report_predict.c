@@ -1,0 +1,309 @@
+/*
+ * report_predict.c -- a prediction as a table for people, CSV for
+ * spreadsheets, or JSON for programs.
+ *
+ * The JSON keys are a contract (issue 2): model, hardware, devices,
+ * precision, batch_per_device, global_batch, step_time_s, throughput,
+ * throughput_per_device, scaling_efficiency, memory_per_device_bytes,
+ * memory_capacity_bytes, fits, breakdown_s {forward, backward, optimizer,
+ * comm, comm_exposed}, and layers when asked for.  New keys may be added;
+ * these are never renamed.  Times are seconds, throughput samples/s.
+ */
+#include "reports/report.h"
+
+#include <string.h>
+
+#include "core/core.h"
+#include "core/banned.h"
+
+/* ---------------------------------------------------------------- */
+/* Private helpers                                                   */
+/* ---------------------------------------------------------------- */
+
+static const char *algo_label(const struct sim_result *r, char *buf,
+			      size_t n)
+{
+	if (r->devices <= 1)
+		return "none";
+	snprintf(buf, n, "%s%s", r->allreduce_hierarchical ?
+		 "hierarchical " : "", sim_allreduce_name(r->allreduce_used));
+	return buf;
+}
+
+static double layer_time(const struct sim_layer_time *t, int first,
+			 int last)
+{
+	double s = 0.0;
+	int p;
+
+	for (p = first; p <= last; p++)
+		s += t->time_s[p];
+	return s;
+}
+
+static double layer_sum(const double *v)
+{
+	return v[MODEL_PASS_FWD] + v[MODEL_PASS_BWD_DATA] +
+	       v[MODEL_PASS_BWD_WEIGHT];
+}
+
+/* The bound of the pass that takes longest. */
+static enum sim_bound layer_bound(const struct sim_layer_time *t)
+{
+	int p, best = MODEL_PASS_FWD;
+
+	for (p = MODEL_PASS_BWD_DATA; p <= MODEL_PASS_BWD_WEIGHT; p++)
+		if (t->time_s[p] > t->time_s[best])
+			best = p;
+	return t->bound[best];
+}
+
+/* ---------------------------------------------------------------- */
+/* Table                                                             */
+/* ---------------------------------------------------------------- */
+
+static void table_layers(FILE *f, const struct model *m,
+			 const struct sim_result *r)
+{
+	char a[32], b[32];
+	int i;
+
+	fprintf(f, "\n%-4s %-24s %-12s %12s %12s %11s %11s %-8s\n", "#",
+		"layer", "kind", "fwd", "bwd", "GFLOP", "MB", "bound");
+	for (i = 1; i < r->n_layers; i++) {
+		const struct model_layer *l = &m->layers[i];
+		const struct sim_layer_time *t = &r->layers[i];
+
+		fprintf(f, "%-4d %-24.24s %-12s %12s %12s %11.3f %11.3f %-8s\n",
+			i, l->name, model_layer_kind_name(l->kind),
+			report_seconds(t->time_s[MODEL_PASS_FWD], a,
+				       sizeof(a)),
+			report_seconds(layer_time(t, MODEL_PASS_BWD_DATA,
+						  MODEL_PASS_BWD_WEIGHT), b,
+				       sizeof(b)),
+			layer_sum(t->flops) / 1e9, layer_sum(t->bytes) / 1e6,
+			sim_bound_name(layer_bound(t)));
+	}
+}
+
+static void table_memory(FILE *f, const struct sim_memory *mem, int fits)
+{
+	char a[32], b[32], c[32];
+
+	fprintf(f, "memory/device   %s of %s", report_bytes(mem->total_bytes,
+		a, sizeof(a)), report_bytes(mem->capacity_bytes, b,
+					    sizeof(b)));
+	if (fits)
+		fputs(" (fits)\n", f);
+	else
+		fprintf(f, " (DOES NOT FIT: %s short)\n",
+			report_bytes(mem->total_bytes - mem->capacity_bytes, c,
+				     sizeof(c)));
+	fprintf(f, "  weights       %s\n", report_bytes(mem->weights_bytes, a,
+		sizeof(a)));
+	fprintf(f, "  gradients     %s\n", report_bytes(mem->gradients_bytes,
+		a, sizeof(a)));
+	fprintf(f, "  optimizer     %s\n", report_bytes(mem->optimizer_bytes,
+		a, sizeof(a)));
+	fprintf(f, "  activations   %s\n",
+		report_bytes(mem->activations_bytes, a, sizeof(a)));
+	fprintf(f, "  workspace     %s\n", report_bytes(mem->workspace_bytes,
+		a, sizeof(a)));
+}
+
+static void table(FILE *f, const struct model *m, const struct hw_system *s,
+		  const struct sim_result *r, int layers)
+{
+	const struct sim_breakdown *bd = &r->breakdown;
+	char a[32], b[48], c[32];
+
+	fprintf(f, "model           %s (%.2f M parameters)\n", m->name,
+		(double)m->params / 1e6);
+	fprintf(f, "hardware        %s: %lld x %s", s->spec,
+		(long long)s->n_devices, s->device->model);
+	if (s->node && s->n_devices > 1)
+		fprintf(f, " in %lld %s node%s", (long long)s->n_nodes,
+			s->node->name, s->n_nodes > 1 ? "s" : "");
+	fputc('\n', f);
+	fprintf(f, "precision       %s%s\n", dlsim_precision_name(r->precision),
+		r->precision == DLSIM_FP16 || r->precision == DLSIM_BF16 ||
+		r->precision == DLSIM_FP8 ?
+		" (mixed: fp32 master weights)" : "");
+	fprintf(f, "batch           %lld per device, %lld global\n",
+		(long long)r->batch_per_device, (long long)r->global_batch);
+	fprintf(f, "step time       %s\n", report_seconds(r->step_time_s, a,
+		sizeof(a)));
+	fprintf(f, "throughput      %.1f samples/s (%.1f per device)\n",
+		r->throughput, r->throughput_per_device);
+	fprintf(f, "scaling eff.    %.1f%% (vs. one device at the same "
+		"batch)\n", 100.0 * r->scaling_efficiency);
+	fprintf(f, "breakdown\n  forward       %s\n  backward      %s\n"
+		"  optimizer     %s\n", report_seconds(bd->forward_s, a,
+		sizeof(a)), report_seconds(bd->backward_s, c, sizeof(c)),
+		report_seconds(bd->optimizer_s, b, sizeof(b)));
+	fprintf(f, "  comm total    %s", report_seconds(bd->comm_s, a,
+		sizeof(a)));
+	if (r->devices > 1)
+		fprintf(f, " (%s allreduce, %d bucket%s, %s of gradients)",
+			algo_label(r, b, sizeof(b)), r->n_buckets,
+			r->n_buckets == 1 ? "" : "s",
+			report_bytes(r->gradient_bytes, c, sizeof(c)));
+	fprintf(f, "\n  comm exposed  %s\n", report_seconds(bd->comm_exposed_s,
+		a, sizeof(a)));
+	table_memory(f, &r->memory, r->fits);
+	if (layers && r->layers)
+		table_layers(f, m, r);
+}
+
+/* ---------------------------------------------------------------- */
+/* CSV                                                               */
+/* ---------------------------------------------------------------- */
+
+static void csv(FILE *f, const struct model *m, const struct hw_system *s,
+		const struct sim_result *r, int layers)
+{
+	const struct sim_breakdown *bd = &r->breakdown;
+	int i;
+
+	if (layers && r->layers) {
+		fputs("model,hardware,precision,batch_per_device,layer,name,"
+		      "kind,fwd_s,bwd_data_s,bwd_weight_s,flops,bytes,bound\n",
+		      f);
+		for (i = 1; i < r->n_layers; i++) {
+			const struct sim_layer_time *t = &r->layers[i];
+
+			report_csv_field(f, m->name);
+			fputc(',', f);
+			report_csv_field(f, s->spec);
+			fprintf(f, ",%s,%lld,%d,",
+				dlsim_precision_name(r->precision),
+				(long long)r->batch_per_device, i);
+			report_csv_field(f, m->layers[i].name);
+			fprintf(f, ",%s,%.9g,%.9g,%.9g,%.9g,%.9g,%s\n",
+				model_layer_kind_name(m->layers[i].kind),
+				t->time_s[0], t->time_s[1], t->time_s[2],
+				layer_sum(t->flops), layer_sum(t->bytes),
+				sim_bound_name(layer_bound(t)));
+		}
+		return;
+	}
+	fputs("model,hardware,devices,precision,batch_per_device,"
+	      "global_batch,step_time_s,throughput,throughput_per_device,"
+	      "scaling_efficiency,forward_s,backward_s,optimizer_s,comm_s,"
+	      "comm_exposed_s,memory_per_device_bytes,memory_capacity_bytes,"
+	      "fits\n", f);
+	report_csv_field(f, m->name);
+	fputc(',', f);
+	report_csv_field(f, s->spec);
+	fprintf(f, ",%lld,%s,%lld,%lld,%.9g,%.9g,%.9g,%.6f,%.9g,%.9g,%.9g,"
+		"%.9g,%.9g,%.0f,%.0f,%s\n", (long long)r->devices,
+		dlsim_precision_name(r->precision),
+		(long long)r->batch_per_device, (long long)r->global_batch,
+		r->step_time_s, r->throughput, r->throughput_per_device,
+		r->scaling_efficiency, bd->forward_s, bd->backward_s,
+		bd->optimizer_s, bd->comm_s, bd->comm_exposed_s,
+		r->memory.total_bytes, r->memory.capacity_bytes,
+		r->fits ? "true" : "false");
+}
+
+/* ---------------------------------------------------------------- */
+/* JSON                                                              */
+/* ---------------------------------------------------------------- */
+
+static void json_kv(FILE *f, const char *key, double v, int last)
+{
+	fprintf(f, "\"%s\": ", key);
+	report_json_number(f, v);
+	fputs(last ? "" : ", ", f);
+}
+
+static void json_layers(FILE *f, const struct model *m,
+			const struct sim_result *r)
+{
+	int i;
+
+	fputs(",\n  \"layers\": [", f);
+	for (i = 1; i < r->n_layers; i++) {
+		const struct sim_layer_time *t = &r->layers[i];
+
+		fputs(i > 1 ? ",\n    {" : "\n    {", f);
+		fputs("\"name\": ", f);
+		report_json_string(f, m->layers[i].name);
+		fprintf(f, ", \"kind\": \"%s\", ",
+			model_layer_kind_name(m->layers[i].kind));
+		json_kv(f, "fwd_s", t->time_s[0], 0);
+		json_kv(f, "bwd_data_s", t->time_s[1], 0);
+		json_kv(f, "bwd_weight_s", t->time_s[2], 0);
+		json_kv(f, "flops", layer_sum(t->flops), 0);
+		json_kv(f, "bytes", layer_sum(t->bytes), 0);
+		fprintf(f, "\"bound\": \"%s\"}",
+			sim_bound_name(layer_bound(t)));
+	}
+	fputs("\n  ]", f);
+}
+
+static void json(FILE *f, const struct model *m, const struct hw_system *s,
+		 const struct sim_result *r, int layers)
+{
+	const struct sim_breakdown *bd = &r->breakdown;
+	const struct sim_memory *mem = &r->memory;
+	char algo[48];
+
+	fputs("{\n  \"dlsim_version\": \"" DLSIM_VERSION "\",\n  \"model\": ",
+	      f);
+	report_json_string(f, m->name);
+	fputs(",\n  \"hardware\": ", f);
+	report_json_string(f, s->spec);
+	fputs(",\n  \"device\": ", f);
+	report_json_string(f, s->device->name);
+	fprintf(f, ",\n  \"devices\": %lld, \"nodes\": %lld,\n",
+		(long long)r->devices, (long long)s->n_nodes);
+	fprintf(f, "  \"precision\": \"%s\",\n",
+		dlsim_precision_name(r->precision));
+	fprintf(f, "  \"batch_per_device\": %lld, \"global_batch\": %lld,\n  ",
+		(long long)r->batch_per_device, (long long)r->global_batch);
+	json_kv(f, "step_time_s", r->step_time_s, 0);
+	json_kv(f, "throughput", r->throughput, 0);
+	fputs("\n  ", f);
+	json_kv(f, "throughput_per_device", r->throughput_per_device, 0);
+	json_kv(f, "scaling_efficiency", r->scaling_efficiency, 0);
+	fputs("\n  ", f);
+	json_kv(f, "memory_per_device_bytes", mem->total_bytes, 0);
+	json_kv(f, "memory_capacity_bytes", mem->capacity_bytes, 0);
+	fprintf(f, "\"fits\": %s,\n  \"memory_bytes\": {",
+		r->fits ? "true" : "false");
+	json_kv(f, "weights", mem->weights_bytes, 0);
+	json_kv(f, "gradients", mem->gradients_bytes, 0);
+	json_kv(f, "optimizer", mem->optimizer_bytes, 0);
+	json_kv(f, "activations", mem->activations_bytes, 0);
+	json_kv(f, "workspace", mem->workspace_bytes, 1);
+	fputs("},\n  \"breakdown_s\": {", f);
+	json_kv(f, "forward", bd->forward_s, 0);
+	json_kv(f, "backward", bd->backward_s, 0);
+	json_kv(f, "optimizer", bd->optimizer_s, 0);
+	json_kv(f, "comm", bd->comm_s, 0);
+	json_kv(f, "comm_exposed", bd->comm_exposed_s, 1);
+	fprintf(f, "},\n  \"allreduce\": \"%s\", \"buckets\": %d, ",
+		algo_label(r, algo, sizeof(algo)), r->n_buckets);
+	json_kv(f, "gradient_bytes", r->gradient_bytes, 1);
+	if (layers && r->layers)
+		json_layers(f, m, r);
+	fputs("\n}\n", f);
+}
+
+/* ---------------------------------------------------------------- */
+/* Public API                                                        */
+/* ---------------------------------------------------------------- */
+
+int report_prediction(FILE *f, enum report_format fmt, const struct model *m,
+		      const struct hw_system *s, const struct sim_result *r,
+		      int layers, struct dlsim_err *err)
+{
+	if (fmt == REPORT_CSV)
+		csv(f, m, s, r, layers);
+	else if (fmt == REPORT_JSON)
+		json(f, m, s, r, layers);
+	else
+		table(f, m, s, r, layers);
+	return report_check(f, err);
+}

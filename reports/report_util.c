@@ -1,0 +1,103 @@
+/*
+ * report_util.c -- number and string formatting shared by every report.
+ */
+#include "reports/report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/banned.h"
+
+static const char *const format_names[] = { "table", "csv", "json", NULL };
+
+const char *report_format_name(enum report_format f)
+{
+	if ((int)f < 0 || f >= REPORT_FORMAT_COUNT)
+		return NULL;
+	return format_names[f];
+}
+
+int report_format_parse(const char *name, enum report_format *out,
+			struct dlsim_err *err)
+{
+	int i = core_name_index(format_names, name);
+
+	if (i < 0)
+		return dlsim_err_set(err, DLSIM_ENOTFOUND,
+				     "unknown format '%s' (expected table, "
+				     "csv, json)", name ? name : "");
+	*out = (enum report_format)i;
+	return DLSIM_OK;
+}
+
+void report_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+void report_json_number(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.17g", v);
+	else
+		fputs("null", f);
+}
+
+const char *report_bytes(double bytes, char *buf, size_t n)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB",
+					    "PiB", "EiB" };
+	int i = 0;
+
+	while (fabs(bytes) >= 1024.0 && i < 6) {
+		bytes /= 1024.0;
+		i++;
+	}
+	snprintf(buf, n, i ? "%.2f %s" : "%.0f %s", bytes, unit[i]);
+	return buf;
+}
+
+const char *report_seconds(double s, char *buf, size_t n)
+{
+	if (s >= 1.0 || s == 0.0)
+		snprintf(buf, n, "%.3f s", s);
+	else if (s >= 1e-3)
+		snprintf(buf, n, "%.3f ms", s * 1e3);
+	else
+		snprintf(buf, n, "%.3f us", s * 1e6);
+	return buf;
+}
+
+void report_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+int report_check(FILE *f, struct dlsim_err *err)
+{
+	if (ferror(f))
+		return dlsim_err_set(err, DLSIM_EIO, "write error");
+	return DLSIM_OK;
+}

@@ -1,0 +1,40 @@
+/*
+ * sim.h -- the simulator's parts as the library sees them: the roofline
+ * cost of one layer pass, and the alpha-beta cost of one allreduce on a
+ * given set of ranks.  sim_step.c puts them together into a step.
+ */
+#ifndef DLSIM_SIM_SIM_H
+#define DLSIM_SIM_SIM_H
+
+#include "dlsim.h"
+
+/* What the roofline needs of a device at one precision, computed once per
+ * prediction so that costing a layer is a handful of multiplies. */
+struct sim_roof {
+	double conv_flops;      /* attainable FLOP/s, convolutions */
+	double gemm_flops;      /* attainable FLOP/s, fully connected */
+	double vector_flops;    /* FLOP/s for element-wise work */
+	double bandwidth_Bps;   /* attainable memory bandwidth */
+	double cycle_s;         /* one clock: the unit of Brent's depth */
+	double launch_s;        /* per kernel */
+};
+
+void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
+		   enum dlsim_precision p);
+
+/* Time of one pass with cost c on layer kind k; sets *bound. */
+double sim_pass_time(const struct sim_roof *r, enum model_layer_kind k,
+		     const struct model_pass_cost *c, enum sim_bound *bound);
+
+/* One level of ranks joined by links: alpha (s) and beta (s/byte). */
+struct sim_level {
+	int64_t ranks;
+	double alpha_s;
+	double beta_s_per_byte;
+};
+
+/* Flat allreduce of `bytes` over one level with algorithm a (not AUTO). */
+double sim_allreduce_flat(const struct sim_level *l, double bytes,
+			  enum sim_allreduce_algo a);
+
+#endif /* DLSIM_SIM_SIM_H */

@@ -1,0 +1,198 @@
+/*
+ * sim_collective.c -- the time of a gradient allreduce, in the alpha-beta
+ * model (LogP with o = g = 0).
+ *
+ * MODEL
+ * A message of m bytes between two ranks takes alpha + m * beta, with
+ * alpha the link latency and beta the inverse bandwidth (Ben-Nun &
+ * Hoefler, shared/seeds/002 Sec. 2.5; Rodriguez, shared/seeds/001 Sec.
+ * 5.4; extracts in shared/reference/seed-002 sec. 2.2, seed-001 sec.
+ * 2.7).  On P ranks:
+ *   ring (bandwidth-optimal pipeline)  2(P-1) alpha + 2 (P-1)/P m beta
+ *       (the standard form for one link per rank; Rodriguez's extract
+ *       calls the book's 2(alpha + m beta / P) valid only for a fully
+ *       connected box, so the physical-ring form is used everywhere)
+ *   tree (reduce, then broadcast)      2 ceil(log2 P) (alpha + m beta)
+ *   recursive halving-doubling         2 ceil(log2 P) alpha
+ *       (Rabenseifner)                   + 2 (P-1)/P m beta
+ *   parameter server (reduce to one,   2 (alpha + m beta)
+ *       broadcast back; Rodriguez T_PS)
+ *
+ * HIERARCHY
+ * On several nodes of g devices the allreduce can run flat over all
+ * ranks, limited by the slowest hop, or in three phases as NCCL and
+ * Horovod do (Rodriguez's "ring inside each DGX-2, then across, then
+ * broadcast"): a ring reduce-scatter inside each node, an allreduce of
+ * m/g bytes across nodes by each of the g devices at once (sharing the
+ * node's NICs), and a ring allgather inside the node.  AUTO takes the
+ * cheapest of all candidates, as NCCL's tuner does with its own model.
+ *
+ * LIMITATIONS
+ * - No congestion beyond sharing the node's NICs and the network's
+ *   oversubscription; no protocol switch (LL/LL128/Simple); the parameter
+ *   server's incast is not modelled (the seeds' formula ignores it).
+ * - Intra-node bandwidth is links per device x link bandwidth, whatever
+ *   the topology; PCIe switch sharing is not modelled.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "core/core.h"
+#include "core/banned.h"
+
+/* ---------------------------------------------------------------- */
+/* Names                                                             */
+/* ---------------------------------------------------------------- */
+
+static const char *const algo_names[] = {
+	"auto", "ring", "tree", "halving-doubling", "parameter-server", NULL
+};
+
+const char *sim_allreduce_name(enum sim_allreduce_algo a)
+{
+	if ((int)a < 0 || a >= SIM_AR_ALGO_COUNT)
+		return NULL;
+	return algo_names[a];
+}
+
+int sim_allreduce_parse(const char *name, enum sim_allreduce_algo *out,
+			struct dlsim_err *err)
+{
+	int i = core_name_index(algo_names, name);
+	char list[128];
+
+	if (i < 0) {
+		core_name_list(algo_names, list, sizeof(list));
+		return dlsim_err_set(err, DLSIM_ENOTFOUND,
+				     "unknown allreduce algorithm '%s' "
+				     "(expected %s)", name ? name : "", list);
+	}
+	*out = (enum sim_allreduce_algo)i;
+	return DLSIM_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* One level                                                         */
+/* ---------------------------------------------------------------- */
+
+double sim_allreduce_flat(const struct sim_level *l, double bytes,
+			  enum sim_allreduce_algo a)
+{
+	double p = (double)l->ranks;
+	double lg = core_ceil_log2(p);
+	double mb = bytes * l->beta_s_per_byte;
+
+	if (l->ranks <= 1)
+		return 0.0;
+	switch (a) {
+	case SIM_AR_RING:
+		return 2.0 * (p - 1.0) * l->alpha_s + 2.0 * (p - 1.0) / p * mb;
+	case SIM_AR_TREE:
+		return 2.0 * lg * (l->alpha_s + mb);
+	case SIM_AR_HALVING_DOUBLING:
+		return 2.0 * lg * l->alpha_s + 2.0 * (p - 1.0) / p * mb;
+	case SIM_AR_PARAM_SERVER:
+		return 2.0 * (l->alpha_s + mb);
+	default:
+		return HUGE_VAL;
+	}
+}
+
+/* Ring reduce-scatter (or allgather): half of a ring allreduce. */
+static double ring_half(const struct sim_level *l, double bytes)
+{
+	double p = (double)l->ranks;
+
+	if (l->ranks <= 1)
+		return 0.0;
+	return (p - 1.0) * l->alpha_s +
+	       (p - 1.0) / p * bytes * l->beta_s_per_byte;
+}
+
+/* ---------------------------------------------------------------- */
+/* The levels of a system                                            */
+/* ---------------------------------------------------------------- */
+
+static double intra_bandwidth(const struct hw_system *s)
+{
+	int64_t links = s->node ? s->node->intra_links_per_device : 1;
+
+	return s->intra->bandwidth_Bps * (double)(links > 0 ? links : 1);
+}
+
+/* Per-node injection bandwidth into the network, after oversubscription. */
+static double node_network_bandwidth(const struct hw_system *s)
+{
+	double bw = s->nic->bandwidth_Bps * (double)s->node->nics_per_node;
+
+	if (s->network && s->network->oversubscription > 1.0)
+		bw /= s->network->oversubscription;
+	return bw;
+}
+
+static void levels(const struct hw_system *s, struct sim_level *intra,
+		   struct sim_level *inter, struct sim_level *flat)
+{
+	double g = (double)s->devices_per_node;
+	double b_intra = s->intra ? intra_bandwidth(s) : HUGE_VAL;
+	double b_node = s->nic ? node_network_bandwidth(s) : HUGE_VAL;
+
+	intra->ranks = s->devices_per_node;
+	intra->alpha_s = s->intra ? s->intra->latency_s : 0.0;
+	intra->beta_s_per_byte = s->intra ? 1.0 / b_intra : 0.0;
+	/* g devices each reduce m/g across nodes at once: each gets 1/g of
+	 * the node's NICs (or one whole NIC if there are more NICs). */
+	inter->ranks = s->n_nodes;
+	inter->alpha_s = s->nic ? s->nic->latency_s : 0.0;
+	inter->beta_s_per_byte = s->nic ? g / b_node : 0.0;
+	/* Flat: every step crosses the slowest hop; rings run one per NIC,
+	 * so a node moves data at most at the node's network bandwidth. */
+	flat->ranks = s->n_devices;
+	flat->alpha_s = intra->alpha_s > inter->alpha_s ? intra->alpha_s :
+			inter->alpha_s;
+	flat->beta_s_per_byte = 1.0 / (b_intra < b_node ? b_intra : b_node);
+}
+
+/* ---------------------------------------------------------------- */
+/* Public API                                                        */
+/* ---------------------------------------------------------------- */
+
+double sim_allreduce_time(const struct hw_system *s, double bytes,
+			  enum sim_allreduce_algo a,
+			  enum sim_allreduce_algo *used, int *hierarchical)
+{
+	struct sim_level intra, inter, flat;
+	double best = HUGE_VAL;
+	int k, lo, hi, h;
+
+	if (used)
+		*used = a;
+	if (hierarchical)
+		*hierarchical = 0;
+	if (s->n_devices <= 1 || bytes <= 0.0)
+		return 0.0;
+	levels(s, &intra, &inter, &flat);
+	lo = a == SIM_AR_AUTO ? SIM_AR_RING : (int)a;
+	hi = a == SIM_AR_AUTO ? SIM_AR_PARAM_SERVER : (int)a;
+	for (k = lo; k <= hi; k++) {
+		for (h = 0; h <= (s->n_nodes > 1 && intra.ranks > 1); h++) {
+			/* hierarchical: reduce-scatter and allgather
+			 * inside the node, allreduce of m/g across */
+			double t = h ? 2.0 * ring_half(&intra, bytes) +
+				       sim_allreduce_flat(&inter,
+					       bytes / (double)intra.ranks,
+					       (enum sim_allreduce_algo)k) :
+				   sim_allreduce_flat(&flat, bytes,
+					       (enum sim_allreduce_algo)k);
+			if (t < best) {
+				best = t;
+				if (used)
+					*used = (enum sim_allreduce_algo)k;
+				if (hierarchical)
+					*hierarchical = h;
+			}
+		}
+	}
+	return best;
+}

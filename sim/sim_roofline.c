@@ -1,0 +1,68 @@
+/*
+ * sim_roofline.c -- the time of one layer pass on one device.
+ *
+ * MODEL
+ *   t = max(W/P + D, bytes / B) + launch
+ * The first term is Brent's bound on P processors (Ben-Nun & Hoefler,
+ * shared/seeds/002 Sec. 2.5: T_p <= W/p + D), written in seconds: W/P is
+ * FLOPs over attainable FLOP/s, D is the pass's depth in clock cycles.
+ * The max with bytes over attainable bandwidth is the roofline (Williams
+ * et al., CACM 2009; the kernel-time form of shared/reference/
+ * seed-000-004-lim-banerjee.md line 286: max(FLOPs / (eta_c P_peak),
+ * bytes / (eta_m B_mem)) + launch overhead).
+ *
+ * Attainable = peak x efficiency, both from the hardware catalog:
+ * convolutions use the device's convolution efficiency at that precision,
+ * fully connected layers its GEMM efficiency, both measured by
+ * microbenchmarks (DeepBench; see each device's eff_source).  Only those
+ * two layer kinds run on matrix (tensor) units; element-wise layers use
+ * the vector peak and are in practice bound by memory.
+ *
+ * LIMITATIONS
+ * - One efficiency per kernel class and precision, whatever the shape:
+ *   small or oddly shaped GEMMs (wave quantization) are too optimistic.
+ *   The calibration issue replaces these scalars with fitted curves.
+ * - Caches are ignored: every pass streams its tensors from memory.
+ */
+#include <math.h>
+
+#include "sim/sim.h"
+#include "core/banned.h"
+
+void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
+		   enum dlsim_precision p)
+{
+	const struct hw_peak *pk = &d->peak[p];
+	double clock = d->clock_avx512_hz > 0.0 ? d->clock_avx512_hz :
+		       d->clock_boost_hz;
+
+	r->conv_flops = pk->matrix_flops * pk->eff_conv;
+	r->gemm_flops = pk->matrix_flops * pk->eff_gemm;
+	r->vector_flops = pk->vector_flops;
+	r->bandwidth_Bps = d->mem[0].bandwidth_Bps * d->eff_memory;
+	r->cycle_s = clock > 0.0 ? 1.0 / clock : 0.0;
+	r->launch_s = d->launch_overhead_s;
+}
+
+double sim_pass_time(const struct sim_roof *r, enum model_layer_kind k,
+		     const struct model_pass_cost *c, enum sim_bound *bound)
+{
+	double rate, tc, tm, t;
+
+	if (c->flops <= 0.0 && c->bytes <= 0.0) {
+		*bound = SIM_BOUND_LATENCY;
+		return 0.0;
+	}
+	if (c->matrix)
+		rate = k == MODEL_CONV2D ? r->conv_flops : r->gemm_flops;
+	else
+		rate = r->vector_flops;
+	tc = c->flops / rate + c->depth * r->cycle_s;
+	tm = c->bytes / r->bandwidth_Bps;
+	t = tc > tm ? tc : tm;
+	if (r->launch_s > t)
+		*bound = SIM_BOUND_LATENCY;
+	else
+		*bound = tc >= tm ? SIM_BOUND_COMPUTE : SIM_BOUND_MEMORY;
+	return t + r->launch_s;
+}

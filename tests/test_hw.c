@@ -1,0 +1,2 @@
+#include "tests.h"
+Suite *suite_hw(void) { Suite *s = suite_create("hw"); return s; }

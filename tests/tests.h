@@ -1,0 +1,31 @@
+/*
+ * tests.h -- the suites of the Check test runner, one per module.
+ *
+ * Each tests/test_<module>.c defines one suite_<module>() and test_main.c
+ * lists them in a table, so `build/test_dlsim NAME` runs one suite alone
+ * (Redis's redisTests[] table).  Expected values are worked out by hand
+ * or come from a publication, cited next to each assertion.
+ */
+#ifndef DLSIM_TESTS_TESTS_H
+#define DLSIM_TESTS_TESTS_H
+
+#include <check.h>
+
+Suite *suite_core(void);
+Suite *suite_model_layer(void);
+Suite *suite_model_zoo(void);
+Suite *suite_model_yaml(void);
+Suite *suite_hw(void);
+Suite *suite_sim(void);
+Suite *suite_report(void);
+Suite *suite_cli(void);
+
+/* Relative closeness: |a - b| <= tol * |b|. */
+#define ck_assert_rel(a, b, tol) do { \
+	double a_ = (a), b_ = (b); \
+	ck_assert_msg(fabs(a_ - b_) <= (tol) * fabs(b_), \
+		      "%s = %.9g, expected %.9g (rel tol %g)", #a, a_, b_, \
+		      (double)(tol)); \
+} while (0)
+
+#endif /* DLSIM_TESTS_TESTS_H */

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Attained / dense-peak efficiency of the DeepBench training kernels.
+
+Usage: tools/deepbench_efficiency.py [DATA_DIR]   (default: ../shared/data,
+relative to the repository root)
+
+Reads deepbench_conv.csv and deepbench_gemm.csv (baidu-research/DeepBench
+results/train/*.xlsx, extracted to CSV in shared/data) and prints, for every
+(hardware, sheet) of setting=training whose dense peak is in PEAKS below:
+
+  eff_conv = median over rows of  passes*2*N*K*P*Q*C*R*S / (total_ms/1e3) / peak
+             P = (H + 2*pad_h - R)//stride_h + 1,  Q = (W + 2*pad_w - S)//stride_w + 1
+             passes = 3 (fwd, bwd-data, bwd-filter), or 2 on the first-layer
+             rows where DeepBench leaves bwd-data empty ("N/A*": no input
+             gradient is needed there and total_ms holds only two passes)
+  eff_gemm = median over rows of  2*M*N*K / (time_ms/1e3) / peak
+
+and the class medians the hardware catalog (configs/hw/*.yaml) uses for
+devices DeepBench did not measure:
+
+  gpu-vector  all GPU rows of FP32 sheets, pooled
+  gpu-tensor  FP16-input mixed-math rows of tensor-core GPUs (V100, T4), pooled
+  cpu-phi     the Xeon Phi 7250 rows (the only CPU-class part measured)
+
+Standard library only.
+"""
+
+import csv
+import os
+import statistics
+import sys
+
+# (hardware, sheet) -> (dense peak TFLOP/s, class, source of the peak).
+# The peak is the rate of the arithmetic the sheet runs, as the hardware
+# catalog states it for the same device, so that catalog peak x efficiency
+# reproduces the measured rate.
+PEAKS = {
+    ("NVIDIA V100", "Results FP32"): (
+        15.7, "gpu-vector",
+        "V100-SXM2 (DeepBench Specs sheet: DGX-1); NVIDIA V100 datasheet 2017: FP32 15.7"),
+    ("NVIDIA V100", "Results - FP16 ip, Mixed math"): (
+        125.0, "gpu-tensor",
+        "V100-SXM2; NVIDIA V100 datasheet 2017: Tensor 125"),
+    ("NVIDIA Tesla P100", "Results FP32"): (
+        10.6, "gpu-vector",
+        "P100-SXM2 assumed (DeepBench does not say which P100); NVIDIA P100 datasheet 2016: FP32 10.6"),
+    ("NVIDIA Tesla P100", "Results - Psuedo FP16"): (
+        21.2, "p100-fp16",
+        "P100-SXM2 FP16 21.2 (P100 datasheet 2016); the sheet computes in FP32 (DeepBench README), "
+        "so its efficiency is measured/FP16 peak and stays out of the classes"),
+    ("NVIDIA T4", "Results FP32"): (
+        8.1, "gpu-vector", "NVIDIA T4 datasheet 2018: FP32 8.1"),
+    ("NVIDIA T4", "Results - FP16 ip, Mixed math"): (
+        65.0, "gpu-tensor", "NVIDIA T4 datasheet 2018: mixed FP16/FP32 65"),
+    ("Nvidia Tesla M40", "Results - FP32"): (
+        7.0, "gpu-vector", "NVIDIA Tesla M40 datasheet 2015: 7 TFLOPS FP32 with GPU Boost"),
+    ("Nvidia TitanX", "Results - FP32"): (
+        6.6, "gpu-vector",
+        "derived: GTX Titan X (Maxwell) 3072 cores x 1.075 GHz boost x 2 (NVIDIA spec page)"),
+    ("Nvidia TitanX Pascal", "Results - FP32"): (
+        10.97, "gpu-vector",
+        "derived: Titan X (Pascal) 3584 cores x 1.531 GHz boost x 2 (NVIDIA spec page)"),
+    ("NVIDIA GTX TitanXp", "FP32"): (
+        12.15, "gpu-vector",
+        "derived: Titan Xp 3840 cores x 1.582 GHz boost x 2 (NVIDIA spec page)"),
+    ("NVIDIA GTX 1080 Ti", "Results - FP32"): (
+        11.34, "gpu-vector",
+        "derived: GTX 1080 Ti 3584 cores x 1.582 GHz boost x 2 (NVIDIA spec page)"),
+    ("AMD MI25", "Results FP32"): (
+        12.3, "gpu-vector", "AMD Radeon Instinct MI25 datasheet 2017: FP32 12.3"),
+    ("AMD Vega Frontier Edition 16GB", "Results FP32"): (
+        13.1, "gpu-vector", "AMD Radeon Vega Frontier Edition spec 2017: FP32 13.1"),
+    ("Intel(R) Xeon Phi(TM)\u00a07250F", "Results - FP32"): (
+        5.22, "cpu-phi",
+        "derived: 68 cores x 1.2 GHz AVX-512 clock x 64 FP32 FLOP/cycle (2 VPUs x 16 lanes x FMA); "
+        "Intel Xeon Phi x200 datasheet: AVX frequency = base 1.4 GHz - 200 MHz"),
+}
+
+TENSOR_CLASS_HW = ("NVIDIA V100", "NVIDIA T4")
+
+
+def conv_rows(path):
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["setting"] != "training":
+                continue
+            n, c, k = int(r["N"]), int(r["C"]), int(r["K"])
+            h, w = int(r["H"]), int(r["W"])
+            rr, ss = int(r["R_filter_h"]), int(r["S_filter_w"])
+            p = (h + 2 * int(r["pad_h"]) - rr) // int(r["stride_h"]) + 1
+            q = (w + 2 * int(r["pad_w"]) - ss) // int(r["stride_w"]) + 1
+            passes = sum(1 for key in ("fwd_ms", "bwd_inputs_ms", "bwd_params_ms")
+                         if _num(r[key]) is not None)
+            t = _num(r["total_ms"])
+            if not t or passes == 0:
+                continue
+            flops = passes * 2.0 * n * k * p * q * c * rr * ss
+            yield (r["hardware"], r["sheet"]), flops / (t / 1e3)
+
+
+def gemm_rows(path):
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["setting"] != "training":
+                continue
+            t = _num(r["time_ms"])
+            if not t:
+                continue
+            flops = 2.0 * int(r["M"]) * int(r["N"]) * int(r["K"])
+            yield (r["hardware"], r["sheet"]), flops / (t / 1e3)
+
+
+def _num(s):
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+def main(argv):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    data = argv[1] if len(argv) > 1 else os.path.join(root, "..", "shared", "data")
+    effs = {"conv": {}, "gemm": {}}
+    for kind, rows in (("conv", conv_rows(os.path.join(data, "deepbench_conv.csv"))),
+                       ("gemm", gemm_rows(os.path.join(data, "deepbench_gemm.csv")))):
+        for key, flops in rows:
+            if key not in PEAKS:
+                print("no peak for %r %s row; skipped" % (key, kind), file=sys.stderr)
+                continue
+            effs[kind].setdefault(key, []).append(flops / (PEAKS[key][0] * 1e12))
+
+    print("%-32s %-32s %7s %5s %8s %5s %8s" %
+          ("hardware", "sheet", "peak", "nconv", "eff_conv", "ngemm", "eff_gemm"))
+    classes = {}
+    for key, (peak, cls, _src) in PEAKS.items():
+        conv, gemm = effs["conv"].get(key, []), effs["gemm"].get(key, [])
+        print("%-32s %-32s %7.2f %5d %8.3f %5d %8.3f" %
+              (key[0].replace("\u00a0", " "), key[1], peak, len(conv),
+               statistics.median(conv) if conv else float("nan"), len(gemm),
+               statistics.median(gemm) if gemm else float("nan")))
+        if cls == "gpu-tensor" and key[0] not in TENSOR_CLASS_HW:
+            continue
+        c = classes.setdefault(cls, ([], [], []))
+        c[0].extend(conv)
+        c[1].extend(gemm)
+        c[2].append(key[0].replace("\u00a0", " "))
+
+    print()
+    print("%-12s %5s %8s %5s %8s  members" % ("class", "nconv", "eff_conv", "ngemm", "eff_gemm"))
+    for cls in ("gpu-vector", "gpu-tensor", "cpu-phi"):
+        conv, gemm, members = classes.get(cls, ([], [], []))
+        print("%-12s %5d %8.3f %5d %8.3f  %s" %
+              (cls, len(conv), statistics.median(conv), len(gemm),
+               statistics.median(gemm), ", ".join(members)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
