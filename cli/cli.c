@@ -165,7 +165,7 @@ int cli_catalog(const struct cli_command *cmd, struct hw_catalog **cat)
 int cli_finish(int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "dlsim: error writing to standard output\n");
+		fprintf(stderr, "dlsim: write error on standard output\n");
 		return CLI_FAIL;
 	}
 	return status;

@@ -204,9 +204,15 @@ int core_parse_double(const char *s, double *out, struct dlsim_err *err,
 
 double core_ceil_log2(double x)
 {
-	if (x <= 1.0)
+	int e;
+	double m;
+
+	if (!(x > 1.0))
 		return 0.0;
-	return ceil(log2(x) - 1e-12);
+	/* x = m 2^e with m in [0.5, 1): exact, unlike log2() near powers
+	 * of two beyond 2^40 */
+	m = frexp(x, &e);
+	return m == 0.5 ? (double)(e - 1) : (double)e;
 }
 
 /* ---------------------------------------------------------------- */

@@ -15,8 +15,10 @@
  *   tree (reduce, then broadcast)      2 ceil(log2 P) (alpha + m beta)
  *   recursive halving-doubling         2 ceil(log2 P) alpha
  *       (Rabenseifner)                   + 2 (P-1)/P m beta
- *   parameter server (reduce to one,   2 (alpha + m beta)
- *       broadcast back; Rodriguez T_PS)
+ *   parameter server                   2 ceil(log2 P) (alpha + m beta)
+ *       (Ben-Nun & Hoefler model it as equal to the tree; Rodriguez's
+ *       2 (alpha + m beta) assumes the server takes P-1 messages at once
+ *       at full speed, which no NIC does, so it is not used)
  *
  * HIERARCHY
  * On several nodes of g devices the allreduce can run flat over all
@@ -89,11 +91,10 @@ double sim_allreduce_flat(const struct sim_level *l, double bytes,
 	case SIM_AR_RING:
 		return 2.0 * (p - 1.0) * l->alpha_s + 2.0 * (p - 1.0) / p * mb;
 	case SIM_AR_TREE:
+	case SIM_AR_PARAM_SERVER:
 		return 2.0 * lg * (l->alpha_s + mb);
 	case SIM_AR_HALVING_DOUBLING:
 		return 2.0 * lg * l->alpha_s + 2.0 * (p - 1.0) / p * mb;
-	case SIM_AR_PARAM_SERVER:
-		return 2.0 * (l->alpha_s + mb);
 	default:
 		return HUGE_VAL;
 	}
