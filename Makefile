@@ -2,7 +2,7 @@
 #
 #   make demo     install missing Debian packages, build, run a prediction
 #   make check    the same set-up, then the whole Check test suite
-#   make bench    time a prediction, whole process and in-process loop
+#   make bench    time a prediction: whole process, and an in-process loop
 #   make check-full  check under ASan+UBSan, then under valgrind
 #   make install PREFIX=/usr/local DESTDIR=
 #
@@ -54,15 +54,20 @@ $(GEN_SRC): $(HW_YAML) tools/embed.sh
 	@mkdir -p $(dir $@)
 	$(Q)sh tools/embed.sh $@ $(HW_YAML)
 
+$(BUILD)/gen/hw_builtin.o: $(GEN_SRC)
+	$(Q)$(CC) $(CPPFLAGS) $(DEPCFLAGS) $(WFLAGS) $(OPT) $(CFLAGS) -c $< -o $@
+
 $(BUILD)/libdlsim.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)ar rcs $@ $^
 
 $(BUILD)/dlsim: $(CLI_OBJ) $(BUILD)/libdlsim.a
-	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	@$(if $(V),,echo "  LINK    $@")
+	$(Q)$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/test_dlsim: $(TEST_OBJ) $(BUILD)/libdlsim.a
-	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+	@$(if $(V),,echo "  LINK    $@")
+	$(Q)$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 demo: $(BUILD)/dlsim
 	$(BUILD)/dlsim predict resnet50 --hw v100x64
@@ -78,8 +83,11 @@ check-full:
 	CK_FORK=no DLSIM_BIN=build/vg/dlsim valgrind -q --error-exitcode=9 \
 		--leak-check=full build/vg/test_dlsim
 
-bench: $(BUILD)/dlsim
-	@sh tools/bench.sh $(BUILD)/dlsim
+$(BUILD)/bench_predict: $(BUILD)/bench/bench_predict.o $(BUILD)/libdlsim.a
+	$(Q)$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+bench: $(BUILD)/dlsim $(BUILD)/bench_predict
+	@sh tools/bench.sh $(BUILD)
 
 install: $(BUILD)/dlsim
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \

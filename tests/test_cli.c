@@ -1,2 +1,451 @@
+/*
+ * test_cli.c -- the real dlsim binary ($DLSIM_BIN) end to end: what it
+ * prints on stdout and stderr and the exit status, for success and for
+ * every class of bad input.  JSON output is parsed by a small strict
+ * parser below (any syntax error fails the test) and checked by key.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "tests.h"
-Suite *suite_cli(void) { Suite *s = suite_create("cli"); return s; }
+#include "dlsim.h"
+
+/* ---------------------------------------------------------------- */
+/* Running the binary                                                */
+/* ---------------------------------------------------------------- */
+
+struct run {
+	int status;
+	char out[65536];
+	char err[4096];
+};
+
+static void slurp(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "rb");
+	size_t got = 0;
+
+	if (f) {
+		got = fread(buf, 1, n - 1, f);
+		fclose(f);
+	}
+	buf[got] = '\0';
+}
+
+/* Run "dlsim ARGS" through the shell, stdout to `to` (NULL: captured);
+ * ARGS is trusted test text. */
+static void run_to(struct run *r, const char *args, const char *to)
+{
+	const char *bin = getenv("DLSIM_BIN");
+	char dir[] = "/tmp/dlsim-cli-XXXXXX", cmd[2048], o[64], e[64];
+	int st;
+
+	ck_assert_msg(bin != NULL, "DLSIM_BIN is not set (run via make check)");
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(o, sizeof(o), "%s/out", dir);
+	snprintf(e, sizeof(e), "%s/err", dir);
+	snprintf(cmd, sizeof(cmd), "%s %s >%s 2>%s </dev/null", bin, args,
+		 to ? to : o, e);
+	st = system(cmd);
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	slurp(o, r->out, sizeof(r->out));
+	slurp(e, r->err, sizeof(r->err));
+	unlink(o);
+	unlink(e);
+	rmdir(dir);
+}
+
+static void run(struct run *r, const char *args)
+{
+	run_to(r, args, NULL);
+}
+
+/* One line on stderr, starting "dlsim: " and holding `needle`. */
+static void assert_one_error(const struct run *r, int status,
+			     const char *needle)
+{
+	const char *nl = strchr(r->err, '\n');
+
+	ck_assert_msg(r->status == status, "exit %d, expected %d; stderr: %s",
+		      r->status, status, r->err);
+	ck_assert_msg(strncmp(r->err, "dlsim: ", 7) == 0, "stderr: %s",
+		      r->err);
+	ck_assert_msg(nl && nl[1] == '\0', "not one line: %s", r->err);
+	ck_assert_msg(strstr(r->err, needle) != NULL,
+		      "'%s' not in stderr: %s", needle, r->err);
+	ck_assert_msg(r->out[0] == '\0', "stdout not empty: %s", r->out);
+}
+
+/* ---------------------------------------------------------------- */
+/* A strict JSON reader, enough to check our own output              */
+/* ---------------------------------------------------------------- */
+
+static const char *ws(const char *p)
+{
+	while (*p && isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+static const char *json_value(const char *p);
+
+static const char *json_string(const char *p)
+{
+	if (*p != '"')
+		return NULL;
+	for (p++; *p && *p != '"'; p++)
+		if (*p == '\\' && !*++p)
+			return NULL;
+	return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *json_container(const char *p, char close, int keyed)
+{
+	p = ws(p + 1);
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		if (keyed) {
+			if (!(p = json_string(ws(p))))
+				return NULL;
+			p = ws(p);
+			if (*p++ != ':')
+				return NULL;
+		}
+		if (!(p = json_value(p)))
+			return NULL;
+		p = ws(p);
+		if (*p == close)
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+	}
+}
+
+static const char *json_value(const char *p)
+{
+	char *end;
+
+	p = ws(p);
+	if (*p == '{')
+		return json_container(p, '}', 1);
+	if (*p == '[')
+		return json_container(p, ']', 0);
+	if (*p == '"')
+		return json_string(p);
+	if (strncmp(p, "true", 4) == 0 || strncmp(p, "null", 4) == 0)
+		return p + 4;
+	if (strncmp(p, "false", 5) == 0)
+		return p + 5;
+	strtod(p, &end);
+	return end == p ? NULL : end;
+}
+
+static int json_valid(const char *doc)
+{
+	const char *end = json_value(doc);
+
+	return end && *ws(end) == '\0';
+}
+
+/* The number after the first "key": (our output has unique keys). */
+static double json_number(const char *doc, const char *key)
+{
+	char pat[80];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	p = strstr(doc, pat);
+	ck_assert_msg(p != NULL, "key %s missing", key);
+	return strtod(p + strlen(pat), NULL);
+}
+
+static int json_has(const char *doc, const char *key)
+{
+	char pat[80];
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	return strstr(doc, pat) != NULL;
+}
+
+/* ---------------------------------------------------------------- */
+/* Success                                                           */
+/* ---------------------------------------------------------------- */
+
+START_TEST(cli_version_and_help)
+{
+	struct run r;
+
+	run(&r, "--version");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "dlsim " DLSIM_VERSION "\n");
+	run(&r, "--help");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.out, "predict") && strstr(r.out, "models") &&
+		  strstr(r.out, "hw"));
+	run(&r, "predict --help");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.out, "--global-batch") != NULL);
+	ck_assert(r.err[0] == '\0');
+	run(&r, "models --help");
+	ck_assert_int_eq(r.status, 0);
+	run(&r, "hw --help");
+	ck_assert_int_eq(r.status, 0);
+	run(&r, "");
+	ck_assert_int_eq(r.status, 2);
+}
+END_TEST
+
+START_TEST(cli_predict_json_has_the_contract_keys)
+{
+	static const char *const keys[] = {
+		"model", "hardware", "devices", "precision",
+		"batch_per_device", "global_batch", "step_time_s",
+		"throughput", "throughput_per_device", "scaling_efficiency",
+		"memory_per_device_bytes", "memory_capacity_bytes", "fits",
+		"breakdown_s", "forward", "backward", "optimizer", "comm",
+		"comm_exposed", NULL
+	};
+	struct run r;
+	double step, tput, b, fwd, bwd, opt, exposed;
+	const char *bd;
+	int i;
+
+	run(&r, "predict resnet50 --hw v100x16 --batch 64 --precision fp16 "
+	    "--format json");
+	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+	ck_assert_msg(json_valid(r.out), "invalid JSON: %s", r.out);
+	for (i = 0; keys[i]; i++)
+		ck_assert_msg(json_has(r.out, keys[i]), "no %s", keys[i]);
+	ck_assert(strstr(r.out, "\"precision\": \"fp16\"") != NULL);
+	ck_assert(json_number(r.out, "devices") == 16.0);
+	ck_assert(json_number(r.out, "batch_per_device") == 64.0);
+	ck_assert(json_number(r.out, "global_batch") == 1024.0);
+	step = json_number(r.out, "step_time_s");
+	tput = json_number(r.out, "throughput");
+	ck_assert_rel(tput, 1024.0 / step, 1e-9);
+	ck_assert_rel(json_number(r.out, "throughput_per_device"),
+		      tput / 16.0, 1e-9);
+	/* the step is compute plus what communication leaves exposed */
+	bd = strstr(r.out, "\"breakdown_s\"");
+	ck_assert(bd != NULL);
+	fwd = json_number(bd, "forward");
+	bwd = json_number(bd, "backward");
+	opt = json_number(bd, "optimizer");
+	exposed = json_number(bd, "comm_exposed");
+	ck_assert_rel(fwd + bwd + opt + exposed, step, 1e-9);
+	b = json_number(r.out, "scaling_efficiency");
+	ck_assert(b > 0.0 && b <= 1.0);
+	ck_assert(json_number(r.out, "memory_capacity_bytes") ==
+		  16.0 * 1073741824.0);
+}
+END_TEST
+
+START_TEST(cli_predict_layers_in_all_formats)
+{
+	struct run r;
+
+	run(&r, "predict alexnet --hw v100 --layers --format json");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(json_valid(r.out));
+	ck_assert(strstr(r.out, "\"layers\": [") != NULL);
+	run(&r, "predict alexnet --hw v100 --layers --format csv");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strncmp(r.out, "model,hardware,precision,", 25) == 0);
+	run(&r, "predict alexnet --hw v100 --format csv");
+	ck_assert_int_eq(r.status, 0);
+	/* a header and exactly one row */
+	ck_assert(strchr(strchr(r.out, '\n') + 1, '\n')[1] == '\0');
+	run(&r, "predict alexnet --hw v100 --layers");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.out, "step time") && strstr(r.out, "bound"));
+}
+END_TEST
+
+START_TEST(cli_predict_yaml_model_and_listing)
+{
+	struct run r;
+
+	run(&r, "predict configs/models/cifar-resnet8.yaml --hw a100x8");
+	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+	ck_assert(strstr(r.out, "cifar-resnet8") != NULL);
+	run(&r, "models");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.out, "squeezenet1_0") != NULL);
+	run(&r, "models show resnet50 --format json");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(json_valid(r.out));
+	ck_assert(json_number(r.out, "params") == 25557032.0);
+	run(&r, "hw");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.out, "h100") && strstr(r.out, "dgx1"));
+	run(&r, "hw show v100x64 --format json");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(json_valid(r.out));
+	ck_assert(json_number(r.out, "devices") == 64.0);
+	ck_assert(json_number(r.out, "nodes") == 8.0);
+}
+END_TEST
+
+/* More devices never make a step faster at fixed per-device batch, and
+ * the allreduce shows up only with more than one device. */
+START_TEST(cli_predict_scaling_is_monotone)
+{
+	static const char *const hw[] = { "v100", "v100x8", "v100x64",
+					  "v100x512" };
+	double last = 0.0;
+	struct run r;
+	char args[128];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(args, sizeof(args), "predict resnet50 --hw %s "
+			 "--batch 64 --format json", hw[i]);
+		run(&r, args);
+		ck_assert_int_eq(r.status, 0);
+		ck_assert(json_number(r.out, "step_time_s") >= last);
+		last = json_number(r.out, "step_time_s");
+		if (i == 0)
+			ck_assert(json_number(r.out, "comm") == 0.0);
+		else
+			ck_assert(json_number(r.out, "comm") > 0.0);
+	}
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* Bad input: one line on stderr, nothing on stdout, the right exit  */
+/* ---------------------------------------------------------------- */
+
+START_TEST(cli_rejects_bad_arguments)
+{
+	struct run r;
+
+	run(&r, "predict nosuchnet --hw v100");
+	assert_one_error(&r, 2, "unknown model 'nosuchnet'");
+	run(&r, "predict resnet50 --hw nosuchgpu");
+	assert_one_error(&r, 2, "nosuchgpu");
+	run(&r, "predict resnet50 --hw v100x0");
+	assert_one_error(&r, 2, "positive integer");
+	run(&r, "predict resnet50 --hw x64");
+	assert_one_error(&r, 2, "no device or node name");
+	run(&r, "predict resnet50 --hw v100x-3");
+	assert_one_error(&r, 2, "'-3'");
+	run(&r, "predict resnet50 --hw v100x12");
+	assert_one_error(&r, 2, "whole");
+	run(&r, "predict resnet50 --hw v100 --batch 0");
+	assert_one_error(&r, 2, "--batch must be a positive integer");
+	run(&r, "predict resnet50 --hw v100 --batch -3");
+	assert_one_error(&r, 2, "--batch");
+	run(&r, "predict resnet50 --hw v100 --batch 12abc");
+	assert_one_error(&r, 2, "12abc");
+	run(&r, "predict resnet50 --hw v100 --batch 99999999999");
+	assert_one_error(&r, 2, "batch per device");
+	run(&r, "predict resnet50 --hw v100 --precision fp7");
+	assert_one_error(&r, 2, "unknown precision 'fp7'");
+	run(&r, "predict resnet50 --hw v100 --precision bf16");
+	assert_one_error(&r, 2, "no bf16 peak");
+	run(&r, "predict resnet50 --hw v100 --format xml");
+	assert_one_error(&r, 2, "unknown format 'xml'");
+	run(&r, "predict resnet50 --hw v100 --frobnicate");
+	assert_one_error(&r, 2, "unknown option '--frobnicate'");
+	run(&r, "predict resnet50");
+	assert_one_error(&r, 2, "--hw is required");
+	run(&r, "predict resnet50 --hw v100x8 --global-batch 12");
+	assert_one_error(&r, 2, "does not divide");
+	run(&r, "predict resnet50 --hw v100 --batch 8 --global-batch 8");
+	assert_one_error(&r, 2, "exclude");
+	run(&r, "frobnicate");
+	ck_assert_int_eq(r.status, 2);
+}
+END_TEST
+
+START_TEST(cli_reports_file_errors_with_place)
+{
+	struct run r;
+
+	run(&r, "predict tests/data/no-such-file.yaml --hw v100");
+	assert_one_error(&r, 1, "tests/data/no-such-file.yaml");
+	run(&r, "predict resnet50 --hw tests/data/no-such-hw.yaml");
+	assert_one_error(&r, 1, "tests/data/no-such-hw.yaml");
+}
+END_TEST
+
+/* A write error on stdout is an error, not a silent success. */
+START_TEST(cli_write_error_fails)
+{
+	struct run r;
+
+	if (access("/dev/full", W_OK) != 0)
+		return;
+	run_to(&r, "models", "/dev/full");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert(strstr(r.err, "write") != NULL);
+}
+END_TEST
+
+/* Every option --help lists is in the man page (curl's test1139). */
+START_TEST(cli_help_and_man_page_agree)
+{
+	static const char *const cmds[] = { "predict", "models", "hw", NULL };
+	char man[32768], want[64];
+	struct run r;
+	int i;
+
+	slurp("man/dlsim.1", man, sizeof(man));
+	ck_assert(man[0] != '\0');
+	for (i = 0; cmds[i]; i++) {
+		const char *p;
+		char args[64];
+
+		snprintf(args, sizeof(args), "%s --help", cmds[i]);
+		run(&r, args);
+		ck_assert_int_eq(r.status, 0);
+		for (p = strstr(r.out, "\n  --"); p; p = strstr(p + 1,
+							       "\n  --")) {
+			size_t n = strcspn(p + 5, " \n");
+			char name[40];
+			size_t k, j = 0;
+
+			ck_assert(n < sizeof(name));
+			memcpy(name, p + 5, n);
+			name[n] = '\0';
+			/* man source writes each '-' as '\-' */
+			j = (size_t)snprintf(want, sizeof(want), "\\-\\-");
+			for (k = 0; k < n && j + 3 < sizeof(want); k++) {
+				if (name[k] == '-')
+					want[j++] = '\\';
+				want[j++] = name[k];
+			}
+			want[j] = '\0';
+			ck_assert_msg(strstr(man, want) != NULL,
+				      "%s --%s is not in man/dlsim.1", cmds[i],
+				      name);
+		}
+	}
+}
+END_TEST
+
+Suite *suite_cli(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *c = tcase_create("cli");
+
+	tcase_set_timeout(c, 60);
+	tcase_add_test(c, cli_version_and_help);
+	tcase_add_test(c, cli_predict_json_has_the_contract_keys);
+	tcase_add_test(c, cli_predict_layers_in_all_formats);
+	tcase_add_test(c, cli_predict_yaml_model_and_listing);
+	tcase_add_test(c, cli_predict_scaling_is_monotone);
+	tcase_add_test(c, cli_rejects_bad_arguments);
+	tcase_add_test(c, cli_reports_file_errors_with_place);
+	tcase_add_test(c, cli_write_error_fails);
+	tcase_add_test(c, cli_help_and_man_page_agree);
+	suite_add_tcase(s, c);
+	return s;
+}

@@ -1,2 +1,510 @@
+/*
+ * test_sim.c -- the simulator against hand-worked values: the allreduce
+ * formulas of the seeds, the roofline on both sides of the ridge point,
+ * which passes autograd runs, the overlap schedule of bucketed
+ * allreduces, and memory per device.
+ *
+ * The hardware here is built in code, not read from the catalog, so that
+ * every figure in an expected value is visible in this file.
+ */
+#include <math.h>
+#include <string.h>
+
 #include "tests.h"
-Suite *suite_sim(void) { Suite *s = suite_create("sim"); return s; }
+#include "dlsim.h"
+#include "models/model.h"
+#include "sim/sim.h"
+
+/* ---------------------------------------------------------------- */
+/* Fixtures                                                          */
+/* ---------------------------------------------------------------- */
+
+struct rig {
+	struct hw_device dev;
+	struct hw_link intra, nic;
+	struct hw_node node;
+	struct hw_system sys;
+};
+
+/* A device so fast that only launch overheads take time. */
+static void rig_init(struct rig *r, int64_t per_node, int64_t nodes)
+{
+	memset(r, 0, sizeof(*r));
+	strcpy(r->dev.name, "fast");
+	strcpy(r->dev.model, "Fast");
+	r->dev.peak[DLSIM_FP32].matrix_flops = 1e20;
+	r->dev.peak[DLSIM_FP32].vector_flops = 1e20;
+	r->dev.peak[DLSIM_FP32].eff_gemm = 1.0;
+	r->dev.peak[DLSIM_FP32].eff_conv = 1.0;
+	r->dev.peak[DLSIM_FP16] = r->dev.peak[DLSIM_FP32];
+	r->dev.mem[0].bandwidth_Bps = 1e20;
+	r->dev.mem[0].capacity_bytes = 16.0 * 1073741824.0;
+	r->dev.n_mem = 1;
+	r->dev.eff_memory = 1.0;
+	r->dev.clock_boost_hz = 1e15;
+	r->dev.launch_overhead_s = 1e-3;
+	strcpy(r->node.name, "box");
+	r->node.devices_per_node = per_node;
+	r->node.intra_links_per_device = 1;
+	r->node.nics_per_node = 1;
+	r->intra.bandwidth_Bps = 1e9;
+	r->intra.latency_s = 0.0;
+	r->nic.bandwidth_Bps = 1e9;
+	r->nic.latency_s = 0.0;
+	r->sys.device = &r->dev;
+	r->sys.node = &r->node;
+	r->sys.intra = per_node > 1 ? &r->intra : NULL;
+	r->sys.nic = nodes > 1 ? &r->nic : NULL;
+	r->sys.devices_per_node = per_node;
+	r->sys.n_nodes = nodes;
+	r->sys.n_devices = per_node * nodes;
+	strcpy(r->sys.spec, "test");
+}
+
+/* input 1x1x1 -> fc 1000 -> fc 1000 -> loss.
+ * params: fc1 1*1000 + 1000 = 2,000; fc2 1000*1000 + 1000 = 1,001,000. */
+static struct model *two_fc(void)
+{
+	struct model_builder b;
+	struct model_shape in = { 1, 1, 1 };
+	struct model *m = NULL;
+	int x;
+
+	model_builder_init(&b, "two_fc", in, 2, "test");
+	x = model_add_fc(&b, MODEL_IN, "fc1", 1000, 1);
+	x = model_add_fc(&b, x, "fc2", 1000, 1);
+	model_add_simple(&b, MODEL_SOFTMAX_XENT, x, "loss");
+	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
+	ck_assert_int_eq(m->params, 1003000);
+	return m;
+}
+
+/* ---------------------------------------------------------------- */
+/* Allreduce                                                         */
+/* ---------------------------------------------------------------- */
+
+/*
+ * Ben-Nun & Hoefler's sample table (shared/reference/seed-002-benNun-
+ * hoefler.md sec. 2.2): gamma = 4 B, L = 1 us, G = 1/(10 GB/s), P = 8,
+ * m = 61e6 values (AlexNet): T_pipe 42.714 ms, T_tree 146.406 ms,
+ * T_rabe 42.706 ms.  The parameter server is modelled as the tree
+ * (the paper's own equivalence): 146.406 ms.
+ */
+START_TEST(allreduce_flat_matches_seed_table)
+{
+	struct rig r;
+	enum sim_allreduce_algo used;
+	int hier;
+	double bytes = 4.0 * 61e6;
+
+	rig_init(&r, 8, 1);
+	r.intra.latency_s = 1e-6;
+	r.intra.bandwidth_Bps = 10e9;
+	ck_assert_rel(sim_allreduce_time(&r.sys, bytes, SIM_AR_RING, &used,
+					 &hier), 42.714e-3, 1e-6);
+	ck_assert_rel(sim_allreduce_time(&r.sys, bytes, SIM_AR_TREE, &used,
+					 &hier), 146.406e-3, 1e-6);
+	ck_assert_rel(sim_allreduce_time(&r.sys, bytes,
+					 SIM_AR_HALVING_DOUBLING, &used,
+					 &hier), 42.706e-3, 1e-6);
+	ck_assert_rel(sim_allreduce_time(&r.sys, bytes, SIM_AR_PARAM_SERVER,
+					 &used, &hier), 146.406e-3, 1e-6);
+	/* AUTO takes the cheapest: Rabenseifner */
+	ck_assert_rel(sim_allreduce_time(&r.sys, bytes, SIM_AR_AUTO, &used,
+					 &hier), 42.706e-3, 1e-6);
+	ck_assert_int_eq(used, SIM_AR_HALVING_DOUBLING);
+	ck_assert_int_eq(hier, 0);
+}
+END_TEST
+
+/*
+ * The seed's small-message case, P = 8, m = 1e3 values: tree 0.0084 ms,
+ * pipeline 0.0147 ms, Rabenseifner 0.0067 ms.  With 1000 values the
+ * latency terms dominate, so the ring loses to the log-depth algorithms.
+ */
+START_TEST(allreduce_small_message_prefers_log_depth)
+{
+	struct rig r;
+	enum sim_allreduce_algo used;
+	int hier;
+
+	rig_init(&r, 8, 1);
+	r.intra.latency_s = 1e-6;
+	r.intra.bandwidth_Bps = 10e9;
+	ck_assert_rel(sim_allreduce_time(&r.sys, 4e3, SIM_AR_TREE, NULL,
+					 NULL), 0.0084e-3, 1e-3);
+	ck_assert_rel(sim_allreduce_time(&r.sys, 4e3, SIM_AR_RING, NULL,
+					 NULL), 0.0147e-3, 1e-3);
+	ck_assert_rel(sim_allreduce_time(&r.sys, 4e3, SIM_AR_AUTO, &used,
+					 &hier), 0.0067e-3, 1e-3);
+	ck_assert_int_eq(used, SIM_AR_HALVING_DOUBLING);
+}
+END_TEST
+
+/*
+ * 2 nodes x 4 devices; intra 100 GB/s, 1 us; one 10 GB/s NIC per node,
+ * 5 us; m = 1e9 bytes.
+ * hierarchical ring: 2 x [3 x 1 us + 3/4 x 1e9 / 1e11]   = 15.006 ms
+ *   + across: 2 ranks, alpha 5 us, beta = 4 / 1e10 (4 devices share the
+ *     NIC), m/4 = 2.5e8: 2 x 5 us + 2 x 1/2 x 2.5e8 x 4e-10 = 100.010 ms
+ *   = 115.016 ms
+ * flat ring over 8: alpha = 5 us (slowest hop), beta = 1e-10:
+ *   14 x 5 us + 2 x 7/8 x 0.1 s = 175.070 ms
+ */
+START_TEST(allreduce_hierarchical_beats_flat_across_nodes)
+{
+	struct rig r;
+	enum sim_allreduce_algo used;
+	int hier;
+
+	rig_init(&r, 4, 2);
+	r.intra.latency_s = 1e-6;
+	r.intra.bandwidth_Bps = 100e9;
+	r.nic.latency_s = 5e-6;
+	r.nic.bandwidth_Bps = 10e9;
+	ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_AR_RING, &used,
+					 &hier), 115.016e-3, 1e-9);
+	ck_assert_int_eq(hier, 1);
+	ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_AR_AUTO, &used,
+					 &hier), 115.016e-3, 1e-9);
+	ck_assert_int_eq(used, SIM_AR_RING);
+	/* 2:1 oversubscription halves the NIC share: across = 200.010 ms */
+	{
+		struct hw_network net;
+
+		memset(&net, 0, sizeof(net));
+		net.oversubscription = 2.0;
+		r.sys.network = &net;
+		ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_AR_RING,
+						 NULL, NULL), 215.016e-3, 1e-9);
+	}
+}
+END_TEST
+
+START_TEST(allreduce_single_device_is_free)
+{
+	struct rig r;
+
+	rig_init(&r, 1, 1);
+	ck_assert(sim_allreduce_time(&r.sys, 1e9, SIM_AR_AUTO, NULL, NULL) ==
+		  0.0);
+}
+END_TEST
+
+START_TEST(allreduce_names_round_trip)
+{
+	enum sim_allreduce_algo a;
+	struct dlsim_err err = { 0, "" };
+
+	ck_assert_int_eq(sim_allreduce_parse("halving-doubling", &a, &err),
+			 DLSIM_OK);
+	ck_assert_int_eq(a, SIM_AR_HALVING_DOUBLING);
+	ck_assert_str_eq(sim_allreduce_name(SIM_AR_PARAM_SERVER),
+			 "parameter-server");
+	ck_assert_int_eq(sim_allreduce_parse("butterfly", &a, &err),
+			 DLSIM_ENOTFOUND);
+	ck_assert(strstr(err.msg, "butterfly") != NULL);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* Roofline                                                          */
+/* ---------------------------------------------------------------- */
+
+/* A device with fp32 matrix peak 10 TFLOP/s (conv eff 0.5, gemm 0.8),
+ * vector 10 TFLOP/s, 1000 GB/s at eff 0.5, 1 GHz, 5 us launch. */
+static void roof_device(struct hw_device *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->peak[DLSIM_FP32].matrix_flops = 10e12;
+	d->peak[DLSIM_FP32].vector_flops = 10e12;
+	d->peak[DLSIM_FP32].eff_conv = 0.5;
+	d->peak[DLSIM_FP32].eff_gemm = 0.8;
+	d->mem[0].bandwidth_Bps = 1000e9;
+	d->eff_memory = 0.5;
+	d->clock_boost_hz = 1e9;
+	d->launch_overhead_s = 5e-6;
+}
+
+/* Right of the ridge: 8 GFLOP of fc at 8 TFLOP/s = 1 ms, plus depth
+ * 10 cycles = 10 ns, plus 5 us launch; 1 MB at 500 GB/s is only 2 us. */
+START_TEST(roofline_compute_bound_side)
+{
+	struct hw_device d;
+	struct sim_roof roof;
+	struct model_pass_cost c = { 8e9, 1e6, 4e9, 10.0, 1 };
+	enum sim_bound b;
+
+	roof_device(&d);
+	sim_roof_init(&roof, &d, DLSIM_FP32);
+	ck_assert_rel(sim_pass_time(&roof, MODEL_FC, &c, &b),
+		      1e-3 + 10e-9 + 5e-6, 1e-12);
+	ck_assert_int_eq(b, SIM_BOUND_COMPUTE);
+	/* the same work as a convolution runs at eff_conv: 1.6 ms */
+	ck_assert_rel(sim_pass_time(&roof, MODEL_CONV2D, &c, &b),
+		      1.6e-3 + 10e-9 + 5e-6, 1e-12);
+}
+END_TEST
+
+/* Left of the ridge: 1 GB at 500 GB/s = 2 ms beats 1 MFLOP. */
+START_TEST(roofline_memory_bound_side)
+{
+	struct hw_device d;
+	struct sim_roof roof;
+	struct model_pass_cost c = { 1e6, 1e9, 1e6, 1.0, 0 };
+	enum sim_bound b;
+
+	roof_device(&d);
+	sim_roof_init(&roof, &d, DLSIM_FP32);
+	ck_assert_rel(sim_pass_time(&roof, MODEL_RELU, &c, &b),
+		      2e-3 + 5e-6, 1e-12);
+	ck_assert_int_eq(b, SIM_BOUND_MEMORY);
+}
+END_TEST
+
+/* Tiny work: the launch dominates; no work at all costs nothing. */
+START_TEST(roofline_latency_and_empty_passes)
+{
+	struct hw_device d;
+	struct sim_roof roof;
+	struct model_pass_cost tiny = { 100.0, 400.0, 100.0, 1.0, 0 };
+	struct model_pass_cost none = { 0.0, 0.0, 0.0, 0.0, 0 };
+	enum sim_bound b;
+
+	roof_device(&d);
+	sim_roof_init(&roof, &d, DLSIM_FP32);
+	/* 400 B / 5e11 B/s = 0.8 ns; 1 cycle = 1 ns; 100 FLOP = 0.01 ns */
+	ck_assert_rel(sim_pass_time(&roof, MODEL_RELU, &tiny, &b),
+		      5e-6 + 1e-9 + 1e-11, 1e-9);
+	ck_assert_int_eq(b, SIM_BOUND_LATENCY);
+	ck_assert(sim_pass_time(&roof, MODEL_FLATTEN, &none, &b) == 0.0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* Step schedule                                                     */
+/* ---------------------------------------------------------------- */
+
+/*
+ * On the launch-only rig (1 ms per kernel) two_fc runs:
+ *   forward   fc1, fc2, loss                         3 ms
+ *   backward  loss dx, fc2 dx, fc2 dw, fc1 dw         4 ms
+ *             (fc1 needs no dx: its input is the data)
+ *   optimizer one fused kernel                        1 ms
+ */
+START_TEST(step_single_device_counts_autograd_passes)
+{
+	struct rig r;
+	struct sim_options o;
+	struct sim_result res;
+	struct model *m = two_fc();
+
+	rig_init(&r, 1, 1);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP32;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_rel(res.breakdown.forward_s, 3e-3, 1e-9);
+	ck_assert_rel(res.breakdown.backward_s, 4e-3, 1e-9);
+	ck_assert_rel(res.breakdown.optimizer_s, 1e-3, 1e-9);
+	ck_assert_rel(res.step_time_s, 8e-3, 1e-9);
+	ck_assert(res.breakdown.comm_s == 0.0);
+	ck_assert_rel(res.scaling_efficiency, 1.0, 1e-12);
+	ck_assert_int_eq(res.batch_per_device, 2);  /* model default */
+	ck_assert_rel(res.throughput, 2.0 / 8e-3, 1e-9);
+	sim_result_release(&res);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * Two devices in one box, ring allreduce at 1 GB/s, no latency: a
+ * bucket of m bytes takes 2 x 1/2 x m / 1e9 = m ns.  Buckets of 1 MB:
+ *   fc2's gradients 1,001,000 x 4 B = 4.004 MB fill bucket 1 when fc2's
+ *   dw ends at 6 ms: allreduce 6 -> 10.004 ms;
+ *   fc1's 8,000 B go when backward ends at 7 ms, but wait for the link:
+ *   10.004 -> 10.012 ms; the optimizer then runs to 11.012 ms.
+ * Compute is 8 ms, so 3.012 ms of 4.012 ms of communication is exposed.
+ */
+START_TEST(step_overlaps_buckets_with_backward)
+{
+	struct rig r;
+	struct sim_options o;
+	struct sim_result res;
+	struct model *m = two_fc();
+
+	rig_init(&r, 2, 1);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.bucket_bytes = 1e6;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_int_eq(res.n_buckets, 2);
+	ck_assert_rel(res.breakdown.comm_s, 4.012e-3, 1e-9);
+	ck_assert_rel(res.step_time_s, 11.012e-3, 1e-9);
+	ck_assert_rel(res.breakdown.comm_exposed_s, 3.012e-3, 1e-9);
+	ck_assert_rel(res.scaling_efficiency, 8.0 / 11.012, 1e-9);
+	ck_assert_int_eq(res.global_batch, 4);
+	sim_result_release(&res);
+	/* without overlap both buckets wait for backward: 7 + 4.012 + 1 */
+	o.overlap = 0;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_rel(res.step_time_s, 12.012e-3, 1e-9);
+	ck_assert_int_eq(res.n_buckets, 2);
+	sim_result_release(&res);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * Memory of two_fc at batch 2 (P = 1,003,000 parameters):
+ * fp32 + momentum: weights 4P, gradients 4P, state 4P;
+ *   activations (input 1 + 1000 + 1000 + 1000) x 2 x 4 B = 24,008 B;
+ *   workspace: widest layer in+out 2000 x 2 x 4 = 16,000 B, plus DDP's
+ *   bucket copy 4P with two devices.
+ * fp16 (mixed): weights 2P + 4P master, gradients 2P, activations half.
+ */
+START_TEST(step_memory_matches_hand_count)
+{
+	struct rig r;
+	struct sim_options o;
+	struct sim_result res;
+	struct model *m = two_fc();
+	double p = 1003000.0;
+
+	rig_init(&r, 2, 1);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert(res.memory.weights_bytes == 4 * p);
+	ck_assert(res.memory.gradients_bytes == 4 * p);
+	ck_assert(res.memory.optimizer_bytes == 4 * p);
+	ck_assert(res.memory.activations_bytes == 24008.0);
+	ck_assert(res.memory.workspace_bytes == 16000.0 + 4 * p);
+	ck_assert(res.memory.total_bytes == 16 * p + 24008.0 + 16000.0);
+	ck_assert(res.fits);
+	sim_result_release(&res);
+	o.precision = DLSIM_FP16;
+	o.optimizer = SIM_OPT_ADAM;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert(res.memory.weights_bytes == 6 * p);
+	ck_assert(res.memory.gradients_bytes == 2 * p);
+	ck_assert(res.memory.optimizer_bytes == 8 * p);
+	ck_assert(res.memory.activations_bytes == 12004.0);
+	ck_assert_rel(res.gradient_bytes, 2 * p, 1e-15);
+	sim_result_release(&res);
+	model_free(m);
+}
+END_TEST
+
+START_TEST(step_reports_memory_shortfall)
+{
+	struct rig r;
+	struct sim_options o;
+	struct sim_result res;
+	struct model *m = two_fc();
+
+	rig_init(&r, 1, 1);
+	r.dev.mem[0].capacity_bytes = 1e6;
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert(!res.fits);
+	ck_assert(res.step_time_s > 0.0);  /* still gets its time */
+	sim_result_release(&res);
+	model_free(m);
+}
+END_TEST
+
+START_TEST(step_rejects_bad_batches_and_precisions)
+{
+	struct rig r;
+	struct sim_options o;
+	struct sim_result res;
+	struct dlsim_err err = { 0, "" };
+	struct model *m = two_fc();
+
+	rig_init(&r, 2, 1);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.global_batch = 3;   /* does not divide over 2 devices */
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, &err),
+			 DLSIM_EINVAL);
+	ck_assert(strstr(err.msg, "does not divide") != NULL);
+	ck_assert(res.step_time_s == 0.0);
+	dlsim_err_clear(&err);
+	o.global_batch = 0;
+	o.batch_per_device = 2000000;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, &err),
+			 DLSIM_ERANGE);
+	dlsim_err_clear(&err);
+	o.batch_per_device = 2;
+	o.precision = DLSIM_BF16;  /* the rig has fp32 and fp16 only */
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, &err),
+			 DLSIM_EINVAL);
+	ck_assert(strstr(err.msg, "bf16") != NULL);
+	dlsim_err_clear(&err);
+	o.precision = DLSIM_INT8;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, &err),
+			 DLSIM_EINVAL);
+	ck_assert(strstr(err.msg, "inference") != NULL);
+	model_free(m);
+}
+END_TEST
+
+/* Auto precision on the rig: fp16 beats nothing (equal peaks), so fp32;
+ * raise fp16 and it is chosen; add a faster bf16 and that wins. */
+START_TEST(step_auto_precision_follows_device)
+{
+	struct rig r;
+
+	rig_init(&r, 1, 1);
+	ck_assert_int_eq(hw_device_auto_precision(&r.dev), DLSIM_FP32);
+	r.dev.peak[DLSIM_FP16].matrix_flops = 2e20;
+	ck_assert_int_eq(hw_device_auto_precision(&r.dev), DLSIM_FP16);
+	r.dev.peak[DLSIM_BF16] = r.dev.peak[DLSIM_FP16];
+	ck_assert_int_eq(hw_device_auto_precision(&r.dev), DLSIM_BF16);
+}
+END_TEST
+
+/* 10^6 devices and a 10^13-parameter model stay finite. */
+START_TEST(step_extreme_sizes_stay_finite)
+{
+	struct rig r;
+	double t;
+
+	rig_init(&r, 8, 125000);
+	r.intra.latency_s = 1e-6;
+	r.nic.latency_s = 1e-6;
+	t = sim_allreduce_time(&r.sys, 2e13, SIM_AR_AUTO, NULL, NULL);
+	ck_assert(isfinite(t) && t > 0.0);
+	ck_assert_int_eq(r.sys.n_devices, 1000000);
+}
+END_TEST
+
+Suite *suite_sim(void)
+{
+	Suite *s = suite_create("sim");
+	TCase *c = tcase_create("allreduce");
+
+	tcase_add_test(c, allreduce_flat_matches_seed_table);
+	tcase_add_test(c, allreduce_small_message_prefers_log_depth);
+	tcase_add_test(c, allreduce_hierarchical_beats_flat_across_nodes);
+	tcase_add_test(c, allreduce_single_device_is_free);
+	tcase_add_test(c, allreduce_names_round_trip);
+	suite_add_tcase(s, c);
+	c = tcase_create("roofline");
+	tcase_add_test(c, roofline_compute_bound_side);
+	tcase_add_test(c, roofline_memory_bound_side);
+	tcase_add_test(c, roofline_latency_and_empty_passes);
+	suite_add_tcase(s, c);
+	c = tcase_create("step");
+	tcase_add_test(c, step_single_device_counts_autograd_passes);
+	tcase_add_test(c, step_overlaps_buckets_with_backward);
+	tcase_add_test(c, step_memory_matches_hand_count);
+	tcase_add_test(c, step_reports_memory_shortfall);
+	tcase_add_test(c, step_rejects_bad_batches_and_precisions);
+	tcase_add_test(c, step_auto_precision_follows_device);
+	tcase_add_test(c, step_extreme_sizes_stay_finite);
+	suite_add_tcase(s, c);
+	return s;
+}
