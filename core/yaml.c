@@ -43,22 +43,47 @@ static yaml_node_t *sequence_get(yaml_document_t *doc, yaml_node_t *seq,
 				      seq->data.sequence.items.start[idx]);
 }
 
-int core_yaml_line(const char *text, size_t len, const char *path)
-{
-	yaml_parser_t parser;
+struct core_yaml_doc {
 	yaml_document_t doc;
+};
+
+struct core_yaml_doc *core_yaml_doc_open(const char *text, size_t len)
+{
+	struct core_yaml_doc *d = malloc(sizeof(*d));
+	yaml_parser_t parser;
+	int ok;
+
+	if (!d || !yaml_parser_initialize(&parser)) {
+		free(d);
+		return NULL;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
+				     len);
+	ok = yaml_parser_load(&parser, &d->doc);
+	yaml_parser_delete(&parser);
+	if (!ok) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void core_yaml_doc_close(struct core_yaml_doc *d)
+{
+	if (!d)
+		return;
+	yaml_document_delete(&d->doc);
+	free(d);
+}
+
+int core_yaml_doc_line(struct core_yaml_doc *d, const char *path)
+{
 	yaml_node_t *node;
 	int line = 0;
 
-	if (!yaml_parser_initialize(&parser))
+	if (!d)
 		return 0;
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
-				     len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		yaml_parser_delete(&parser);
-		return 0;
-	}
-	node = yaml_document_get_root_node(&doc);
+	node = yaml_document_get_root_node(&d->doc);
 	if (node)
 		line = (int)node->start_mark.line + 1;
 	while (node && path && *path) {
@@ -67,17 +92,25 @@ int core_yaml_line(const char *text, size_t len, const char *path)
 		yaml_node_t *next = NULL;
 
 		if (node->type == YAML_MAPPING_NODE)
-			next = mapping_get(&doc, node, path, seg);
+			next = mapping_get(&d->doc, node, path, seg);
 		else if (node->type == YAML_SEQUENCE_NODE)
-			next = sequence_get(&doc, node, strtol(path, NULL, 10));
+			next = sequence_get(&d->doc, node,
+					    strtol(path, NULL, 10));
 		if (!next)
 			break;
 		node = next;
 		line = (int)node->start_mark.line + 1;
 		path = dot ? dot + 1 : NULL;
 	}
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
+	return line;
+}
+
+int core_yaml_line(const char *text, size_t len, const char *path)
+{
+	struct core_yaml_doc *d = core_yaml_doc_open(text, len);
+	int line = core_yaml_doc_line(d, path);
+
+	core_yaml_doc_close(d);
 	return line;
 }
 
@@ -99,22 +132,84 @@ void core_yaml_log(cyaml_log_t level, void *ctx, const char *fmt,
 	n = strlen(msg);
 	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 		msg[--n] = '\0';
-	/* The innermost backtrace entry comes first: keep its line. */
 	at = strstr(msg, "(line: ");
 	if (at) {
-		if (!log->have_line) {
-			log->line = (int)strtol(at + 7, NULL, 10);
-			log->have_line = 1;
+		/* only the first error's backtrace */
+		if (log->n < CORE_YAML_BACKTRACE && log->first[0] &&
+		    !log->done) {
+			log->line[log->n] = (int)strtol(at + 7, NULL, 10);
+			log->field[log->n] = strstr(msg, "in mapping field") !=
+					     NULL;
+			log->n++;
 		}
 		return;
 	}
-	if (strstr(msg, "Backtrace") || log->first[0])
+	if (strstr(msg, "Backtrace"))
 		return;
+	if (log->first[0]) {
+		log->done = 1;
+		return;
+	}
 	/* "Load: Unexpected key: foo" -> "unexpected key: foo" */
 	at = strncmp(msg, "Load: ", 6) == 0 ? msg + 6 : msg;
 	core_strlcpy(log->first, at, sizeof(log->first));
 	if (log->first[0] >= 'A' && log->first[0] <= 'Z')
 		log->first[0] = (char)(log->first[0] - 'A' + 'a');
+}
+
+/* Line of the first mapping key called `key` at or after line `from`. */
+static int key_line(yaml_document_t *doc, const char *key, int from)
+{
+	yaml_node_t *n;
+	size_t klen = strlen(key);
+	int best = 0;
+
+	for (n = doc->nodes.start; n < doc->nodes.top; n++) {
+		yaml_node_pair_t *p;
+
+		if (n->type != YAML_MAPPING_NODE)
+			continue;
+		for (p = n->data.mapping.pairs.start;
+		     p < n->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = yaml_document_get_node(doc, p->key);
+			int line;
+
+			if (!k || k->type != YAML_SCALAR_NODE ||
+			    k->data.scalar.length != klen ||
+			    memcmp(k->data.scalar.value, key, klen) != 0)
+				continue;
+			line = (int)k->start_mark.line + 1;
+			if (line >= from && (!best || line < best))
+				best = line;
+		}
+	}
+	return best;
+}
+
+int core_yaml_log_line(const struct core_yaml_log *log, const char *text,
+		       size_t len)
+{
+	static const char unexpected[] = "unexpected key: ";
+	static const char missing[] = "missing required mapping field";
+	int inner = log->n ? log->line[0] : 1, line = 0;
+
+	if (strncmp(log->first, unexpected, sizeof(unexpected) - 1) == 0) {
+		struct core_yaml_doc *d = core_yaml_doc_open(text, len);
+
+		if (d)
+			line = key_line(&d->doc, log->first +
+					sizeof(unexpected) - 1, inner);
+		core_yaml_doc_close(d);
+		return line ? line : inner;
+	}
+	if (strncmp(log->first, missing, sizeof(missing) - 1) == 0 &&
+	    log->n && log->field[0]) {
+		if (log->n > 1)
+			return log->line[1];
+		line = core_yaml_line(text, len, "");
+		return line ? line : 1;
+	}
+	return inner;
 }
 
 void core_yaml_config(cyaml_config_t *cfg, struct core_yaml_log *log)

@@ -24,15 +24,41 @@
 int core_yaml_line(const char *text, size_t len, const char *path);
 
 /*
+ * A document parsed once, for many line lookups in a row (the catalog
+ * records the line of every entry).  core_yaml_doc_open() returns NULL if
+ * the text does not parse or memory runs out.
+ */
+struct core_yaml_doc;
+
+struct core_yaml_doc *core_yaml_doc_open(const char *text, size_t len);
+int core_yaml_doc_line(struct core_yaml_doc *doc, const char *path);
+void core_yaml_doc_close(struct core_yaml_doc *doc);
+
+/*
  * Collects libcyaml's log: the first message and the line of the innermost
  * backtrace entry.  Set cfg.log_fn = core_yaml_log and cfg.log_ctx to a
  * struct core_yaml_log.
  */
+#define CORE_YAML_BACKTRACE 16
+
 struct core_yaml_log {
-	char first[200];
-	int line;
-	int have_line;
+	char first[200];             /* the first error message */
+	int done;                    /* a second error began: stop */
+	int n;                       /* backtrace entries kept */
+	int line[CORE_YAML_BACKTRACE];          /* innermost first */
+	int field[CORE_YAML_BACKTRACE];         /* 1: "in mapping field" */
 };
+
+/*
+ * The line to report for what the log holds.  libcyaml's own lines point
+ * near the fault, not at it: for an unexpected key, at the key before it;
+ * for a missing key, at the last field of the mapping that lacks it.  So:
+ * an unexpected key is looked up by name at or after that line; a missing
+ * key is reported where its mapping starts (the next entry out, or the
+ * document); anything else at the innermost line.
+ */
+int core_yaml_log_line(const struct core_yaml_log *log, const char *text,
+		       size_t len);
 
 void core_yaml_log(cyaml_log_t level, void *ctx, const char *fmt,
 		   va_list args);

@@ -32,7 +32,7 @@
 struct raw_peak {
 	int precision;
 	double matrix_tflops, vector_tflops, sparse_tflops;
-	double eff_gemm, eff_conv;
+	double eff_gemm, eff_conv, eff_conv3x3;
 	char *source, *eff_source;
 };
 
@@ -163,6 +163,8 @@ static const cyaml_schema_field_t peak_fields[] = {
 			  eff_gemm),
 	CYAML_FIELD_FLOAT("eff_conv", CYAML_FLAG_DEFAULT, struct raw_peak,
 			  eff_conv),
+	CYAML_FIELD_FLOAT("eff_conv3x3", CYAML_FLAG_DEFAULT, struct raw_peak,
+			  eff_conv3x3),
 	STR("source", struct raw_peak, source),
 	STR("eff_source", struct raw_peak, eff_source),
 	CYAML_FIELD_END
@@ -318,7 +320,16 @@ struct reader {
 	const char *name, *text;
 	size_t len;
 	struct dlsim_err *err;
+	struct core_yaml_doc *doc;   /* parsed once for entry lines */
 };
+
+/* Line of an entry that loaded fine (kept for later messages). */
+static int entry_line(struct reader *r, const char *path)
+{
+	if (!r->doc)
+		r->doc = core_yaml_doc_open(r->text, r->len);
+	return core_yaml_doc_line(r->doc, path);
+}
 
 static int bad(struct reader *r, const char *path, const char *what,
 	       double got)
@@ -400,11 +411,18 @@ static int convert_peak(struct reader *r, unsigned d, unsigned i,
 	PATH(p, "devices.%u.peak.%u.eff_conv", d, i);
 	if ((rc = fraction(r, p, rp->eff_conv)))
 		return rc;
+	/* Winograd F(4x4,3x3) does 4x fewer multiplies: the most a 3x3
+	 * efficiency over the direct count can be */
+	PATH(p, "devices.%u.peak.%u.eff_conv3x3", d, i);
+	if (!isfinite(rp->eff_conv3x3) || rp->eff_conv3x3 <= 0.0 ||
+	    rp->eff_conv3x3 > 4.0)
+		return bad(r, p, "must be in (0, 4]", rp->eff_conv3x3);
 	pk->matrix_flops = rp->matrix_tflops * 1e12;
 	pk->vector_flops = rp->vector_tflops * 1e12;
 	pk->sparse_flops = rp->sparse_tflops * 1e12;
 	pk->eff_gemm = rp->eff_gemm;
 	pk->eff_conv = rp->eff_conv;
+	pk->eff_conv3x3 = rp->eff_conv3x3;
 	core_strlcpy(pk->source, rp->source, sizeof(pk->source));
 	core_strlcpy(pk->eff_source, rp->eff_source, sizeof(pk->eff_source));
 	return DLSIM_OK;
@@ -533,7 +551,7 @@ static int convert_device(struct reader *r, unsigned d,
 	dev->n_mem = (int)rd->memory_count;
 	core_strlcpy(dev->file, r->name, sizeof(dev->file));
 	PATH(p, "devices.%u", d);
-	dev->line = core_yaml_line(r->text, r->len, p);
+	dev->line = entry_line(r, p);
 	return DLSIM_OK;
 }
 
@@ -560,7 +578,7 @@ static int convert_link(struct reader *r, unsigned i,
 	core_strlcpy(l->source, rl->source, sizeof(l->source));
 	core_strlcpy(l->file, r->name, sizeof(l->file));
 	PATH(p, "links.%u", i);
-	l->line = core_yaml_line(r->text, r->len, p);
+	l->line = entry_line(r, p);
 	return DLSIM_OK;
 }
 
@@ -583,7 +601,7 @@ static int convert_network(struct reader *r, unsigned i,
 	core_strlcpy(n->source, rn->source, sizeof(n->source));
 	core_strlcpy(n->file, r->name, sizeof(n->file));
 	PATH(p, "networks.%u", i);
-	n->line = core_yaml_line(r->text, r->len, p);
+	n->line = entry_line(r, p);
 	return DLSIM_OK;
 }
 
@@ -652,7 +670,7 @@ static int convert_node(struct reader *r, unsigned i,
 	core_strlcpy(n->source, rn->source, sizeof(n->source));
 	core_strlcpy(n->file, r->name, sizeof(n->file));
 	PATH(p, "nodes.%u", i);
-	n->line = core_yaml_line(r->text, r->len, p);
+	n->line = entry_line(r, p);
 	return DLSIM_OK;
 }
 
@@ -851,7 +869,7 @@ int hw_yaml_read(struct hw_catalog *cat, const char *name, const char *text,
 		 size_t len, struct hw_file_system *sys,
 		 struct dlsim_err *err)
 {
-	struct reader r = { name, text, len, err };
+	struct reader r = { name, text, len, err, NULL };
 	struct core_yaml_log log;
 	struct raw_file *f = NULL;
 	struct hw_catalog scratch;
@@ -867,7 +885,7 @@ int hw_yaml_read(struct hw_catalog *cat, const char *name, const char *text,
 			     (cyaml_data_t **)&f, NULL);
 	if (ce != CYAML_OK)
 		return dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: %s", name,
-				     log.have_line ? log.line : 1,
+				     core_yaml_log_line(&log, text, len),
 				     log.first[0] ? log.first :
 				     cyaml_strerror(ce));
 	if (!f)
@@ -885,6 +903,7 @@ int hw_yaml_read(struct hw_catalog *cat, const char *name, const char *text,
 	if (!rc && sys)
 		*sys = fsys;
 	free_scratch(&scratch);
+	core_yaml_doc_close(r.doc);
 	cyaml_free(&cfg, &file_schema, f, 0);
 	return rc;
 }

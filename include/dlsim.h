@@ -164,13 +164,27 @@ struct model_layer {
 	int64_t in_elems;                /* sum over inputs, per sample */
 };
 
+/*
+ * The class of kernel a pass runs, which decides the unit and the measured
+ * efficiency it gets: element-wise work runs on vector units; GEMMs and
+ * convolutions on matrix (tensor) units, with 3x3 stride-1 convolutions
+ * apart because libraries run them with Winograd's algorithm.
+ */
+enum model_kernel {
+	MODEL_KERNEL_VECTOR = 0,
+	MODEL_KERNEL_GEMM,
+	MODEL_KERNEL_CONV,
+	MODEL_KERNEL_CONV3X3,
+	MODEL_KERNEL_COUNT
+};
+
 /* Costs of one pass of one layer for a whole batch. */
 struct model_pass_cost {
 	double flops;      /* floating-point operations; a multiply-add is 2 */
 	double bytes;      /* bytes read from and written to device memory */
 	double work;       /* Ben-Nun & Hoefler W: operations (a MAC is 1) */
 	double depth;      /* Ben-Nun & Hoefler D: longest dependency chain */
-	int matrix;        /* 1 if a matrix (tensor) unit may run it */
+	enum model_kernel kernel;
 };
 
 /* A network: layers in topological order (inputs precede their users). */
@@ -271,7 +285,11 @@ struct hw_peak {
 	double sparse_flops;   /* structured-sparse matrix peak; never used
 				  by default */
 	double eff_gemm;       /* attained / peak, GEMM microbenchmarks */
-	double eff_conv;       /* attained / peak, convolution benchmarks */
+	double eff_conv;       /* attained / peak, convolutions other than
+				  3x3 stride 1 */
+	double eff_conv3x3;    /* direct-convolution FLOP/s / peak for 3x3
+				  stride-1 convolutions: above 1 where
+				  Winograd saves multiplies */
 	char source[HW_SOURCE_LEN];
 	char eff_source[HW_SOURCE_LEN];
 };
@@ -361,7 +379,9 @@ struct hw_catalog;
 struct hw_system {
 	char spec[128];                  /* what the user asked for */
 	const struct hw_device *device;
-	const struct hw_node *node;      /* NULL for a single device */
+	const struct hw_node *node;      /* the node the devices sit in
+					    (for one device: its usual
+					    node, whose links go unused) */
 	const struct hw_link *intra;     /* NULL if one device per node */
 	const struct hw_link *nic;       /* NULL if one node */
 	const struct hw_network *network;

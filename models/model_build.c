@@ -42,14 +42,30 @@ static int fail(struct model_builder *b, int code, const char *fmt,
 	return model_builder_fail(b, code, msg);
 }
 
-static int check_input(struct model_builder *b, int in)
+/* The name a layer will get: its own, or "<kind><index>". */
+static void layer_label(const struct model_builder *b,
+			enum model_layer_kind kind, const char *name,
+			char *buf, size_t n)
 {
+	if (name && *name)
+		snprintf(buf, n, "%s", name);
+	else
+		snprintf(buf, n, "%s%d", model_layer_kind_name(kind),
+			 b->m->n_layers);
+}
+
+static int check_input(struct model_builder *b, int in,
+		       enum model_layer_kind kind, const char *name)
+{
+	char label[MODEL_NAME_LEN];
+
 	if (!b->m || b->err.code != DLSIM_OK)
 		return -1;
 	if (in < 0 || in >= b->m->n_layers) {
+		layer_label(b, kind, name, label, sizeof(label));
 		dlsim_err_set(&b->err, DLSIM_EINVAL,
-			      "layer %d: input %d is not an earlier layer",
-			      b->m->n_layers, in);
+			      "layer '%s': input %d is not an earlier layer",
+			      label, in);
 		return -1;
 	}
 	return 0;
@@ -198,7 +214,8 @@ int model_add_conv(struct model_builder *b, int in, const char *name,
 	struct model_layer *l;
 	int64_t cin;
 
-	if (check_input(b, in) < 0 || !(l = layer_new(b, MODEL_CONV2D,
+	if (check_input(b, in, MODEL_CONV2D, name) < 0 ||
+	    !(l = layer_new(b, MODEL_CONV2D,
 						      name, in)))
 		return -1;
 	cin = l->in.c;
@@ -209,11 +226,16 @@ int model_add_conv(struct model_builder *b, int in, const char *name,
 			    "layer '%s': conv2d needs positive channels, "
 			    "kernel, stride, dilation and groups", l->name,
 			    0, 0);
-	if (cin % s->groups || s->out_channels % s->groups)
+	if (cin % s->groups)
 		return fail(b, DLSIM_EINVAL,
 			    "layer '%s': %lld input channels do not divide "
 			    "into %lld groups", l->name, (long long)cin,
 			    (long long)s->groups);
+	if (s->out_channels % s->groups)
+		return fail(b, DLSIM_EINVAL,
+			    "layer '%s': %lld output channels do not divide "
+			    "into %lld groups", l->name,
+			    (long long)s->out_channels, (long long)s->groups);
 	l->kernel_h = s->kernel_h;
 	l->kernel_w = s->kernel_w;
 	l->stride_h = s->stride_h;
@@ -243,7 +265,8 @@ int model_add_fc(struct model_builder *b, int in, const char *name,
 {
 	struct model_layer *l;
 
-	if (check_input(b, in) < 0 || !(l = layer_new(b, MODEL_FC, name, in)))
+	if (check_input(b, in, MODEL_FC, name) < 0 ||
+	    !(l = layer_new(b, MODEL_FC, name, in)))
 		return -1;
 	if (out_features <= 0)
 		return fail(b, DLSIM_EINVAL,
@@ -265,7 +288,8 @@ int model_add_pool(struct model_builder *b, enum model_layer_kind kind,
 	if (kind != MODEL_MAXPOOL && kind != MODEL_AVGPOOL)
 		return model_builder_fail(b, DLSIM_EINVAL,
 					  "pooling must be max or avg");
-	if (check_input(b, in) < 0 || !(l = layer_new(b, kind, name, in)))
+	if (check_input(b, in, kind, name) < 0 ||
+	    !(l = layer_new(b, kind, name, in)))
 		return -1;
 	if (s->kernel_h <= 0 || s->kernel_w <= 0 || s->stride_h <= 0 ||
 	    s->stride_w <= 0 || s->pad_h < 0 || s->pad_w < 0 ||
@@ -297,7 +321,7 @@ int model_add_globalpool(struct model_builder *b, int in, const char *name)
 {
 	struct model_layer *l;
 
-	if (check_input(b, in) < 0 ||
+	if (check_input(b, in, MODEL_GLOBALPOOL, name) < 0 ||
 	    !(l = layer_new(b, MODEL_GLOBALPOOL, name, in)))
 		return -1;
 	l->kernel_h = l->in.h;
@@ -313,7 +337,7 @@ int model_add_batchnorm(struct model_builder *b, int in, const char *name)
 {
 	struct model_layer *l;
 
-	if (check_input(b, in) < 0 ||
+	if (check_input(b, in, MODEL_BATCHNORM, name) < 0 ||
 	    !(l = layer_new(b, MODEL_BATCHNORM, name, in)))
 		return -1;
 	l->out = l->in;
@@ -326,7 +350,8 @@ int model_add_lrn(struct model_builder *b, int in, const char *name,
 {
 	struct model_layer *l;
 
-	if (check_input(b, in) < 0 || !(l = layer_new(b, MODEL_LRN, name, in)))
+	if (check_input(b, in, MODEL_LRN, name) < 0 ||
+	    !(l = layer_new(b, MODEL_LRN, name, in)))
 		return -1;
 	if (size <= 0)
 		return fail(b, DLSIM_EINVAL,
@@ -356,11 +381,16 @@ int model_add_merge(struct model_builder *b, enum model_layer_kind kind,
 	if (kind != MODEL_ADD && kind != MODEL_CONCAT)
 		return model_builder_fail(b, DLSIM_EINVAL,
 					  "a merge must be add or concat");
-	if (n_in < 1 || n_in > MODEL_MAX_INPUTS)
-		return model_builder_fail(b, DLSIM_EINVAL,
-					  "add and concat take 1 to 8 inputs");
+	if (b->m && (n_in < 2 || n_in > MODEL_MAX_INPUTS)) {
+		char label[MODEL_NAME_LEN];
+
+		layer_label(b, kind, name, label, sizeof(label));
+		return fail(b, DLSIM_EINVAL, "layer '%s': add and concat "
+			    "take 2 to %lld inputs (got %lld)", label,
+			    MODEL_MAX_INPUTS, n_in);
+	}
 	for (i = 0; i < n_in; i++)
-		if (check_input(b, in[i]) < 0)
+		if (check_input(b, in[i], kind, name) < 0)
 			return -1;
 	if (!(l = layer_new(b, kind, name, in[0])))
 		return -1;
@@ -397,7 +427,8 @@ int model_add_simple(struct model_builder *b, enum model_layer_kind kind,
 		return model_builder_fail(b, DLSIM_EINVAL,
 					  "not a single-input layer kind");
 	}
-	if (check_input(b, in) < 0 || !(l = layer_new(b, kind, name, in)))
+	if (check_input(b, in, kind, name) < 0 ||
+	    !(l = layer_new(b, kind, name, in)))
 		return -1;
 	l->out = l->in;
 	if (kind == MODEL_FLATTEN) {

@@ -28,7 +28,9 @@ struct raw_layer {
 	char **inputs;
 	unsigned inputs_count;
 	int64_t out_channels, out_features, kernel, kernel_h, kernel_w;
-	int64_t stride, padding, dilation, groups, size;
+	int64_t padding, size;
+	/* pointers: absent (NULL) differs from a written 0, which is bad */
+	int64_t *stride, *dilation, *groups;
 	int bias, ceil_mode;
 };
 
@@ -58,6 +60,9 @@ static const cyaml_strval_t type_strings[] = {
 #define OPT CYAML_FLAG_OPTIONAL
 #define INT(key, field) \
 	CYAML_FIELD_INT(key, OPT, struct raw_layer, field)
+#define PINT(key, field) \
+	CYAML_FIELD_INT_PTR(key, OPT | CYAML_FLAG_POINTER, struct raw_layer, \
+			    field)
 
 static const cyaml_schema_value_t input_name = {
 	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 1, MODEL_NAME_LEN - 1),
@@ -73,9 +78,9 @@ static const cyaml_schema_field_t layer_fields[] = {
 			     MODEL_MAX_INPUTS),
 	INT("out_channels", out_channels), INT("out_features", out_features),
 	INT("kernel", kernel), INT("kernel_h", kernel_h),
-	INT("kernel_w", kernel_w), INT("stride", stride),
-	INT("padding", padding), INT("dilation", dilation),
-	INT("groups", groups), INT("size", size),
+	INT("kernel_w", kernel_w), PINT("stride", stride),
+	INT("padding", padding), PINT("dilation", dilation),
+	PINT("groups", groups), INT("size", size),
 	CYAML_FIELD_BOOL("bias", OPT, struct raw_layer, bias),
 	CYAML_FIELD_BOOL("ceil_mode", OPT, struct raw_layer, ceil_mode),
 	CYAML_FIELD_END
@@ -150,6 +155,12 @@ static int64_t or_default(int64_t v, int64_t dflt)
 	return v ? v : dflt;
 }
 
+/* A pointer field: its value if written, else the default. */
+static int64_t given_or(const int64_t *v, int64_t dflt)
+{
+	return v ? *v : dflt;
+}
+
 static int add_conv(struct model_builder *b, int in, const char *name,
 		    const struct raw_layer *rl)
 {
@@ -158,10 +169,10 @@ static int add_conv(struct model_builder *b, int in, const char *name,
 	model_conv_spec_init(&s, rl->out_channels, 1, 1, 0);
 	s.kernel_h = or_default(rl->kernel_h, rl->kernel);
 	s.kernel_w = or_default(rl->kernel_w, rl->kernel);
-	s.stride_h = s.stride_w = or_default(rl->stride, 1);
+	s.stride_h = s.stride_w = given_or(rl->stride, 1);
 	s.pad_h = s.pad_w = rl->padding;
-	s.dilation = or_default(rl->dilation, 1);
-	s.groups = or_default(rl->groups, 1);
+	s.dilation = given_or(rl->dilation, 1);
+	s.groups = given_or(rl->groups, 1);
 	s.bias = rl->bias;
 	return model_add_conv(b, in, name, &s);
 }
@@ -174,7 +185,7 @@ static int add_pool(struct model_builder *b, int in, const char *name,
 	model_pool_spec_init(&s, 1, 1, 0);
 	s.kernel_h = or_default(rl->kernel_h, rl->kernel);
 	s.kernel_w = or_default(rl->kernel_w, rl->kernel);
-	s.stride_h = s.stride_w = or_default(rl->stride, s.kernel_h);
+	s.stride_h = s.stride_w = given_or(rl->stride, s.kernel_h);
 	s.pad_h = s.pad_w = rl->padding;
 	s.ceil_mode = rl->ceil_mode;
 	return model_add_pool(b, (enum model_layer_kind)rl->type, in, name,
@@ -239,6 +250,18 @@ static const char *stray_key(const struct raw_layer *rl)
 	return NULL;
 }
 
+/* The first written stride, dilation or groups that is not positive. */
+static const char *nonpositive_key(const struct raw_layer *rl)
+{
+	if (rl->stride && *rl->stride <= 0)
+		return "stride";
+	if (rl->dilation && *rl->dilation <= 0)
+		return "dilation";
+	if (rl->groups && *rl->groups <= 0)
+		return "groups";
+	return NULL;
+}
+
 static int build_layer(struct loader *ld, unsigned i,
 		       const struct raw_layer *rl, struct dlsim_err *err)
 {
@@ -251,6 +274,10 @@ static int build_layer(struct loader *ld, unsigned i,
 	if (stray) {
 		snprintf(msg, sizeof(msg), "'%s' does not apply to a %s layer",
 			 stray, model_layer_kind_name(rl->type));
+		return layer_error(ld, i, stray, msg, err);
+	}
+	if ((stray = nonpositive_key(rl))) {
+		snprintf(msg, sizeof(msg), "'%s' must be positive", stray);
 		return layer_error(ld, i, stray, msg, err);
 	}
 	if (rl->name && find_layer(m, rl->name) >= 0) {
@@ -333,9 +360,14 @@ int model_load_yaml(const char *path, struct model **out,
 	core_yaml_config(&cfg, &log);
 	ce = cyaml_load_data((const uint8_t *)text, len, &cfg, &model_schema,
 			     (cyaml_data_t **)&rm, NULL);
-	if (ce != CYAML_OK || !rm) {
+	if (ce == CYAML_OK && !rm) {
+		free(text);
+		return dlsim_err_set(err, DLSIM_EPARSE, "%s:1: empty file",
+				     path);
+	}
+	if (ce != CYAML_OK) {
 		rc = dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: %s", path,
-				   log.have_line ? log.line : 1,
+				   core_yaml_log_line(&log, text, len),
 				   log.first[0] ? log.first :
 				   cyaml_strerror(ce));
 		free(text);

@@ -11,9 +11,8 @@
 /* What the roofline needs of a device at one precision, computed once per
  * prediction so that costing a layer is a handful of multiplies. */
 struct sim_roof {
-	double conv_flops;      /* attainable FLOP/s, convolutions */
-	double gemm_flops;      /* attainable FLOP/s, fully connected */
-	double vector_flops;    /* FLOP/s for element-wise work */
+	double rate[MODEL_KERNEL_COUNT];  /* attainable FLOP/s per kernel
+					     class (direct-count FLOPs) */
 	double bandwidth_Bps;   /* attainable memory bandwidth */
 	double cycle_s;         /* one clock: the unit of Brent's depth */
 	double launch_s;        /* per kernel */
@@ -22,8 +21,8 @@ struct sim_roof {
 void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 		   enum dlsim_precision p);
 
-/* Time of one pass with cost c on layer kind k; sets *bound. */
-double sim_pass_time(const struct sim_roof *r, enum model_layer_kind k,
+/* Time of one pass with cost c; sets *bound. */
+double sim_pass_time(const struct sim_roof *r,
 		     const struct model_pass_cost *c, enum sim_bound *bound);
 
 /* One level of ranks joined by links: alpha (s) and beta (s/byte). */

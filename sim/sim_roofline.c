@@ -11,12 +11,13 @@
  * seed-000-004-lim-banerjee.md line 286: max(FLOPs / (eta_c P_peak),
  * bytes / (eta_m B_mem)) + launch overhead).
  *
- * Attainable = peak x efficiency, both from the hardware catalog:
- * convolutions use the device's convolution efficiency at that precision,
- * fully connected layers its GEMM efficiency, both measured by
- * microbenchmarks (DeepBench; see each device's eff_source).  Only those
- * two layer kinds run on matrix (tensor) units; element-wise layers use
- * the vector peak and are in practice bound by memory.
+ * Attainable = peak x efficiency, both from the hardware catalog, for the
+ * pass's kernel class (model_layer.c): GEMMs, convolutions, and 3x3
+ * stride-1 convolutions each have an efficiency measured by
+ * microbenchmarks at that precision (DeepBench; see each device's
+ * eff_source).  Only those classes run on matrix (tensor) units;
+ * element-wise layers use the vector peak and are in practice bound by
+ * memory.
  *
  * LIMITATIONS
  * - One efficiency per kernel class and precision, whatever the shape:
@@ -36,28 +37,25 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 	double clock = d->clock_avx512_hz > 0.0 ? d->clock_avx512_hz :
 		       d->clock_boost_hz;
 
-	r->conv_flops = pk->matrix_flops * pk->eff_conv;
-	r->gemm_flops = pk->matrix_flops * pk->eff_gemm;
-	r->vector_flops = pk->vector_flops;
+	r->rate[MODEL_KERNEL_VECTOR] = pk->vector_flops;
+	r->rate[MODEL_KERNEL_GEMM] = pk->matrix_flops * pk->eff_gemm;
+	r->rate[MODEL_KERNEL_CONV] = pk->matrix_flops * pk->eff_conv;
+	r->rate[MODEL_KERNEL_CONV3X3] = pk->matrix_flops * pk->eff_conv3x3;
 	r->bandwidth_Bps = d->mem[0].bandwidth_Bps * d->eff_memory;
 	r->cycle_s = clock > 0.0 ? 1.0 / clock : 0.0;
 	r->launch_s = d->launch_overhead_s;
 }
 
-double sim_pass_time(const struct sim_roof *r, enum model_layer_kind k,
+double sim_pass_time(const struct sim_roof *r,
 		     const struct model_pass_cost *c, enum sim_bound *bound)
 {
-	double rate, tc, tm, t;
+	double tc, tm, t;
 
 	if (c->flops <= 0.0 && c->bytes <= 0.0) {
 		*bound = SIM_BOUND_LATENCY;
 		return 0.0;
 	}
-	if (c->matrix)
-		rate = k == MODEL_CONV2D ? r->conv_flops : r->gemm_flops;
-	else
-		rate = r->vector_flops;
-	tc = c->flops / rate + c->depth * r->cycle_s;
+	tc = c->flops / r->rate[c->kernel] + c->depth * r->cycle_s;
 	tm = c->bytes / r->bandwidth_Bps;
 	t = tc > tm ? tc : tm;
 	if (r->launch_s > t)

@@ -221,7 +221,7 @@ static double pass(const struct sim_roof *roof, const struct model_layer *l,
 	double t;
 
 	model_layer_cost(l, p, batch, sz->act, sz->weight, &c);
-	t = sim_pass_time(roof, l->kind, &c, &b);
+	t = sim_pass_time(roof, &c, &b);
 	if (rec) {
 		rec->time_s[p] = t;
 		rec->flops[p] = c.flops;
@@ -241,7 +241,8 @@ static double optimizer_time(const struct sim_roof *roof,
 	double bytes = sz->grad + 2.0 * sz->master + state_bytes[opt] +
 		       (mixed(sz) ? sz->weight : 0.0);
 	double rate = d->peak[DLSIM_FP32].vector_flops > 0.0 ?
-		      d->peak[DLSIM_FP32].vector_flops : roof->vector_flops;
+		      d->peak[DLSIM_FP32].vector_flops :
+		      roof->rate[MODEL_KERNEL_VECTOR];
 	double tc = params * flops[opt] / rate;
 	double tm = params * bytes / roof->bandwidth_Bps;
 

@@ -131,8 +131,8 @@ START_TEST(precision_parse_unknown_lists_valid_names)
 			 DLSIM_ENOTFOUND);
 	ck_assert_int_eq(err.code, DLSIM_ENOTFOUND);
 	ck_assert_ptr_nonnull(strstr(err.msg, "fp128"));
-	ck_assert_ptr_nonnull(strstr(err.msg,
-				     "fp64, fp32, tf32, fp16, bf16, fp8, int8"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "fp64, fp32, tf32, fp16, "
+				     "bf16, fp8, int8"));
 	dlsim_err_clear(&err);
 	ck_assert_int_eq(dlsim_precision_parse(NULL, &got, &err),
 			 DLSIM_ENOTFOUND);

@@ -1,2 +1,710 @@
+/*
+ * test_hw.c -- the hardware catalog (hw/hw_yaml.c, hw/hw_catalog.c) and
+ * the resolution of --hw strings into systems (hw/hw_system.c).
+ *
+ * Every test builds its own catalog from tests/data/hw/good/catalog.yaml,
+ * a small made-up catalog (one GPU "tgpu" packed four to a node "dgxa"
+ * with NVLink-like "tlink" and two InfiniBand-like "tnic"; one CPU
+ * "xeon-x8" alone in a node "ws1" with no network link), so that nothing
+ * here depends on the shipped catalog.  Error fixtures in tests/data/hw/
+ * hold one mistake each, named in their first line.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "tests.h"
-Suite *suite_hw(void) { Suite *s = suite_create("hw"); return s; }
+#include "dlsim.h"
+#include "hw/hw.h"
+
+#define DIR "tests/data/hw/"
+#define CATALOG DIR "good/catalog.yaml"
+
+static struct hw_catalog *new_catalog(void)
+{
+	struct dlsim_err err = { 0 };
+	struct hw_catalog *cat = NULL;
+
+	ck_assert_int_eq(hw_catalog_new(&cat, &err), DLSIM_OK);
+	ck_assert_ptr_nonnull(cat);
+	ck_assert_msg(hw_catalog_add_file(cat, CATALOG, &err) == DLSIM_OK,
+		      "%s", err.msg);
+	return cat;
+}
+
+static const struct hw_device *device(const struct hw_catalog *cat,
+				      const char *name)
+{
+	const struct hw_device *d = hw_device_find(cat, name);
+
+	ck_assert_msg(d != NULL, "no device '%s'", name);
+	return d;
+}
+
+/* ---------------------------------------------------------------- */
+/* Reading and units                                                 */
+/* ---------------------------------------------------------------- */
+
+/*
+ * The file's units become SI: TFLOP/s x 1e12, GB/s x 1e9 (decimal, per
+ * direction), GiB x 2^30, MiB x 2^20, us x 1e-6, MHz x 1e6
+ * (configs/hw/README.md).
+ */
+START_TEST(units_convert_to_si)
+{
+	struct hw_catalog *cat = new_catalog();
+	const struct hw_device *d = device(cat, "tgpu");
+	const struct hw_device *cpu = device(cat, "xeon-x8");
+
+	ck_assert_int_eq(d->kind, HW_GPU);
+	ck_assert_str_eq(d->vendor, "Testco");
+	ck_assert_str_eq(d->model, "Testco TG-1 SXM 32GB");
+	ck_assert_int_eq(d->units, 100);
+	/* 40 and 20 TFLOP/s; fp16 sparse 640 TFLOP/s */
+	ck_assert(d->peak[DLSIM_FP32].matrix_flops == 4e13);
+	ck_assert(d->peak[DLSIM_FP32].vector_flops == 2e13);
+	ck_assert(d->peak[DLSIM_FP16].matrix_flops == 3.2e14);
+	ck_assert(d->peak[DLSIM_FP16].sparse_flops == 6.4e14);
+	ck_assert(d->peak[DLSIM_FP32].sparse_flops == 0.0);
+	ck_assert(d->peak[DLSIM_FP32].eff_gemm == 0.8);
+	ck_assert(d->peak[DLSIM_FP32].eff_conv == 0.6);
+	/* 3x3 efficiencies over the direct count may exceed 1 */
+	ck_assert(d->peak[DLSIM_FP32].eff_conv3x3 == 0.95);
+	ck_assert(d->peak[DLSIM_FP16].eff_conv3x3 == 1.4);
+	ck_assert_str_eq(d->peak[DLSIM_FP32].source,
+			 "made up for tests: TG-1 datasheet, Table 1");
+	/* 32 GiB = 32 * 1,073,741,824 = 34,359,738,368 bytes; 2000 GB/s */
+	ck_assert_int_eq(d->n_mem, 1);
+	ck_assert_str_eq(d->mem[0].type, "HBM3");
+	ck_assert(d->mem[0].capacity_bytes == 34359738368.0);
+	ck_assert(d->mem[0].bandwidth_Bps == 2e12);
+	ck_assert(d->eff_memory == 0.85);
+	/* 1500 and 1200 MHz; 4 us; 40 MiB = 41,943,040 bytes */
+	ck_assert(d->clock_boost_hz == 1.5e9);
+	ck_assert(d->clock_base_hz == 1.2e9);
+	ck_assert(d->clock_avx512_hz == 0.0);
+	ck_assert_rel(d->launch_overhead_s, 4e-6, 1e-12);
+	ck_assert(d->llc_bytes == 41943040.0);
+	ck_assert(d->tdp_w == 400.0);
+	ck_assert(d->price_usd == 10000.0);
+	ck_assert_str_eq(d->node, "dgxa");
+	ck_assert_str_eq(d->file, CATALOG);
+	ck_assert_int_eq(d->line, 6);         /* "- name: tgpu" */
+	/* the CPU: 1.8432 TFLOP/s, 1800 MHz AVX-512, 128 GiB at 100 GB/s */
+	ck_assert_int_eq(cpu->kind, HW_CPU);
+	ck_assert_rel(cpu->peak[DLSIM_FP32].matrix_flops, 1.8432e12, 1e-12);
+	ck_assert(cpu->clock_avx512_hz == 1.8e9);
+	ck_assert(cpu->mem[0].capacity_bytes == 137438953472.0);
+	ck_assert(cpu->mem[0].bandwidth_Bps == 1e11);
+	ck_assert_rel(cpu->launch_overhead_s, 1e-5, 1e-12);
+	ck_assert(cpu->price_usd == 0.0);     /* absent: none published */
+	ck_assert_int_eq(cpu->line, 63);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+START_TEST(links_networks_and_nodes_are_read)
+{
+	struct hw_catalog *cat = new_catalog();
+	const struct hw_link *l = hw_link_find(cat, "tlink");
+	const struct hw_network *nw = hw_network_find(cat, "tfat");
+	const struct hw_node *n = hw_node_find(cat, "dgxa");
+	const struct hw_node *ws = hw_node_find(cat, "ws1");
+
+	/* 50 GB/s, 1.5 us; 25 GB/s, 2 us */
+	ck_assert_ptr_nonnull(l);
+	ck_assert_str_eq(l->kind, "nvlink");
+	ck_assert(l->bandwidth_Bps == 5e10);
+	ck_assert_rel(l->latency_s, 1.5e-6, 1e-12);
+	ck_assert_int_eq(l->line, 94);
+	l = hw_link_find(cat, "tnic");
+	ck_assert_ptr_nonnull(l);
+	ck_assert(l->bandwidth_Bps == 2.5e10);
+	ck_assert_rel(l->latency_s, 2e-6, 1e-12);
+
+	ck_assert_ptr_nonnull(nw);
+	ck_assert_int_eq(nw->topology, HW_TOPO_FAT_TREE);
+	ck_assert(nw->oversubscription == 2.0);
+	ck_assert_int_eq(nw->line, 105);
+
+	ck_assert_ptr_nonnull(n);
+	ck_assert_str_eq(n->device, "tgpu");
+	ck_assert_int_eq(n->devices_per_node, 4);
+	ck_assert_str_eq(n->intra_link, "tlink");
+	ck_assert_int_eq(n->intra_links_per_device, 3);
+	ck_assert_int_eq(n->intra_topology, HW_TOPO_ALL_TO_ALL);
+	ck_assert_str_eq(n->nic_link, "tnic");
+	ck_assert_int_eq(n->nics_per_node, 2);
+	ck_assert_str_eq(n->network, "tfat");
+	ck_assert_int_eq(n->line, 112);
+
+	ck_assert_ptr_nonnull(ws);
+	ck_assert_int_eq(ws->devices_per_node, 1);
+	ck_assert_int_eq(ws->intra_topology, HW_TOPO_SINGLE);
+	ck_assert_str_eq(ws->intra_link, "");
+	ck_assert_str_eq(ws->nic_link, "");
+	ck_assert_str_eq(ws->network, "");
+	hw_catalog_free(cat);
+}
+END_TEST
+
+START_TEST(lookups_by_name_and_alias)
+{
+	struct hw_catalog *cat = new_catalog();
+	const struct hw_device *d = device(cat, "tgpu");
+
+	ck_assert_ptr_eq(hw_device_find(cat, "tgpu-sxm"), d);
+	ck_assert_ptr_eq(hw_device_find(cat, "test-gpu"), d);
+	ck_assert_int_eq(d->n_aliases, 2);
+	ck_assert_ptr_eq(hw_node_find(cat, "dgx-a"), hw_node_find(cat, "dgxa"));
+	ck_assert_ptr_null(hw_device_find(cat, "TGPU"));
+	ck_assert_ptr_null(hw_device_find(cat, "nosuch"));
+	ck_assert_ptr_null(hw_device_find(cat, NULL));
+	/* each kind is looked up in its own list */
+	ck_assert_ptr_null(hw_device_find(cat, "dgxa"));
+	ck_assert_ptr_null(hw_node_find(cat, "tgpu"));
+	ck_assert_ptr_null(hw_link_find(cat, "tfat"));
+	ck_assert_ptr_null(hw_network_find(cat, "tlink"));
+	/* counts and load order */
+	ck_assert_int_eq(hw_catalog_n_devices(cat), 2);
+	ck_assert_int_eq(hw_catalog_n_links(cat), 2);
+	ck_assert_int_eq(hw_catalog_n_nodes(cat), 2);
+	ck_assert_int_eq(cat->n_networks, 1);
+	ck_assert_ptr_eq(hw_catalog_device(cat, 0), d);
+	ck_assert_str_eq(hw_catalog_device(cat, 1)->name, "xeon-x8");
+	ck_assert_str_eq(hw_catalog_link(cat, 1)->name, "tnic");
+	ck_assert_str_eq(hw_catalog_node(cat, 1)->name, "ws1");
+	ck_assert_ptr_null(hw_catalog_device(cat, 2));
+	ck_assert_ptr_null(hw_catalog_device(cat, -1));
+	ck_assert_ptr_null(hw_catalog_link(cat, 2));
+	ck_assert_ptr_null(hw_catalog_node(cat, 2));
+	hw_catalog_free(cat);
+}
+END_TEST
+
+START_TEST(kind_and_topology_names)
+{
+	ck_assert_str_eq(hw_device_kind_name(HW_CPU), "cpu");
+	ck_assert_str_eq(hw_device_kind_name(HW_GPU), "gpu");
+	ck_assert_str_eq(hw_device_kind_name(HW_ACCEL), "accel");
+	ck_assert_ptr_null(hw_device_kind_name(HW_DEVICE_KIND_COUNT));
+	ck_assert_str_eq(hw_topology_name(HW_TOPO_HYBRID_CUBE_MESH),
+			 "hybrid-cube-mesh");
+	ck_assert_str_eq(hw_topology_name(HW_TOPO_DRAGONFLY), "dragonfly");
+	ck_assert_ptr_null(hw_topology_name(HW_TOPOLOGY_COUNT));
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* Precisions on a device                                            */
+/* ---------------------------------------------------------------- */
+
+START_TEST(device_supports_exactly_its_listed_precisions)
+{
+	struct hw_catalog *cat = new_catalog();
+	const struct hw_device *d = device(cat, "tgpu");
+	const struct hw_device *cpu = device(cat, "xeon-x8");
+
+	/* tgpu lists fp32, fp16, bf16 and fp64 */
+	ck_assert_int_eq(hw_device_supports(d, DLSIM_FP32), 1);
+	ck_assert_int_eq(hw_device_supports(d, DLSIM_FP16), 1);
+	ck_assert_int_eq(hw_device_supports(d, DLSIM_BF16), 1);
+	ck_assert_int_eq(hw_device_supports(d, DLSIM_FP64), 1);
+	ck_assert_int_eq(hw_device_supports(d, DLSIM_TF32), 0);
+	ck_assert_int_eq(hw_device_supports(d, DLSIM_FP8), 0);
+	ck_assert_int_eq(hw_device_supports(d, DLSIM_INT8), 0);
+	ck_assert_int_eq(hw_device_supports(d, DLSIM_PRECISION_COUNT), 0);
+	ck_assert_int_eq(hw_device_supports(d, (enum dlsim_precision)-1), 0);
+	/* the CPU lists fp32 alone */
+	ck_assert_int_eq(hw_device_supports(cpu, DLSIM_FP32), 1);
+	ck_assert_int_eq(hw_device_supports(cpu, DLSIM_FP16), 0);
+	ck_assert_int_eq(hw_device_supports(cpu, DLSIM_BF16), 0);
+	/* tgpu: bf16 320 > fp32 40 TFLOP/s; the CPU has only fp32 */
+	ck_assert_int_eq(hw_device_auto_precision(d), DLSIM_BF16);
+	ck_assert_int_eq(hw_device_auto_precision(cpu), DLSIM_FP32);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* dlsim.h: "bf16 where its matrix units run bf16 faster than fp32, else
+ * fp16 where fp16 runs faster than fp32, else fp32". */
+START_TEST(auto_precision_prefers_bf16_then_fp16_then_fp32)
+{
+	static const struct {
+		double fp32, fp16, bf16;
+		enum dlsim_precision want;
+	} cases[] = {
+		/* V100-like: fp16 tensor cores, no bf16 */
+		{ 15.7e12, 125e12, 0, DLSIM_FP16 },
+		/* A100-like: bf16 = fp16, both faster than fp32 */
+		{ 19.5e12, 312e12, 312e12, DLSIM_BF16 },
+		/* bf16 faster than fp32 wins even where fp16 is faster */
+		{ 10e12, 80e12, 40e12, DLSIM_BF16 },
+		/* bf16 at the fp32 rate is no gain: fp16 next */
+		{ 10e12, 20e12, 10e12, DLSIM_FP16 },
+		/* neither faster (GP104-like slow fp16): fp32 */
+		{ 8e12, 0.13e12, 0, DLSIM_FP32 },
+		{ 8e12, 8e12, 8e12, DLSIM_FP32 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct hw_device d;
+
+		memset(&d, 0, sizeof(d));
+		d.peak[DLSIM_FP32].matrix_flops = cases[i].fp32;
+		d.peak[DLSIM_FP16].matrix_flops = cases[i].fp16;
+		d.peak[DLSIM_BF16].matrix_flops = cases[i].bf16;
+		ck_assert_msg(hw_device_auto_precision(&d) == cases[i].want,
+			      "case %zu: %s, expected %s", i,
+			      dlsim_precision_name(
+				      hw_device_auto_precision(&d)),
+			      dlsim_precision_name(cases[i].want));
+	}
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* Errors in catalog files                                           */
+/* ---------------------------------------------------------------- */
+
+/* Each fixture, the line of its mistake and a word the message holds. */
+static const struct {
+	const char *file;
+	int line;
+	const char *needle;
+} bad[] = {
+	/* "bandwidth_GBps: -16" */
+	{ "neg_bandwidth", 5, "bandwidth_GBps" },
+	/* "eff_gemm: 1.5" */
+	{ "eff_high", 18, "eff_gemm" },
+	/* "- precision: fp12" */
+	{ "bad_precision", 23, "fp12" },
+	/* "colour: green" is line 7; line 6 above it is fine */
+	{ "unknown_key", 7, "colour" },
+	/* the entry that lacks latency_us starts at "- name: halflink" */
+	{ "missing_key", 8, "latency_us" },
+	/* the second "- precision: fp32" */
+	{ "dup_precision", 31, "fp32" },
+	/* "- name: Fast-Link" */
+	{ "bad_name", 3, "Fast-Link" },
+	/* "- name: tlink", already in good/catalog.yaml */
+	{ "redefine", 10, "tlink" },
+	/* the node whose alias is ws1 */
+	{ "alias_clash", 3, "ws1" },
+	/* "- name: quadbox": 4 devices, no intra_link */
+	{ "no_intra", 3, "intra_link" },
+	/* "system: {device: tgpu, node: dgxa, count: 1}" */
+	{ "sys_both", 2, "system" },
+};
+
+#define N_BAD ((int)(sizeof(bad) / sizeof(bad[0])))
+
+/* A bad file fails with file:line and adds nothing to the catalog. */
+START_TEST(bad_file_names_line_and_adds_nothing)
+{
+	struct hw_catalog *cat = new_catalog();
+	struct dlsim_err err = { 0 };
+	char path[128], prefix[160];
+	int nd = hw_catalog_n_devices(cat), nl = hw_catalog_n_links(cat);
+	int nn = hw_catalog_n_nodes(cat), nw = cat->n_networks, rc;
+
+	snprintf(path, sizeof(path), DIR "%s.yaml", bad[_i].file);
+	snprintf(prefix, sizeof(prefix), "%s:%d: ", path, bad[_i].line);
+	rc = hw_catalog_add_file(cat, path, &err);
+	ck_assert_msg(rc == DLSIM_EPARSE, "%s: code %d (%s), expected %d",
+		      path, rc, rc ? err.msg : "loaded", DLSIM_EPARSE);
+	ck_assert_int_eq(err.code, DLSIM_EPARSE);
+	ck_assert_msg(strncmp(err.msg, prefix, strlen(prefix)) == 0,
+		      "message '%s' does not start with '%s'", err.msg,
+		      prefix);
+	ck_assert_msg(strstr(err.msg + strlen(prefix), bad[_i].needle) !=
+		      NULL, "message '%s' does not mention '%s'", err.msg,
+		      bad[_i].needle);
+	ck_assert_int_eq(hw_catalog_n_devices(cat), nd);
+	ck_assert_int_eq(hw_catalog_n_links(cat), nl);
+	ck_assert_int_eq(hw_catalog_n_nodes(cat), nn);
+	ck_assert_int_eq(cat->n_networks, nw);
+	/* the catalog still passes its own check */
+	ck_assert_int_eq(hw_catalog_check(cat, NULL), DLSIM_OK);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/*
+ * redefine.yaml's node "newbox" is valid and is merged before its link
+ * "tlink" clashes; it must be gone again afterwards.  The message names
+ * both places: redefine.yaml line 10 and good/catalog.yaml line 94.
+ */
+START_TEST(redefinition_names_both_places_and_rolls_back)
+{
+	struct hw_catalog *cat = new_catalog();
+	struct dlsim_err err = { 0 };
+
+	ck_assert_int_eq(hw_catalog_add_file(cat, DIR "redefine.yaml", &err),
+			 DLSIM_EPARSE);
+	ck_assert_ptr_nonnull(strstr(err.msg, DIR "redefine.yaml:10"));
+	ck_assert_ptr_nonnull(strstr(err.msg, CATALOG ":94"));
+	ck_assert_ptr_null(hw_node_find(cat, "newbox"));
+
+	/* the alias clash names ws1's own place, catalog.yaml line 124 */
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(hw_catalog_add_file(cat, DIR "alias_clash.yaml",
+					     &err), DLSIM_EPARSE);
+	ck_assert_ptr_nonnull(strstr(err.msg, CATALOG ":124"));
+	ck_assert_ptr_null(hw_node_find(cat, "otherbox"));
+	ck_assert_ptr_null(hw_node_find(cat, "other-box"));
+
+	/* the same file twice: its first device clashes with itself */
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(hw_catalog_add_file(cat, CATALOG, &err),
+			 DLSIM_EPARSE);
+	ck_assert_ptr_nonnull(strstr(err.msg, CATALOG ":6: 'tgpu'"));
+	ck_assert_int_eq(hw_catalog_n_devices(cat), 2);
+	ck_assert_int_eq(hw_catalog_n_links(cat), 2);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* A name used twice inside one text is a clash too; add_text's name is
+ * what the message shows. */
+START_TEST(duplicate_inside_one_text_is_an_error)
+{
+	static const char text[] =
+		"links:\n"                                  /* 1 */
+		"  - name: dup\n"                           /* 2 */
+		"    kind: pcie\n"
+		"    bandwidth_GBps: 16\n"
+		"    latency_us: 1\n"
+		"    source: \"made up for tests\"\n"
+		"  - name: dup\n"                           /* 7 */
+		"    kind: pcie\n"
+		"    bandwidth_GBps: 32\n"
+		"    latency_us: 1\n"
+		"    source: \"made up for tests\"\n";
+	struct hw_catalog *cat = new_catalog();
+	struct dlsim_err err = { 0 };
+
+	ck_assert_int_eq(hw_catalog_add_text(cat, "inline", text,
+					     strlen(text), &err),
+			 DLSIM_EPARSE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "inline:7: 'dup'"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "inline:2"));
+	ck_assert_ptr_null(hw_link_find(cat, "dup"));
+	ck_assert_int_eq(hw_catalog_n_links(cat), 2);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+START_TEST(missing_file_is_eio)
+{
+	struct hw_catalog *cat = new_catalog();
+	struct dlsim_err err = { 0 };
+
+	ck_assert_int_eq(hw_catalog_add_file(cat, DIR "no-such.yaml", &err),
+			 DLSIM_EIO);
+	ck_assert_ptr_nonnull(strstr(err.msg, DIR "no-such.yaml"));
+	ck_assert_int_eq(hw_catalog_n_devices(cat), 2);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* dangling.yaml reads cleanly; only the cross-reference check can see
+ * that its node "lostbox" (line 4) names a link nobody defined. */
+START_TEST(catalog_check_finds_unknown_link)
+{
+	struct hw_catalog *cat = new_catalog();
+	struct dlsim_err err = { 0 };
+
+	ck_assert_int_eq(hw_catalog_check(cat, &err), DLSIM_OK);
+	ck_assert_int_eq(hw_catalog_add_file(cat, DIR "dangling.yaml", &err),
+			 DLSIM_OK);
+	ck_assert_int_eq(hw_catalog_check(cat, &err), DLSIM_EPARSE);
+	ck_assert_msg(strncmp(err.msg, DIR "dangling.yaml:4: ",
+			      strlen(DIR "dangling.yaml:4: ")) == 0, "%s",
+		      err.msg);
+	ck_assert_ptr_nonnull(strstr(err.msg, "lostbox"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "nosuch-link"));
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* hw_system_resolve                                                 */
+/* ---------------------------------------------------------------- */
+
+/* What a resolved system must be; NULL names mean "no such part". */
+struct want {
+	const char *device, *node, *intra, *nic, *network;
+	int64_t n_devices, per_node, n_nodes;
+};
+
+/* One part of a system by name: got and want both NULL, or equal. */
+static void assert_part(const char *spec, const char *what,
+			const char *got, const char *want)
+{
+	if (want)
+		ck_assert_msg(got && strcmp(got, want) == 0,
+			      "%s: %s is '%s', expected '%s'", spec, what,
+			      got ? got : "(none)", want);
+	else
+		ck_assert_msg(got == NULL, "%s: %s is '%s', expected none",
+			      spec, what, got);
+}
+
+static void assert_system(const struct hw_system *s, const struct want *w)
+{
+	ck_assert_ptr_nonnull(s->device);
+	ck_assert_str_eq(s->device->name, w->device);
+	assert_part(s->spec, "node", s->node ? s->node->name : NULL, w->node);
+	assert_part(s->spec, "intra", s->intra ? s->intra->name : NULL,
+		    w->intra);
+	assert_part(s->spec, "nic", s->nic ? s->nic->name : NULL, w->nic);
+	assert_part(s->spec, "network",
+		    s->network ? s->network->name : NULL, w->network);
+	ck_assert_int_eq(s->n_devices, w->n_devices);
+	ck_assert_int_eq(s->devices_per_node, w->per_node);
+	ck_assert_int_eq(s->n_nodes, w->n_nodes);
+}
+
+static void resolve_ok(struct hw_catalog *cat, const char *spec,
+		       const struct want *w)
+{
+	struct dlsim_err err = { 0 };
+	struct hw_system s;
+
+	ck_assert_msg(hw_system_resolve(cat, spec, &s, &err) == DLSIM_OK,
+		      "%s: %s", spec, err.msg);
+	ck_assert_str_eq(s.spec, spec);
+	assert_system(&s, w);
+}
+
+/*
+ * A failure returns code, says something naming `needle`, and leaves
+ * the output all zero, whatever it held before.
+ */
+static void resolve_fails(struct hw_catalog *cat, const char *spec,
+			  int code, const char *needle)
+{
+	struct dlsim_err err = { 0 };
+	struct hw_system s, zero;
+
+	memset(&s, 0x5a, sizeof(s));
+	memset(&zero, 0, sizeof(zero));
+	ck_assert_msg(hw_system_resolve(cat, spec, &s, &err) == code,
+		      "'%s': %s (code %d, expected %d)", spec ? spec : "NULL",
+		      err.msg, err.code, code);
+	ck_assert_int_eq(err.code, code);
+	ck_assert_msg(memcmp(&s, &zero, sizeof(s)) == 0,
+		      "'%s': output not zeroed", spec ? spec : "NULL");
+	if (needle)
+		ck_assert_msg(strstr(err.msg, needle) != NULL,
+			      "'%s': message '%s' does not mention '%s'",
+			      spec, err.msg, needle);
+}
+
+/* dlsim.h, struct hw_system: node is "NULL for a single device", intra
+ * "NULL if one device per node", nic "NULL if one node". */
+/* One device sits in its usual node (where it would be bought) but
+ * uses no link. */
+START_TEST(resolve_single_device_has_no_links)
+{
+	struct hw_catalog *cat = new_catalog();
+	const struct want one = { "tgpu", "dgxa", NULL, NULL, NULL, 1, 1, 1 };
+	const struct want cpu = {
+		"xeon-x8", "ws1", NULL, NULL, NULL, 1, 1, 1
+	};
+
+	resolve_ok(cat, "tgpu", &one);
+	resolve_ok(cat, "tgpux1", &one);
+	resolve_ok(cat, "test-gpu", &one);
+	/* an exact name wins over a split: one xeon-x8, not eight of a
+	 * device "xeon-" */
+	resolve_ok(cat, "xeon-x8", &cpu);
+	resolve_ok(cat, "xeon-x8x1", &cpu);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* DEVICExN packs N devices into the device's usual node (dgxa, 4 per
+ * node): up to 4 share one node; 8 fill two. */
+START_TEST(resolve_devices_within_and_across_nodes)
+{
+	struct hw_catalog *cat = new_catalog();
+	const struct want two = {
+		"tgpu", "dgxa", "tlink", NULL, NULL, 2, 2, 1
+	};
+	const struct want four = {
+		"tgpu", "dgxa", "tlink", NULL, NULL, 4, 4, 1
+	};
+	const struct want eight = {
+		"tgpu", "dgxa", "tlink", "tnic", "tfat", 8, 4, 2
+	};
+	const struct want many = {
+		"tgpu", "dgxa", "tlink", "tnic", "tfat", 4000, 4, 1000
+	};
+
+	resolve_ok(cat, "tgpux2", &two);
+	resolve_ok(cat, "tgpux4", &four);
+	resolve_ok(cat, "tgpux8", &eight);
+	resolve_ok(cat, "tgpux4000", &many);
+	/* aliases, including one holding an 'x' itself */
+	resolve_ok(cat, "test-gpux8", &eight);
+	resolve_ok(cat, "tgpu-sxmx4", &four);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* NAME or NAMExN for a node: N whole nodes.  "dgxa" holds an 'x', so
+ * "dgxax3" must split at the last one. */
+START_TEST(resolve_nodes_split_at_last_x)
+{
+	struct hw_catalog *cat = new_catalog();
+	const struct want one = {
+		"tgpu", "dgxa", "tlink", NULL, NULL, 4, 4, 1
+	};
+	const struct want three = {
+		"tgpu", "dgxa", "tlink", "tnic", "tfat", 12, 4, 3
+	};
+	const struct want two = {
+		"tgpu", "dgxa", "tlink", "tnic", "tfat", 8, 4, 2
+	};
+	const struct want ws = { "xeon-x8", "ws1", NULL, NULL, NULL, 1, 1, 1 };
+
+	resolve_ok(cat, "dgxa", &one);
+	resolve_ok(cat, "dgxax1", &one);
+	resolve_ok(cat, "dgxax3", &three);
+	resolve_ok(cat, "dgx-ax2", &two);
+	resolve_ok(cat, "ws1", &ws);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+START_TEST(resolve_rejects_malformed_counts)
+{
+	struct hw_catalog *cat = new_catalog();
+
+	resolve_fails(cat, "tgpux0", DLSIM_EINVAL, "'0'");
+	resolve_fails(cat, "x64", DLSIM_EINVAL, "x64");
+	resolve_fails(cat, "tgpux-3", DLSIM_EINVAL, "-3");
+	resolve_fails(cat, "tgpux12abc", DLSIM_EINVAL, "12abc");
+	resolve_fails(cat, "tgpux", DLSIM_EINVAL, NULL);
+	resolve_fails(cat, "tgpux 2", DLSIM_EINVAL, NULL);
+	resolve_fails(cat, "", DLSIM_EINVAL, NULL);
+	resolve_fails(cat, NULL, DLSIM_EINVAL, NULL);
+	/* well-formed, but more than HW_MAX_COUNT */
+	resolve_fails(cat, "tgpux99999999999999999999", DLSIM_ERANGE, NULL);
+	resolve_fails(cat, "dgxax100000001", DLSIM_ERANGE, NULL);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+START_TEST(resolve_unknown_name_is_notfound)
+{
+	struct hw_catalog *cat = new_catalog();
+
+	resolve_fails(cat, "nosuch", DLSIM_ENOTFOUND, "nosuch");
+	resolve_fails(cat, "nosuchx4", DLSIM_ENOTFOUND, "nosuch");
+	/* links and networks are not systems */
+	resolve_fails(cat, "tlink", DLSIM_ENOTFOUND, "tlink");
+	resolve_fails(cat, "TGPU", DLSIM_ENOTFOUND, "TGPU");
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* 4 per node: 6 lies between 4 and 8, 10 between 8 and 12, 5 between 4
+ * and 8; the message offers the nearest valid counts. */
+START_TEST(resolve_count_must_fill_whole_nodes)
+{
+	struct hw_catalog *cat = new_catalog();
+	struct dlsim_err err = { 0 };
+	struct hw_system s;
+
+	resolve_fails(cat, "tgpux6", DLSIM_EINVAL, "(4 or 8)");
+	resolve_fails(cat, "tgpux5", DLSIM_EINVAL, "(4 or 8)");
+	resolve_fails(cat, "tgpux10", DLSIM_EINVAL, "(8 or 12)");
+	hw_system_resolve(cat, "tgpux6", &s, &err);
+	ck_assert_ptr_nonnull(strstr(err.msg, "dgxa"));
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* ws1 has no nic_link: one such node is a system, two are not. */
+START_TEST(resolve_multi_node_needs_a_nic)
+{
+	struct hw_catalog *cat = new_catalog();
+
+	resolve_fails(cat, "xeon-x8x2", DLSIM_EINVAL, "ws1");
+	resolve_fails(cat, "ws1x2", DLSIM_EINVAL, "ws1");
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* A --hw file: its entries join the catalog, its system: entry says
+ * what to build. */
+START_TEST(resolve_yaml_file_with_system)
+{
+	struct hw_catalog *cat = new_catalog();
+	const struct want dev = {
+		"tgpu", "dgxa", "tlink", "tnic", "tfat", 8, 4, 2
+	};
+	/* sys_node.yaml: three of its own node, two tgpu each */
+	const struct want node = {
+		"tgpu", "pairbox", "tlink", "tnic", "tfat", 6, 2, 3
+	};
+
+	resolve_ok(cat, DIR "sys_device.yaml", &dev);
+	resolve_ok(cat, DIR "sys_node.yaml", &node);
+	ck_assert_ptr_nonnull(hw_node_find(cat, "pairbox"));
+	hw_catalog_free(cat);
+}
+END_TEST
+
+START_TEST(resolve_yaml_file_errors)
+{
+	struct hw_catalog *cat = new_catalog();
+
+	/* valid, but nothing says what to build */
+	resolve_fails(cat, DIR "no_system.yaml", DLSIM_EINVAL, "system");
+	/* both device and node */
+	resolve_fails(cat, DIR "sys_both.yaml", DLSIM_EPARSE,
+		      DIR "sys_both.yaml:2:");
+	resolve_fails(cat, DIR "no-such.yaml", DLSIM_EIO, "no-such.yaml");
+	/* a slash makes it a path even without the suffix */
+	resolve_fails(cat, DIR "good", DLSIM_EIO, DIR "good");
+	hw_catalog_free(cat);
+}
+END_TEST
+
+Suite *suite_hw(void)
+{
+	Suite *s = suite_create("hw");
+	TCase *tc = tcase_create("catalog");
+
+	tcase_add_test(tc, units_convert_to_si);
+	tcase_add_test(tc, links_networks_and_nodes_are_read);
+	tcase_add_test(tc, lookups_by_name_and_alias);
+	tcase_add_test(tc, kind_and_topology_names);
+	tcase_add_test(tc, device_supports_exactly_its_listed_precisions);
+	tcase_add_test(tc, auto_precision_prefers_bf16_then_fp16_then_fp32);
+	tcase_add_loop_test(tc, bad_file_names_line_and_adds_nothing, 0,
+			    N_BAD);
+	tcase_add_test(tc, redefinition_names_both_places_and_rolls_back);
+	tcase_add_test(tc, duplicate_inside_one_text_is_an_error);
+	tcase_add_test(tc, missing_file_is_eio);
+	tcase_add_test(tc, catalog_check_finds_unknown_link);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("system");
+	tcase_add_test(tc, resolve_single_device_has_no_links);
+	tcase_add_test(tc, resolve_devices_within_and_across_nodes);
+	tcase_add_test(tc, resolve_nodes_split_at_last_x);
+	tcase_add_test(tc, resolve_rejects_malformed_counts);
+	tcase_add_test(tc, resolve_unknown_name_is_notfound);
+	tcase_add_test(tc, resolve_count_must_fill_whole_nodes);
+	tcase_add_test(tc, resolve_multi_node_needs_a_nic);
+	tcase_add_test(tc, resolve_yaml_file_with_system);
+	tcase_add_test(tc, resolve_yaml_file_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -36,6 +36,7 @@ static void rig_init(struct rig *r, int64_t per_node, int64_t nodes)
 	r->dev.peak[DLSIM_FP32].vector_flops = 1e20;
 	r->dev.peak[DLSIM_FP32].eff_gemm = 1.0;
 	r->dev.peak[DLSIM_FP32].eff_conv = 1.0;
+	r->dev.peak[DLSIM_FP32].eff_conv3x3 = 1.0;
 	r->dev.peak[DLSIM_FP16] = r->dev.peak[DLSIM_FP32];
 	r->dev.mem[0].bandwidth_Bps = 1e20;
 	r->dev.mem[0].capacity_bytes = 16.0 * 1073741824.0;
@@ -211,7 +212,8 @@ END_TEST
 /* Roofline                                                          */
 /* ---------------------------------------------------------------- */
 
-/* A device with fp32 matrix peak 10 TFLOP/s (conv eff 0.5, gemm 0.8),
+/* A device with fp32 matrix peak 10 TFLOP/s (conv eff 0.5, 3x3 conv eff
+ * 2.0 (Winograd), gemm 0.8),
  * vector 10 TFLOP/s, 1000 GB/s at eff 0.5, 1 GHz, 5 us launch. */
 static void roof_device(struct hw_device *d)
 {
@@ -219,6 +221,7 @@ static void roof_device(struct hw_device *d)
 	d->peak[DLSIM_FP32].matrix_flops = 10e12;
 	d->peak[DLSIM_FP32].vector_flops = 10e12;
 	d->peak[DLSIM_FP32].eff_conv = 0.5;
+	d->peak[DLSIM_FP32].eff_conv3x3 = 2.0;
 	d->peak[DLSIM_FP32].eff_gemm = 0.8;
 	d->mem[0].bandwidth_Bps = 1000e9;
 	d->eff_memory = 0.5;
@@ -232,17 +235,22 @@ START_TEST(roofline_compute_bound_side)
 {
 	struct hw_device d;
 	struct sim_roof roof;
-	struct model_pass_cost c = { 8e9, 1e6, 4e9, 10.0, 1 };
+	struct model_pass_cost c = { 8e9, 1e6, 4e9, 10.0, MODEL_KERNEL_GEMM };
 	enum sim_bound b;
 
 	roof_device(&d);
 	sim_roof_init(&roof, &d, DLSIM_FP32);
-	ck_assert_rel(sim_pass_time(&roof, MODEL_FC, &c, &b),
-		      1e-3 + 10e-9 + 5e-6, 1e-12);
+	ck_assert_rel(sim_pass_time(&roof, &c, &b), 1e-3 + 10e-9 + 5e-6,
+		      1e-12);
 	ck_assert_int_eq(b, SIM_BOUND_COMPUTE);
 	/* the same work as a convolution runs at eff_conv: 1.6 ms */
-	ck_assert_rel(sim_pass_time(&roof, MODEL_CONV2D, &c, &b),
-		      1.6e-3 + 10e-9 + 5e-6, 1e-12);
+	c.kernel = MODEL_KERNEL_CONV;
+	ck_assert_rel(sim_pass_time(&roof, &c, &b), 1.6e-3 + 10e-9 + 5e-6,
+		      1e-12);
+	/* and as a 3x3 stride-1 one at 2.0: 0.4 ms */
+	c.kernel = MODEL_KERNEL_CONV3X3;
+	ck_assert_rel(sim_pass_time(&roof, &c, &b), 0.4e-3 + 10e-9 + 5e-6,
+		      1e-12);
 }
 END_TEST
 
@@ -251,13 +259,12 @@ START_TEST(roofline_memory_bound_side)
 {
 	struct hw_device d;
 	struct sim_roof roof;
-	struct model_pass_cost c = { 1e6, 1e9, 1e6, 1.0, 0 };
+	struct model_pass_cost c = { 1e6, 1e9, 1e6, 1.0, MODEL_KERNEL_VECTOR };
 	enum sim_bound b;
 
 	roof_device(&d);
 	sim_roof_init(&roof, &d, DLSIM_FP32);
-	ck_assert_rel(sim_pass_time(&roof, MODEL_RELU, &c, &b),
-		      2e-3 + 5e-6, 1e-12);
+	ck_assert_rel(sim_pass_time(&roof, &c, &b), 2e-3 + 5e-6, 1e-12);
 	ck_assert_int_eq(b, SIM_BOUND_MEMORY);
 }
 END_TEST
@@ -267,17 +274,19 @@ START_TEST(roofline_latency_and_empty_passes)
 {
 	struct hw_device d;
 	struct sim_roof roof;
-	struct model_pass_cost tiny = { 100.0, 400.0, 100.0, 1.0, 0 };
-	struct model_pass_cost none = { 0.0, 0.0, 0.0, 0.0, 0 };
+	struct model_pass_cost tiny = { 100.0, 400.0, 100.0, 1.0,
+					MODEL_KERNEL_VECTOR };
+	struct model_pass_cost none = { 0.0, 0.0, 0.0, 0.0,
+					MODEL_KERNEL_VECTOR };
 	enum sim_bound b;
 
 	roof_device(&d);
 	sim_roof_init(&roof, &d, DLSIM_FP32);
 	/* 400 B / 5e11 B/s = 0.8 ns; 1 cycle = 1 ns; 100 FLOP = 0.01 ns */
-	ck_assert_rel(sim_pass_time(&roof, MODEL_RELU, &tiny, &b),
+	ck_assert_rel(sim_pass_time(&roof, &tiny, &b),
 		      5e-6 + 1e-9 + 1e-11, 1e-9);
 	ck_assert_int_eq(b, SIM_BOUND_LATENCY);
-	ck_assert(sim_pass_time(&roof, MODEL_FLATTEN, &none, &b) == 0.0);
+	ck_assert(sim_pass_time(&roof, &none, &b) == 0.0);
 }
 END_TEST
 

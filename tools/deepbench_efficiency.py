@@ -8,7 +8,13 @@ Reads deepbench_conv.csv and deepbench_gemm.csv (baidu-research/DeepBench
 results/train/*.xlsx, extracted to CSV in shared/data) and prints, for every
 (hardware, sheet) of setting=training whose dense peak is in PEAKS below:
 
-  eff_conv = median over rows of  passes*2*N*K*P*Q*C*R*S / (total_ms/1e3) / peak
+  eff_conv = median over rows that are not 3x3 stride 1 of
+                                  passes*2*N*K*P*Q*C*R*S / (total_ms/1e3) / peak
+  eff_conv3x3 = the same median over the 3x3 stride-1 rows, which cuDNN and
+             MIOpen run with Winograd's minimal filtering (Lavin & Gray,
+             "Fast Algorithms for Convolutional Neural Networks", CVPR 2016:
+             2.25x fewer multiplies for F(2x2,3x3), 4x for F(4x4,3x3)), so
+             direct-convolution FLOPs per second can exceed the peak
              P = (H + 2*pad_h - R)//stride_h + 1,  Q = (W + 2*pad_w - S)//stride_w + 1
              passes = 3 (fwd, bwd-data, bwd-filter), or 2 on the first-layer
              rows where DeepBench leaves bwd-data empty ("N/A*": no input
@@ -95,7 +101,9 @@ def conv_rows(path):
             if not t or passes == 0:
                 continue
             flops = passes * 2.0 * n * k * p * q * c * rr * ss
-            yield (r["hardware"], r["sheet"]), flops / (t / 1e3)
+            kind = ("conv3x3" if rr == 3 and ss == 3 and r["stride_h"] == "1"
+                    and r["stride_w"] == "1" else "conv")
+            yield kind, (r["hardware"], r["sheet"]), flops / (t / 1e3)
 
 
 def gemm_rows(path):
@@ -107,7 +115,7 @@ def gemm_rows(path):
             if not t:
                 continue
             flops = 2.0 * int(r["M"]) * int(r["N"]) * int(r["K"])
-            yield (r["hardware"], r["sheet"]), flops / (t / 1e3)
+            yield "gemm", (r["hardware"], r["sheet"]), flops / (t / 1e3)
 
 
 def _num(s):
@@ -120,38 +128,42 @@ def _num(s):
 def main(argv):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     data = argv[1] if len(argv) > 1 else os.path.join(root, "..", "shared", "data")
-    effs = {"conv": {}, "gemm": {}}
-    for kind, rows in (("conv", conv_rows(os.path.join(data, "deepbench_conv.csv"))),
-                       ("gemm", gemm_rows(os.path.join(data, "deepbench_gemm.csv")))):
-        for key, flops in rows:
+    effs = {"conv": {}, "conv3x3": {}, "gemm": {}}
+    for rows in (conv_rows(os.path.join(data, "deepbench_conv.csv")),
+                 gemm_rows(os.path.join(data, "deepbench_gemm.csv"))):
+        for kind, key, flops in rows:
             if key not in PEAKS:
                 print("no peak for %r %s row; skipped" % (key, kind), file=sys.stderr)
                 continue
             effs[kind].setdefault(key, []).append(flops / (PEAKS[key][0] * 1e12))
 
-    print("%-32s %-32s %7s %5s %8s %5s %8s" %
-          ("hardware", "sheet", "peak", "nconv", "eff_conv", "ngemm", "eff_gemm"))
+    def med(v):
+        return statistics.median(v) if v else float("nan")
+
+    print("%-32s %-32s %7s %5s %8s %5s %11s %5s %8s" %
+          ("hardware", "sheet", "peak", "nconv", "eff_conv", "n3x3",
+           "eff_conv3x3", "ngemm", "eff_gemm"))
     classes = {}
     for key, (peak, cls, _src) in PEAKS.items():
-        conv, gemm = effs["conv"].get(key, []), effs["gemm"].get(key, [])
-        print("%-32s %-32s %7.2f %5d %8.3f %5d %8.3f" %
-              (key[0].replace("\u00a0", " "), key[1], peak, len(conv),
-               statistics.median(conv) if conv else float("nan"), len(gemm),
-               statistics.median(gemm) if gemm else float("nan")))
+        v = [effs[k].get(key, []) for k in ("conv", "conv3x3", "gemm")]
+        print("%-32s %-32s %7.2f %5d %8.3f %5d %11.3f %5d %8.3f" %
+              (key[0].replace("\u00a0", " "), key[1], peak, len(v[0]),
+               med(v[0]), len(v[1]), med(v[1]), len(v[2]), med(v[2])))
         if cls == "gpu-tensor" and key[0] not in TENSOR_CLASS_HW:
             continue
-        c = classes.setdefault(cls, ([], [], []))
-        c[0].extend(conv)
-        c[1].extend(gemm)
-        c[2].append(key[0].replace("\u00a0", " "))
+        c = classes.setdefault(cls, ([], [], [], []))
+        for i in range(3):
+            c[i].extend(v[i])
+        c[3].append(key[0].replace("\u00a0", " "))
 
     print()
-    print("%-12s %5s %8s %5s %8s  members" % ("class", "nconv", "eff_conv", "ngemm", "eff_gemm"))
+    print("%-12s %5s %8s %5s %11s %5s %8s  members" %
+          ("class", "nconv", "eff_conv", "n3x3", "eff_conv3x3", "ngemm", "eff_gemm"))
     for cls in ("gpu-vector", "gpu-tensor", "cpu-phi"):
-        conv, gemm, members = classes.get(cls, ([], [], []))
-        print("%-12s %5d %8.3f %5d %8.3f  %s" %
-              (cls, len(conv), statistics.median(conv), len(gemm),
-               statistics.median(gemm), ", ".join(members)))
+        conv, c3, gemm, members = classes.get(cls, ([], [], [], []))
+        print("%-12s %5d %8.3f %5d %11.3f %5d %8.3f  %s" %
+              (cls, len(conv), med(conv), len(c3), med(c3), len(gemm),
+               med(gemm), ", ".join(members)))
     return 0
 
 
