@@ -24,6 +24,7 @@ static const struct suite_entry suites[] = {
 	{ "model_zoo", suite_model_zoo },
 	{ "model_yaml", suite_model_yaml },
 	{ "hw", suite_hw },
+	{ "catalog", suite_catalog },
 	{ "sim", suite_sim },
 	{ "report", suite_report },
 	{ "cli", suite_cli },

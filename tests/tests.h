@@ -16,6 +16,7 @@ Suite *suite_model_layer(void);
 Suite *suite_model_zoo(void);
 Suite *suite_model_yaml(void);
 Suite *suite_hw(void);
+Suite *suite_catalog(void);
 Suite *suite_sim(void);
 Suite *suite_report(void);
 Suite *suite_cli(void);
