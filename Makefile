@@ -18,8 +18,7 @@ PKGS    := libcyaml check
 OPT      ?= -O2 -g
 CFLAGS   ?=
 WFLAGS   := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Iinclude -I. \
-            -DDLSIM_DATADIR='"$(PREFIX)/share/dlsim"'
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Iinclude -I.
 DEPCFLAGS = $(shell pkg-config --cflags libcyaml 2>/dev/null)
 LIBS      = $(shell pkg-config --libs libcyaml 2>/dev/null) -lm
 TESTLIBS  = $(shell pkg-config --libs check 2>/dev/null)
@@ -80,7 +79,7 @@ check-full:
 	$(MAKE) BUILD=build/asan OPT="-O1 -g -fsanitize=address,undefined \
 		-fno-omit-frame-pointer -fno-sanitize-recover=all" check
 	$(MAKE) BUILD=build/vg OPT="-O1 -g" build/vg/test_dlsim build/vg/dlsim
-	CK_FORK=no DLSIM_BIN=build/vg/dlsim valgrind -q --error-exitcode=9 \
+	CK_FORK=no DLSIM_BIN=build/vg/dlsim valgrind -q --error-exitcode=9 --trace-children=yes \
 		--leak-check=full build/vg/test_dlsim
 
 $(BUILD)/bench_predict: $(BUILD)/bench/bench_predict.o $(BUILD)/libdlsim.a

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/core.h"
 #include "core/banned.h"
 
 #define CLI_MAX_COUNT ((int64_t)1000000000000000LL)
@@ -90,10 +89,10 @@ static int take_value(const struct cli_command *cmd, int i, const char *val,
 	v->set[i] = 1;
 	v->str[i] = val;
 	if (o->type == CLI_COUNT &&
-	    core_parse_count(val, CLI_MAX_COUNT, &v->count[i], &err, what))
+	    dlsim_parse_count(val, CLI_MAX_COUNT, &v->count[i], what, &err))
 		return cli_fail(cmd, &err);
 	if (o->type == CLI_NUMBER) {
-		if (core_parse_double(val, &v->num[i], &err, what))
+		if (dlsim_parse_number(val, &v->num[i], what, &err))
 			return cli_fail(cmd, &err);
 		if (v->num[i] <= 0.0)
 			return usage_error(cmd, "%s must be positive", what);
@@ -164,7 +163,9 @@ int cli_catalog(const struct cli_command *cmd, struct hw_catalog **cat)
 
 int cli_finish(int status)
 {
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	/* A full disk or closed pipe shows only when the buffer goes out:
+	 * check the flush and the close (git.c's run_builtin). */
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
 		fprintf(stderr, "dlsim: write error on standard output\n");
 		return CLI_FAIL;
 	}

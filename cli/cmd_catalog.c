@@ -51,7 +51,6 @@ static int start(const struct cli_command *cmd, int argc, char **argv,
 int cmd_models(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct dlsim_err err = { 0, "" };
-	const char *const *names;
 	enum report_format fmt;
 	struct cli_values v;
 	struct model *m = NULL;
@@ -68,41 +67,9 @@ int cmd_models(const struct cli_command *cmd, int argc, char **argv)
 		model_free(m);
 		return rc;
 	}
-	for (names = model_zoo_names(); *names; names++)
-		printf("%-14s %s\n", *names, model_zoo_summary(*names));
+	if (report_zoo(stdout, fmt, &err))
+		return cli_fail(cmd, &err);
 	return cli_finish(CLI_OK);
-}
-
-static void list_catalog(const struct hw_catalog *cat)
-{
-	int i;
-
-	printf("%-16s %-6s %-10s %s\n", "DEVICE", "KIND", "NODE", "MODEL");
-	for (i = 0; i < hw_catalog_n_devices(cat); i++) {
-		const struct hw_device *d = hw_catalog_device(cat, i);
-
-		printf("%-16s %-6s %-10s %s\n", d->name,
-		       hw_device_kind_name(d->kind), d->node, d->model);
-	}
-	printf("\n%-16s %-8s %-18s %s\n", "NODE", "DEVICES", "INTRA", "NIC");
-	for (i = 0; i < hw_catalog_n_nodes(cat); i++) {
-		const struct hw_node *n = hw_catalog_node(cat, i);
-		char devs[64];
-
-		snprintf(devs, sizeof(devs), "%lld x %s",
-			 (long long)n->devices_per_node, n->device);
-		printf("%-16s %-8s %-18s %s\n", n->name, devs,
-		       hw_topology_name(n->intra_topology),
-		       n->nic_link[0] ? n->nic_link : "-");
-	}
-	printf("\n%-16s %-12s %12s %10s\n", "LINK", "KIND", "GB/s/dir",
-	       "latency");
-	for (i = 0; i < hw_catalog_n_links(cat); i++) {
-		const struct hw_link *l = hw_catalog_link(cat, i);
-
-		printf("%-16s %-12s %12.2f %7.2f us\n", l->name, l->kind,
-		       l->bandwidth_Bps / 1e9, l->latency_s * 1e6);
-	}
 }
 
 int cmd_hw(const struct cli_command *cmd, int argc, char **argv)
@@ -124,8 +91,9 @@ int cmd_hw(const struct cli_command *cmd, int argc, char **argv)
 			rc = cli_fail(cmd, &err);
 		else
 			rc = cli_finish(CLI_OK);
+	} else if (report_catalog(stdout, fmt, cat, &err)) {
+		rc = cli_fail(cmd, &err);
 	} else {
-		list_catalog(cat);
 		rc = cli_finish(CLI_OK);
 	}
 	hw_catalog_free(cat);

@@ -15,7 +15,7 @@ static const struct cli_option options[] = {
 	{ "global-batch", "N", CLI_COUNT,
 	  "samples per step over all devices" },
 	{ "precision", "P", CLI_STRING,
-	  "auto, fp32, tf32, fp16, bf16, fp8 (default auto)" },
+	  "auto, fp64, fp32, tf32, fp16, bf16, fp8 (default auto)" },
 	{ "optimizer", "O", CLI_STRING, "sgd, momentum, adam (default "
 	  "momentum)" },
 	{ "allreduce", "A", CLI_STRING, "auto, ring, tree, halving-doubling, "

@@ -74,15 +74,10 @@ const char *dlsim_precision_name(enum dlsim_precision p)
 int dlsim_precision_parse(const char *name, enum dlsim_precision *out,
 			  struct dlsim_err *err)
 {
-	int i = core_name_index(precision_names, name);
-	char list[128];
+	int i = core_name_parse(precision_names, name, "precision", err);
 
-	if (i < 0) {
-		core_name_list(precision_names, list, sizeof(list));
-		return dlsim_err_set(err, DLSIM_ENOTFOUND,
-				     "unknown precision '%s' (expected %s)",
-				     name ? name : "", list);
-	}
+	if (i < 0)
+		return DLSIM_ENOTFOUND;
 	*out = (enum dlsim_precision)i;
 	return DLSIM_OK;
 }
@@ -128,6 +123,30 @@ int core_name_index(const char *const *table, const char *name)
 		if (strcmp(table[i], name) == 0)
 			return i;
 	return -1;
+}
+
+int core_name_parse(const char *const *table, const char *name,
+		    const char *what, struct dlsim_err *err)
+{
+	int i = core_name_index(table, name);
+	char list[160];
+
+	if (i < 0) {
+		core_name_list(table, list, sizeof(list));
+		dlsim_err_set(err, DLSIM_ENOTFOUND,
+			      "unknown %s '%s' (expected %s)", what,
+			      name ? name : "", list);
+	}
+	return i;
+}
+
+int core_is_yaml_path(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	return n && (strchr(s, '/') ||
+		     (n > 5 && strcmp(s + n - 5, ".yaml") == 0) ||
+		     (n > 4 && strcmp(s + n - 4, ".yml") == 0));
 }
 
 void core_name_list(const char *const *table, char *buf, size_t n)
@@ -202,6 +221,18 @@ int core_parse_double(const char *s, double *out, struct dlsim_err *err,
 	return DLSIM_OK;
 }
 
+int dlsim_parse_count(const char *s, int64_t max, int64_t *out,
+		      const char *what, struct dlsim_err *err)
+{
+	return core_parse_count(s, max, out, err, what);
+}
+
+int dlsim_parse_number(const char *s, double *out, const char *what,
+		       struct dlsim_err *err)
+{
+	return core_parse_double(s, out, err, what);
+}
+
 double core_ceil_log2(double x)
 {
 	int e;
@@ -261,7 +292,8 @@ int core_read_file(const char *path, char **text, size_t *len,
 	if (ferror(f)) {
 		fclose(f);
 		free(buf);
-		return dlsim_err_set(err, DLSIM_EIO, "%s: read error", path);
+		return dlsim_err_set(err, DLSIM_EIO, "%s: %s", path,
+				     strerror(errno ? errno : EIO));
 	}
 	fclose(f);
 	buf[n] = '\0';

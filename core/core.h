@@ -21,6 +21,16 @@ int core_strlcpy(char *dst, const char *src, size_t n);
  */
 int core_name_index(const char *const *table, const char *name);
 
+/*
+ * Look name up in table; on failure set "unknown WHAT 'NAME' (expected
+ * a, b, c)" with DLSIM_ENOTFOUND.  Returns the index or -1.
+ */
+int core_name_parse(const char *const *table, const char *name,
+		    const char *what, struct dlsim_err *err);
+
+/* 1 if s names a YAML file: ends in .yaml or .yml, or holds a '/'. */
+int core_is_yaml_path(const char *s);
+
 /* Write the table's names as "a, b, c" into buf (for error messages). */
 void core_name_list(const char *const *table, char *buf, size_t n);
 

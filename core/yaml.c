@@ -3,6 +3,7 @@
  */
 #include "core/yaml.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,91 @@ int core_yaml_line(const char *text, size_t len, const char *path)
 }
 
 /* ---------------------------------------------------------------- */
+/* Numbers                                                           */
+/* ---------------------------------------------------------------- */
+
+static int in_list(const char *const *list, const char *s, size_t len)
+{
+	for (; list && *list; list++)
+		if (strlen(*list) == len && memcmp(*list, s, len) == 0)
+			return 1;
+	return 0;
+}
+
+/* A whole decimal integer, optionally signed (range checks come later). */
+static int is_integer(const char *s)
+{
+	if (*s == '-' || *s == '+')
+		s++;
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+static int is_number(const char *s)
+{
+	char *end;
+	double v;
+
+	/* strtod also reads hexadecimal ("0x10"), which no figure uses */
+	if (!*s || strpbrk(s, "xX"))
+		return 0;
+	v = strtod(s, &end);
+	return *end == '\0' && isfinite(v);
+}
+
+int core_yaml_check_numbers(struct core_yaml_doc *d,
+			    const char *const *int_keys,
+			    const char *const *num_keys, char *key,
+			    char *text, size_t n)
+{
+	yaml_node_t *node;
+
+	if (!d)
+		return 0;
+	for (node = d->doc.nodes.start; node < d->doc.nodes.top; node++) {
+		yaml_node_pair_t *p;
+
+		if (node->type != YAML_MAPPING_NODE)
+			continue;
+		for (p = node->data.mapping.pairs.start;
+		     p < node->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = yaml_document_get_node(&d->doc,
+								p->key);
+			yaml_node_t *v = yaml_document_get_node(&d->doc,
+								p->value);
+			const char *ks;
+			size_t kl;
+			char val[64];
+			int isint, isnum;
+
+			if (!k || !v || k->type != YAML_SCALAR_NODE ||
+			    v->type != YAML_SCALAR_NODE)
+				continue;
+			ks = (const char *)k->data.scalar.value;
+			kl = k->data.scalar.length;
+			isint = in_list(int_keys, ks, kl);
+			isnum = in_list(num_keys, ks, kl);
+			if (!isint && !isnum)
+				continue;
+			snprintf(val, sizeof(val), "%.*s",
+				 (int)v->data.scalar.length,
+				 (const char *)v->data.scalar.value);
+			if (v->data.scalar.length < sizeof(val) &&
+			    (isint ? is_integer(val) : is_number(val)))
+				continue;
+			snprintf(key, n, "%.*s", (int)kl, ks);
+			snprintf(text, n, "%s", val);
+			return (int)v->start_mark.line + 1;
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
 /* libcyaml's log                                                    */
 /* ---------------------------------------------------------------- */
 
@@ -153,7 +239,9 @@ void core_yaml_log(cyaml_log_t level, void *ctx, const char *fmt,
 	/* "Load: Unexpected key: foo" -> "unexpected key: foo" */
 	at = strncmp(msg, "Load: ", 6) == 0 ? msg + 6 : msg;
 	core_strlcpy(log->first, at, sizeof(log->first));
-	if (log->first[0] >= 'A' && log->first[0] <= 'Z')
+	/* "Unexpected key" -> "unexpected key", but "STRING length" stays */
+	if (log->first[0] >= 'A' && log->first[0] <= 'Z' &&
+	    (log->first[1] < 'A' || log->first[1] > 'Z'))
 		log->first[0] = (char)(log->first[0] - 'A' + 'a');
 }
 

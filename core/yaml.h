@@ -35,6 +35,20 @@ int core_yaml_doc_line(struct core_yaml_doc *doc, const char *path);
 void core_yaml_doc_close(struct core_yaml_doc *doc);
 
 /*
+ * libcyaml 1.3 reads a number by its leading digits: "2abc" loads as 2,
+ * "1e3" as an integer 1, "4.9" as 4.  So before trusting what it loaded,
+ * every scalar under a key named in int_keys must be a whole decimal
+ * integer and every scalar under a key in num_keys a finite number, both
+ * read to their end (core_parse_*).  Both lists are NULL-terminated.
+ * Returns 0 if all are well formed; else the line of the first bad one,
+ * with its key and text copied into key and text (truncated to n).
+ */
+int core_yaml_check_numbers(struct core_yaml_doc *doc,
+			    const char *const *int_keys,
+			    const char *const *num_keys, char *key,
+			    char *text, size_t n);
+
+/*
  * Collects libcyaml's log: the first message and the line of the innermost
  * backtrace entry.  Set cfg.log_fn = core_yaml_log and cfg.log_ctx to a
  * struct core_yaml_log.

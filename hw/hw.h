@@ -2,33 +2,191 @@
  * hw.h -- the hardware module inside the library: the catalog's storage,
  * the YAML reader that fills it, and the compiled-in catalog files.
  *
- * A catalog is four growing arrays (devices, links, nodes, networks).
- * Every entry remembers the file and line it came from, so that a clash or
- * a dangling reference names both places.  A file may also carry a
- * `system:` entry (a device or node and a count); the reader hands it back
- * to hw_system_resolve() and does not store it.
+ * A file travels through three steps, each in its own file:
+ *   hw_schema.c   libcyaml loads the text into raw structs (the file as
+ *                 written, in its own units) and every number is checked
+ *                 to be well formed;
+ *   hw_convert.c  each raw entry is range-checked and converted to SI
+ *                 units in a batch that belongs to no catalog yet;
+ *   hw_store.c    the batch's names are checked against the catalog and
+ *                 its entries merged in; a mark taken before lets a
+ *                 caller take a whole file out again.
+ * hw_catalog.c drives the steps (hw_yaml_read) and holds the lookups;
+ * hw_system.c turns a --hw string into a system.
+ *
+ * Every entry remembers the file and line it came from, so that a clash
+ * or a dangling reference names both places.  A file may also carry a
+ * `system:` entry (a device or node and a count); the reader hands it
+ * back to hw_system_resolve() and does not store it.
  */
 #ifndef DLSIM_HW_HW_H
 #define DLSIM_HW_HW_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dlsim.h"
 
+struct core_yaml_doc;            /* core/yaml.h: a parsed YAML text */
+
 /* Bounds on what a user's files can make us allocate. */
-#define HW_MAX_ENTRIES 100000
+#define HW_MAX_ENTRIES 100000                /* per kind of entry */
 #define HW_MAX_COUNT ((int64_t)100000000)   /* devices or nodes */
 
-struct hw_catalog {
-	struct hw_device *devices;
-	int n_devices, cap_devices;
-	struct hw_link *links;
-	int n_links, cap_links;
-	struct hw_node *nodes;
-	int n_nodes, cap_nodes;
-	struct hw_network *networks;
-	int n_networks, cap_networks;
+/*
+ * The largest number a file may write in its own unit (TFLOP/s, GB/s,
+ * GiB, MHz, us, W, USD, MiB, a count).  Real hardware is orders of
+ * magnitude below it; above it is a typo, and the bound keeps every
+ * converted value finite.
+ */
+#define HW_MAX_RAW 1e9
+
+/* ---------------------------------------------------------------- */
+/* Storage (hw_store.c)                                              */
+/* ---------------------------------------------------------------- */
+
+/*
+ * A growing list of entries, each allocated on its own: growing the
+ * list moves the pointers, never the entries they point at.
+ */
+struct hw_list {
+	void **v;
+	int n, cap;
 };
+
+struct hw_catalog {
+	struct hw_list devices;      /* struct hw_device */
+	struct hw_list links;        /* struct hw_link */
+	struct hw_list nodes;        /* struct hw_node */
+	struct hw_list networks;     /* struct hw_network */
+};
+
+/* The size of each list at one moment, to roll back to. */
+struct hw_mark {
+	int devices, links, nodes, networks;
+};
+
+/* One file's entries, converted but in no catalog yet. */
+struct hw_batch {
+	struct hw_device *devices;
+	int n_devices;
+	struct hw_link *links;
+	int n_links;
+	struct hw_node *nodes;
+	int n_nodes;
+	struct hw_network *networks;
+	int n_networks;
+};
+
+void hw_catalog_mark(const struct hw_catalog *cat, struct hw_mark *m);
+
+/* Free every entry added since m was taken; pointers to them die. */
+void hw_catalog_rollback(struct hw_catalog *cat, const struct hw_mark *m);
+
+/*
+ * Copy the batch's entries into cat one at a time, so that a name used
+ * twice inside the batch clashes too.  On failure (a name or alias
+ * already defined: DLSIM_EPARSE naming both places; DLSIM_ENOMEM) cat is
+ * as it was.
+ */
+int hw_catalog_merge(struct hw_catalog *cat, const struct hw_batch *b,
+		     struct dlsim_err *err);
+
+/* ---------------------------------------------------------------- */
+/* Raw entries, as written (hw_schema.c)                             */
+/* ---------------------------------------------------------------- */
+
+struct hw_raw_peak {
+	int precision;
+	double matrix_tflops, vector_tflops, sparse_tflops;
+	double eff_gemm, eff_conv, eff_conv3x3;
+	char *source, *eff_source;
+};
+
+struct hw_raw_mem {
+	char *type;
+	double capacity_GiB, bandwidth_GBps;
+	char *source;
+};
+
+struct hw_raw_device {
+	char *name;
+	char **aliases;
+	unsigned aliases_count;
+	int kind;
+	char *vendor, *model;
+	int64_t units;
+	double clock_base_mhz, clock_boost_mhz, clock_avx512_mhz;
+	double tdp_W, price_usd, launch_overhead_us, llc_MiB;
+	char *launch_source, *node, *source;
+	struct hw_raw_peak *peak;
+	unsigned peak_count;
+	struct hw_raw_mem *memory;
+	unsigned memory_count;
+	double eff_memory;
+	char *eff_memory_source;
+};
+
+struct hw_raw_link {
+	char *name, *kind;
+	double bandwidth_GBps, latency_us;
+	char *source;
+};
+
+struct hw_raw_network {
+	char *name;
+	int topology;
+	double oversubscription;
+	char *source;
+};
+
+struct hw_raw_node {
+	char *name;
+	char **aliases;
+	unsigned aliases_count;
+	char *device;
+	int64_t devices_per_node;
+	char *intra_link;
+	int64_t intra_links_per_device;
+	int intra_topology;
+	char *nic_link;
+	int64_t nics_per_node;
+	char *network, *source;
+};
+
+struct hw_raw_system {
+	char *device, *node;
+	int64_t count;
+};
+
+struct hw_raw_file {
+	struct hw_raw_device *devices;
+	unsigned devices_count;
+	struct hw_raw_link *links;
+	unsigned links_count;
+	struct hw_raw_network *networks;
+	unsigned networks_count;
+	struct hw_raw_node *nodes;
+	unsigned nodes_count;
+	struct hw_raw_system *system;
+};
+
+/*
+ * Load text (`name` in messages) against the schema, then check that
+ * every integer and number under a schema key is well formed, using doc
+ * (the same text, parsed once by the caller).  On success *out is freed
+ * with hw_schema_free(); on failure *out is NULL and err says
+ * "name:line: what" (DLSIM_EPARSE, or DLSIM_ENOMEM if doc is NULL).
+ */
+int hw_schema_load(const char *name, const char *text, size_t len,
+		   struct core_yaml_doc *doc, struct hw_raw_file **out,
+		   struct dlsim_err *err);
+
+void hw_schema_free(struct hw_raw_file *f);
+
+/* ---------------------------------------------------------------- */
+/* Conversion to SI units (hw_convert.c)                             */
+/* ---------------------------------------------------------------- */
 
 /* A file's `system:` entry, when it has one. */
 struct hw_file_system {
@@ -36,8 +194,25 @@ struct hw_file_system {
 	char device[HW_NAME_LEN];
 	char node[HW_NAME_LEN];
 	int64_t count;
-	int line;
+	int line;                    /* of the device or node name */
+	int count_line;              /* of the count */
 };
+
+/*
+ * Range-check every entry of f and convert it into *b (freed with
+ * hw_batch_free()), and its system entry into *sys.  doc is f's text,
+ * parsed, for the lines of entries and errors.  On failure *b is empty
+ * and err says "name:line: what" (DLSIM_EPARSE or DLSIM_ENOMEM).
+ */
+int hw_convert(const struct hw_raw_file *f, const char *name,
+	       struct core_yaml_doc *doc, struct hw_batch *b,
+	       struct hw_file_system *sys, struct dlsim_err *err);
+
+void hw_batch_free(struct hw_batch *b);
+
+/* ---------------------------------------------------------------- */
+/* Reading files (hw_catalog.c)                                      */
+/* ---------------------------------------------------------------- */
 
 /* One compiled-in catalog file (build/gen/hw_builtin.c). */
 struct hw_builtin_file {

@@ -1,12 +1,16 @@
 /*
- * hw_catalog.c -- the catalog: built-in files, user directories, lookups
- * and the cross-reference check.
+ * hw_catalog.c -- the catalog: reading a file into it, built-in files,
+ * user directories, lookups and the cross-reference check.
  *
- * Load order is fixed: the compiled-in files (every YAML file in configs/hw, sorted),
- * then each directory of $DLSIM_PATH in order, each directory's *.yaml
- * files sorted by name, then any file named by --hw.  Names are unique
- * across the whole catalog, so a user file cannot silently change what a
- * built-in name means.
+ * Load order is fixed: the compiled-in files (every YAML file in
+ * configs/hw, sorted), then each directory of $DLSIM_PATH in order, each
+ * directory's *.yaml and *.yml files sorted by name, then any file named
+ * by --hw.  Names are unique across the whole catalog (hw_store.c), so a
+ * user file cannot silently change what a built-in name means.
+ *
+ * Reading a file parses its text twice, no more: once by libcyaml into
+ * raw structs, once by libyaml into a document that every later step
+ * (number checks, entry lines, error lines) shares.
  */
 #include "hw/hw.h"
 
@@ -17,6 +21,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/yaml.h"
 #include "core/banned.h"
 
 /* ---------------------------------------------------------------- */
@@ -66,80 +71,49 @@ static int named(const char *name, const char *want,
 const struct hw_device *hw_device_find(const struct hw_catalog *cat,
 				       const char *name)
 {
+	const struct hw_device *d;
 	int i;
 
-	for (i = 0; name && i < cat->n_devices; i++)
-		if (named(cat->devices[i].name, name,
-			  (const char (*)[HW_NAME_LEN])cat->devices[i].aliases,
-			  cat->devices[i].n_aliases))
-			return &cat->devices[i];
+	for (i = 0; name && (d = hw_catalog_device(cat, i)) != NULL; i++)
+		if (named(d->name, name, d->aliases, d->n_aliases))
+			return d;
 	return NULL;
 }
 
 const struct hw_node *hw_node_find(const struct hw_catalog *cat,
 				   const char *name)
 {
+	const struct hw_node *n;
 	int i;
 
-	for (i = 0; name && i < cat->n_nodes; i++)
-		if (named(cat->nodes[i].name, name,
-			  (const char (*)[HW_NAME_LEN])cat->nodes[i].aliases,
-			  cat->nodes[i].n_aliases))
-			return &cat->nodes[i];
+	for (i = 0; name && (n = hw_catalog_node(cat, i)) != NULL; i++)
+		if (named(n->name, name, n->aliases, n->n_aliases))
+			return n;
 	return NULL;
 }
 
 const struct hw_link *hw_link_find(const struct hw_catalog *cat,
 				   const char *name)
 {
+	const struct hw_link *l;
 	int i;
 
-	for (i = 0; name && i < cat->n_links; i++)
-		if (strcmp(cat->links[i].name, name) == 0)
-			return &cat->links[i];
+	for (i = 0; name && (l = hw_catalog_link(cat, i)) != NULL; i++)
+		if (strcmp(l->name, name) == 0)
+			return l;
 	return NULL;
 }
 
 const struct hw_network *hw_network_find(const struct hw_catalog *cat,
 					 const char *name)
 {
+	const struct hw_network *n;
 	int i;
 
-	for (i = 0; name && i < cat->n_networks; i++)
-		if (strcmp(cat->networks[i].name, name) == 0)
-			return &cat->networks[i];
+	for (i = 0; name && (n = hw_catalog_network(cat, i)) != NULL; i++)
+		if (strcmp(n->name, name) == 0)
+			return n;
 	return NULL;
-}
-
-int hw_catalog_n_devices(const struct hw_catalog *cat)
-{
-	return cat->n_devices;
-}
-
-const struct hw_device *hw_catalog_device(const struct hw_catalog *cat,
-					  int i)
-{
-	return i >= 0 && i < cat->n_devices ? &cat->devices[i] : NULL;
-}
-
-int hw_catalog_n_nodes(const struct hw_catalog *cat)
-{
-	return cat->n_nodes;
-}
-
-const struct hw_node *hw_catalog_node(const struct hw_catalog *cat, int i)
-{
-	return i >= 0 && i < cat->n_nodes ? &cat->nodes[i] : NULL;
-}
-
-int hw_catalog_n_links(const struct hw_catalog *cat)
-{
-	return cat->n_links;
-}
-
-const struct hw_link *hw_catalog_link(const struct hw_catalog *cat, int i)
-{
-	return i >= 0 && i < cat->n_links ? &cat->links[i] : NULL;
 }
 
 /* ---------------------------------------------------------------- */
@@ -172,23 +146,33 @@ enum dlsim_precision hw_device_auto_precision(const struct hw_device *d)
 /* Loading                                                           */
 /* ---------------------------------------------------------------- */
 
-int hw_catalog_new(struct hw_catalog **out, struct dlsim_err *err)
+int hw_yaml_read(struct hw_catalog *cat, const char *name, const char *text,
+		 size_t len, struct hw_file_system *sys,
+		 struct dlsim_err *err)
 {
-	*out = calloc(1, sizeof(**out));
-	if (!*out)
-		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
-	return DLSIM_OK;
-}
+	struct core_yaml_doc *doc = core_yaml_doc_open(text, len);
+	struct hw_raw_file *f = NULL;
+	struct hw_file_system fsys;
+	struct hw_batch batch;
+	int rc;
 
-void hw_catalog_free(struct hw_catalog *cat)
-{
-	if (!cat)
-		return;
-	free(cat->devices);
-	free(cat->links);
-	free(cat->nodes);
-	free(cat->networks);
-	free(cat);
+	memset(&batch, 0, sizeof(batch));
+	if (sys)
+		memset(sys, 0, sizeof(*sys));
+	rc = hw_schema_load(name, text, len, doc, &f, err);
+	if (rc)
+		goto cleanup;
+	rc = hw_convert(f, name, doc, &batch, &fsys, err);
+	if (rc)
+		goto cleanup;
+	rc = hw_catalog_merge(cat, &batch, err);
+	if (!rc && sys)
+		*sys = fsys;
+cleanup:
+	hw_batch_free(&batch);
+	hw_schema_free(f);
+	core_yaml_doc_close(doc);
+	return rc;
 }
 
 int hw_catalog_add_text(struct hw_catalog *cat, const char *name,
@@ -216,15 +200,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int ends_with_yaml(const char *s)
-{
-	size_t n = strlen(s);
-
-	return (n > 5 && strcmp(s + n - 5, ".yaml") == 0) ||
-	       (n > 4 && strcmp(s + n - 4, ".yml") == 0);
-}
-
-/* Add every *.yaml in dir, in name order. */
+/* Add every *.yaml and *.yml file in dir, in name order. */
 static int add_dir(struct hw_catalog *cat, const char *dir,
 		   struct dlsim_err *err)
 {
@@ -240,7 +216,8 @@ static int add_dir(struct hw_catalog *cat, const char *dir,
 	while (!rc && (e = readdir(d)) != NULL) {
 		size_t len;
 
-		if (e->d_name[0] == '.' || !ends_with_yaml(e->d_name))
+		/* an entry's name holds no '/', so this is its suffix */
+		if (e->d_name[0] == '.' || !core_is_yaml_path(e->d_name))
 			continue;
 		if (n == cap) {
 			char **p = realloc(names, (size_t)(cap = cap * 2 + 16) *
@@ -276,8 +253,8 @@ int hw_catalog_check(const struct hw_catalog *cat, struct dlsim_err *err)
 {
 	int i;
 
-	for (i = 0; i < cat->n_nodes; i++) {
-		const struct hw_node *n = &cat->nodes[i];
+	for (i = 0; i < hw_catalog_n_nodes(cat); i++) {
+		const struct hw_node *n = hw_catalog_node(cat, i);
 		const char *what = NULL, *ref = NULL;
 
 		if (!hw_device_find(cat, n->device))
@@ -294,8 +271,8 @@ int hw_catalog_check(const struct hw_catalog *cat, struct dlsim_err *err)
 					     "not in the catalog", n->file,
 					     n->line, n->name, what, ref);
 	}
-	for (i = 0; i < cat->n_devices; i++) {
-		const struct hw_device *d = &cat->devices[i];
+	for (i = 0; i < hw_catalog_n_devices(cat); i++) {
+		const struct hw_device *d = hw_catalog_device(cat, i);
 
 		if (!hw_node_find(cat, d->node))
 			return dlsim_err_set(err, DLSIM_EPARSE,

@@ -13,9 +13,17 @@
  * N devices must fill whole nodes (N <= devices per node, or a multiple of
  * it): a partly filled node would give the collective model a shape it
  * does not describe, so it is refused with the nearest valid counts.
+ *
+ * Who is at fault decides the error.  A mistake in the --hw string is a
+ * usage error (DLSIM_EINVAL, ENOTFOUND, ERANGE, prefixed by the string);
+ * the same mistake in a file's `system:` entry is the file's
+ * (DLSIM_EPARSE at "path:line").  A file that fails after its entries
+ * were merged is taken out again, so a failed resolve leaves the catalog
+ * as it was.
  */
 #include "hw/hw.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,85 +35,102 @@
 /* Private helpers                                                   */
 /* ---------------------------------------------------------------- */
 
-static int is_yaml_path(const char *s)
-{
-	size_t n = strlen(s);
+/* Who gets the blame for a mistake in what to build. */
+struct place {
+	char name[200];    /* prefix for the device or node: "SPEC" or
+			      "FILE:LINE" */
+	char count[200];   /* prefix for the count */
+	int file;          /* 1: the content of a --hw file */
+};
 
-	return strchr(s, '/') || (n > 5 && strcmp(s + n - 5, ".yaml") == 0) ||
-	       (n > 4 && strcmp(s + n - 4, ".yml") == 0);
+static int fail(struct dlsim_err *err, const struct place *pl,
+		const char *at, int code, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* Set "AT: message" with code, or DLSIM_EPARSE for a file's mistake. */
+static int fail(struct dlsim_err *err, const struct place *pl,
+		const char *at, int code, const char *fmt, ...)
+{
+	char msg[DLSIM_ERR_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return dlsim_err_set(err, pl->file ? DLSIM_EPARSE : code, "%s: %s",
+			     at, msg);
 }
 
 /* Fill the links and network of a system built on node n. */
 static int attach_links(const struct hw_catalog *cat, const struct hw_node *n,
-			struct hw_system *s, struct dlsim_err *err)
+			struct hw_system *s, const struct place *pl,
+			struct dlsim_err *err)
 {
 	s->node = n;
 	if (s->devices_per_node > 1)
 		s->intra = hw_link_find(cat, n->intra_link);
 	if (s->n_nodes > 1) {
 		if (!n->nic_link[0])
-			return dlsim_err_set(err, DLSIM_EINVAL,
-					     "%s: node '%s' has no network "
-					     "link, so a system can have only "
-					     "one of them", s->spec, n->name);
+			return fail(err, pl, pl->count, DLSIM_EINVAL,
+				    "node '%s' has no network link, so a "
+				    "system can have only one of them",
+				    n->name);
 		s->nic = hw_link_find(cat, n->nic_link);
 		s->network = hw_network_find(cat, n->network);
 	}
 	if ((s->devices_per_node > 1 && !s->intra) ||
 	    (s->n_nodes > 1 && !s->nic))
-		return dlsim_err_set(err, DLSIM_EINVAL,
-				     "%s: node '%s' names a link that is not "
-				     "in the catalog", s->spec, n->name);
+		return fail(err, pl, pl->name, DLSIM_EINVAL,
+			    "node '%s' names a link that is not in the "
+			    "catalog", n->name);
 	return DLSIM_OK;
 }
 
 static int build_devices(const struct hw_catalog *cat,
 			 const struct hw_device *d, int64_t count,
-			 struct hw_system *s, struct dlsim_err *err)
+			 struct hw_system *s, const struct place *pl,
+			 struct dlsim_err *err)
 {
 	const struct hw_node *n = hw_node_find(cat, d->node);
 	int64_t per;
 
 	if (!n)
-		return dlsim_err_set(err, DLSIM_EINVAL,
-				     "%s: device '%s' names node '%s', which "
-				     "is not in the catalog", s->spec,
-				     d->name, d->node);
+		return fail(err, pl, pl->name, DLSIM_EINVAL,
+			    "device '%s' names node '%s', which is not in "
+			    "the catalog", d->name, d->node);
 	per = n->devices_per_node;
 	if (count > per && count % per)
-		return dlsim_err_set(err, DLSIM_EINVAL,
-				     "%s: %lld devices do not fill whole "
-				     "'%s' nodes of %lld; use at most %lld or "
-				     "a multiple of it (%lld or %lld)",
-				     s->spec, (long long)count, n->name,
-				     (long long)per, (long long)per,
-				     (long long)(count / per * per),
-				     (long long)((count / per + 1) * per));
+		return fail(err, pl, pl->count, DLSIM_EINVAL,
+			    "%lld devices do not fill whole '%s' nodes of "
+			    "%lld; use at most %lld or a multiple of it "
+			    "(%lld or %lld)", (long long)count, n->name,
+			    (long long)per, (long long)per,
+			    (long long)(count / per * per),
+			    (long long)((count / per + 1) * per));
 	s->device = d;
 	s->n_devices = count;
 	s->devices_per_node = count < per ? count : per;
 	s->n_nodes = count < per ? 1 : count / per;
-	return attach_links(cat, n, s, err);
+	return attach_links(cat, n, s, pl, err);
 }
 
 static int build_nodes(const struct hw_catalog *cat, const struct hw_node *n,
 		       int64_t count, struct hw_system *s,
-		       struct dlsim_err *err)
+		       const struct place *pl, struct dlsim_err *err)
 {
 	s->device = hw_device_find(cat, n->device);
 	if (!s->device)
-		return dlsim_err_set(err, DLSIM_EINVAL,
-				     "%s: node '%s' names device '%s', which "
-				     "is not in the catalog", s->spec,
-				     n->name, n->device);
+		return fail(err, pl, pl->name, DLSIM_EINVAL,
+			    "node '%s' names device '%s', which is not in "
+			    "the catalog", n->name, n->device);
 	if (count > HW_MAX_COUNT / n->devices_per_node)
-		return dlsim_err_set(err, DLSIM_ERANGE,
-				     "%s: more than %lld devices", s->spec,
-				     (long long)HW_MAX_COUNT);
+		return fail(err, pl, pl->count, DLSIM_ERANGE,
+			    "more than %lld devices",
+			    (long long)HW_MAX_COUNT);
 	s->n_nodes = count;
 	s->devices_per_node = n->devices_per_node;
 	s->n_devices = count * n->devices_per_node;
-	return attach_links(cat, n, s, err);
+	return attach_links(cat, n, s, pl, err);
 }
 
 /* NAME with a count: a device or a node, by what the name is. */
@@ -115,51 +140,73 @@ static int build_named(const struct hw_catalog *cat, const char *name,
 {
 	const struct hw_device *d = hw_device_find(cat, name);
 	const struct hw_node *n = hw_node_find(cat, name);
+	struct place pl = { "", "", 0 };
 
+	core_strlcpy(pl.name, s->spec, sizeof(pl.name));
+	core_strlcpy(pl.count, s->spec, sizeof(pl.count));
 	if (d)
-		return build_devices(cat, d, count, s, err);
+		return build_devices(cat, d, count, s, &pl, err);
 	if (n)
-		return build_nodes(cat, n, count, s, err);
+		return build_nodes(cat, n, count, s, &pl, err);
 	return dlsim_err_set(err, DLSIM_ENOTFOUND,
 			     "unknown device or node '%s' in --hw '%s' "
 			     "(see 'dlsim hw')", name, s->spec);
 }
 
+/* Build what a file's system entry asks for, from a checked catalog. */
+static int build_system(const struct hw_catalog *cat, const char *path,
+			const struct hw_file_system *sys,
+			struct hw_system *s, struct dlsim_err *err)
+{
+	const struct hw_device *d = hw_device_find(cat, sys->device);
+	const struct hw_node *n = hw_node_find(cat, sys->node);
+	struct place pl = { "", "", 1 };
+
+	/* the document starts at line 1: a missing entry belongs there */
+	if (!sys->present)
+		return dlsim_err_set(err, DLSIM_EPARSE,
+				     "%s:1: no 'system:' entry saying which "
+				     "device or node and how many", path);
+	snprintf(pl.name, sizeof(pl.name), "%s:%d", path, sys->line);
+	snprintf(pl.count, sizeof(pl.count), "%s:%d", path, sys->count_line);
+	if (sys->device[0] && !d)
+		return fail(err, &pl, pl.name, DLSIM_ENOTFOUND,
+			    "unknown device '%s'", sys->device);
+	if (sys->device[0])
+		return build_devices(cat, d, sys->count, s, &pl, err);
+	if (!n)
+		return fail(err, &pl, pl.name, DLSIM_ENOTFOUND,
+			    "unknown node '%s'", sys->node);
+	return build_nodes(cat, n, sys->count, s, &pl, err);
+}
+
+/*
+ * A --hw file: read it into cat, check the whole catalog, build its
+ * system.  Any failure after the read takes the file's entries out
+ * again; s may point at them only on success.
+ */
 static int resolve_file(struct hw_catalog *cat, const char *path,
 			struct hw_system *s, struct dlsim_err *err)
 {
 	struct hw_file_system sys;
+	struct hw_mark mark;
 	char *text;
 	size_t len;
 	int rc = core_read_file(path, &text, &len, err);
 
 	if (rc)
 		return rc;
+	hw_catalog_mark(cat, &mark);
 	rc = hw_yaml_read(cat, path, text, len, &sys, err);
 	free(text);
-	if (!rc)
-		rc = hw_catalog_check(cat, err);
 	if (rc)
 		return rc;
-	if (!sys.present)
-		return dlsim_err_set(err, DLSIM_EINVAL,
-				     "%s: no 'system:' entry saying which "
-				     "device or node and how many", path);
-	if (sys.device[0]) {
-		const struct hw_device *d = hw_device_find(cat, sys.device);
-
-		if (!d)
-			return dlsim_err_set(err, DLSIM_ENOTFOUND,
-					     "%s:%d: unknown device '%s'",
-					     path, sys.line, sys.device);
-		return build_devices(cat, d, sys.count, s, err);
-	}
-	if (!hw_node_find(cat, sys.node))
-		return dlsim_err_set(err, DLSIM_ENOTFOUND,
-				     "%s:%d: unknown node '%s'", path,
-				     sys.line, sys.node);
-	return build_nodes(cat, hw_node_find(cat, sys.node), sys.count, s,
-			   err);
+	rc = hw_catalog_check(cat, err);
+	if (!rc)
+		rc = build_system(cat, path, &sys, s, err);
+	if (rc)
+		hw_catalog_rollback(cat, &mark);
+	return rc;
 }
 
 /* ---------------------------------------------------------------- */
@@ -178,7 +225,7 @@ int hw_system_resolve(struct hw_catalog *cat, const char *spec,
 	if (!spec || !*spec)
 		return dlsim_err_set(err, DLSIM_EINVAL, "--hw is empty");
 	core_strlcpy(out->spec, spec, sizeof(out->spec));
-	if (is_yaml_path(spec))
+	if (core_is_yaml_path(spec))
 		rc = resolve_file(cat, spec, out, err);
 	else if (hw_device_find(cat, spec) || hw_node_find(cat, spec))
 		rc = build_named(cat, spec, 1, out, err);

@@ -70,6 +70,18 @@ void dlsim_err_clear(struct dlsim_err *err);
 /* Fixed text for a status code ("invalid argument", ...); never NULL. */
 const char *dlsim_strerror(int code);
 
+/*
+ * Parse all of s as a whole number in 1..max ("what" names it in the
+ * message): "", "0", "-3", "12abc", "1e99" and overflow are refused with
+ * DLSIM_EINVAL or DLSIM_ERANGE.  *out is set only on success.
+ */
+int dlsim_parse_count(const char *s, int64_t max, int64_t *out,
+		      const char *what, struct dlsim_err *err);
+
+/* Parse all of s as a finite number; DLSIM_EINVAL otherwise. */
+int dlsim_parse_number(const char *s, double *out, const char *what,
+		       struct dlsim_err *err);
+
 /* ------------------------------------------------------------------ */
 /* Precisions                                                          */
 /* ------------------------------------------------------------------ */
@@ -85,10 +97,11 @@ enum dlsim_precision {
 	DLSIM_PRECISION_COUNT
 };
 
-/* "fp32", ...; NULL for an out-of-range value. */
+/* "fp32", ...; a static string, NULL for an out-of-range value. */
 const char *dlsim_precision_name(enum dlsim_precision p);
 
-/* Look a precision up by name; DLSIM_ENOTFOUND if there is none. */
+/* Look a precision up by name; DLSIM_ENOTFOUND (listing the names) if
+ * there is none, *out unchanged. */
 int dlsim_precision_parse(const char *name, enum dlsim_precision *out,
 			  struct dlsim_err *err);
 
@@ -134,6 +147,22 @@ enum model_pass {
 #define MODEL_NAME_LEN 64
 #define MODEL_MAX_INPUTS 8
 
+/*
+ * The largest batch a model may name, and the one the simulator accepts:
+ * a sanity bound on user input (a typo of a few extra digits), not a
+ * physical figure; no step of a real training run comes near it.
+ */
+#define MODEL_MAX_BATCH ((int64_t)1000000)
+
+/*
+ * The most values one tensor may hold per sample, and the most trainable
+ * parameters one model may have: 2^53, below which every integer is exact
+ * in a double (costs are computed in doubles).  It stays far above real
+ * networks (a 10^13-parameter layer builds); a larger count is refused
+ * with DLSIM_ERANGE instead of overflowing int64_t.
+ */
+#define MODEL_MAX_COUNT ((int64_t)1 << 53)
+
 /* A tensor shape per sample: channels x height x width. */
 struct model_shape {
 	int64_t c, h, w;
@@ -162,13 +191,19 @@ struct model_layer {
 	/* derived */
 	int64_t params;                  /* trainable parameters */
 	int64_t in_elems;                /* sum over inputs, per sample */
+	int n_consumers;                 /* layers that read this output
+					    (an input listed twice counts
+					    twice); model_builder_finish()
+					    fills it */
 };
 
 /*
  * The class of kernel a pass runs, which decides the unit and the measured
  * efficiency it gets: element-wise work runs on vector units; GEMMs and
  * convolutions on matrix (tensor) units, with 3x3 stride-1 convolutions
- * apart because libraries run them with Winograd's algorithm.
+ * apart because libraries run them with Winograd's algorithm.  Grouped
+ * and depthwise convolutions (groups > 1) count as vector work: cuDNN's
+ * usual kernels for them do not use tensor units (model_layer.c says why).
  */
 enum model_kernel {
 	MODEL_KERNEL_VECTOR = 0,
@@ -199,6 +234,13 @@ struct model {
 	int64_t activation_elems;  /* kept for backward, per sample */
 };
 
+/*
+ * Every model that model_zoo_build(), model_load_yaml() or
+ * model_resolve() hands back has params, activation_elems and every
+ * layer's per-sample in_elems and output size at most MODEL_MAX_COUNT,
+ * and default_batch in 1..MODEL_MAX_BATCH.
+ */
+
 /* Free a model and everything it owns; NULL is a no-op. */
 void model_free(struct model *m);
 
@@ -217,14 +259,19 @@ const char *const *model_zoo_names(void);
 const char *model_zoo_summary(const char *name);
 
 /*
- * Load a model from a YAML file (see configs/models/README for the
- * format).  Errors name the file and line.  Ownership as model_zoo_build.
+ * Load a model from a YAML file (see configs/models/README.md for the
+ * format).  Errors are one line, "FILE:LINE: what (got X)": DLSIM_EIO if
+ * the file cannot be read, DLSIM_ERANGE if a tensor or the parameter count
+ * passes MODEL_MAX_COUNT, DLSIM_EPARSE for everything else (schema, a
+ * number that is not a whole number, a batch outside 1..MODEL_MAX_BATCH,
+ * shapes that do not fit).  Ownership as model_zoo_build.
  */
 int model_load_yaml(const char *path, struct model **out,
 		    struct dlsim_err *err);
 
 /*
- * Resolve a model argument: a zoo name, or a path ending in .yaml/.yml.
+ * Resolve a model argument: a path if it ends in .yaml or .yml or holds a
+ * '/' (so "nets/resnet" is a file, never a zoo name), else a zoo name.
  * Ownership as model_zoo_build.
  */
 int model_resolve(const char *arg, struct model **out, struct dlsim_err *err);
@@ -244,6 +291,22 @@ const char *model_pass_name(enum model_pass p);
 void model_layer_cost(const struct model_layer *l, enum model_pass p,
 		      int64_t batch, int act_bytes, int weight_bytes,
 		      struct model_pass_cost *out);
+
+/*
+ * The cost, for a batch of `batch` samples with act_bytes bytes per
+ * activation value, of summing the gradients that flow back into layer l's
+ * output when more than one layer reads it (l->n_consumers > 1: a ResNet
+ * block's input, DenseNet's features, an Inception module's input).
+ * Autograd adds the incoming gradients pairwise: n_consumers - 1
+ * element-wise adds over the output, each reading two tensors and writing
+ * one.  So FLOPs = work = (n_consumers - 1) x out elements x batch, bytes =
+ * 3 x that x act_bytes, depth = ceil(log2 n_consumers) (a tree of adds),
+ * kernel MODEL_KERNEL_VECTOR.  With 0 or 1 consumer *out is all zeros
+ * (kernel VECTOR).  This is not part of model_layer_cost(): the simulator
+ * adds it to the layer's backward.  Never fails.
+ */
+void model_grad_accum_cost(const struct model_layer *l, int64_t batch,
+			   int act_bytes, struct model_pass_cost *out);
 
 /* Forward multiply-adds per sample of the whole model (conv and fc). */
 double model_forward_macs(const struct model *m);
@@ -275,7 +338,7 @@ enum hw_topology {
 };
 
 #define HW_NAME_LEN 48
-#define HW_SOURCE_LEN 320
+#define HW_SOURCE_LEN 512
 #define HW_MAX_ALIASES 8
 
 /* Dense peak and the unit that delivers it, for one precision. */
@@ -296,7 +359,11 @@ struct hw_peak {
 
 #define HW_MAX_MEM_TIERS 4
 
-/* One level of device memory.  Tier 0 is where training data lives. */
+/*
+ * One level of device memory.  Tier 0 is the one training streams from:
+ * its bandwidth is the device's.  It may be a cache in front of a larger
+ * tier (hw_device.mem_capacity_bytes).
+ */
 struct hw_mem_tier {
 	char type[16];               /* "HBM2", "DDR4", "MCDRAM", ... */
 	double capacity_bytes;
@@ -318,6 +385,9 @@ struct hw_device {
 	struct hw_peak peak[DLSIM_PRECISION_COUNT];
 	struct hw_mem_tier mem[HW_MAX_MEM_TIERS];
 	int n_mem;
+	double mem_capacity_bytes;   /* what fits: the largest tier; tier 0
+					may be a cache in front of it, as
+					KNL's MCDRAM in cache mode */
 	double llc_bytes;
 	double tdp_w;
 	double price_usd;            /* 0 if none published */
@@ -367,14 +437,19 @@ struct hw_network {
 	int line;
 };
 
-/* The catalog: everything loaded, names unique across a kind. */
+/*
+ * The catalog: everything loaded, each name or alias defined once across
+ * devices, nodes, links and networks together.  An entry never moves: a
+ * pointer to it stays valid until hw_catalog_free(), however much is
+ * added later.
+ */
 struct hw_catalog;
 
 /*
- * A resolved system: n_nodes nodes of one kind, each with
- * devices_per_node devices (the last node may be partly used when a
- * device count is not a multiple of it).  Pointers borrow from the
- * catalog, which must outlive the system.
+ * A resolved system: n_nodes nodes of one kind, each holding
+ * devices_per_node devices.  Counts always fill whole nodes (a count of
+ * devices is at most one node's worth, or a multiple of it).  Pointers
+ * borrow from the catalog, which must outlive the system.
  */
 struct hw_system {
 	char spec[128];                  /* what the user asked for */
@@ -392,28 +467,55 @@ struct hw_system {
 
 /*
  * Load the built-in catalog (compiled into the library), then every
- * *.yaml file in each directory of dir_path (a colon-separated list, as
- * $DLSIM_PATH; NULL or "" for none).  A later definition of a name already
- * loaded is an error naming both places.  *out is freed with
- * hw_catalog_free().
+ * *.yaml and *.yml file in each directory of dir_path (a colon-separated
+ * list, as $DLSIM_PATH; NULL or "" for none), and check every
+ * cross-reference.  A later definition of a name already loaded is an
+ * error naming both places.  On success *out is a new catalog the caller
+ * frees with hw_catalog_free(); on failure *out is NULL and err names the
+ * file and line (DLSIM_EPARSE), the unreadable file or directory
+ * (DLSIM_EIO), or DLSIM_ENOMEM.
  */
 int hw_catalog_load(const char *dir_path, struct hw_catalog **out,
 		    struct dlsim_err *err);
 
-/* Add the definitions in one YAML file to a catalog. */
+/*
+ * Add the definitions in one YAML file (see configs/hw/README.md) to a
+ * catalog.  Units as written are converted to SI; a number that is not
+ * well formed, out of range or above 1e9 in its written unit is refused.
+ * On failure nothing is added and err says "path:line: what"
+ * (DLSIM_EPARSE; DLSIM_EIO if the file cannot be read; DLSIM_ENOMEM).
+ * Cross-references (a node's device and links) are not checked here, so
+ * files may come in any order: hw_catalog_load() and hw_system_resolve()
+ * check them.  A `system:` entry is read and ignored.
+ */
 int hw_catalog_add_file(struct hw_catalog *cat, const char *path,
 			struct dlsim_err *err);
 
-/* Add definitions from YAML text in memory; name is used in errors. */
+/*
+ * As hw_catalog_add_file(), from len bytes of YAML text in memory
+ * (borrowed for the call); name stands for the file in messages and in
+ * the entries' file field.
+ */
 int hw_catalog_add_text(struct hw_catalog *cat, const char *name,
 			const char *text, size_t len, struct dlsim_err *err);
 
-/* A new, empty catalog. */
+/*
+ * A new, empty catalog in *out, freed with hw_catalog_free(); on failure
+ * (DLSIM_ENOMEM) *out is NULL.
+ */
 int hw_catalog_new(struct hw_catalog **out, struct dlsim_err *err);
 
+/*
+ * Free a catalog and every entry in it; every pointer it handed out (and
+ * every hw_system built on it) dies with it.  NULL is a no-op.
+ */
 void hw_catalog_free(struct hw_catalog *cat);
 
-/* Lookups by name or alias; NULL if absent. */
+/*
+ * Lookups by name or alias (links and networks have no aliases); NULL if
+ * absent or name is NULL.  The entry is borrowed and stays valid until
+ * hw_catalog_free(), whatever is added to the catalog meanwhile.
+ */
 const struct hw_device *hw_device_find(const struct hw_catalog *cat,
 				       const char *name);
 const struct hw_node *hw_node_find(const struct hw_catalog *cat,
@@ -423,7 +525,10 @@ const struct hw_link *hw_link_find(const struct hw_catalog *cat,
 const struct hw_network *hw_network_find(const struct hw_catalog *cat,
 					 const char *name);
 
-/* Counts and indexed access, in load order. */
+/*
+ * Counts and indexed access, in load order: entry i for 0 <= i < count,
+ * else NULL.  Entries are borrowed as with the lookups above.
+ */
 int hw_catalog_n_devices(const struct hw_catalog *cat);
 const struct hw_device *hw_catalog_device(const struct hw_catalog *cat,
 					  int i);
@@ -431,12 +536,21 @@ int hw_catalog_n_nodes(const struct hw_catalog *cat);
 const struct hw_node *hw_catalog_node(const struct hw_catalog *cat, int i);
 int hw_catalog_n_links(const struct hw_catalog *cat);
 const struct hw_link *hw_catalog_link(const struct hw_catalog *cat, int i);
+int hw_catalog_n_networks(const struct hw_catalog *cat);
+const struct hw_network *hw_catalog_network(const struct hw_catalog *cat,
+					    int i);
 
 /*
- * Resolve a --hw string: DEVICE, DEVICExN, NODExN (N nodes), or a YAML file
- * whose `system:` entry names a device or node and a count (its devices,
- * links and nodes are added to cat first).  Fills *out; on failure *out is
- * zeroed and err names the culprit.
+ * Resolve a --hw string: DEVICE, DEVICExN, NODExN (N nodes), or a YAML
+ * file (a name ending in .yaml or .yml, or holding a '/') whose `system:`
+ * entry names a device or node and a count.  A file's entries are added
+ * to cat and the whole catalog's cross-references checked.  On success
+ * *out is filled and its pointers borrow from cat (valid until
+ * hw_catalog_free()).  On failure *out is zeroed, cat is exactly as it
+ * was (a file's entries are taken out again), and err names the culprit:
+ * for the string, DLSIM_EINVAL, DLSIM_ENOTFOUND or DLSIM_ERANGE; for a
+ * file's content, DLSIM_EPARSE at "path:line"; DLSIM_EIO if it cannot
+ * be read.
  */
 int hw_system_resolve(struct hw_catalog *cat, const char *spec,
 		      struct hw_system *out, struct dlsim_err *err);
@@ -478,7 +592,8 @@ enum sim_allreduce_algo {
 enum sim_bound {
 	SIM_BOUND_COMPUTE = 0,
 	SIM_BOUND_MEMORY,
-	SIM_BOUND_LATENCY      /* launch overhead or depth dominates */
+	SIM_BOUND_LATENCY,     /* launch overhead or depth dominates */
+	SIM_BOUND_NONE         /* the pass does no work (a view, a no-op) */
 };
 
 /* What the user asks for.  sim_options_init() sets the defaults. */
@@ -494,6 +609,11 @@ struct sim_options {
 	int want_layers;             /* 1: fill per-layer results */
 };
 
+/*
+ * Defaults: batch from the model, auto precision, momentum SGD, AUTO
+ * allreduce, 25 MiB buckets (PyTorch DDP's bucket_cap_mb), overlap on, no
+ * per-layer results.
+ */
 void sim_options_init(struct sim_options *o);
 
 /* Time of one layer pass. */
@@ -535,15 +655,16 @@ struct sim_result {
 	struct sim_breakdown breakdown;
 	struct sim_memory memory;
 	int fits;
-	enum sim_allreduce_algo allreduce_used;
+	enum sim_allreduce_algo allreduce_used;  /* for the largest bucket */
 	int allreduce_hierarchical;      /* 1: inside nodes, then across */
 	double gradient_bytes;           /* allreduced per step */
-	int n_buckets;
+	int n_buckets;                   /* 0 with one device */
 	int n_layers;
 	struct sim_layer_time *layers;   /* n_layers entries if asked for */
 };
 
-/* Release what a result owns (its layer array); the struct stays. */
+/* Release what a result owns (its layer array); the struct stays and
+ * may be reused.  NULL is a no-op. */
 void sim_result_release(struct sim_result *r);
 
 /*
@@ -556,14 +677,23 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 		struct dlsim_err *err);
 
 /*
- * Time of one allreduce of `bytes` bytes over system s with algorithm a
- * (SIM_AR_AUTO picks the cheapest; the one used is stored in *used if
- * not NULL).  Returns 0 for one device.
+ * Time in seconds of one allreduce of `bytes` bytes over all devices of
+ * system s with algorithm a, in the alpha-beta model (sim_collective.c).
+ * SIM_AR_AUTO takes the cheapest algorithm, flat or hierarchical; the
+ * algorithm used and whether it ran hierarchically (inside nodes, then
+ * across) are stored in *used and *hierarchical when not NULL.  Returns 0
+ * for one device or no bytes.  Never fails.
  */
 double sim_allreduce_time(const struct hw_system *s, double bytes,
 			  enum sim_allreduce_algo a,
 			  enum sim_allreduce_algo *used, int *hierarchical);
 
+/*
+ * Names of the vocabularies ("momentum", "halving-doubling", "memory"):
+ * static strings, NULL for an out-of-range value.  The parsers set *out
+ * and return DLSIM_OK, or DLSIM_ENOTFOUND with a message listing the
+ * valid names; *out is then unchanged.
+ */
 const char *sim_optimizer_name(enum sim_optimizer o);
 int sim_optimizer_parse(const char *name, enum sim_optimizer *out,
 			struct dlsim_err *err);
@@ -583,6 +713,7 @@ enum report_format {
 	REPORT_FORMAT_COUNT
 };
 
+/* "table", "csv", "json"; parsing as the sim_*_parse functions. */
 const char *report_format_name(enum report_format f);
 int report_format_parse(const char *name, enum report_format *out,
 			struct dlsim_err *err);
@@ -596,12 +727,28 @@ int report_prediction(FILE *f, enum report_format fmt, const struct model *m,
 		      const struct hw_system *s, const struct sim_result *r,
 		      int layers, struct dlsim_err *err);
 
-/* The per-layer table of a model (dlsim models show). */
+/*
+ * The per-layer table of a model (dlsim models show): output shape,
+ * parameters, forward FLOPs, work and depth per sample.  All three
+ * formats.  DLSIM_EIO if a write failed.
+ */
 int report_model(FILE *f, enum report_format fmt, const struct model *m,
 		 struct dlsim_err *err);
 
-/* A resolved system with units (dlsim hw show). */
+/*
+ * A resolved system with units (dlsim hw show): table or JSON; CSV is
+ * refused with DLSIM_EINVAL (a system is not one table).  DLSIM_EIO if a
+ * write failed.
+ */
 int report_system(FILE *f, enum report_format fmt, const struct hw_system *s,
 		  struct dlsim_err *err);
+
+/* The zoo's names and summaries (dlsim models), in any format. */
+int report_zoo(FILE *f, enum report_format fmt, struct dlsim_err *err);
+
+/* The catalog's devices, nodes, links and networks (dlsim hw), in any
+ * format. */
+int report_catalog(FILE *f, enum report_format fmt,
+		   const struct hw_catalog *cat, struct dlsim_err *err);
 
 #endif /* DLSIM_H */

@@ -51,12 +51,23 @@ void model_conv_spec_init(struct model_conv_spec *s, int64_t out_channels,
 void model_pool_spec_init(struct model_pool_spec *s, int64_t kernel,
 			  int64_t stride, int64_t pad);
 
-/* Start a model with a per-sample input shape; sets up layer 0. */
+/*
+ * Start a model with a per-sample input shape; sets up layer 0.  A batch
+ * outside 1..MODEL_MAX_BATCH or an input of more than MODEL_MAX_COUNT
+ * values is DLSIM_ERANGE, a shape that is not positive DLSIM_EINVAL; the
+ * error sticks and model_builder_finish() reports it.  name and source
+ * are copied.
+ */
 void model_builder_init(struct model_builder *b, const char *name,
 			struct model_shape input, int64_t default_batch,
 			const char *source);
 
-/* Layer constructors.  `name` may be NULL: "<kind><index>" is used. */
+/*
+ * Layer constructors.  `name` may be NULL: "<kind><index>" is used.  A
+ * shape that cannot exist is DLSIM_EINVAL; an output, a layer's or the
+ * model's parameters or merged inputs past MODEL_MAX_COUNT are
+ * DLSIM_ERANGE ("layer 'NAME': ... too large").
+ */
 int model_add_conv(struct model_builder *b, int in, const char *name,
 		   const struct model_conv_spec *s);
 int model_add_fc(struct model_builder *b, int in, const char *name,
@@ -89,9 +100,11 @@ int model_layer_kind_parse(const char *name);
 int model_builder_fail(struct model_builder *b, int code, const char *msg);
 
 /*
- * End the build: on success *out receives the model (the builder no
- * longer owns it); on failure the partial model is freed, *out is NULL
- * and the builder's first error is copied to err.
+ * End the build: count the activations kept for backward and each
+ * layer's n_consumers.  On success *out receives the model (the builder
+ * no longer owns it); on failure (the builder's first error, no layers,
+ * or kept activations past MODEL_MAX_COUNT: DLSIM_ERANGE) the partial
+ * model is freed, *out is NULL and the error is copied to err.
  */
 int model_builder_finish(struct model_builder *b, struct model **out,
 			 struct dlsim_err *err);

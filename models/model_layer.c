@@ -30,6 +30,21 @@
  * CVPR 2016), which needs 2.25x to 4x fewer multiplies than the direct
  * count below.  The FLOPs stay the direct count; the efficiency measured
  * for that class (configs/hw, eff_conv3x3) carries the saving.
+ * A grouped or depthwise conv (groups > 1) is vector work instead: each
+ * output sums over only C_in/g channels (one, for depthwise), too short a
+ * reduction to tile into the matrix units' fragments, and cuDNN's usual
+ * kernels for them are direct kernels on the ordinary cores, like the
+ * depthwise kernels frameworks wrote for themselves before cuDNN 7 had
+ * any (PyTorch issue #1708, MXNet PR #11076).  They also do few MACs per
+ * byte, so the memory bound usually decides them anyway.  Their FLOPs are
+ * still the direct count.
+ *
+ * Gradient accumulation (model_grad_accum_cost): when k > 1 layers read
+ * one output, its gradient is the sum of the k gradients they send back;
+ * autograd adds them as they arrive, k - 1 element-wise adds over the
+ * output, each reading two tensors and writing one (D = ceil log2 k if
+ * done as a tree).  The add layer's own backward is free (below), so this
+ * is where a residual connection's backward cost lives.
  *
  * FLOPs count a multiply-add as 2 (the convention of vendor peaks and of
  * torchvision's "GFLOPS" column, which in fact lists multiply-adds: so
@@ -44,6 +59,9 @@
  *
  * LIMITATIONS
  * - The update pass is costed by the simulator, which knows the optimizer.
+ * - Grouped convolutions with many channels per group (ResNeXt's 4 to
+ *   32) can run on tensor units in recent cuDNN releases; dlsim still
+ *   counts every groups > 1 conv as vector work.
  * - Concatenation's backward and the add's backward are views in
  *   PyTorch (torch.cat backward narrows, add passes the gradient on), so
  *   they cost nothing here.
@@ -134,11 +152,13 @@ static void cost_matrix(const struct model_layer *l, enum model_pass p,
 		    core_ceil_log2((double)l->kernel_w);
 
 	c->kernel = MODEL_KERNEL_GEMM;
-	if (l->kind == MODEL_CONV2D)
+	if (l->kind == MODEL_CONV2D && l->groups > 1)
+		c->kernel = MODEL_KERNEL_VECTOR;   /* see the file's head */
+	else if (l->kind == MODEL_CONV2D)
 		c->kernel = l->kernel_h == 3 && l->kernel_w == 3 &&
 			    l->stride_h == 1 && l->stride_w == 1 &&
-			    l->dilation == 1 && l->groups == 1 ?
-			    MODEL_KERNEL_CONV3X3 : MODEL_KERNEL_CONV;
+			    l->dilation == 1 ? MODEL_KERNEL_CONV3X3 :
+			    MODEL_KERNEL_CONV;
 	if (l->kind == MODEL_FC) {
 		cin = (double)l->in_elems;
 		cout = (double)l->out.c;
@@ -209,6 +229,24 @@ static void cost_batchnorm(const struct model_layer *l, enum model_pass p,
 	}
 }
 
+/*
+ * LRN across channels (Krizhevsky et al., NIPS 2012, Sec. 3.3), with n =
+ * size and W(i) the n channels centred on i:
+ *   s_i = k + a sum_{j in W(i)} x_j^2,   y_i = x_i / s_i^b
+ * (Caffe's lrn_layer divides a by n, which changes no count).  Forward,
+ * per value: n squares, n - 1 adds, a multiply and an add for k + a s,
+ * the power and the divide: 2n + 3.
+ * Backward, differentiating y_i (the same formula Caffe's
+ * CrossChannelBackward evaluates):
+ *   dx_i = dy_i s_i^-b - 2ab x_i sum_{j in W(i)} dy_j y_j / s_j
+ * cuDNN's cudnnLRNCrossChannelBackward takes only x, y and dy, so s is
+ * recomputed (2n + 1), then per value: the power (1), dy s^-b (1),
+ * dy y / s (2), the window sum (n - 1), times x and times 2ab (2), the
+ * subtraction (1): 3n + 7 in all.  These are dlsim's operation counts of
+ * these formulas (a rolling window sum, as Caffe's, would make both
+ * independent of n); the backward reads x, y and dy and writes dx.
+ */
+
 /* Per-value FLOPs of an element-wise layer, forward and backward. */
 static void elementwise_flops(enum model_layer_kind k, int64_t lrn_size,
 			      double *fwd, double *bwd)
@@ -222,10 +260,9 @@ static void elementwise_flops(enum model_layer_kind k, int64_t lrn_size,
 	case MODEL_DROPOUT: *fwd = 2.0; *bwd = 1.0; break; /* compare,
 							     scale; scale */
 	case MODEL_LRN:
-		/* sum of `size` squares (2 per term), then
-		 * (k + alpha s)^beta and a divide (3); backward about 2x. */
+		/* dlsim's count of the formulas in lrn_flops() */
 		*fwd = 2.0 * (double)lrn_size + 3.0;
-		*bwd = 2.0 * *fwd;
+		*bwd = 3.0 * (double)lrn_size + 7.0;
 		break;
 	default:            *fwd = 0.0; *bwd = 0.0; break;
 	}
@@ -238,12 +275,15 @@ static void cost_elementwise(const struct model_layer *l, enum model_pass p,
 	double ff, fb;
 	double mask = l->kind == MODEL_DROPOUT ? out : 0.0; /* 1-byte mask */
 
+	/* LRN's backward also reads its input x (see above) */
+	double x = l->kind == MODEL_LRN ? in : 0.0;
+
 	elementwise_flops(l->kind, l->lrn_size, &ff, &fb);
 	if (p == MODEL_PASS_FWD)
 		set(c, ff * out, a * (in + out) + mask, ff * out, 1.0);
 	else if (p == MODEL_PASS_BWD_DATA)
 		/* read dy and the saved tensor, write dx */
-		set(c, fb * in, a * (out + out + in) + mask, fb * in, 1.0);
+		set(c, fb * in, a * (out + out + in + x) + mask, fb * in, 1.0);
 }
 
 static void cost_merge(const struct model_layer *l, enum model_pass p,
@@ -315,6 +355,20 @@ void model_layer_cost(const struct model_layer *l, enum model_pass p,
 	default: /* input, flatten: no work */
 		break;
 	}
+}
+
+void model_grad_accum_cost(const struct model_layer *l, int64_t batch,
+			   int act_bytes, struct model_pass_cost *out)
+{
+	double adds;
+
+	memset(out, 0, sizeof(*out));
+	out->kernel = MODEL_KERNEL_VECTOR;
+	if (l->n_consumers <= 1)
+		return;
+	adds = (double)(l->n_consumers - 1) * elems(l->out) * (double)batch;
+	set(out, adds, 3.0 * adds * (double)act_bytes, adds,
+	    core_ceil_log2((double)l->n_consumers));
 }
 
 double model_forward_macs(const struct model *m)

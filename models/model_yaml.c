@@ -2,13 +2,30 @@
  * model_yaml.c -- a network written by a user as a YAML list of layers
  * (format: configs/models/README.md).
  *
- * libcyaml checks the schema (unknown keys, types, the layer type's
- * spelling) with the line of the fault; this file then feeds each layer to
- * the builder, which checks shapes, and turns any failure into
- * "file:line: what" using core_yaml_line() on "layers.N.key".
+ * HOW IT WORKS
+ *
+ * 1. libcyaml loads the text into raw structs and checks the schema
+ *    (unknown keys, types, the layer type's spelling) with the line of
+ *    the fault.
+ * 2. libcyaml 1.3 reads an integer by its leading digits ("2abc" is 2,
+ *    "1e3" is 1, "4.9" is 4, "0x10" is 16), so the text is parsed once
+ *    more with libyaml (core_yaml_doc_open) and every value under an
+ *    integer key must be a whole decimal number (core_yaml_check_numbers).
+ *    That one document then gives the line of every later error.
+ * 3. Each layer's keys are checked against its type: a key that does not
+ *    apply is refused even when it is 0 (every optional integer is a
+ *    pointer, so an absent key differs from a written 0), a required key
+ *    must be there, and a written value must be in range.
+ * 4. The builder (model_build.c) checks shapes and counts.  Its failures
+ *    come back as "file:line: what" at the layer's line; a count too large
+ *    keeps DLSIM_ERANGE, anything else is DLSIM_EPARSE.
+ *
  * A layer takes its input from the layer before it unless `inputs:` names
- * earlier layers (or "input", the network input).
+ * earlier layers (or "input", the network input).  Pooling's stride
+ * defaults to its kernel on each axis, as PyTorch's does.
  */
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +44,9 @@ struct raw_layer {
 	int type;
 	char **inputs;
 	unsigned inputs_count;
-	int64_t out_channels, out_features, kernel, kernel_h, kernel_w;
-	int64_t padding, size;
-	/* pointers: absent (NULL) differs from a written 0, which is bad */
-	int64_t *stride, *dilation, *groups;
+	/* pointers: absent (NULL) differs from a written 0 */
+	int64_t *out_channels, *out_features, *kernel, *kernel_h, *kernel_w;
+	int64_t *stride, *padding, *dilation, *groups, *size;
 	int bias, ceil_mode;
 };
 
@@ -58,8 +74,6 @@ static const cyaml_strval_t type_strings[] = {
 };
 
 #define OPT CYAML_FLAG_OPTIONAL
-#define INT(key, field) \
-	CYAML_FIELD_INT(key, OPT, struct raw_layer, field)
 #define PINT(key, field) \
 	CYAML_FIELD_INT_PTR(key, OPT | CYAML_FLAG_POINTER, struct raw_layer, \
 			    field)
@@ -76,11 +90,11 @@ static const cyaml_schema_field_t layer_fields[] = {
 	CYAML_FIELD_SEQUENCE("inputs", CYAML_FLAG_POINTER | OPT,
 			     struct raw_layer, inputs, &input_name, 1,
 			     MODEL_MAX_INPUTS),
-	INT("out_channels", out_channels), INT("out_features", out_features),
-	INT("kernel", kernel), INT("kernel_h", kernel_h),
-	INT("kernel_w", kernel_w), PINT("stride", stride),
-	INT("padding", padding), PINT("dilation", dilation),
-	PINT("groups", groups), INT("size", size),
+	PINT("out_channels", out_channels), PINT("out_features", out_features),
+	PINT("kernel", kernel), PINT("kernel_h", kernel_h),
+	PINT("kernel_w", kernel_w), PINT("stride", stride),
+	PINT("padding", padding), PINT("dilation", dilation),
+	PINT("groups", groups), PINT("size", size),
 	CYAML_FIELD_BOOL("bias", OPT, struct raw_layer, bias),
 	CYAML_FIELD_BOOL("ceil_mode", OPT, struct raw_layer, ceil_mode),
 	CYAML_FIELD_END
@@ -118,13 +132,72 @@ static const cyaml_schema_value_t model_schema = {
 			    model_fields),
 };
 
+/* Every key of the schema whose value is an integer (for step 2). */
+static const char *const integer_keys[] = {
+	"channels", "height", "width", "batch", "out_channels",
+	"out_features", "kernel", "kernel_h", "kernel_w", "stride",
+	"padding", "dilation", "groups", "size", NULL
+};
+
+/* ---------------------------------------------------------------- */
+/* Which layer keys apply where                                      */
+/* ---------------------------------------------------------------- */
+
+#define KIND(k) (1u << (k))
+#define CONV KIND(MODEL_CONV2D)
+#define POOL (KIND(MODEL_MAXPOOL) | KIND(MODEL_AVGPOOL))
+
+/* An optional integer key of a layer: the kinds it applies to and the
+ * least value it may take. */
+struct layer_key {
+	const char *key;
+	size_t offset;        /* of its int64_t * in struct raw_layer */
+	unsigned kinds;
+	int64_t min;
+};
+
+#define LKEY(field, kinds, min) \
+	{ #field, offsetof(struct raw_layer, field), kinds, min }
+
+static const struct layer_key layer_keys[] = {
+	LKEY(out_channels, CONV, 1),
+	LKEY(out_features, KIND(MODEL_FC), 1),
+	LKEY(kernel, CONV | POOL, 1),
+	LKEY(kernel_h, CONV | POOL, 1),
+	LKEY(kernel_w, CONV | POOL, 1),
+	LKEY(stride, CONV | POOL, 1),
+	LKEY(padding, CONV | POOL, 0),
+	LKEY(dilation, CONV, 1),
+	LKEY(groups, CONV, 1),
+	LKEY(size, KIND(MODEL_LRN), 1),
+};
+
+#define N_LAYER_KEYS ((int)(sizeof(layer_keys) / sizeof(layer_keys[0])))
+
+/* The value of key k in rl, or NULL if the file does not give it. */
+static const int64_t *key_value(const struct raw_layer *rl,
+				const struct layer_key *k)
+{
+	const int64_t *const *p =
+		(const int64_t *const *)(const void *)((const char *)rl +
+						       k->offset);
+
+	return *p;
+}
+
+/* A pointer field: its value if written, else the default. */
+static int64_t given_or(const int64_t *v, int64_t dflt)
+{
+	return v ? *v : dflt;
+}
+
 /* ---------------------------------------------------------------- */
 /* Building                                                          */
 /* ---------------------------------------------------------------- */
 
 struct loader {
-	const char *path, *text;
-	size_t len;
+	const char *path;
+	struct core_yaml_doc *doc;   /* the text, parsed once, for lines */
 	struct model_builder b;
 };
 
@@ -139,26 +212,46 @@ static int find_layer(const struct model *m, const char *name)
 	return -1;
 }
 
-static int layer_error(struct loader *ld, unsigned i, const char *key,
-		       const char *msg, struct dlsim_err *err)
-{
-	char path[64];
+/* "path:line: message" with the line of `at` (a dotted YAML path). */
+static int at_error(struct loader *ld, const char *at, int code,
+		    struct dlsim_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
-	snprintf(path, sizeof(path), "layers.%u%s%s", i, key ? "." : "",
-		 key ? key : "");
-	return dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: %s", ld->path,
-			     core_yaml_line(ld->text, ld->len, path), msg);
+static int at_error(struct loader *ld, const char *at, int code,
+		    struct dlsim_err *err, const char *fmt, ...)
+{
+	char msg[DLSIM_ERR_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return dlsim_err_set(err, code, "%s:%d: %s", ld->path,
+			     core_yaml_doc_line(ld->doc, at), msg);
 }
 
-static int64_t or_default(int64_t v, int64_t dflt)
+/* The YAML path of layer i, or of its key when key is not NULL. */
+static const char *layer_path(char *buf, size_t n, unsigned i,
+			      const char *key)
 {
-	return v ? v : dflt;
+	snprintf(buf, n, "layers.%u%s%s", i, key ? "." : "", key ? key : "");
+	return buf;
 }
 
-/* A pointer field: its value if written, else the default. */
-static int64_t given_or(const int64_t *v, int64_t dflt)
+/* The loader's code for a builder failure: a count too large and memory
+ * keep theirs; a shape that cannot exist is a fault in the file. */
+static int builder_code(int code)
 {
-	return v ? *v : dflt;
+	return code == DLSIM_ERANGE || code == DLSIM_ENOMEM ? code :
+	       DLSIM_EPARSE;
+}
+
+/* The kernel on each axis: kernel_h / kernel_w, else kernel; 0 if
+ * neither is given. */
+static void kernel_hw(const struct raw_layer *rl, int64_t *kh, int64_t *kw)
+{
+	*kh = given_or(rl->kernel_h, given_or(rl->kernel, 0));
+	*kw = given_or(rl->kernel_w, given_or(rl->kernel, 0));
 }
 
 static int add_conv(struct model_builder *b, int in, const char *name,
@@ -166,27 +259,28 @@ static int add_conv(struct model_builder *b, int in, const char *name,
 {
 	struct model_conv_spec s;
 
-	model_conv_spec_init(&s, rl->out_channels, 1, 1, 0);
-	s.kernel_h = or_default(rl->kernel_h, rl->kernel);
-	s.kernel_w = or_default(rl->kernel_w, rl->kernel);
+	model_conv_spec_init(&s, *rl->out_channels, 1, 1, 0);
+	kernel_hw(rl, &s.kernel_h, &s.kernel_w);
 	s.stride_h = s.stride_w = given_or(rl->stride, 1);
-	s.pad_h = s.pad_w = rl->padding;
+	s.pad_h = s.pad_w = given_or(rl->padding, 0);
 	s.dilation = given_or(rl->dilation, 1);
 	s.groups = given_or(rl->groups, 1);
 	s.bias = rl->bias;
 	return model_add_conv(b, in, name, &s);
 }
 
+/* PyTorch's MaxPool2d/AvgPool2d: stride defaults to the kernel size,
+ * axis by axis, so a 2x4 window steps 2 down and 4 across. */
 static int add_pool(struct model_builder *b, int in, const char *name,
 		    const struct raw_layer *rl)
 {
 	struct model_pool_spec s;
 
 	model_pool_spec_init(&s, 1, 1, 0);
-	s.kernel_h = or_default(rl->kernel_h, rl->kernel);
-	s.kernel_w = or_default(rl->kernel_w, rl->kernel);
-	s.stride_h = s.stride_w = given_or(rl->stride, s.kernel_h);
-	s.pad_h = s.pad_w = rl->padding;
+	kernel_hw(rl, &s.kernel_h, &s.kernel_w);
+	s.stride_h = given_or(rl->stride, s.kernel_h);
+	s.stride_w = given_or(rl->stride, s.kernel_w);
+	s.pad_h = s.pad_w = given_or(rl->padding, 0);
 	s.ceil_mode = rl->ceil_mode;
 	return model_add_pool(b, (enum model_layer_kind)rl->type, in, name,
 			      &s);
@@ -205,7 +299,7 @@ static int add_layer(struct model_builder *b, const int *in, int n_in,
 	case MODEL_CONV2D:
 		return add_conv(b, in[0], name, rl);
 	case MODEL_FC:
-		return model_add_fc(b, in[0], name, rl->out_features,
+		return model_add_fc(b, in[0], name, *rl->out_features,
 				    rl->bias);
 	case MODEL_MAXPOOL:
 	case MODEL_AVGPOOL:
@@ -215,7 +309,7 @@ static int add_layer(struct model_builder *b, const int *in, int n_in,
 	case MODEL_BATCHNORM:
 		return model_add_batchnorm(b, in[0], name);
 	case MODEL_LRN:
-		return model_add_lrn(b, in[0], name, rl->size);
+		return model_add_lrn(b, in[0], name, *rl->size);
 	case MODEL_ADD:
 	case MODEL_CONCAT:
 		return model_add_merge(b, k, n_in, in, name);
@@ -224,84 +318,120 @@ static int add_layer(struct model_builder *b, const int *in, int n_in,
 	}
 }
 
-/* Which keys each layer type takes, to reject the ones it ignores. */
-static const char *stray_key(const struct raw_layer *rl)
+/*
+ * Check the keys layer i gives against its type: none that does not
+ * apply (even a 0), every integer in range.  Returns DLSIM_OK or the
+ * error it set.
+ */
+static int check_given(struct loader *ld, unsigned i,
+		       const struct raw_layer *rl, struct dlsim_err *err)
 {
-	enum model_layer_kind k = (enum model_layer_kind)rl->type;
-	int conv = k == MODEL_CONV2D, fc = k == MODEL_FC;
-	int pool = k == MODEL_MAXPOOL || k == MODEL_AVGPOOL;
+	const char *kind = model_layer_kind_name(rl->type);
+	unsigned bit = KIND(rl->type);
+	char at[64];
+	int j;
 
-	if (rl->out_channels && !conv)
-		return "out_channels";
-	if (rl->out_features && !fc)
-		return "out_features";
-	if ((rl->kernel || rl->kernel_h || rl->kernel_w) && !conv && !pool)
-		return "kernel";
-	if ((rl->stride || rl->padding) && !conv && !pool)
-		return rl->stride ? "stride" : "padding";
-	if ((rl->dilation || rl->groups) && !conv)
-		return rl->dilation ? "dilation" : "groups";
-	if (rl->bias && !conv && !fc)
-		return "bias";
-	if (rl->ceil_mode && !pool)
-		return "ceil_mode";
-	if (rl->size && k != MODEL_LRN)
-		return "size";
-	return NULL;
+	for (j = 0; j < N_LAYER_KEYS; j++) {
+		const struct layer_key *k = &layer_keys[j];
+		const int64_t *v = key_value(rl, k);
+
+		layer_path(at, sizeof(at), i, k->key);
+		if (v && !(k->kinds & bit))
+			return at_error(ld, at, DLSIM_EPARSE, err, "'%s' does "
+					"not apply to a %s layer", k->key,
+					kind);
+		if (v && *v < k->min)
+			return at_error(ld, at, DLSIM_EPARSE, err, "'%s' must "
+					"be %s (got %lld)", k->key, k->min ?
+					"positive" : "0 or more",
+					(long long)*v);
+	}
+	if (rl->bias && !(bit & (CONV | KIND(MODEL_FC))))
+		return at_error(ld, layer_path(at, sizeof(at), i, "bias"),
+				DLSIM_EPARSE, err, "'bias' does not apply to "
+				"a %s layer", kind);
+	if (rl->ceil_mode && !(bit & POOL))
+		return at_error(ld, layer_path(at, sizeof(at), i,
+					       "ceil_mode"), DLSIM_EPARSE,
+				err, "'ceil_mode' does not apply to a %s "
+				"layer", kind);
+	return DLSIM_OK;
 }
 
-/* The first written stride, dilation or groups that is not positive. */
-static const char *nonpositive_key(const struct raw_layer *rl)
+/* Every key layer i's type requires, reported at the layer's line. */
+static int check_required(struct loader *ld, unsigned i,
+			  const struct raw_layer *rl, struct dlsim_err *err)
 {
-	if (rl->stride && *rl->stride <= 0)
-		return "stride";
-	if (rl->dilation && *rl->dilation <= 0)
-		return "dilation";
-	if (rl->groups && *rl->groups <= 0)
-		return "groups";
-	return NULL;
+	const char *kind = model_layer_kind_name(rl->type);
+	unsigned bit = KIND(rl->type);
+	int64_t kh, kw;
+	char at[64];
+
+	layer_path(at, sizeof(at), i, NULL);
+	kernel_hw(rl, &kh, &kw);
+	if ((bit & (CONV | POOL)) && (!kh || !kw))
+		return at_error(ld, at, DLSIM_EPARSE, err, "a %s layer needs "
+				"'kernel' (or 'kernel_h' and 'kernel_w')",
+				kind);
+	if ((bit & CONV) && !rl->out_channels)
+		return at_error(ld, at, DLSIM_EPARSE, err, "a conv2d layer "
+				"needs 'out_channels'");
+	if ((bit & KIND(MODEL_FC)) && !rl->out_features)
+		return at_error(ld, at, DLSIM_EPARSE, err, "an fc layer needs "
+				"'out_features'");
+	if ((bit & KIND(MODEL_LRN)) && !rl->size)
+		return at_error(ld, at, DLSIM_EPARSE, err, "an lrn layer "
+				"needs 'size'");
+	return DLSIM_OK;
+}
+
+/* Resolve layer i's inputs to indices into in[]; sets *n_in. */
+static int find_inputs(struct loader *ld, unsigned i,
+		       const struct raw_layer *rl, int *in, int *n_in,
+		       struct dlsim_err *err)
+{
+	const struct model *m = ld->b.m;
+	char at[64];
+	unsigned j;
+
+	in[0] = m->n_layers - 1;
+	*n_in = 1;
+	if (!rl->inputs_count)
+		return DLSIM_OK;
+	*n_in = (int)rl->inputs_count;
+	for (j = 0; j < rl->inputs_count; j++) {
+		in[j] = find_layer(m, rl->inputs[j]);
+		if (in[j] < 0)
+			return at_error(ld, layer_path(at, sizeof(at), i,
+						       "inputs"),
+					DLSIM_EPARSE, err, "input '%s' is not "
+					"an earlier layer", rl->inputs[j]);
+	}
+	return DLSIM_OK;
 }
 
 static int build_layer(struct loader *ld, unsigned i,
 		       const struct raw_layer *rl, struct dlsim_err *err)
 {
-	struct model *m = ld->b.m;
-	int in[MODEL_MAX_INPUTS], n_in = 1, idx;
-	const char *stray = stray_key(rl);
-	char msg[DLSIM_ERR_LEN];
-	unsigned j;
+	int in[MODEL_MAX_INPUTS], n_in, rc;
+	char at[64];
 
-	if (stray) {
-		snprintf(msg, sizeof(msg), "'%s' does not apply to a %s layer",
-			 stray, model_layer_kind_name(rl->type));
-		return layer_error(ld, i, stray, msg, err);
-	}
-	if ((stray = nonpositive_key(rl))) {
-		snprintf(msg, sizeof(msg), "'%s' must be positive", stray);
-		return layer_error(ld, i, stray, msg, err);
-	}
-	if (rl->name && find_layer(m, rl->name) >= 0) {
-		snprintf(msg, sizeof(msg), "layer name '%s' is used twice",
-			 rl->name);
-		return layer_error(ld, i, "name", msg, err);
-	}
-	in[0] = m->n_layers - 1;
-	if (rl->inputs_count) {
-		n_in = (int)rl->inputs_count;
-		for (j = 0; j < rl->inputs_count; j++) {
-			in[j] = find_layer(m, rl->inputs[j]);
-			if (in[j] >= 0)
-				continue;
-			snprintf(msg, sizeof(msg), "input '%s' is not an "
-				 "earlier layer", rl->inputs[j]);
-			return layer_error(ld, i, "inputs", msg, err);
-		}
-	}
-	idx = add_layer(&ld->b, in, n_in, rl->name, rl);
-	if (idx < 0) {
-		core_strlcpy(msg, ld->b.err.msg, sizeof(msg));
-		return layer_error(ld, i, NULL, msg, err);
-	}
+	rc = check_given(ld, i, rl, err);
+	if (!rc)
+		rc = check_required(ld, i, rl, err);
+	if (rc)
+		return rc;
+	if (rl->name && find_layer(ld->b.m, rl->name) >= 0)
+		return at_error(ld, layer_path(at, sizeof(at), i, "name"),
+				DLSIM_EPARSE, err, "layer name '%s' is used "
+				"twice", rl->name);
+	rc = find_inputs(ld, i, rl, in, &n_in, err);
+	if (rc)
+		return rc;
+	if (add_layer(&ld->b, in, n_in, rl->name, rl) < 0)
+		return at_error(ld, layer_path(at, sizeof(at), i, NULL),
+				builder_code(ld->b.err.code), err, "%s",
+				ld->b.err.msg);
 	return DLSIM_OK;
 }
 
@@ -310,22 +440,20 @@ static int load_raw(struct loader *ld, const struct raw_model *rm,
 {
 	struct model_shape in = { rm->input.channels, rm->input.height,
 				  rm->input.width };
+	struct dlsim_err ferr = { 0, "" };
 	unsigned i;
 	int rc = DLSIM_OK;
 
-	if (rm->batch <= 0)
-		return dlsim_err_set(err, DLSIM_EPARSE,
-				     "%s:%d: 'batch' must be positive (got "
-				     "%lld)", ld->path,
-				     core_yaml_line(ld->text, ld->len,
-						    "batch"),
-				     (long long)rm->batch);
+	if (rm->batch < 1 || rm->batch > MODEL_MAX_BATCH)
+		return at_error(ld, "batch", DLSIM_EPARSE, err, "'batch' must "
+				"be in 1..%lld (got %lld)",
+				(long long)MODEL_MAX_BATCH,
+				(long long)rm->batch);
 	model_builder_init(&ld->b, rm->name, in, rm->batch,
 			   rm->source ? rm->source : ld->path);
 	if (ld->b.err.code)
-		rc = dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: %s", ld->path,
-				   core_yaml_line(ld->text, ld->len, "input"),
-				   ld->b.err.msg);
+		rc = at_error(ld, "input", builder_code(ld->b.err.code), err,
+			      "%s", ld->b.err.msg);
 	for (i = 0; !rc && i < rm->layers_count; i++)
 		rc = build_layer(ld, i, &rm->layers[i], err);
 	if (rc) {
@@ -333,7 +461,26 @@ static int load_raw(struct loader *ld, const struct raw_model *rm,
 		ld->b.m = NULL;
 		return rc;
 	}
-	return model_builder_finish(&ld->b, out, err);
+	/* what finish refuses (activations too large) concerns the whole
+	 * list of layers */
+	rc = model_builder_finish(&ld->b, out, &ferr);
+	if (rc)
+		return at_error(ld, "layers", builder_code(rc), err, "%s",
+				ferr.msg);
+	return DLSIM_OK;
+}
+
+/* Step 2 of the file's head: integers must be written as integers. */
+static int check_numbers(struct loader *ld, struct dlsim_err *err)
+{
+	char key[64], text[64];
+	int line = core_yaml_check_numbers(ld->doc, integer_keys, NULL, key,
+					   text, sizeof(key));
+
+	if (!line)
+		return DLSIM_OK;
+	return dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: '%s' must be a whole "
+			     "number (got '%s')", ld->path, line, key, text);
 }
 
 /* ---------------------------------------------------------------- */
@@ -360,24 +507,29 @@ int model_load_yaml(const char *path, struct model **out,
 	core_yaml_config(&cfg, &log);
 	ce = cyaml_load_data((const uint8_t *)text, len, &cfg, &model_schema,
 			     (cyaml_data_t **)&rm, NULL);
-	if (ce == CYAML_OK && !rm) {
-		free(text);
-		return dlsim_err_set(err, DLSIM_EPARSE, "%s:1: empty file",
-				     path);
-	}
-	if (ce != CYAML_OK) {
+	if (ce != CYAML_OK)
 		rc = dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: %s", path,
 				   core_yaml_log_line(&log, text, len),
 				   log.first[0] ? log.first :
 				   cyaml_strerror(ce));
-		free(text);
-		return rc;
-	}
+	else if (!rm)
+		rc = dlsim_err_set(err, DLSIM_EPARSE, "%s:1: empty file",
+				   path);
+	if (rc)
+		goto cleanup;
 	ld.path = path;
-	ld.text = text;
-	ld.len = len;
-	rc = load_raw(&ld, rm, out, err);
-	cyaml_free(&cfg, &model_schema, rm, 0);
+	ld.doc = core_yaml_doc_open(text, len);
+	if (!ld.doc)   /* libcyaml read the same text: memory ran out */
+		rc = dlsim_err_set(err, DLSIM_ENOMEM, "%s: out of memory "
+				   "reading the file", path);
+	if (!rc)
+		rc = check_numbers(&ld, err);
+	if (!rc)
+		rc = load_raw(&ld, rm, out, err);
+cleanup:
+	core_yaml_doc_close(ld.doc);
+	if (rm)
+		cyaml_free(&cfg, &model_schema, rm, 0);
 	free(text);
 	return rc;
 }

@@ -2,14 +2,14 @@
  * model_zoo.c -- the built-in networks, found by name through one table.
  *
  * Each family lives in its own file (model_zoo_cnn.c, model_zoo_resnet.c,
- * ...) and offers one builder per member.  The table below is the only
- * place that lists them, so `dlsim models`, model_zoo_build() and the
- * tests that check every member's parameter count stay in step.
+ * ...) and offers one builder per member.  The list below (ZOO_MODELS)
+ * is the only place that names them, so `dlsim models`, model_zoo_build()
+ * and the tests that check every member's parameter count stay in step.
  *
  * Sources: the architectures are those of torchvision 0.x
- * (torchvision/models/<family>.py) where torchvision has them, so that parameter
- * counts match its published table exactly; LeNet-5 and MobileNet v1 come
- * from their papers (cited in their builders).
+ * (torchvision/models/<family>.py) where torchvision has them, so that
+ * parameter counts match its published table exactly; LeNet-5 and
+ * MobileNet v1 come from their papers (cited in their builders).
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,45 +18,48 @@
 #include "core/core.h"
 #include "core/banned.h"
 
-static const struct model_zoo_entry zoo[] = {
-	{ "lenet5", "LeNet-5, 1x32x32 (LeCun et al. 1998)",
-	  model_zoo_lenet5 },
-	{ "alexnet", "AlexNet, 3x224x224 (torchvision)", model_zoo_alexnet },
-	{ "vgg11", "VGG-11, 3x224x224 (torchvision)", model_zoo_vgg11 },
-	{ "vgg16", "VGG-16, 3x224x224 (torchvision)", model_zoo_vgg16 },
-	{ "vgg19", "VGG-19, 3x224x224 (torchvision)", model_zoo_vgg19 },
-	{ "googlenet", "GoogLeNet / Inception v1, 3x224x224 (torchvision)",
-	  model_zoo_googlenet },
-	{ "inception_v3", "Inception v3 with aux head, 3x299x299 "
-	  "(torchvision)", model_zoo_inception_v3 },
-	{ "resnet18", "ResNet-18, 3x224x224 (torchvision)",
-	  model_zoo_resnet18 },
-	{ "resnet34", "ResNet-34, 3x224x224 (torchvision)",
-	  model_zoo_resnet34 },
-	{ "resnet50", "ResNet-50 v1.5, 3x224x224 (torchvision)",
-	  model_zoo_resnet50 },
-	{ "resnet101", "ResNet-101 v1.5, 3x224x224 (torchvision)",
-	  model_zoo_resnet101 },
-	{ "resnet152", "ResNet-152 v1.5, 3x224x224 (torchvision)",
-	  model_zoo_resnet152 },
-	{ "densenet121", "DenseNet-121, 3x224x224 (torchvision)",
-	  model_zoo_densenet121 },
-	{ "mobilenet_v1", "MobileNet v1 1.0, 3x224x224 (Howard et al. 2017)",
-	  model_zoo_mobilenet_v1 },
-	{ "mobilenet_v2", "MobileNet v2 1.0, 3x224x224 (torchvision)",
-	  model_zoo_mobilenet_v2 },
-	{ "squeezenet1_0", "SqueezeNet 1.0, 3x224x224 (torchvision)",
-	  model_zoo_squeezenet1_0 },
-};
+/*
+ * The zoo, one X(name, summary, builder) per model in the order `dlsim
+ * models` lists them.  Both tables below are expanded from this one list,
+ * so the names model_zoo_names() returns cannot drift from the builders.
+ */
+#define ZOO_MODELS(X) \
+	X("lenet5", "LeNet-5, 1x32x32 (LeCun et al. 1998)", \
+	  model_zoo_lenet5) \
+	X("alexnet", "AlexNet, 3x224x224 (torchvision)", model_zoo_alexnet) \
+	X("vgg11", "VGG-11, 3x224x224 (torchvision)", model_zoo_vgg11) \
+	X("vgg16", "VGG-16, 3x224x224 (torchvision)", model_zoo_vgg16) \
+	X("vgg19", "VGG-19, 3x224x224 (torchvision)", model_zoo_vgg19) \
+	X("googlenet", "GoogLeNet / Inception v1 without aux heads " \
+	  "(+6.38 M params), 3x224x224 (torchvision)", model_zoo_googlenet) \
+	X("inception_v3", "Inception v3 with aux head, 3x299x299 " \
+	  "(torchvision)", model_zoo_inception_v3) \
+	X("resnet18", "ResNet-18, 3x224x224 (torchvision)", \
+	  model_zoo_resnet18) \
+	X("resnet34", "ResNet-34, 3x224x224 (torchvision)", \
+	  model_zoo_resnet34) \
+	X("resnet50", "ResNet-50 v1.5, 3x224x224 (torchvision)", \
+	  model_zoo_resnet50) \
+	X("resnet101", "ResNet-101 v1.5, 3x224x224 (torchvision)", \
+	  model_zoo_resnet101) \
+	X("resnet152", "ResNet-152 v1.5, 3x224x224 (torchvision)", \
+	  model_zoo_resnet152) \
+	X("densenet121", "DenseNet-121, 3x224x224 (torchvision)", \
+	  model_zoo_densenet121) \
+	X("mobilenet_v1", "MobileNet v1 1.0, 3x224x224 (Howard et al. " \
+	  "2017)", model_zoo_mobilenet_v1) \
+	X("mobilenet_v2", "MobileNet v2 1.0, 3x224x224 (torchvision)", \
+	  model_zoo_mobilenet_v2) \
+	X("squeezenet1_0", "SqueezeNet 1.0, 3x224x224 (torchvision)", \
+	  model_zoo_squeezenet1_0)
+
+#define ZOO_ENTRY(name, summary, build) { name, summary, build },
+#define ZOO_NAME(name, summary, build) name,
+
+static const struct model_zoo_entry zoo[] = { ZOO_MODELS(ZOO_ENTRY) };
+static const char *const zoo_names[] = { ZOO_MODELS(ZOO_NAME) NULL };
 
 #define ZOO_SIZE ((int)(sizeof(zoo) / sizeof(zoo[0])))
-
-static const char *zoo_names[ZOO_SIZE + 1] = {
-	"lenet5", "alexnet", "vgg11", "vgg16", "vgg19", "googlenet",
-	"inception_v3", "resnet18", "resnet34", "resnet50", "resnet101",
-	"resnet152", "densenet121", "mobilenet_v1", "mobilenet_v2",
-	"squeezenet1_0", NULL
-};
 
 static const struct model_zoo_entry *zoo_find(const char *name)
 {
@@ -97,11 +100,7 @@ int model_zoo_build(const char *name, struct model **out,
 
 int model_resolve(const char *arg, struct model **out, struct dlsim_err *err)
 {
-	size_t n = arg ? strlen(arg) : 0;
-
-	if ((n > 5 && strcmp(arg + n - 5, ".yaml") == 0) ||
-	    (n > 4 && strcmp(arg + n - 4, ".yml") == 0) || (arg &&
-	    strchr(arg, '/')))
+	if (core_is_yaml_path(arg))
 		return model_load_yaml(arg, out, err);
 	return model_zoo_build(arg, out, err);
 }

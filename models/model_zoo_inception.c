@@ -86,6 +86,20 @@ static int gnet_inception(struct model_builder *b, int in,
  * count; every max pool uses ceil_mode.  transform_input only rescales
  * the input and costs nothing here.  Default batch 32 per GPU, the
  * default of torchvision's reference train.py (the paper gives none).
+ *
+ * NOT MODELLED: THE AUX HEADS.  torchvision trains GoogLeNet with
+ * aux_logits=True (and the paper with two auxiliary classifiers, Sec. 5),
+ * but dlsim's googlenet omits them so that its count matches the
+ * published one.  Each InceptionAux is an adaptive average pool to 4x4,
+ * a BasicConv2d 1x1 to 128 channels, fc 2048 -> 1024 (ReLU, dropout 0.7)
+ * and fc 1024 -> 1000.  aux1 on inception4a's 512x14x14:
+ *   params 512 * 128 + 2 * 128 (bn) + 2048 * 1024 + 1024
+ *          + 1024 * 1000 + 1000 = 3,188,968
+ *   MACs   16 * 128 * 512 + 2048 * 1024 + 1024 * 1000 = 4,169,728
+ * aux2 on inception4d's 528x14x14: 3,191,016 params, 4,202,496 MACs.
+ * Together they would add 6,379,984 parameters (13,004,888 in all, +96 %)
+ * and 8,372,224 forward MACs per sample (+0.6 % of 1.5 G), plus their
+ * backward and the optimizer's update of those weights.
  */
 int model_zoo_googlenet(struct model_builder *b)
 {

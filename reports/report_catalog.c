@@ -133,6 +133,10 @@ static void system_table(FILE *f, const struct hw_system *s)
 	fprintf(f, "memory       %s %s at %.1f GB/s (x %.2f attainable)\n",
 		report_bytes(d->mem[0].capacity_bytes, a, sizeof(a)),
 		d->mem[0].type, d->mem[0].bandwidth_Bps / 1e9, d->eff_memory);
+	if (d->mem_capacity_bytes > d->mem[0].capacity_bytes)
+		fprintf(f, "capacity     %s (the largest tier; the first "
+			"caches it)\n", report_bytes(d->mem_capacity_bytes, a,
+						     sizeof(a)));
 	fprintf(f, "launch       %.2f us per kernel\n",
 		d->launch_overhead_s * 1e6);
 	if (s->node)
@@ -165,7 +169,7 @@ static void system_json(FILE *f, const struct hw_system *s)
 		"\"devices_per_node\": %lld, \"mem_capacity_bytes\": %.0f, "
 		"\"mem_bandwidth_Bps\": %.0f, \"peak_flops\": {",
 		(long long)s->n_devices, (long long)s->n_nodes,
-		(long long)s->devices_per_node, d->mem[0].capacity_bytes,
+		(long long)s->devices_per_node, d->mem_capacity_bytes,
 		d->mem[0].bandwidth_Bps);
 	for (p = 0; p < DLSIM_PRECISION_COUNT; p++) {
 		if (d->peak[p].matrix_flops <= 0.0)

@@ -21,12 +21,10 @@ const char *report_format_name(enum report_format f)
 int report_format_parse(const char *name, enum report_format *out,
 			struct dlsim_err *err)
 {
-	int i = core_name_index(format_names, name);
+	int i = core_name_parse(format_names, name, "format", err);
 
 	if (i < 0)
-		return dlsim_err_set(err, DLSIM_ENOTFOUND,
-				     "unknown format '%s' (expected table, "
-				     "csv, json)", name ? name : "");
+		return DLSIM_ENOTFOUND;
 	*out = (enum report_format)i;
 	return DLSIM_OK;
 }

@@ -33,8 +33,12 @@
  * - No congestion beyond sharing the node's NICs and the network's
  *   oversubscription; no protocol switch (LL/LL128/Simple); the parameter
  *   server's incast is not modelled (the seeds' formula ignores it).
- * - Intra-node bandwidth is links per device x link bandwidth, whatever
- *   the topology; PCIe switch sharing is not modelled.
+ * - Topology is not read: intra-node bandwidth is links per device x
+ *   link bandwidth whatever the intra-node topology (hybrid cube mesh,
+ *   NVSwitch, PCIe tree with its shared switches), and the network is a
+ *   full-bisection fat tree divided by its oversubscription (tori and
+ *   dragonflies are costed the same way).  The communication issue
+ *   models topologies.
  */
 #include <math.h>
 #include <string.h>
@@ -61,15 +65,10 @@ const char *sim_allreduce_name(enum sim_allreduce_algo a)
 int sim_allreduce_parse(const char *name, enum sim_allreduce_algo *out,
 			struct dlsim_err *err)
 {
-	int i = core_name_index(algo_names, name);
-	char list[128];
+	int i = core_name_parse(algo_names, name, "allreduce algorithm", err);
 
-	if (i < 0) {
-		core_name_list(algo_names, list, sizeof(list));
-		return dlsim_err_set(err, DLSIM_ENOTFOUND,
-				     "unknown allreduce algorithm '%s' "
-				     "(expected %s)", name ? name : "", list);
-	}
+	if (i < 0)
+		return DLSIM_ENOTFOUND;
 	*out = (enum sim_allreduce_algo)i;
 	return DLSIM_OK;
 }
@@ -133,7 +132,8 @@ static double node_network_bandwidth(const struct hw_system *s)
 }
 
 static void levels(const struct hw_system *s, struct sim_level *intra,
-		   struct sim_level *inter, struct sim_level *flat)
+		   struct sim_level *inter, struct sim_level *ring,
+		   struct sim_level *flat)
 {
 	double g = (double)s->devices_per_node;
 	double b_intra = s->intra ? intra_bandwidth(s) : HUGE_VAL;
@@ -147,12 +147,18 @@ static void levels(const struct hw_system *s, struct sim_level *intra,
 	inter->ranks = s->n_nodes;
 	inter->alpha_s = s->nic ? s->nic->latency_s : 0.0;
 	inter->beta_s_per_byte = s->nic ? g / b_node : 0.0;
-	/* Flat: every step crosses the slowest hop; rings run one per NIC,
-	 * so a node moves data at most at the node's network bandwidth. */
-	flat->ranks = s->n_devices;
-	flat->alpha_s = intra->alpha_s > inter->alpha_s ? intra->alpha_s :
+	/* Flat: every step crosses the slowest hop.  Rings run one per NIC
+	 * and only two ranks of a node talk across it per ring, so a ring
+	 * moves data at the smaller of the device and node bandwidths.  In
+	 * tree, halving-doubling and parameter-server steps all g ranks of a
+	 * node send across the network at once and share its NICs. */
+	ring->ranks = flat->ranks = s->n_devices;
+	ring->alpha_s = intra->alpha_s > inter->alpha_s ? intra->alpha_s :
 			inter->alpha_s;
-	flat->beta_s_per_byte = 1.0 / (b_intra < b_node ? b_intra : b_node);
+	flat->alpha_s = ring->alpha_s;
+	ring->beta_s_per_byte = 1.0 / (b_intra < b_node ? b_intra : b_node);
+	flat->beta_s_per_byte = s->nic && g / b_node > 1.0 / b_intra ?
+				g / b_node : 1.0 / b_intra;
 }
 
 /* ---------------------------------------------------------------- */
@@ -163,7 +169,7 @@ double sim_allreduce_time(const struct hw_system *s, double bytes,
 			  enum sim_allreduce_algo a,
 			  enum sim_allreduce_algo *used, int *hierarchical)
 {
-	struct sim_level intra, inter, flat;
+	struct sim_level intra, inter, ring, flat;
 	double best = HUGE_VAL;
 	int k, lo, hi, h;
 
@@ -173,7 +179,7 @@ double sim_allreduce_time(const struct hw_system *s, double bytes,
 		*hierarchical = 0;
 	if (s->n_devices <= 1 || bytes <= 0.0)
 		return 0.0;
-	levels(s, &intra, &inter, &flat);
+	levels(s, &intra, &inter, &ring, &flat);
 	lo = a == SIM_AR_AUTO ? SIM_AR_RING : (int)a;
 	hi = a == SIM_AR_AUTO ? SIM_AR_PARAM_SERVER : (int)a;
 	for (k = lo; k <= hi; k++) {
@@ -184,7 +190,8 @@ double sim_allreduce_time(const struct hw_system *s, double bytes,
 				       sim_allreduce_flat(&inter,
 					       bytes / (double)intra.ranks,
 					       (enum sim_allreduce_algo)k) :
-				   sim_allreduce_flat(&flat, bytes,
+				   sim_allreduce_flat(k == SIM_AR_RING ?
+					       &ring : &flat, bytes,
 					       (enum sim_allreduce_algo)k);
 			if (t < best) {
 				best = t;

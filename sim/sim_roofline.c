@@ -6,6 +6,13 @@
  * The first term is Brent's bound on P processors (Ben-Nun & Hoefler,
  * shared/seeds/002 Sec. 2.5: T_p <= W/p + D), written in seconds: W/P is
  * FLOPs over attainable FLOP/s, D is the pass's depth in clock cycles.
+ * The unit of D is one clock because a vertex of the work-depth DAG is
+ * one fused multiply-add (or one element-wise operation), which a lane
+ * retires per cycle; p is then the device's lanes, peak / (2 x clock).
+ * For the layers of today's networks D is a few dozen cycles, so the term
+ * matters only for very small passes, where the launch overhead already
+ * dominates: it is kept so that depth-bound work (long reductions, the
+ * recurrent layers of a later issue) is never costed below its depth.
  * The max with bytes over attainable bandwidth is the roofline (Williams
  * et al., CACM 2009; the kernel-time form of shared/reference/
  * seed-000-004-lim-banerjee.md line 286: max(FLOPs / (eta_c P_peak),
@@ -20,6 +27,9 @@
  * memory.
  *
  * LIMITATIONS
+ * - A pass with less parallel work than the device has lanes still runs
+ *   at the attainable rate; occupancy and wave quantization come with the
+ *   calibrated curves of the calibration issue.
  * - One efficiency per kernel class and precision, whatever the shape:
  *   small or oddly shaped GEMMs (wave quantization) are too optimistic.
  *   The calibration issue replaces these scalars with fitted curves.
@@ -52,7 +62,7 @@ double sim_pass_time(const struct sim_roof *r,
 	double tc, tm, t;
 
 	if (c->flops <= 0.0 && c->bytes <= 0.0) {
-		*bound = SIM_BOUND_LATENCY;
+		*bound = SIM_BOUND_NONE;
 		return 0.0;
 	}
 	tc = c->flops / r->rate[c->kernel] + c->depth * r->cycle_s;

@@ -22,11 +22,15 @@
  *
  * PRECISION
  * fp32/tf32/fp64: weights, gradients and activations at 4 (8) bytes.
- * fp16/bf16/fp8: mixed precision as in Micikevicius et al., "Mixed
- * Precision Training", ICLR 2018 (and Rodriguez, shared/reference/
- * seed-001-rodriguez-part1.md sec. 2.6): 16-bit (fp8: 8-bit) weights and
- * activations, 16-bit gradients (the allreduced size), an fp32 master
- * copy of the weights and fp32 optimizer state.
+ * fp16/bf16/fp8: mixed precision as automatic mixed precision runs it
+ * (torch.cuda.amp, TensorFlow's AMP graph rewrite; the scheme of
+ * Micikevicius et al., "Mixed Precision Training", ICLR 2018, and of
+ * Rodriguez, shared/reference/seed-001-rodriguez-part1.md sec. 2.6):
+ * fp32 master weights and optimizer state, a 16-bit (fp8: 8-bit) copy of
+ * the weights and 16-bit activations for compute, and fp32 gradients on
+ * the weights, which is what the data-parallel allreduce moves (16-bit
+ * gradient compression is an option of the communication issue, not the
+ * default).
  *
  * OPTIMIZER UPDATE, per parameter (one fused kernel, as apex's
  * FusedSGD/FusedAdam and torch's foreach optimizers run it):
@@ -68,7 +72,7 @@ static const char *const optimizer_names[] = {
 };
 
 static const char *const bound_names[] = {
-	"compute", "memory", "latency", NULL
+	"compute", "memory", "latency", "none", NULL
 };
 
 const char *sim_optimizer_name(enum sim_optimizer o)
@@ -81,19 +85,17 @@ const char *sim_optimizer_name(enum sim_optimizer o)
 int sim_optimizer_parse(const char *name, enum sim_optimizer *out,
 			struct dlsim_err *err)
 {
-	int i = core_name_index(optimizer_names, name);
+	int i = core_name_parse(optimizer_names, name, "optimizer", err);
 
 	if (i < 0)
-		return dlsim_err_set(err, DLSIM_ENOTFOUND,
-				     "unknown optimizer '%s' (expected sgd, "
-				     "momentum, adam)", name ? name : "");
+		return DLSIM_ENOTFOUND;
 	*out = (enum sim_optimizer)i;
 	return DLSIM_OK;
 }
 
 const char *sim_bound_name(enum sim_bound b)
 {
-	if ((int)b < 0 || b > SIM_BOUND_LATENCY)
+	if ((int)b < 0 || b > SIM_BOUND_NONE)
 		return NULL;
 	return bound_names[b];
 }
@@ -131,8 +133,8 @@ static void sizes_for(enum dlsim_precision p, struct sim_sizes *s)
 {
 	s->act = dlsim_precision_bytes(p);
 	s->weight = s->act;
-	s->grad = s->act < 2 ? 2 : s->act;
 	s->master = p == DLSIM_FP64 ? 8 : 4;
+	s->grad = s->master;
 }
 
 static int mixed(const struct sim_sizes *s)
@@ -142,19 +144,22 @@ static int mixed(const struct sim_sizes *s)
 
 static int pick_precision(const struct hw_device *d,
 			  const struct sim_options *o,
-			  enum dlsim_precision *p, struct dlsim_err *err)
+			  enum dlsim_precision *out, struct dlsim_err *err)
 {
-	*p = o->precision_auto ? hw_device_auto_precision(d) : o->precision;
-	if (*p == DLSIM_INT8)
+	enum dlsim_precision p = o->precision_auto ?
+				 hw_device_auto_precision(d) : o->precision;
+
+	if (p == DLSIM_INT8)
 		return dlsim_err_set(err, DLSIM_EINVAL,
 				     "int8 is an inference precision; "
 				     "training needs fp32, tf32, fp16, bf16 "
 				     "or fp8");
-	if (!hw_device_supports(d, *p))
+	if (!hw_device_supports(d, p))
 		return dlsim_err_set(err, DLSIM_EINVAL,
 				     "device '%s' has no %s peak in the "
 				     "catalog", d->name,
-				     dlsim_precision_name(*p));
+				     dlsim_precision_name(p));
+	*out = p;
 	return DLSIM_OK;
 }
 
@@ -279,7 +284,7 @@ static void memory_for(const struct model *m, const struct hw_system *s,
 	mem->total_bytes = mem->weights_bytes + mem->gradients_bytes +
 			   mem->optimizer_bytes + mem->activations_bytes +
 			   mem->workspace_bytes;
-	mem->capacity_bytes = s->device->mem[0].capacity_bytes;
+	mem->capacity_bytes = s->device->mem_capacity_bytes;
 	r->fits = mem->total_bytes <= mem->capacity_bytes;
 }
 
@@ -291,18 +296,28 @@ struct comm_state {
 	double free_at;     /* when the comm stream is next idle */
 	double total;       /* sum of allreduce times */
 	int n_buckets;
-	enum sim_allreduce_algo used;
+	double largest;     /* the largest bucket so far, whose choice of */
+	enum sim_allreduce_algo used;      /* algorithm is reported */
 	int hierarchical;
 };
 
 static void flush(struct comm_state *c, double ready)
 {
+	enum sim_allreduce_algo used;
+	int hier;
 	double t;
 
-	if (c->bucket <= 0.0)
+	if (c->bucket <= 0.0 || c->sys->n_devices <= 1) {
+		c->bucket = 0.0;
 		return;
-	t = sim_allreduce_time(c->sys, c->bucket, c->o->allreduce, &c->used,
-			       &c->hierarchical);
+	}
+	t = sim_allreduce_time(c->sys, c->bucket, c->o->allreduce, &used,
+			       &hier);
+	if (c->bucket > c->largest) {
+		c->largest = c->bucket;
+		c->used = used;
+		c->hierarchical = hier;
+	}
 	if (ready > c->free_at)
 		c->free_at = ready;
 	c->free_at += t;
@@ -362,7 +377,8 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 		const struct sim_options *o, struct sim_result *r,
 		struct dlsim_err *err)
 {
-	struct comm_state comm = { s, o, 0.0, 0.0, 0.0, 0, SIM_AR_RING, 0 };
+	struct comm_state comm = { s, o, 0.0, 0.0, 0.0, 0, 0.0, o->allreduce,
+				   0 };
 	unsigned char stack_needs[512], *needs = stack_needs;
 	struct sim_layer_time *rec = NULL;
 	struct sim_sizes sz;
@@ -372,8 +388,10 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 
 	memset(r, 0, sizeof(*r));
 	if ((rc = pick_precision(s->device, o, &r->precision, err)) ||
-	    (rc = pick_batch(m, s, o, r, err)))
+	    (rc = pick_batch(m, s, o, r, err))) {
+		memset(r, 0, sizeof(*r));
 		return rc;
+	}
 	if (m->n_layers > (int)sizeof(stack_needs) &&
 	    !(needs = malloc((size_t)m->n_layers)))
 		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
@@ -403,6 +421,15 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 	compute = t + r->breakdown.optimizer_s;
 	r->step_time_s = (comm.free_at > t ? comm.free_at : t) +
 			 r->breakdown.optimizer_s;
+	if (!(r->step_time_s > 0.0)) {
+		if (needs != stack_needs)
+			free(needs);
+		free(rec);
+		memset(r, 0, sizeof(*r));
+		return dlsim_err_set(err, DLSIM_EINVAL,
+				     "model '%s' does no work in a step",
+				     m->name);
+	}
 	r->breakdown.comm_s = comm.total;
 	r->breakdown.comm_exposed_s = r->step_time_s - compute;
 	r->single_device_step_s = compute;

@@ -381,8 +381,11 @@ START_TEST(cli_write_error_fails)
 {
 	struct run r;
 
-	if (access("/dev/full", W_OK) != 0)
+	if (access("/dev/full", W_OK) != 0) {
+		fprintf(stderr, "cli_write_error_fails: no /dev/full; "
+			"skipped\n");
 		return;
+	}
 	run_to(&r, "models", "/dev/full");
 	ck_assert_int_eq(r.status, 1);
 	ck_assert(strstr(r.err, "write") != NULL);
@@ -431,6 +434,48 @@ START_TEST(cli_help_and_man_page_agree)
 }
 END_TEST
 
+/* ...and every option the man page names is one some command takes. */
+START_TEST(cli_man_page_options_exist)
+{
+	static const char *const cmds[] = { "predict --help", "models --help",
+					    "hw --help", "--help", NULL };
+	char man[32768], helps[16384] = "";
+	const char *p;
+	struct run r;
+	int i;
+
+	slurp("man/dlsim.1", man, sizeof(man));
+	for (i = 0; cmds[i]; i++) {
+		size_t used = strlen(helps), n;
+
+		run(&r, cmds[i]);
+		n = strlen(r.out);
+		ck_assert(used + n < sizeof(helps));
+		memcpy(helps + used, r.out, n + 1);
+	}
+	for (p = strstr(man, "\\-\\-"); p; p = strstr(p + 1, "\\-\\-")) {
+		char name[48] = "--";
+		size_t j = 2;
+		const char *q = p + 4;
+
+		/* read [a-z] and escaped '\-' until anything else */
+		while (j + 1 < sizeof(name)) {
+			if (*q >= 'a' && *q <= 'z')
+				name[j++] = *q++;
+			else if (q[0] == '\\' && q[1] == '-' && q[2] >= 'a' &&
+				 q[2] <= 'z')
+				name[j++] = '-', q += 2;
+			else
+				break;
+		}
+		name[j] = '\0';
+		ck_assert_msg(strstr(helps, name) != NULL,
+			      "man/dlsim.1 names %s, which no --help lists",
+			      name);
+	}
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
 	Suite *s = suite_create("cli");
@@ -446,6 +491,7 @@ Suite *suite_cli(void)
 	tcase_add_test(c, cli_reports_file_errors_with_place);
 	tcase_add_test(c, cli_write_error_fails);
 	tcase_add_test(c, cli_help_and_man_page_agree);
+	tcase_add_test(c, cli_man_page_options_exist);
 	suite_add_tcase(s, c);
 	return s;
 }

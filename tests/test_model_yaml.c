@@ -132,6 +132,12 @@ START_TEST(yaml_residual_network_shapes_and_params)
 	l = layer(m, "fc", NULL);
 	ck_assert_int_eq(l->has_bias, 1);
 	ck_assert_int_eq(l->params, 70);
+
+	/* fan-outs: the input feeds stem and side; stem_relu feeds
+	 * b1_conv1 and the add */
+	ck_assert_int_eq(m->layers[0].n_consumers, 2);
+	ck_assert_int_eq(m->layers[stem_relu].n_consumers, 2);
+	ck_assert_int_eq(layer(m, "b1_conv1", NULL)->n_consumers, 1);
 	ck_assert_int_eq(m->layers[m->n_layers - 1].kind, MODEL_SOFTMAX_XENT);
 	model_free(m);
 }
@@ -230,6 +236,44 @@ static const struct {
 	{ "stride_zero", DLSIM_EPARSE, 13, "stride" },
 	/* nothing at all */
 	{ "empty", DLSIM_EPARSE, 1, "empty" },
+	/* numbers libcyaml 1.3 would read by their leading digits */
+	{ "int_suffix", DLSIM_EPARSE, 11,
+	  "'out_channels' must be a whole number (got '2abc')" },
+	{ "int_exponent", DLSIM_EPARSE, 12, "'kernel' must be a whole "
+	  "number (got '1e3')" },
+	{ "int_fraction", DLSIM_EPARSE, 6, "'height' must be a whole "
+	  "number (got '4.9')" },
+	{ "int_hex", DLSIM_EPARSE, 5, "'channels' must be a whole number "
+	  "(got '0x10')" },
+	/* MODEL_MAX_BATCH is 1,000,000 */
+	{ "batch_too_big", DLSIM_EPARSE, 3, "'batch' must be in 1..1000000 "
+	  "(got 1000001)" },
+	/* a written 0 is a written key: refused where it does not apply,
+	 * named at its own line where it must be positive */
+	{ "relu_padding_zero", DLSIM_EPARSE, 11, "'padding' does not apply "
+	  "to a relu layer" },
+	{ "out_channels_zero", DLSIM_EPARSE, 11, "'out_channels' must be "
+	  "positive (got 0)" },
+	{ "kernel_w_zero", DLSIM_EPARSE, 12, "'kernel_w' must be positive "
+	  "(got 0)" },
+	{ "padding_negative", DLSIM_EPARSE, 13, "'padding' must be 0 or "
+	  "more (got -1)" },
+	{ "lrn_size_zero", DLSIM_EPARSE, 11, "'size' must be positive "
+	  "(got 0)" },
+	/* a required key that is absent, at the layer's line */
+	{ "missing_out_channels", DLSIM_EPARSE, 9, "a conv2d layer needs "
+	  "'out_channels'" },
+	{ "missing_kernel", DLSIM_EPARSE, 9, "a maxpool layer needs "
+	  "'kernel'" },
+	{ "missing_out_features", DLSIM_EPARSE, 9, "an fc layer needs "
+	  "'out_features'" },
+	/* counts past 2^53 keep DLSIM_ERANGE: at the layer, or at the
+	 * input's mapping (its first line) */
+	{ "huge_channels", DLSIM_ERANGE, 9, "layer 'wide': parameters too "
+	  "large" },
+	{ "huge_fc", DLSIM_ERANGE, 9, "layer 'fc': parameters too large" },
+	{ "huge_input", DLSIM_ERANGE, 5, "input 3000000000x3000000000x"
+	  "3000000000 is too large" },
 };
 
 #define N_BAD ((int)(sizeof(bad) / sizeof(bad[0])))
@@ -256,6 +300,35 @@ START_TEST(yaml_error_names_file_and_line)
 	ck_assert_msg(strstr(err.msg + strlen(prefix), bad[_i].needle) !=
 		      NULL, "message '%s' does not mention '%s'", err.msg,
 		      bad[_i].needle);
+}
+END_TEST
+
+/*
+ * pool_rect.yaml, a 3x32x32 input:
+ *   rect      max 2x4, no stride: PyTorch's stride is the kernel on each
+ *             axis, (2, 4), so 32 / 2 = 16 down and 32 / 4 = 8 across
+ *   given     avg 2x4, stride 2: (32 - 2) / 2 + 1 = 16 and (32 - 4) / 2
+ *             + 1 = 15
+ *   zero_pad  padding: 0 written on a conv, where it applies
+ * and batch 1,000,000, MODEL_MAX_BATCH itself.
+ */
+START_TEST(yaml_pool_stride_defaults_to_kernel_per_axis)
+{
+	struct model *m = load(DIR "pool_rect.yaml");
+	const struct model_layer *l;
+
+	ck_assert_int_eq(m->default_batch, MODEL_MAX_BATCH);
+	l = layer(m, "rect", NULL);
+	ck_assert_int_eq(l->stride_h, 2);
+	ck_assert_int_eq(l->stride_w, 4);
+	assert_shape(l->out, 3, 16, 8);
+	l = layer(m, "given", NULL);
+	ck_assert_int_eq(l->stride_w, 2);
+	assert_shape(l->out, 3, 16, 15);
+	l = layer(m, "zero_pad", NULL);
+	ck_assert_int_eq(l->pad_h, 0);
+	assert_shape(l->out, 2, 32, 32);
+	model_free(m);
 }
 END_TEST
 
@@ -314,6 +387,7 @@ Suite *suite_model_yaml(void)
 
 	tcase_add_test(tc, yaml_residual_network_shapes_and_params);
 	tcase_add_test(tc, yaml_every_layer_option_is_read);
+	tcase_add_test(tc, yaml_pool_stride_defaults_to_kernel_per_axis);
 	tcase_add_loop_test(tc, yaml_error_names_file_and_line, 0, N_BAD);
 	tcase_add_test(tc, yaml_missing_file_is_eio);
 	tcase_add_test(tc, resolve_takes_zoo_names_and_yaml_paths);

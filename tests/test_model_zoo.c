@@ -10,12 +10,17 @@
  * must match exactly; multiply-adds (model_forward_macs(): conv and fc
  * only) within 2 %, as the table rounds them and its counter also counts
  * a few other operations.
+ *
+ * Also here: LeNet-5's per-layer work and depth against Ben-Nun &
+ * Hoefler's worked example, the fan-outs of the zoo's graphs, and the
+ * GoogLeNet aux heads that the zoo leaves out.
  */
 #include <math.h>
 #include <string.h>
 
 #include "tests.h"
 #include "dlsim.h"
+#include "models/model.h"
 
 struct zoo_expect {
 	const char *name;
@@ -84,6 +89,43 @@ static void assert_shape(struct model_shape s, int64_t c, int64_t h,
 	ck_assert_int_eq(s.c, c);
 	ck_assert_int_eq(s.h, h);
 	ck_assert_int_eq(s.w, w);
+}
+
+/* Finish a hand-built model that must succeed. */
+static struct model *finish(struct model_builder *b)
+{
+	struct dlsim_err err = { 0 };
+	struct model *m = NULL;
+
+	ck_assert_msg(model_builder_finish(b, &m, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert_ptr_nonnull(m);
+	return m;
+}
+
+static void start(struct model_builder *b, int64_t c, int64_t h, int64_t w)
+{
+	struct model_shape in = { c, h, w };
+
+	model_builder_init(b, "t", in, 1, "test_model_zoo.c");
+	ck_assert_int_eq(b->err.code, DLSIM_OK);
+}
+
+/* Forward work W and depth D of one layer (fp32). */
+static double fwd_work(const struct model_layer *l, int64_t batch)
+{
+	struct model_pass_cost c;
+
+	model_layer_cost(l, MODEL_PASS_FWD, batch, 4, 4, &c);
+	return c.work;
+}
+
+static double fwd_depth(const struct model_layer *l)
+{
+	struct model_pass_cost c;
+
+	model_layer_cost(l, MODEL_PASS_FWD, 1, 4, 4, &c);
+	return c.depth;
 }
 
 START_TEST(test_zoo_params_and_macs)
@@ -238,6 +280,258 @@ START_TEST(test_zoo_unknown_name)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- */
+/* LeNet-5, Ben-Nun & Hoefler Sec. 3.3.1                             */
+/* ---------------------------------------------------------------- */
+
+/*
+ * The paper's LeNet-5 chain at N = 1 (seed-002 extract, sections 3.2
+ * and 9), with conv2 a valid convolution as in models/model_zoo_cnn.c:
+ *
+ *   layer           W (dlsim)                         D (Table 4/6)
+ *   conv(32,5,1,6)  28*28*6*1*25 = 117,600            0 + 3 + 3 = 6
+ *   pool(28,2,6)    14*14*6*3    =   3,528            1 + 1     = 2
+ *   conv(14,5,6,16) 10*10*16*6*25 = 240,000           3 + 3 + 3 = 9
+ *   pool(10,2,16)   5*5*16*3     =   1,200            2
+ *   fc(400,120)     48,000                            ceil log2 400 = 9
+ *   fc(120,84)      10,080                            ceil log2 120 = 7
+ *   fc(84,10)       840                               ceil log2 84  = 7
+ *   total           421,248                           42
+ *
+ * The paper prints W = 665,832 and D = 41.  Its conv2 W, 470,400 =
+ * 14*14*16*6*25, is a padded conv2 (14x14 output) although the next
+ * layer is pool(10,...); its pooling W counts the *input* times
+ * (K^2 - 1): 28*28*6*3 = 14,112 and 10*10*16*3 = 4,800.  dlsim counts
+ * the *output* times (K^2 - 1) (one max or sum of K^2 values takes
+ * K^2 - 1 operations), giving 3,528 and 1,200, so its total is
+ * 117,600 + 3,528 + 240,000 + 1,200 + 58,920 = 421,248 rather than the
+ * extract's 435,432 (which keeps the paper's pooling counts).  D = 42
+ * rather than 41 because strict Table 6 gives conv1 0 + 3 + 3 = 6
+ * where the paper prints 5.
+ */
+START_TEST(lenet5_work_and_depth_match_benNun_hoefler)
+{
+	static const double work[] = {
+		117600, 3528, 240000, 1200, 48000, 10080, 840
+	};
+	static const double depth[] = { 6, 2, 9, 2, 9, 7, 7 };
+	struct model_builder b;
+	struct model_pool_spec pool;
+	struct model *m;
+	double wsum = 0.0, dsum = 0.0;
+	int x, i, k = 0;
+
+	start(&b, 1, 32, 32);
+	model_pool_spec_init(&pool, 2, 2, 0);
+	x = model_conv(&b, MODEL_IN, 6, 5, 1, 0, 1);
+	x = model_add_pool(&b, MODEL_MAXPOOL, x, NULL, &pool);
+	x = model_conv(&b, x, 16, 5, 1, 0, 1);
+	x = model_add_pool(&b, MODEL_MAXPOOL, x, NULL, &pool);
+	x = model_add_simple(&b, MODEL_FLATTEN, x, NULL);
+	x = model_add_fc(&b, x, NULL, 120, 1);
+	x = model_add_fc(&b, x, NULL, 84, 1);
+	model_add_fc(&b, x, NULL, 10, 1);
+	m = finish(&b);
+	assert_shape(m->layers[3].out, 16, 10, 10);
+	ck_assert_int_eq(m->layers[6].in_elems, 400);
+	for (i = 1; i < m->n_layers; i++) {
+		const struct model_layer *l = &m->layers[i];
+
+		wsum += fwd_work(l, 1);
+		dsum += fwd_depth(l);
+		if (l->kind == MODEL_FLATTEN)
+			continue;
+		ck_assert_msg(fwd_work(l, 1) == work[k], "%s: W %g, expected "
+			      "%g", l->name, fwd_work(l, 1), work[k]);
+		ck_assert_msg(fwd_depth(l) == depth[k], "%s: D %g, expected "
+			      "%g", l->name, fwd_depth(l), depth[k]);
+		k++;
+	}
+	ck_assert_int_eq(k, 7);
+	ck_assert(wsum == 421248.0);
+	ck_assert(dsum == 42.0);
+	/* W scales linearly with the batch; D does not (Sec. 3.3.1) */
+	ck_assert(fwd_work(&m->layers[1], 64) == 64 * 117600.0);
+	model_free(m);
+}
+END_TEST
+
+/* The paper's 470,400 for conv2 is what a 2-pixel padded conv2 gives:
+ * 14 * 14 * 16 * 6 * 25. */
+START_TEST(lenet5_padded_conv2_reproduces_paper_470400)
+{
+	struct model_builder b;
+	struct model *m;
+	int x;
+
+	start(&b, 6, 14, 14);
+	x = model_conv(&b, MODEL_IN, 16, 5, 1, 2, 1);
+	m = finish(&b);
+	assert_shape(m->layers[x].out, 16, 14, 14);
+	ck_assert(fwd_work(&m->layers[x], 1) == 470400.0);
+	ck_assert(fwd_depth(&m->layers[x]) == 9.0);
+	model_free(m);
+}
+END_TEST
+
+/* The zoo's lenet5 (with ReLUs and a loss) has the same conv, pool and
+ * fc layers as the chain above. */
+START_TEST(zoo_lenet5_has_the_same_chain)
+{
+	static const double work[] = {
+		117600, 3528, 240000, 1200, 48000, 10080, 840
+	};
+	struct dlsim_err err = { 0 };
+	struct model *m = NULL;
+	int i, k = 0;
+
+	ck_assert_int_eq(model_zoo_build("lenet5", &m, &err), DLSIM_OK);
+	for (i = 0; i < m->n_layers; i++) {
+		enum model_layer_kind kind = m->layers[i].kind;
+
+		if (kind != MODEL_CONV2D && kind != MODEL_FC &&
+		    kind != MODEL_MAXPOOL)
+			continue;
+		ck_assert_int_lt(k, 7);
+		ck_assert(fwd_work(&m->layers[i], 1) == work[k]);
+		k++;
+	}
+	ck_assert_int_eq(k, 7);
+	model_free(m);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* Fan-out                                                           */
+/* ---------------------------------------------------------------- */
+
+/*
+ * ResNet-50 (He et al., CVPR 2016, Table 1): 3 + 4 + 6 + 3 = 16
+ * bottleneck blocks.  Each block's input feeds the block's first 1x1 conv
+ * and its shortcut (the add itself, or the downsample conv in the first
+ * block of each stage), so it has exactly 2 consumers; inside a block and
+ * after the last one everything is a chain.  The 16 block inputs are the
+ * stem's max pool and the outputs of every block but the last
+ * (layer4.2, which feeds only the average pool).
+ */
+START_TEST(zoo_resnet50_block_inputs_have_two_consumers)
+{
+	struct model *m = build("resnet50");
+	struct model_pass_cost c;
+	int i, two = 0;
+
+	for (i = 0; i < m->n_layers; i++) {
+		const struct model_layer *l = &m->layers[i];
+
+		ck_assert_int_le(l->n_consumers, 2);
+		if (l->n_consumers != 2)
+			continue;
+		two++;
+		ck_assert_msg(strcmp(l->name, "maxpool") == 0 ||
+			      (strncmp(l->name, "layer", 5) == 0 &&
+			       strcmp(l->name, "layer4.2") != 0),
+			      "%s has 2 consumers", l->name);
+	}
+	ck_assert_int_eq(two, 16);
+	ck_assert_int_eq(layer(m, "layer4.2")->n_consumers, 1);
+	ck_assert_int_eq(m->layers[m->n_layers - 1].n_consumers, 0);
+	/* the first block's input: 64x56x56 = 200,704 values, one add per
+	 * value per sample, three tensors moved */
+	model_grad_accum_cost(layer(m, "maxpool"), 1, 4, &c);
+	ck_assert(c.flops == 200704.0 && c.bytes == 3.0 * 4.0 * 200704.0);
+	ck_assert(c.depth == 1.0);
+	model_free(m);
+
+	/* LeNet-5 is a chain: no output has two readers */
+	m = build("lenet5");
+	for (i = 0; i < m->n_layers - 1; i++)
+		ck_assert_int_eq(m->layers[i].n_consumers, 1);
+	model_grad_accum_cost(&m->layers[0], 64, 4, &c);
+	ck_assert(c.flops == 0.0 && c.bytes == 0.0);
+	model_free(m);
+
+	/* an Inception module's input feeds its four branches (Szegedy et
+	 * al., CVPR 2015, Fig. 2b): D = ceil log2 4 = 2 */
+	m = build("googlenet");
+	ck_assert_int_eq(layer(m, "inception3a")->n_consumers, 4);
+	model_grad_accum_cost(layer(m, "inception3a"), 1, 4, &c);
+	ck_assert(c.flops == 3.0 * 256 * 28 * 28 && c.depth == 2.0);
+	model_free(m);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* GoogLeNet's aux heads, which the zoo leaves out                   */
+/* ---------------------------------------------------------------- */
+
+/*
+ * torchvision's InceptionAux on a CxHxW input: adaptive average pool to
+ * 4x4 (here a 5/3 pool, which takes 14 to 4 and has no parameters),
+ * BasicConv2d 1x1 to 128, flatten, fc 2048 -> 1024, ReLU, dropout, fc
+ * 1024 -> 1000.
+ */
+static struct model *aux_head(int64_t channels)
+{
+	struct model_builder b;
+	struct model_pool_spec p;
+	int x;
+
+	start(&b, channels, 14, 14);
+	model_pool_spec_init(&p, 5, 3, 0);
+	x = model_add_pool(&b, MODEL_AVGPOOL, MODEL_IN, NULL, &p);
+	x = model_conv_bn_relu(&b, x, 128, 1, 1, 0);
+	x = model_add_simple(&b, MODEL_FLATTEN, x, NULL);
+	x = model_relu(&b, model_add_fc(&b, x, NULL, 1024, 1));
+	x = model_add_simple(&b, MODEL_DROPOUT, x, NULL);
+	model_add_fc(&b, x, NULL, 1000, 1);
+	return finish(&b);
+}
+
+/* The figures models/model_zoo_inception.c quotes for the aux heads, and
+ * the summary that tells users they are left out. */
+START_TEST(zoo_googlenet_aux_heads_are_omitted_and_counted)
+{
+	struct model *m = aux_head(512);      /* aux1, on inception4a */
+	struct model *g;
+
+	ck_assert_int_eq(m->params, 3188968);
+	ck_assert(model_forward_macs(m) == 4169728.0);
+	model_free(m);
+	m = aux_head(528);                    /* aux2, on inception4d */
+	ck_assert_int_eq(m->params, 3191016);
+	ck_assert(model_forward_macs(m) == 4202496.0);
+	model_free(m);
+	g = build("googlenet");
+	ck_assert_int_eq(g->params + 3188968 + 3191016, 13004888);
+	ck_assert_int_eq(layer(g, "inception4a")->out.c, 512);
+	ck_assert_int_eq(layer(g, "inception4d")->out.c, 528);
+	model_free(g);
+	ck_assert_ptr_nonnull(strstr(model_zoo_summary("googlenet"),
+				     "without aux heads"));
+}
+END_TEST
+
+/* model_zoo_names() and the table of builders are one list: every name
+ * has a summary and builds a model of that name, once. */
+START_TEST(zoo_names_and_builders_agree)
+{
+	const char *const *names = model_zoo_names();
+	int i, j, n = 0;
+
+	for (i = 0; names[i]; i++) {
+		struct model *m = build(names[i]);
+
+		ck_assert_str_eq(m->name, names[i]);
+		ck_assert_ptr_nonnull(model_zoo_summary(names[i]));
+		model_free(m);
+		for (j = 0; j < i; j++)
+			ck_assert_str_ne(names[j], names[i]);
+		n++;
+	}
+	ck_assert_int_eq(n, N_EXPECT);
+}
+END_TEST
+
 Suite *suite_model_zoo(void)
 {
 	Suite *s = suite_create("model_zoo");
@@ -250,6 +544,15 @@ Suite *suite_model_zoo(void)
 	tcase_add_test(tc, test_zoo_shapes);
 	tcase_add_test(tc, test_zoo_default_batch);
 	tcase_add_test(tc, test_zoo_unknown_name);
+	tcase_add_test(tc, zoo_names_and_builders_agree);
+	tcase_add_test(tc, zoo_resnet50_block_inputs_have_two_consumers);
+	tcase_add_test(tc, zoo_googlenet_aux_heads_are_omitted_and_counted);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("lenet5");
+	tcase_add_test(tc, lenet5_work_and_depth_match_benNun_hoefler);
+	tcase_add_test(tc, lenet5_padded_conv2_reproduces_paper_470400);
+	tcase_add_test(tc, zoo_lenet5_has_the_same_chain);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,6 +8,7 @@
  * every figure in an expected value is visible in this file.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tests.h"
@@ -30,8 +31,8 @@ struct rig {
 static void rig_init(struct rig *r, int64_t per_node, int64_t nodes)
 {
 	memset(r, 0, sizeof(*r));
-	strcpy(r->dev.name, "fast");
-	strcpy(r->dev.model, "Fast");
+	snprintf(r->dev.name, sizeof(r->dev.name), "fast");
+	snprintf(r->dev.model, sizeof(r->dev.model), "Fast");
 	r->dev.peak[DLSIM_FP32].matrix_flops = 1e20;
 	r->dev.peak[DLSIM_FP32].vector_flops = 1e20;
 	r->dev.peak[DLSIM_FP32].eff_gemm = 1.0;
@@ -40,11 +41,12 @@ static void rig_init(struct rig *r, int64_t per_node, int64_t nodes)
 	r->dev.peak[DLSIM_FP16] = r->dev.peak[DLSIM_FP32];
 	r->dev.mem[0].bandwidth_Bps = 1e20;
 	r->dev.mem[0].capacity_bytes = 16.0 * 1073741824.0;
+	r->dev.mem_capacity_bytes = r->dev.mem[0].capacity_bytes;
 	r->dev.n_mem = 1;
 	r->dev.eff_memory = 1.0;
 	r->dev.clock_boost_hz = 1e15;
 	r->dev.launch_overhead_s = 1e-3;
-	strcpy(r->node.name, "box");
+	snprintf(r->node.name, sizeof(r->node.name), "box");
 	r->node.devices_per_node = per_node;
 	r->node.intra_links_per_device = 1;
 	r->node.nics_per_node = 1;
@@ -59,7 +61,7 @@ static void rig_init(struct rig *r, int64_t per_node, int64_t nodes)
 	r->sys.devices_per_node = per_node;
 	r->sys.n_nodes = nodes;
 	r->sys.n_devices = per_node * nodes;
-	strcpy(r->sys.spec, "test");
+	snprintf(r->sys.spec, sizeof(r->sys.spec), "test");
 }
 
 /* input 1x1x1 -> fc 1000 -> fc 1000 -> loss.
@@ -179,6 +181,63 @@ START_TEST(allreduce_hierarchical_beats_flat_across_nodes)
 		ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_AR_RING,
 						 NULL, NULL), 215.016e-3, 1e-9);
 	}
+}
+END_TEST
+
+/*
+ * Flat halving-doubling on the same 2 x 4 rig: every rank of a node sends
+ * across at once, so each gets 1/4 of the 10 GB/s NIC: beta = 4e-10.
+ *   flat: 2 x 3 x 5 us + 2 x 7/8 x 1e9 x 4e-10 = 700.030 ms
+ *   hierarchical: 15.006 ms inside + (2 x 5 us + 1e9/4 x 4e-10) across
+ *     = 115.016 ms, which wins.
+ */
+START_TEST(allreduce_flat_non_ring_shares_the_nic)
+{
+	struct rig r;
+	enum sim_allreduce_algo used;
+	int hier;
+
+	rig_init(&r, 4, 2);
+	r.intra.latency_s = 1e-6;
+	r.intra.bandwidth_Bps = 100e9;
+	r.nic.latency_s = 5e-6;
+	r.nic.bandwidth_Bps = 10e9;
+	ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_AR_HALVING_DOUBLING,
+					 &used, &hier), 115.016e-3, 1e-9);
+	ck_assert_int_eq(hier, 1);
+	/* one device per node: the flat level is the network itself */
+	rig_init(&r, 1, 8);
+	r.nic.latency_s = 5e-6;
+	r.nic.bandwidth_Bps = 10e9;
+	/* 2 x 3 x 5 us + 2 x 7/8 x 1e9 / 1e10 = 175.030 ms */
+	ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_AR_HALVING_DOUBLING,
+					 &used, &hier), 175.030e-3, 1e-9);
+	ck_assert_int_eq(hier, 0);
+}
+END_TEST
+
+/*
+ * Six ranks (a Summit node), 1 us, 10 GB/s, m = 6e8 bytes:
+ *   ring  2 x 5 x 1 us + 2 x 5/6 x 0.06 s            = 100.010 ms
+ *   tree  2 x ceil(log2 6) = 6 steps x (1 us + 0.06 s) = 360.006 ms
+ *   halving-doubling 6 x 1 us + 2 x 5/6 x 0.06 s     = 100.006 ms
+ */
+START_TEST(allreduce_non_power_of_two_ranks)
+{
+	struct rig r;
+	enum sim_allreduce_algo used;
+	int hier;
+
+	rig_init(&r, 6, 1);
+	r.intra.latency_s = 1e-6;
+	r.intra.bandwidth_Bps = 10e9;
+	ck_assert_rel(sim_allreduce_time(&r.sys, 6e8, SIM_AR_RING, NULL,
+					 NULL), 100.010e-3, 1e-9);
+	ck_assert_rel(sim_allreduce_time(&r.sys, 6e8, SIM_AR_TREE, NULL,
+					 NULL), 360.006e-3, 1e-9);
+	ck_assert_rel(sim_allreduce_time(&r.sys, 6e8, SIM_AR_AUTO, &used,
+					 &hier), 100.006e-3, 1e-9);
+	ck_assert_int_eq(used, SIM_AR_HALVING_DOUBLING);
 }
 END_TEST
 
@@ -370,7 +429,8 @@ END_TEST
  *   activations (input 1 + 1000 + 1000 + 1000) x 2 x 4 B = 24,008 B;
  *   workspace: widest layer in+out 2000 x 2 x 4 = 16,000 B, plus DDP's
  *   bucket copy 4P with two devices.
- * fp16 (mixed): weights 2P + 4P master, gradients 2P, activations half.
+ * fp16 (mixed, as AMP runs it): weights 2P + 4P master, fp32 gradients
+ * 4P (the allreduced size), Adam state 8P, activations half.
  */
 START_TEST(step_memory_matches_hand_count)
 {
@@ -396,10 +456,10 @@ START_TEST(step_memory_matches_hand_count)
 	o.optimizer = SIM_OPT_ADAM;
 	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
 	ck_assert(res.memory.weights_bytes == 6 * p);
-	ck_assert(res.memory.gradients_bytes == 2 * p);
+	ck_assert(res.memory.gradients_bytes == 4 * p);
 	ck_assert(res.memory.optimizer_bytes == 8 * p);
 	ck_assert(res.memory.activations_bytes == 12004.0);
-	ck_assert_rel(res.gradient_bytes, 2 * p, 1e-15);
+	ck_assert_rel(res.gradient_bytes, 4 * p, 1e-15);
 	sim_result_release(&res);
 	model_free(m);
 }
@@ -414,6 +474,7 @@ START_TEST(step_reports_memory_shortfall)
 
 	rig_init(&r, 1, 1);
 	r.dev.mem[0].capacity_bytes = 1e6;
+	r.dev.mem_capacity_bytes = 1e6;
 	sim_options_init(&o);
 	o.precision_auto = 0;
 	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
@@ -490,6 +551,72 @@ START_TEST(step_extreme_sizes_stay_finite)
 }
 END_TEST
 
+/* A 10^13-parameter model on 10^6 devices: every figure stays finite,
+ * and the memory it needs (16 B per parameter at least) does not fit. */
+START_TEST(step_ten_trillion_parameters_on_a_million_devices)
+{
+	struct model_builder b;
+	struct model_shape in = { 1, 1000, 1000 };
+	struct model *m = NULL;
+	struct rig r;
+	struct sim_options o;
+	struct sim_result res;
+	int x;
+
+	model_builder_init(&b, "huge", in, 1, "test");
+	x = model_add_fc(&b, MODEL_IN, "fc", 10000000, 0);
+	model_add_simple(&b, MODEL_SOFTMAX_XENT, x, "loss");
+	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
+	ck_assert(m->params == (int64_t)10000000000000LL);
+	rig_init(&r, 8, 125000);
+	r.intra.latency_s = 1e-6;
+	r.nic.latency_s = 1e-6;
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_int_eq(res.devices, 1000000);
+	ck_assert(isfinite(res.step_time_s) && res.step_time_s > 0.0);
+	ck_assert(isfinite(res.breakdown.comm_s) && res.breakdown.comm_s > 0);
+	ck_assert(isfinite(res.memory.total_bytes));
+	ck_assert(res.memory.total_bytes >= 16e13);
+	ck_assert(!res.fits);
+	ck_assert_rel(res.gradient_bytes, 4e13, 1e-12);
+	sim_result_release(&res);
+	model_free(m);
+}
+END_TEST
+
+/* A model of views only does no work: refused, not divided by zero;
+ * and one device forms no gradient buckets. */
+START_TEST(step_refuses_a_model_without_work)
+{
+	struct model_builder b;
+	struct model_shape in = { 3, 4, 4 };
+	struct model *m = NULL;
+	struct rig r;
+	struct sim_options o;
+	struct sim_result res;
+	struct dlsim_err err = { 0, "" };
+
+	model_builder_init(&b, "views", in, 1, "test");
+	model_add_simple(&b, MODEL_FLATTEN, MODEL_IN, NULL);
+	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
+	rig_init(&r, 1, 1);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, &err),
+			 DLSIM_EINVAL);
+	ck_assert(strstr(err.msg, "no work") != NULL);
+	ck_assert(res.step_time_s == 0.0 && res.precision == 0);
+	model_free(m);
+	m = two_fc();
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_int_eq(res.n_buckets, 0);
+	sim_result_release(&res);
+	model_free(m);
+}
+END_TEST
+
 Suite *suite_sim(void)
 {
 	Suite *s = suite_create("sim");
@@ -499,6 +626,8 @@ Suite *suite_sim(void)
 	tcase_add_test(c, allreduce_small_message_prefers_log_depth);
 	tcase_add_test(c, allreduce_hierarchical_beats_flat_across_nodes);
 	tcase_add_test(c, allreduce_single_device_is_free);
+	tcase_add_test(c, allreduce_flat_non_ring_shares_the_nic);
+	tcase_add_test(c, allreduce_non_power_of_two_ranks);
 	tcase_add_test(c, allreduce_names_round_trip);
 	suite_add_tcase(s, c);
 	c = tcase_create("roofline");
@@ -514,6 +643,8 @@ Suite *suite_sim(void)
 	tcase_add_test(c, step_rejects_bad_batches_and_precisions);
 	tcase_add_test(c, step_auto_precision_follows_device);
 	tcase_add_test(c, step_extreme_sizes_stay_finite);
+	tcase_add_test(c, step_ten_trillion_parameters_on_a_million_devices);
+	tcase_add_test(c, step_refuses_a_model_without_work);
 	suite_add_tcase(s, c);
 	return s;
 }

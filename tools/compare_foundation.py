@@ -63,8 +63,29 @@ def rows_tf():
                int(r["batch_per_gpu"]), "fp32", float(r["throughput"]))
 
 
+def scaling(rows):
+    """Measured and predicted scaling efficiency, N devices against one at
+    the same batch per device: throughput_N / (N x throughput_1)."""
+    one = {}
+    for s, model, hw, batch, prec, meas, pred in rows:
+        dev, n = hw.rsplit("x", 1)
+        if n == "1":
+            one.setdefault((s, model, dev, batch, prec), (meas, pred))
+    out = []
+    for s, model, hw, batch, prec, meas, pred in rows:
+        dev, n = hw.rsplit("x", 1)
+        base = one.get((s, model, dev, batch, prec))
+        if n == "1" or not base:
+            continue
+        n = int(n)
+        out.append((s, model, hw, batch, meas / (n * base[0]),
+                    pred / (n * base[1])))
+    return out
+
+
 def main():
     sets = {}
+    done = []
     print(f"{'set':12} {'model':13} {'hw':18} {'batch':>5} {'prec':5} "
           f"{'measured':>9} {'predicted':>9} {'error':>7}")
     for s, model, hw, batch, prec, meas in list(rows_dle()) + list(rows_tf()):
@@ -74,6 +95,7 @@ def main():
             continue
         err = pred / meas - 1.0
         sets.setdefault(s, []).append(err)
+        done.append((s, model, hw, batch, prec, meas, pred))
         print(f"{s:12} {model:13} {hw:18} {batch:5d} {prec:5} {meas:9.1f} "
               f"{pred:9.1f} {100 * err:+6.1f}%")
     print()
@@ -82,6 +104,17 @@ def main():
         print(f"{s:12} rows {len(errs):3d}  median |err| "
               f"{100 * statistics.median(a):5.1f}%  worst {100 * a[-1]:5.1f}%"
               f"  median signed {100 * statistics.median(errs):+5.1f}%")
+    print("\nscaling efficiency (N devices vs one, same batch per device)")
+    eff = {}
+    for s, model, hw, batch, m, p in scaling(done):
+        eff.setdefault(s, []).append(p - m)
+        print(f"{s:12} {model:13} {hw:18} {batch:5d} measured {100 * m:5.1f}%"
+              f" predicted {100 * p:5.1f}%")
+    for s, d in eff.items():
+        a = sorted(abs(x) for x in d)
+        print(f"{s:12} rows {len(d):3d}  median |pred - meas| "
+              f"{100 * statistics.median(a):4.1f} points, worst "
+              f"{100 * a[-1]:4.1f}")
 
 
 if __name__ == "__main__":

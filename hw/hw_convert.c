@@ -1,0 +1,545 @@
+/*
+ * hw_convert.c -- range checks on a loaded catalog file, and conversion
+ * of its raw entries (units as written) to SI units.
+ *
+ * HOW IT WORKS
+ * Each raw entry is checked (positive, efficiencies in (0, 1], names of
+ * [a-z0-9._-], nothing above HW_MAX_RAW in its written unit) and
+ * converted into a batch that belongs to no catalog yet: a bad file
+ * adds nothing.  The numbers of each kind of entry are one table {key,
+ * raw field, SI field, scale, allowed range}, so a unit is written down
+ * once.  A failure finds its line again in the parsed document the
+ * caller keeps, by the dotted path of the value
+ * ("devices.3.memory.0.bandwidth_GBps").
+ */
+#include "hw/hw.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/yaml.h"
+#include "core/banned.h"
+
+/* ---------------------------------------------------------------- */
+/* Checks                                                            */
+/* ---------------------------------------------------------------- */
+
+/* Where we are while converting, for messages. */
+struct reader {
+	const char *name;
+	struct core_yaml_doc *doc;
+	struct dlsim_err *err;
+};
+
+#define PATH(buf, ...) snprintf(buf, sizeof(buf), __VA_ARGS__)
+
+static int line_of(struct reader *r, const char *path)
+{
+	return core_yaml_doc_line(r->doc, path);
+}
+
+static int bad(struct reader *r, const char *path, const char *what,
+	       double got)
+{
+	const char *key = strrchr(path, '.');
+
+	return dlsim_err_set(r->err, DLSIM_EPARSE,
+			     "%s:%d: '%s' %s (got %g)", r->name,
+			     line_of(r, path), key ? key + 1 : path, what,
+			     got);
+}
+
+enum range { POSITIVE, NON_NEGATIVE, FRACTION, WINOGRAD, AT_LEAST_ONE };
+
+static const struct {
+	double lo, hi;
+	int lo_open;                 /* 1: lo itself is refused */
+	const char *what;
+} ranges[] = {
+	[POSITIVE] = { 0.0, HW_MAX_RAW, 1, "must be positive" },
+	[NON_NEGATIVE] = { 0.0, HW_MAX_RAW, 0, "must not be negative" },
+	[FRACTION] = { 0.0, 1.0, 1, "must be in (0, 1]" },
+	/* Winograd F(4x4,3x3) does 4x fewer multiplies: the most a 3x3
+	 * efficiency over the direct count can be */
+	[WINOGRAD] = { 0.0, 4.0, 1, "must be in (0, 4]" },
+	[AT_LEAST_ONE] = { 1.0, HW_MAX_RAW, 0, "must be at least 1" },
+};
+
+static int check_range(struct reader *r, const char *path, double v,
+		       enum range k)
+{
+	if (!isfinite(v) || v < ranges[k].lo ||
+	    (ranges[k].lo_open && v == ranges[k].lo) ||
+	    (v > ranges[k].hi && ranges[k].hi < HW_MAX_RAW))
+		return bad(r, path, ranges[k].what, v);
+	if (v > ranges[k].hi)
+		return bad(r, path, "is implausibly large", v);
+	return DLSIM_OK;
+}
+
+/* An integer in lo..hi; hi = HW_MAX_RAW is the plausibility bound. */
+static int check_int(struct reader *r, const char *path, int64_t v,
+		     int64_t lo, int64_t hi)
+{
+	char what[64];
+
+	if (v >= lo && v <= hi)
+		return DLSIM_OK;
+	if (hi != (int64_t)HW_MAX_RAW)
+		snprintf(what, sizeof(what), "must be in %lld..%lld",
+			 (long long)lo, (long long)hi);
+	else if (v > hi)
+		snprintf(what, sizeof(what), "is implausibly large");
+	else
+		snprintf(what, sizeof(what), "must %s",
+			 lo > 0 ? "be positive" : "not be negative");
+	return bad(r, path, what, (double)v);
+}
+
+/* One number of an entry: where it is raw and converted, and its unit. */
+struct num {
+	const char *key;
+	size_t raw;                  /* offset of the double, raw struct */
+	size_t si;                   /* offset of the double, SI struct */
+	double scale;                /* written unit to SI */
+	enum range range;
+};
+
+/* Check every number of table t in raw (at path prefix) and store it,
+ * scaled, in si. */
+static int convert_nums(struct reader *r, const char *prefix,
+			const struct num *t, size_t n, const void *raw,
+			void *si)
+{
+	char p[128];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		double v = *(const double *)((const char *)raw + t[i].raw);
+		double *out = (double *)(void *)((char *)si + t[i].si);
+
+		PATH(p, "%s.%s", prefix, t[i].key);
+		if ((rc = check_range(r, p, v, t[i].range)))
+			return rc;
+		*out = v * t[i].scale;
+		/* HW_MAX_RAW keeps this finite; the check keeps it so if a
+		 * scale ever grows */
+		if (!isfinite(*out))
+			return bad(r, p, "is out of range", v);
+	}
+	return DLSIM_OK;
+}
+
+#define N(t) (sizeof(t) / sizeof((t)[0]))
+
+static int valid_name(struct reader *r, const char *path, const char *s)
+{
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (!islower((unsigned char)*p) &&
+		    !isdigit((unsigned char)*p) && *p != '-' && *p != '_' &&
+		    *p != '.')
+			return dlsim_err_set(r->err, DLSIM_EPARSE,
+					     "%s:%d: name '%s' may hold only "
+					     "a-z, 0-9, '-', '_' and '.'",
+					     r->name, line_of(r, path), s);
+	return DLSIM_OK;
+}
+
+static int check_aliases(struct reader *r, const char *list, unsigned d,
+			 char **aliases, unsigned count)
+{
+	char p[96];
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < count; i++) {
+		PATH(p, "%s.%u.aliases.%u", list, d, i);
+		if ((rc = valid_name(r, p, aliases[i])))
+			return rc;
+	}
+	return DLSIM_OK;
+}
+
+static void copy_aliases(char (*dst)[HW_NAME_LEN], int *n, char **src,
+			 unsigned count)
+{
+	unsigned i;
+
+	for (i = 0; i < count; i++)
+		core_strlcpy(dst[i], src[i], HW_NAME_LEN);
+	*n = (int)count;
+}
+
+/* ---------------------------------------------------------------- */
+/* Devices                                                           */
+/* ---------------------------------------------------------------- */
+
+#define RAW(type, field) offsetof(struct hw_raw_##type, field)
+
+static const struct num peak_nums[] = {
+	{ "matrix_tflops", RAW(peak, matrix_tflops),
+	  offsetof(struct hw_peak, matrix_flops), 1e12, POSITIVE },
+	{ "vector_tflops", RAW(peak, vector_tflops),
+	  offsetof(struct hw_peak, vector_flops), 1e12, POSITIVE },
+	{ "sparse_tflops", RAW(peak, sparse_tflops),
+	  offsetof(struct hw_peak, sparse_flops), 1e12, NON_NEGATIVE },
+	{ "eff_gemm", RAW(peak, eff_gemm),
+	  offsetof(struct hw_peak, eff_gemm), 1.0, FRACTION },
+	{ "eff_conv", RAW(peak, eff_conv),
+	  offsetof(struct hw_peak, eff_conv), 1.0, FRACTION },
+	{ "eff_conv3x3", RAW(peak, eff_conv3x3),
+	  offsetof(struct hw_peak, eff_conv3x3), 1.0, WINOGRAD },
+};
+
+static const struct num mem_nums[] = {
+	{ "capacity_GiB", RAW(mem, capacity_GiB),
+	  offsetof(struct hw_mem_tier, capacity_bytes), 1073741824.0,
+	  POSITIVE },
+	{ "bandwidth_GBps", RAW(mem, bandwidth_GBps),
+	  offsetof(struct hw_mem_tier, bandwidth_Bps), 1e9, POSITIVE },
+};
+
+/* Optional figures are 0 when absent ("none published"). */
+static const struct num device_nums[] = {
+	{ "clock_boost_mhz", RAW(device, clock_boost_mhz),
+	  offsetof(struct hw_device, clock_boost_hz), 1e6, NON_NEGATIVE },
+	{ "tdp_W", RAW(device, tdp_W),
+	  offsetof(struct hw_device, tdp_w), 1.0, NON_NEGATIVE },
+	{ "launch_overhead_us", RAW(device, launch_overhead_us),
+	  offsetof(struct hw_device, launch_overhead_s), 1e-6, POSITIVE },
+	{ "clock_base_mhz", RAW(device, clock_base_mhz),
+	  offsetof(struct hw_device, clock_base_hz), 1e6, NON_NEGATIVE },
+	{ "clock_avx512_mhz", RAW(device, clock_avx512_mhz),
+	  offsetof(struct hw_device, clock_avx512_hz), 1e6, NON_NEGATIVE },
+	{ "price_usd", RAW(device, price_usd),
+	  offsetof(struct hw_device, price_usd), 1.0, NON_NEGATIVE },
+	{ "llc_MiB", RAW(device, llc_MiB),
+	  offsetof(struct hw_device, llc_bytes), 1048576.0, NON_NEGATIVE },
+	{ "eff_memory", RAW(device, eff_memory),
+	  offsetof(struct hw_device, eff_memory), 1.0, FRACTION },
+};
+
+static int convert_peak(struct reader *r, unsigned d, unsigned i,
+			const struct hw_raw_peak *rp, struct hw_device *dev)
+{
+	struct hw_peak *pk = &dev->peak[rp->precision];
+	char p[96];
+	int rc;
+
+	PATH(p, "devices.%u.peak.%u", d, i);
+	if (pk->matrix_flops > 0.0)
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: precision '%s' listed twice",
+				     r->name, line_of(r, p),
+				     dlsim_precision_name(rp->precision));
+	if ((rc = convert_nums(r, p, peak_nums, N(peak_nums), rp, pk)))
+		return rc;
+	core_strlcpy(pk->source, rp->source, sizeof(pk->source));
+	core_strlcpy(pk->eff_source, rp->eff_source, sizeof(pk->eff_source));
+	return DLSIM_OK;
+}
+
+/*
+ * Tiers, and the capacity that bounds what fits: the largest tier's.
+ * Tier 0 sets the bandwidth but may be a cache in front of a bigger
+ * tier, as KNL's 16 GiB of MCDRAM in cache mode in front of 96 GiB of
+ * DDR4 (Stampede2), where a model of 40 GiB still trains.
+ */
+static int convert_memory(struct reader *r, unsigned d,
+			  const struct hw_raw_device *rd,
+			  struct hw_device *dev)
+{
+	char p[96];
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < rd->memory_count; i++) {
+		const struct hw_raw_mem *rm = &rd->memory[i];
+		struct hw_mem_tier *t = &dev->mem[i];
+
+		PATH(p, "devices.%u.memory.%u", d, i);
+		if ((rc = convert_nums(r, p, mem_nums, N(mem_nums), rm, t)))
+			return rc;
+		core_strlcpy(t->type, rm->type, sizeof(t->type));
+		core_strlcpy(t->source, rm->source, sizeof(t->source));
+		if (t->capacity_bytes > dev->mem_capacity_bytes)
+			dev->mem_capacity_bytes = t->capacity_bytes;
+	}
+	dev->n_mem = (int)rd->memory_count;
+	return DLSIM_OK;
+}
+
+static void copy_device_strings(const struct hw_raw_device *rd,
+				struct hw_device *dev)
+{
+	core_strlcpy(dev->name, rd->name, sizeof(dev->name));
+	copy_aliases(dev->aliases, &dev->n_aliases, rd->aliases,
+		     rd->aliases_count);
+	core_strlcpy(dev->vendor, rd->vendor, sizeof(dev->vendor));
+	core_strlcpy(dev->model, rd->model, sizeof(dev->model));
+	core_strlcpy(dev->launch_source, rd->launch_source,
+		     sizeof(dev->launch_source));
+	core_strlcpy(dev->node, rd->node, sizeof(dev->node));
+	core_strlcpy(dev->source, rd->source, sizeof(dev->source));
+	core_strlcpy(dev->eff_memory_source, rd->eff_memory_source,
+		     sizeof(dev->eff_memory_source));
+}
+
+static int convert_device(struct reader *r, unsigned d,
+			  const struct hw_raw_device *rd,
+			  struct hw_device *dev)
+{
+	char p[96];
+	unsigned i;
+	int rc;
+
+	memset(dev, 0, sizeof(*dev));
+	PATH(p, "devices.%u.name", d);
+	if ((rc = valid_name(r, p, rd->name)) ||
+	    (rc = check_aliases(r, "devices", d, rd->aliases,
+				rd->aliases_count)))
+		return rc;
+	PATH(p, "devices.%u", d);
+	if ((rc = convert_nums(r, p, device_nums, N(device_nums), rd, dev)))
+		return rc;
+	PATH(p, "devices.%u.units", d);
+	if ((rc = check_int(r, p, rd->units, 1, (int64_t)HW_MAX_RAW)))
+		return rc;
+	copy_device_strings(rd, dev);
+	dev->kind = (enum hw_device_kind)rd->kind;
+	dev->units = rd->units;
+	for (i = 0; i < rd->peak_count; i++)
+		if ((rc = convert_peak(r, d, i, &rd->peak[i], dev)))
+			return rc;
+	if ((rc = convert_memory(r, d, rd, dev)))
+		return rc;
+	core_strlcpy(dev->file, r->name, sizeof(dev->file));
+	PATH(p, "devices.%u", d);
+	dev->line = line_of(r, p);
+	return DLSIM_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* Links and networks                                                */
+/* ---------------------------------------------------------------- */
+
+static const struct num link_nums[] = {
+	{ "bandwidth_GBps", RAW(link, bandwidth_GBps),
+	  offsetof(struct hw_link, bandwidth_Bps), 1e9, POSITIVE },
+	{ "latency_us", RAW(link, latency_us),
+	  offsetof(struct hw_link, latency_s), 1e-6, NON_NEGATIVE },
+};
+
+static const struct num network_nums[] = {
+	{ "oversubscription", RAW(network, oversubscription),
+	  offsetof(struct hw_network, oversubscription), 1.0,
+	  AT_LEAST_ONE },
+};
+
+static int convert_link(struct reader *r, unsigned i,
+			const struct hw_raw_link *rl, struct hw_link *l)
+{
+	char p[96];
+	int rc;
+
+	memset(l, 0, sizeof(*l));
+	PATH(p, "links.%u.name", i);
+	if ((rc = valid_name(r, p, rl->name)))
+		return rc;
+	PATH(p, "links.%u", i);
+	if ((rc = convert_nums(r, p, link_nums, N(link_nums), rl, l)))
+		return rc;
+	core_strlcpy(l->name, rl->name, sizeof(l->name));
+	core_strlcpy(l->kind, rl->kind, sizeof(l->kind));
+	core_strlcpy(l->source, rl->source, sizeof(l->source));
+	core_strlcpy(l->file, r->name, sizeof(l->file));
+	l->line = line_of(r, p);
+	return DLSIM_OK;
+}
+
+static int convert_network(struct reader *r, unsigned i,
+			   const struct hw_raw_network *rn,
+			   struct hw_network *n)
+{
+	char p[96];
+	int rc;
+
+	memset(n, 0, sizeof(*n));
+	PATH(p, "networks.%u.name", i);
+	if ((rc = valid_name(r, p, rn->name)))
+		return rc;
+	PATH(p, "networks.%u", i);
+	if ((rc = convert_nums(r, p, network_nums, N(network_nums), rn, n)))
+		return rc;
+	core_strlcpy(n->name, rn->name, sizeof(n->name));
+	n->topology = (enum hw_topology)rn->topology;
+	core_strlcpy(n->source, rn->source, sizeof(n->source));
+	core_strlcpy(n->file, r->name, sizeof(n->file));
+	n->line = line_of(r, p);
+	return DLSIM_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* Nodes and the system entry                                        */
+/* ---------------------------------------------------------------- */
+
+static int node_numbers(struct reader *r, unsigned i,
+			const struct hw_raw_node *rn)
+{
+	char p[96];
+	int rc;
+
+	PATH(p, "nodes.%u.devices_per_node", i);
+	if ((rc = check_int(r, p, rn->devices_per_node, 1, 1000000)))
+		return rc;
+	PATH(p, "nodes.%u.intra_links_per_device", i);
+	if ((rc = check_int(r, p, rn->intra_links_per_device, 0,
+			    (int64_t)HW_MAX_RAW)))
+		return rc;
+	PATH(p, "nodes.%u.nics_per_node", i);
+	if ((rc = check_int(r, p, rn->nics_per_node, 0, (int64_t)HW_MAX_RAW)))
+		return rc;
+	PATH(p, "nodes.%u", i);
+	if (rn->devices_per_node > 1 &&
+	    (!rn->intra_link || rn->intra_links_per_device <= 0))
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: node '%s' has %lld devices but "
+				     "no intra_link and "
+				     "intra_links_per_device", r->name,
+				     line_of(r, p), rn->name,
+				     (long long)rn->devices_per_node);
+	PATH(p, "nodes.%u.nic_link", i);
+	if (rn->nic_link && rn->nics_per_node <= 0)
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: node '%s' names a nic_link but "
+				     "no nics_per_node", r->name,
+				     line_of(r, p), rn->name);
+	return DLSIM_OK;
+}
+
+static int convert_node(struct reader *r, unsigned i,
+			const struct hw_raw_node *rn, struct hw_node *n)
+{
+	char p[96];
+	int rc;
+
+	memset(n, 0, sizeof(*n));
+	PATH(p, "nodes.%u.name", i);
+	if ((rc = valid_name(r, p, rn->name)) ||
+	    (rc = check_aliases(r, "nodes", i, rn->aliases,
+				rn->aliases_count)) ||
+	    (rc = node_numbers(r, i, rn)))
+		return rc;
+	core_strlcpy(n->name, rn->name, sizeof(n->name));
+	copy_aliases(n->aliases, &n->n_aliases, rn->aliases,
+		     rn->aliases_count);
+	core_strlcpy(n->device, rn->device, sizeof(n->device));
+	n->devices_per_node = rn->devices_per_node;
+	core_strlcpy(n->intra_link, rn->intra_link, sizeof(n->intra_link));
+	n->intra_links_per_device = rn->intra_links_per_device;
+	n->intra_topology = (enum hw_topology)rn->intra_topology;
+	core_strlcpy(n->nic_link, rn->nic_link, sizeof(n->nic_link));
+	n->nics_per_node = rn->nics_per_node;
+	core_strlcpy(n->network, rn->network, sizeof(n->network));
+	core_strlcpy(n->source, rn->source, sizeof(n->source));
+	core_strlcpy(n->file, r->name, sizeof(n->file));
+	PATH(p, "nodes.%u", i);
+	n->line = line_of(r, p);
+	return DLSIM_OK;
+}
+
+static int convert_system(struct reader *r, const struct hw_raw_system *rs,
+			  struct hw_file_system *sys)
+{
+	int rc;
+
+	memset(sys, 0, sizeof(*sys));
+	if (!rs)
+		return DLSIM_OK;
+	if ((rs->device != NULL) == (rs->node != NULL))
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: 'system' needs exactly one of "
+				     "'device' and 'node'", r->name,
+				     line_of(r, "system"));
+	if ((rc = check_int(r, "system.count", rs->count, 1, HW_MAX_COUNT)))
+		return rc;
+	sys->present = 1;
+	core_strlcpy(sys->device, rs->device, sizeof(sys->device));
+	core_strlcpy(sys->node, rs->node, sizeof(sys->node));
+	sys->count = rs->count;
+	sys->line = line_of(r, rs->device ? "system.device" : "system.node");
+	sys->count_line = line_of(r, "system.count");
+	return DLSIM_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* The batch                                                         */
+/* ---------------------------------------------------------------- */
+
+static int alloc_batch(struct hw_batch *b, const struct hw_raw_file *f)
+{
+	memset(b, 0, sizeof(*b));
+	b->devices = calloc(f->devices_count + 1, sizeof(*b->devices));
+	b->links = calloc(f->links_count + 1, sizeof(*b->links));
+	b->nodes = calloc(f->nodes_count + 1, sizeof(*b->nodes));
+	b->networks = calloc(f->networks_count + 1, sizeof(*b->networks));
+	if (!b->devices || !b->links || !b->nodes || !b->networks)
+		return DLSIM_ENOMEM;
+	return DLSIM_OK;
+}
+
+void hw_batch_free(struct hw_batch *b)
+{
+	free(b->devices);
+	free(b->links);
+	free(b->nodes);
+	free(b->networks);
+	memset(b, 0, sizeof(*b));
+}
+
+static int convert_all(struct reader *r, const struct hw_raw_file *f,
+		       struct hw_batch *b)
+{
+	unsigned i;
+	int rc = DLSIM_OK;
+
+	for (i = 0; i < f->devices_count && !rc; i++)
+		rc = convert_device(r, i, &f->devices[i],
+				    &b->devices[b->n_devices++]);
+	for (i = 0; i < f->links_count && !rc; i++)
+		rc = convert_link(r, i, &f->links[i], &b->links[b->n_links++]);
+	for (i = 0; i < f->networks_count && !rc; i++)
+		rc = convert_network(r, i, &f->networks[i],
+				     &b->networks[b->n_networks++]);
+	for (i = 0; i < f->nodes_count && !rc; i++)
+		rc = convert_node(r, i, &f->nodes[i], &b->nodes[b->n_nodes++]);
+	return rc;
+}
+
+int hw_convert(const struct hw_raw_file *f, const char *name,
+	       struct core_yaml_doc *doc, struct hw_batch *b,
+	       struct hw_file_system *sys, struct dlsim_err *err)
+{
+	struct reader r = { name, doc, err };
+	int rc;
+
+	memset(sys, 0, sizeof(*sys));
+	if (alloc_batch(b, f)) {
+		hw_batch_free(b);
+		return dlsim_err_set(err, DLSIM_ENOMEM,
+				     "out of memory reading %s", name);
+	}
+	rc = convert_all(&r, f, b);
+	if (!rc)
+		rc = convert_system(&r, f->system, sys);
+	if (rc)
+		hw_batch_free(b);
+	return rc;
+}
