@@ -127,12 +127,13 @@ static int in_list(const char *const *list, const char *s, size_t len)
 	return 0;
 }
 
-/* A whole decimal integer, optionally signed (range checks come later). */
+/* A whole decimal integer, optionally signed (range checks come later);
+ * no leading zero, which libcyaml would read as octal ("010" is 8). */
 static int is_integer(const char *s)
 {
 	if (*s == '-' || *s == '+')
 		s++;
-	if (!*s)
+	if (!*s || (s[0] == '0' && s[1]))
 		return 0;
 	for (; *s; s++)
 		if (*s < '0' || *s > '9')

@@ -18,7 +18,9 @@
  *
  * Which passes run follows autograd: a layer computes dx only if one of
  * its inputs needs a gradient (so the first convolution computes no dx),
- * and dw only if it has parameters.
+ * and dw only if it has parameters; a layer whose output feeds several
+ * others first sums their gradients (one element-wise add per extra
+ * consumer, model_grad_accum_cost).
  *
  * PRECISION
  * fp32/tf32/fp64: weights, gradients and activations at 4 (8) bytes.
@@ -60,8 +62,6 @@
 #include "sim/sim.h"
 #include "core/core.h"
 #include "core/banned.h"
-
-#define SIM_MAX_BATCH ((int64_t)1000000)
 
 /* ---------------------------------------------------------------- */
 /* Names and options                                                 */
@@ -180,10 +180,10 @@ static int pick_batch(const struct model *m, const struct hw_system *s,
 	}
 	if (b <= 0)
 		b = m->default_batch;
-	if (b <= 0 || b > SIM_MAX_BATCH)
+	if (b <= 0 || b > MODEL_MAX_BATCH)
 		return dlsim_err_set(err, DLSIM_ERANGE,
 				     "batch per device must be in 1..%lld "
-				     "(got %lld)", (long long)SIM_MAX_BATCH,
+				     "(got %lld)", (long long)MODEL_MAX_BATCH,
 				     (long long)b);
 	r->batch_per_device = b;
 	r->global_batch = b * s->n_devices;
@@ -228,10 +228,37 @@ static double pass(const struct sim_roof *roof, const struct model_layer *l,
 	model_layer_cost(l, p, batch, sz->act, sz->weight, &c);
 	t = sim_pass_time(roof, &c, &b);
 	if (rec) {
-		rec->time_s[p] = t;
-		rec->flops[p] = c.flops;
-		rec->bytes[p] = c.bytes;
+		/* += : a dx pass may already hold the gradient sum */
+		rec->time_s[p] += t;
+		rec->flops[p] += c.flops;
+		rec->bytes[p] += c.bytes;
 		rec->bound[p] = b;
+	}
+	return t;
+}
+
+/*
+ * Summing the gradients a layer's output gets from its several consumers
+ * (model_grad_accum_cost): autograd does it before the layer's own
+ * backward can start.  Counted with the layer's dx pass in the record.
+ */
+static double accumulate(const struct sim_roof *roof,
+			 const struct model_layer *l, int64_t batch,
+			 const struct sim_sizes *sz, struct sim_layer_time *rec)
+{
+	struct model_pass_cost c;
+	enum sim_bound b;
+	double t;
+
+	if (l->n_consumers <= 1)
+		return 0.0;
+	model_grad_accum_cost(l, batch, sz->act, &c);
+	t = sim_pass_time(roof, &c, &b);
+	if (rec) {
+		rec->time_s[MODEL_PASS_BWD_DATA] += t;
+		rec->flops[MODEL_PASS_BWD_DATA] += c.flops;
+		rec->bytes[MODEL_PASS_BWD_DATA] += c.bytes;
+		rec->bound[MODEL_PASS_BWD_DATA] = b;
 	}
 	return t;
 }
@@ -340,6 +367,7 @@ static double backward(const struct model *m, const struct sim_roof *roof,
 
 		if (!needs[i])
 			continue;
+		t += accumulate(roof, l, batch, sz, lr);
 		if (input_needs_grad(l, needs))
 			t += pass(roof, l, MODEL_PASS_BWD_DATA, batch, sz, lr);
 		if (l->params > 0) {

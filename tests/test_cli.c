@@ -373,6 +373,12 @@ START_TEST(cli_reports_file_errors_with_place)
 	assert_one_error(&r, 1, "tests/data/no-such-file.yaml");
 	run(&r, "predict resnet50 --hw tests/data/no-such-hw.yaml");
 	assert_one_error(&r, 1, "tests/data/no-such-hw.yaml");
+	/* what is wrong inside a --hw file is a file error (1), with its
+	 * line, not a usage error (2) */
+	run(&r, "predict resnet50 --hw tests/data/hw/sys_unknown_device.yaml");
+	assert_one_error(&r, 1, "sys_unknown_device.yaml:10: unknown device");
+	run(&r, "predict resnet50 --hw tests/data/hw/no_system.yaml");
+	assert_one_error(&r, 1, "no_system.yaml:1: no 'system:' entry");
 }
 END_TEST
 

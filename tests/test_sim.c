@@ -386,6 +386,48 @@ START_TEST(step_single_device_counts_autograd_passes)
 END_TEST
 
 /*
+ * Fan-out on the launch-only rig: input -> fc1 -> (fc2, fc3) -> add ->
+ * loss.  fc1's output has two consumers, so backward sums two gradients
+ * before fc1's dw:
+ *   forward   fc1, fc2, fc3, add, loss                      5 ms
+ *   backward  loss dx; add (a pass-through, no kernel);
+ *             fc3 dx, dw; fc2 dx, dw; fc1 gradient sum, dw  7 ms
+ *   optimizer                                               1 ms
+ */
+START_TEST(step_sums_gradients_at_a_fan_out)
+{
+	struct model_builder b;
+	struct model_shape in = { 1, 1, 1 };
+	struct model *m = NULL;
+	struct rig r;
+	struct sim_options o;
+	struct sim_result res;
+	int x, y[2];
+
+	model_builder_init(&b, "fan", in, 2, "test");
+	x = model_add_fc(&b, MODEL_IN, "fc1", 8, 1);
+	y[0] = model_add_fc(&b, x, "fc2", 8, 1);
+	y[1] = model_add_fc(&b, x, "fc3", 8, 1);
+	x = model_add_merge(&b, MODEL_ADD, 2, y, "sum");
+	model_add_simple(&b, MODEL_SOFTMAX_XENT, x, "loss");
+	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
+	ck_assert_int_eq(m->layers[1].n_consumers, 2);
+	rig_init(&r, 1, 1);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.want_layers = 1;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_rel(res.breakdown.forward_s, 5e-3, 1e-9);
+	ck_assert_rel(res.breakdown.backward_s, 7e-3, 1e-9);
+	ck_assert_rel(res.step_time_s, 13e-3, 1e-9);
+	/* the sum is charged to fc1's dx column: 1 ms */
+	ck_assert_rel(res.layers[1].time_s[MODEL_PASS_BWD_DATA], 1e-3, 1e-9);
+	sim_result_release(&res);
+	model_free(m);
+}
+END_TEST
+
+/*
  * Two devices in one box, ring allreduce at 1 GB/s, no latency: a
  * bucket of m bytes takes 2 x 1/2 x m / 1e9 = m ns.  Buckets of 1 MB:
  *   fc2's gradients 1,001,000 x 4 B = 4.004 MB fill bucket 1 when fc2's
@@ -637,6 +679,7 @@ Suite *suite_sim(void)
 	suite_add_tcase(s, c);
 	c = tcase_create("step");
 	tcase_add_test(c, step_single_device_counts_autograd_passes);
+	tcase_add_test(c, step_sums_gradients_at_a_fan_out);
 	tcase_add_test(c, step_overlaps_buckets_with_backward);
 	tcase_add_test(c, step_memory_matches_hand_count);
 	tcase_add_test(c, step_reports_memory_shortfall);
