@@ -60,7 +60,7 @@ static int options_from(const struct cli_command *cmd,
 	if (!rc && v->set[i = cli_opt(cmd, "optimizer")])
 		rc = sim_optimizer_parse(v->str[i], &o->optimizer, err);
 	if (!rc && v->set[i = cli_opt(cmd, "allreduce")])
-		rc = sim_allreduce_parse(v->str[i], &o->allreduce, err);
+		rc = sim_algo_parse(v->str[i], &o->allreduce, err);
 	if (!rc && v->set[i = cli_opt(cmd, "format")])
 		rc = report_format_parse(v->str[i], fmt, err);
 	if (v->set[i = cli_opt(cmd, "bucket-mb")])

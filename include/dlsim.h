@@ -580,13 +580,44 @@ enum sim_optimizer {
 	SIM_OPTIMIZER_COUNT
 };
 
-enum sim_allreduce_algo {
-	SIM_AR_AUTO = 0,       /* cheapest of the others */
-	SIM_AR_RING,
-	SIM_AR_TREE,
-	SIM_AR_HALVING_DOUBLING,
-	SIM_AR_PARAM_SERVER,
-	SIM_AR_ALGO_COUNT
+/* Collective operations, with nccl-tests' meaning of "bytes": the
+ * allreduce, reduce, broadcast and all-to-all buffer; the reduce-scatter
+ * input and the allgather output (both the whole, all ranks' parts). */
+enum sim_collective {
+	SIM_COLL_ALLREDUCE = 0,
+	SIM_COLL_REDUCE_SCATTER,
+	SIM_COLL_ALLGATHER,
+	SIM_COLL_BROADCAST,
+	SIM_COLL_REDUCE,
+	SIM_COLL_ALLTOALL,
+	SIM_COLLECTIVE_COUNT
+};
+
+/* Algorithms; not every one implements every collective (see
+ * sim_collective_time).  Append only. */
+enum sim_algo {
+	SIM_ALGO_AUTO = 0,       /* cheapest of those that apply */
+	SIM_ALGO_RING,
+	SIM_ALGO_TREE,           /* binomial tree(s): reduce, broadcast */
+	SIM_ALGO_HALVING_DOUBLING, /* Rabenseifner: recursive halving for
+				      the reduce-scatter, doubling back */
+	SIM_ALGO_PARAM_SERVER,
+	SIM_ALGO_DOUBLE_BINARY_TREE, /* NCCL's two complementary trees */
+	SIM_ALGO_RECURSIVE_DOUBLING,
+	SIM_ALGO_BUTTERFLY,
+	SIM_ALGO_COUNT
+};
+
+/* One collective's cost, in nccl-tests' terms. */
+struct sim_comm_result {
+	double time_s;
+	double algbw_Bps;       /* bytes / time */
+	double busbw_Bps;       /* algbw x the collective's bus factor:
+				   allreduce 2(n-1)/n; reduce-scatter,
+				   allgather, all-to-all (n-1)/n; broadcast,
+				   reduce 1 (nccl-tests doc/PERFORMANCE.md) */
+	enum sim_algo algo;     /* the algorithm used */
+	int hierarchical;       /* 1: inside nodes, then across */
 };
 
 enum sim_bound {
@@ -603,7 +634,7 @@ struct sim_options {
 	int precision_auto;          /* 1: hw_device_auto_precision() */
 	enum dlsim_precision precision;
 	enum sim_optimizer optimizer;
-	enum sim_allreduce_algo allreduce;
+	enum sim_algo allreduce;
 	double bucket_bytes;         /* gradient bucket, PyTorch DDP: 25 MiB */
 	int overlap;                 /* 1: allreduce overlaps backward */
 	int want_layers;             /* 1: fill per-layer results */
@@ -655,7 +686,7 @@ struct sim_result {
 	struct sim_breakdown breakdown;
 	struct sim_memory memory;
 	int fits;
-	enum sim_allreduce_algo allreduce_used;  /* for the largest bucket */
+	enum sim_algo allreduce_used;  /* for the largest bucket */
 	int allreduce_hierarchical;      /* 1: inside nodes, then across */
 	double gradient_bytes;           /* allreduced per step */
 	int n_buckets;                   /* 0 with one device */
@@ -679,14 +710,14 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 /*
  * Time in seconds of one allreduce of `bytes` bytes over all devices of
  * system s with algorithm a, in the alpha-beta model (sim_collective.c).
- * SIM_AR_AUTO takes the cheapest algorithm, flat or hierarchical; the
+ * SIM_ALGO_AUTO takes the cheapest algorithm, flat or hierarchical; the
  * algorithm used and whether it ran hierarchically (inside nodes, then
  * across) are stored in *used and *hierarchical when not NULL.  Returns 0
  * for one device or no bytes.  Never fails.
  */
 double sim_allreduce_time(const struct hw_system *s, double bytes,
-			  enum sim_allreduce_algo a,
-			  enum sim_allreduce_algo *used, int *hierarchical);
+			  enum sim_algo a,
+			  enum sim_algo *used, int *hierarchical);
 
 /*
  * Names of the vocabularies ("momentum", "halving-doubling", "memory"):
@@ -694,11 +725,28 @@ double sim_allreduce_time(const struct hw_system *s, double bytes,
  * and return DLSIM_OK, or DLSIM_ENOTFOUND with a message listing the
  * valid names; *out is then unchanged.
  */
+/*
+ * Cost of collective c of `bytes` bytes over all devices of system s with
+ * algorithm a (SIM_ALGO_AUTO: the cheapest that applies, flat or
+ * hierarchical, as NCCL's and MPI's tuners choose by size and ranks).
+ * Fills *out.  DLSIM_EINVAL if a does not implement c, or bytes is
+ * negative or not finite; *out is then zeroed.  One device costs 0.
+ */
+int sim_collective_time(const struct hw_system *s, enum sim_collective c,
+			double bytes, enum sim_algo a,
+			struct sim_comm_result *out, struct dlsim_err *err);
+
+/* "allreduce", "reduce-scatter", "allgather", "broadcast", "reduce",
+ * "all-to-all"; parsing as the other vocabularies. */
+const char *sim_collective_name(enum sim_collective c);
+int sim_collective_parse(const char *name, enum sim_collective *out,
+			 struct dlsim_err *err);
+
 const char *sim_optimizer_name(enum sim_optimizer o);
 int sim_optimizer_parse(const char *name, enum sim_optimizer *out,
 			struct dlsim_err *err);
-const char *sim_allreduce_name(enum sim_allreduce_algo a);
-int sim_allreduce_parse(const char *name, enum sim_allreduce_algo *out,
+const char *sim_algo_name(enum sim_algo a);
+int sim_algo_parse(const char *name, enum sim_algo *out,
 			struct dlsim_err *err);
 const char *sim_bound_name(enum sim_bound b);
 

@@ -26,7 +26,7 @@ static const char *algo_label(const struct sim_result *r, char *buf,
 	if (r->devices <= 1)
 		return "none";
 	snprintf(buf, n, "%s%s", r->allreduce_hierarchical ?
-		 "hierarchical " : "", sim_allreduce_name(r->allreduce_used));
+		 "hierarchical " : "", sim_algo_name(r->allreduce_used));
 	return buf;
 }
 

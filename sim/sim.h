@@ -34,6 +34,6 @@ struct sim_level {
 
 /* Flat allreduce of `bytes` over one level with algorithm a (not AUTO). */
 double sim_allreduce_flat(const struct sim_level *l, double bytes,
-			  enum sim_allreduce_algo a);
+			  enum sim_algo a);
 
 #endif /* DLSIM_SIM_SIM_H */

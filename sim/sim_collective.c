@@ -52,24 +52,25 @@
 /* ---------------------------------------------------------------- */
 
 static const char *const algo_names[] = {
-	"auto", "ring", "tree", "halving-doubling", "parameter-server", NULL
+	"auto", "ring", "tree", "halving-doubling", "parameter-server",
+	"double-binary-tree", "recursive-doubling", "butterfly", NULL
 };
 
-const char *sim_allreduce_name(enum sim_allreduce_algo a)
+const char *sim_algo_name(enum sim_algo a)
 {
-	if ((int)a < 0 || a >= SIM_AR_ALGO_COUNT)
+	if ((int)a < 0 || a >= SIM_ALGO_COUNT)
 		return NULL;
 	return algo_names[a];
 }
 
-int sim_allreduce_parse(const char *name, enum sim_allreduce_algo *out,
+int sim_algo_parse(const char *name, enum sim_algo *out,
 			struct dlsim_err *err)
 {
 	int i = core_name_parse(algo_names, name, "allreduce algorithm", err);
 
 	if (i < 0)
 		return DLSIM_ENOTFOUND;
-	*out = (enum sim_allreduce_algo)i;
+	*out = (enum sim_algo)i;
 	return DLSIM_OK;
 }
 
@@ -78,7 +79,7 @@ int sim_allreduce_parse(const char *name, enum sim_allreduce_algo *out,
 /* ---------------------------------------------------------------- */
 
 double sim_allreduce_flat(const struct sim_level *l, double bytes,
-			  enum sim_allreduce_algo a)
+			  enum sim_algo a)
 {
 	double p = (double)l->ranks;
 	double lg = core_ceil_log2(p);
@@ -87,12 +88,12 @@ double sim_allreduce_flat(const struct sim_level *l, double bytes,
 	if (l->ranks <= 1)
 		return 0.0;
 	switch (a) {
-	case SIM_AR_RING:
+	case SIM_ALGO_RING:
 		return 2.0 * (p - 1.0) * l->alpha_s + 2.0 * (p - 1.0) / p * mb;
-	case SIM_AR_TREE:
-	case SIM_AR_PARAM_SERVER:
+	case SIM_ALGO_TREE:
+	case SIM_ALGO_PARAM_SERVER:
 		return 2.0 * lg * (l->alpha_s + mb);
-	case SIM_AR_HALVING_DOUBLING:
+	case SIM_ALGO_HALVING_DOUBLING:
 		return 2.0 * lg * l->alpha_s + 2.0 * (p - 1.0) / p * mb;
 	default:
 		return HUGE_VAL;
@@ -166,8 +167,8 @@ static void levels(const struct hw_system *s, struct sim_level *intra,
 /* ---------------------------------------------------------------- */
 
 double sim_allreduce_time(const struct hw_system *s, double bytes,
-			  enum sim_allreduce_algo a,
-			  enum sim_allreduce_algo *used, int *hierarchical)
+			  enum sim_algo a,
+			  enum sim_algo *used, int *hierarchical)
 {
 	struct sim_level intra, inter, ring, flat;
 	double best = HUGE_VAL;
@@ -180,8 +181,8 @@ double sim_allreduce_time(const struct hw_system *s, double bytes,
 	if (s->n_devices <= 1 || bytes <= 0.0)
 		return 0.0;
 	levels(s, &intra, &inter, &ring, &flat);
-	lo = a == SIM_AR_AUTO ? SIM_AR_RING : (int)a;
-	hi = a == SIM_AR_AUTO ? SIM_AR_PARAM_SERVER : (int)a;
+	lo = a == SIM_ALGO_AUTO ? SIM_ALGO_RING : (int)a;
+	hi = a == SIM_ALGO_AUTO ? SIM_ALGO_PARAM_SERVER : (int)a;
 	for (k = lo; k <= hi; k++) {
 		for (h = 0; h <= (s->n_nodes > 1 && intra.ranks > 1); h++) {
 			/* hierarchical: reduce-scatter and allgather
@@ -189,14 +190,14 @@ double sim_allreduce_time(const struct hw_system *s, double bytes,
 			double t = h ? 2.0 * ring_half(&intra, bytes) +
 				       sim_allreduce_flat(&inter,
 					       bytes / (double)intra.ranks,
-					       (enum sim_allreduce_algo)k) :
-				   sim_allreduce_flat(k == SIM_AR_RING ?
+					       (enum sim_algo)k) :
+				   sim_allreduce_flat(k == SIM_ALGO_RING ?
 					       &ring : &flat, bytes,
-					       (enum sim_allreduce_algo)k);
+					       (enum sim_algo)k);
 			if (t < best) {
 				best = t;
 				if (used)
-					*used = (enum sim_allreduce_algo)k;
+					*used = (enum sim_algo)k;
 				if (hierarchical)
 					*hierarchical = h;
 			}

@@ -106,7 +106,7 @@ void sim_options_init(struct sim_options *o)
 	o->precision_auto = 1;
 	o->precision = DLSIM_FP32;
 	o->optimizer = SIM_OPT_MOMENTUM;
-	o->allreduce = SIM_AR_AUTO;
+	o->allreduce = SIM_ALGO_AUTO;
 	o->bucket_bytes = 25.0 * 1048576.0;
 	o->overlap = 1;
 }
@@ -324,13 +324,13 @@ struct comm_state {
 	double total;       /* sum of allreduce times */
 	int n_buckets;
 	double largest;     /* the largest bucket so far, whose choice of */
-	enum sim_allreduce_algo used;      /* algorithm is reported */
+	enum sim_algo used;      /* algorithm is reported */
 	int hierarchical;
 };
 
 static void flush(struct comm_state *c, double ready)
 {
-	enum sim_allreduce_algo used;
+	enum sim_algo used;
 	int hier;
 	double t;
 

@@ -96,26 +96,26 @@ static struct model *two_fc(void)
 START_TEST(allreduce_flat_matches_seed_table)
 {
 	struct rig r;
-	enum sim_allreduce_algo used;
+	enum sim_algo used;
 	int hier;
 	double bytes = 4.0 * 61e6;
 
 	rig_init(&r, 8, 1);
 	r.intra.latency_s = 1e-6;
 	r.intra.bandwidth_Bps = 10e9;
-	ck_assert_rel(sim_allreduce_time(&r.sys, bytes, SIM_AR_RING, &used,
+	ck_assert_rel(sim_allreduce_time(&r.sys, bytes, SIM_ALGO_RING, &used,
 					 &hier), 42.714e-3, 1e-6);
-	ck_assert_rel(sim_allreduce_time(&r.sys, bytes, SIM_AR_TREE, &used,
+	ck_assert_rel(sim_allreduce_time(&r.sys, bytes, SIM_ALGO_TREE, &used,
 					 &hier), 146.406e-3, 1e-6);
 	ck_assert_rel(sim_allreduce_time(&r.sys, bytes,
-					 SIM_AR_HALVING_DOUBLING, &used,
+					 SIM_ALGO_HALVING_DOUBLING, &used,
 					 &hier), 42.706e-3, 1e-6);
-	ck_assert_rel(sim_allreduce_time(&r.sys, bytes, SIM_AR_PARAM_SERVER,
+	ck_assert_rel(sim_allreduce_time(&r.sys, bytes, SIM_ALGO_PARAM_SERVER,
 					 &used, &hier), 146.406e-3, 1e-6);
 	/* AUTO takes the cheapest: Rabenseifner */
-	ck_assert_rel(sim_allreduce_time(&r.sys, bytes, SIM_AR_AUTO, &used,
+	ck_assert_rel(sim_allreduce_time(&r.sys, bytes, SIM_ALGO_AUTO, &used,
 					 &hier), 42.706e-3, 1e-6);
-	ck_assert_int_eq(used, SIM_AR_HALVING_DOUBLING);
+	ck_assert_int_eq(used, SIM_ALGO_HALVING_DOUBLING);
 	ck_assert_int_eq(hier, 0);
 }
 END_TEST
@@ -128,19 +128,19 @@ END_TEST
 START_TEST(allreduce_small_message_prefers_log_depth)
 {
 	struct rig r;
-	enum sim_allreduce_algo used;
+	enum sim_algo used;
 	int hier;
 
 	rig_init(&r, 8, 1);
 	r.intra.latency_s = 1e-6;
 	r.intra.bandwidth_Bps = 10e9;
-	ck_assert_rel(sim_allreduce_time(&r.sys, 4e3, SIM_AR_TREE, NULL,
+	ck_assert_rel(sim_allreduce_time(&r.sys, 4e3, SIM_ALGO_TREE, NULL,
 					 NULL), 0.0084e-3, 1e-3);
-	ck_assert_rel(sim_allreduce_time(&r.sys, 4e3, SIM_AR_RING, NULL,
+	ck_assert_rel(sim_allreduce_time(&r.sys, 4e3, SIM_ALGO_RING, NULL,
 					 NULL), 0.0147e-3, 1e-3);
-	ck_assert_rel(sim_allreduce_time(&r.sys, 4e3, SIM_AR_AUTO, &used,
+	ck_assert_rel(sim_allreduce_time(&r.sys, 4e3, SIM_ALGO_AUTO, &used,
 					 &hier), 0.0067e-3, 1e-3);
-	ck_assert_int_eq(used, SIM_AR_HALVING_DOUBLING);
+	ck_assert_int_eq(used, SIM_ALGO_HALVING_DOUBLING);
 }
 END_TEST
 
@@ -157,7 +157,7 @@ END_TEST
 START_TEST(allreduce_hierarchical_beats_flat_across_nodes)
 {
 	struct rig r;
-	enum sim_allreduce_algo used;
+	enum sim_algo used;
 	int hier;
 
 	rig_init(&r, 4, 2);
@@ -165,12 +165,12 @@ START_TEST(allreduce_hierarchical_beats_flat_across_nodes)
 	r.intra.bandwidth_Bps = 100e9;
 	r.nic.latency_s = 5e-6;
 	r.nic.bandwidth_Bps = 10e9;
-	ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_AR_RING, &used,
+	ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_ALGO_RING, &used,
 					 &hier), 115.016e-3, 1e-9);
 	ck_assert_int_eq(hier, 1);
-	ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_AR_AUTO, &used,
+	ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_ALGO_AUTO, &used,
 					 &hier), 115.016e-3, 1e-9);
-	ck_assert_int_eq(used, SIM_AR_RING);
+	ck_assert_int_eq(used, SIM_ALGO_RING);
 	/* 2:1 oversubscription halves the NIC share: across = 200.010 ms */
 	{
 		struct hw_network net;
@@ -178,7 +178,7 @@ START_TEST(allreduce_hierarchical_beats_flat_across_nodes)
 		memset(&net, 0, sizeof(net));
 		net.oversubscription = 2.0;
 		r.sys.network = &net;
-		ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_AR_RING,
+		ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_ALGO_RING,
 						 NULL, NULL), 215.016e-3, 1e-9);
 	}
 }
@@ -194,7 +194,7 @@ END_TEST
 START_TEST(allreduce_flat_non_ring_shares_the_nic)
 {
 	struct rig r;
-	enum sim_allreduce_algo used;
+	enum sim_algo used;
 	int hier;
 
 	rig_init(&r, 4, 2);
@@ -202,7 +202,7 @@ START_TEST(allreduce_flat_non_ring_shares_the_nic)
 	r.intra.bandwidth_Bps = 100e9;
 	r.nic.latency_s = 5e-6;
 	r.nic.bandwidth_Bps = 10e9;
-	ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_AR_HALVING_DOUBLING,
+	ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_ALGO_HALVING_DOUBLING,
 					 &used, &hier), 115.016e-3, 1e-9);
 	ck_assert_int_eq(hier, 1);
 	/* one device per node: the flat level is the network itself */
@@ -210,7 +210,7 @@ START_TEST(allreduce_flat_non_ring_shares_the_nic)
 	r.nic.latency_s = 5e-6;
 	r.nic.bandwidth_Bps = 10e9;
 	/* 2 x 3 x 5 us + 2 x 7/8 x 1e9 / 1e10 = 175.030 ms */
-	ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_AR_HALVING_DOUBLING,
+	ck_assert_rel(sim_allreduce_time(&r.sys, 1e9, SIM_ALGO_HALVING_DOUBLING,
 					 &used, &hier), 175.030e-3, 1e-9);
 	ck_assert_int_eq(hier, 0);
 }
@@ -225,19 +225,19 @@ END_TEST
 START_TEST(allreduce_non_power_of_two_ranks)
 {
 	struct rig r;
-	enum sim_allreduce_algo used;
+	enum sim_algo used;
 	int hier;
 
 	rig_init(&r, 6, 1);
 	r.intra.latency_s = 1e-6;
 	r.intra.bandwidth_Bps = 10e9;
-	ck_assert_rel(sim_allreduce_time(&r.sys, 6e8, SIM_AR_RING, NULL,
+	ck_assert_rel(sim_allreduce_time(&r.sys, 6e8, SIM_ALGO_RING, NULL,
 					 NULL), 100.010e-3, 1e-9);
-	ck_assert_rel(sim_allreduce_time(&r.sys, 6e8, SIM_AR_TREE, NULL,
+	ck_assert_rel(sim_allreduce_time(&r.sys, 6e8, SIM_ALGO_TREE, NULL,
 					 NULL), 360.006e-3, 1e-9);
-	ck_assert_rel(sim_allreduce_time(&r.sys, 6e8, SIM_AR_AUTO, &used,
+	ck_assert_rel(sim_allreduce_time(&r.sys, 6e8, SIM_ALGO_AUTO, &used,
 					 &hier), 100.006e-3, 1e-9);
-	ck_assert_int_eq(used, SIM_AR_HALVING_DOUBLING);
+	ck_assert_int_eq(used, SIM_ALGO_HALVING_DOUBLING);
 }
 END_TEST
 
@@ -246,24 +246,24 @@ START_TEST(allreduce_single_device_is_free)
 	struct rig r;
 
 	rig_init(&r, 1, 1);
-	ck_assert(sim_allreduce_time(&r.sys, 1e9, SIM_AR_AUTO, NULL, NULL) ==
+	ck_assert(sim_allreduce_time(&r.sys, 1e9, SIM_ALGO_AUTO, NULL, NULL) ==
 		  0.0);
 }
 END_TEST
 
 START_TEST(allreduce_names_round_trip)
 {
-	enum sim_allreduce_algo a;
+	enum sim_algo a;
 	struct dlsim_err err = { 0, "" };
 
-	ck_assert_int_eq(sim_allreduce_parse("halving-doubling", &a, &err),
+	ck_assert_int_eq(sim_algo_parse("halving-doubling", &a, &err),
 			 DLSIM_OK);
-	ck_assert_int_eq(a, SIM_AR_HALVING_DOUBLING);
-	ck_assert_str_eq(sim_allreduce_name(SIM_AR_PARAM_SERVER),
+	ck_assert_int_eq(a, SIM_ALGO_HALVING_DOUBLING);
+	ck_assert_str_eq(sim_algo_name(SIM_ALGO_PARAM_SERVER),
 			 "parameter-server");
-	ck_assert_int_eq(sim_allreduce_parse("butterfly", &a, &err),
+	ck_assert_int_eq(sim_algo_parse("scatter-gather", &a, &err),
 			 DLSIM_ENOTFOUND);
-	ck_assert(strstr(err.msg, "butterfly") != NULL);
+	ck_assert(strstr(err.msg, "scatter-gather") != NULL);
 }
 END_TEST
 
@@ -587,7 +587,7 @@ START_TEST(step_extreme_sizes_stay_finite)
 	rig_init(&r, 8, 125000);
 	r.intra.latency_s = 1e-6;
 	r.nic.latency_s = 1e-6;
-	t = sim_allreduce_time(&r.sys, 2e13, SIM_AR_AUTO, NULL, NULL);
+	t = sim_allreduce_time(&r.sys, 2e13, SIM_ALGO_AUTO, NULL, NULL);
 	ck_assert(isfinite(t) && t > 0.0);
 	ck_assert_int_eq(r.sys.n_devices, 1000000);
 }
