@@ -205,3 +205,51 @@ double sim_allreduce_time(const struct hw_system *s, double bytes,
 	}
 	return best;
 }
+
+/* ---------------------------------------------------------------- */
+/* Collectives (first cut: allreduce only)                           */
+/* ---------------------------------------------------------------- */
+
+static const char *const collective_names[] = {
+	"allreduce", "reduce-scatter", "allgather", "broadcast", "reduce",
+	"all-to-all", NULL
+};
+
+const char *sim_collective_name(enum sim_collective c)
+{
+	if ((int)c < 0 || c >= SIM_COLLECTIVE_COUNT)
+		return NULL;
+	return collective_names[c];
+}
+
+int sim_collective_parse(const char *name, enum sim_collective *out,
+			 struct dlsim_err *err)
+{
+	int i = core_name_parse(collective_names, name, "collective", err);
+
+	if (i < 0)
+		return DLSIM_ENOTFOUND;
+	*out = (enum sim_collective)i;
+	return DLSIM_OK;
+}
+
+int sim_collective_time(const struct hw_system *s, enum sim_collective c,
+			double bytes, enum sim_algo a,
+			struct sim_comm_result *out, struct dlsim_err *err)
+{
+	double n = (double)s->n_devices;
+
+	memset(out, 0, sizeof(*out));
+	if (c != SIM_COLL_ALLREDUCE || a > SIM_ALGO_PARAM_SERVER ||
+	    !(bytes >= 0.0) || !isfinite(bytes))
+		return dlsim_err_set(err, DLSIM_EINVAL,
+				     "%s with %s is not implemented",
+				     sim_collective_name(c), sim_algo_name(a));
+	out->time_s = sim_allreduce_time(s, bytes, a, &out->algo,
+					 &out->hierarchical);
+	if (out->time_s > 0.0) {
+		out->algbw_Bps = bytes / out->time_s;
+		out->busbw_Bps = out->algbw_Bps * 2.0 * (n - 1.0) / n;
+	}
+	return DLSIM_OK;
+}
