@@ -25,6 +25,23 @@ const char *report_seconds(double s, char *buf, size_t n);
 /* Write a CSV field, quoted if it needs to be. */
 void report_csv_field(FILE *f, const char *s);
 
+/*
+ * Plots (report_gnuplot.c).  report_plot_terminal() gives the gnuplot
+ * terminal for IMAGE by its extension (.png, .svg; anything else is
+ * DLSIM_EINVAL).  report_plot_paths() gives the .dat and .gp paths beside
+ * IMAGE (the script must read its data from that .dat path).
+ * report_gnuplot() writes DATA and SCRIPT there and runs gnuplot on the
+ * script; *ran is 1 if the image was drawn, 0 if gnuplot is not installed
+ * (the files are written all the same).  DLSIM_EIO if a file cannot be
+ * written or gnuplot fails.
+ */
+int report_plot_terminal(const char *image, const char **terminal,
+			 struct dlsim_err *err);
+int report_plot_paths(const char *image, char *dat, char *gp, size_t n,
+		      struct dlsim_err *err);
+int report_gnuplot(const char *image, const char *data, const char *script,
+		   int *ran, struct dlsim_err *err);
+
 /* DLSIM_EIO if f has an error, else OK. */
 int report_check(FILE *f, struct dlsim_err *err);
 
