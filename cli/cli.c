@@ -25,6 +25,16 @@ int cli_opt(const struct cli_command *cmd, const char *name)
 	abort();
 }
 
+int cli_opt_find(const struct cli_command *cmd, const char *name)
+{
+	int i;
+
+	for (i = 0; cmd->options[i].name; i++)
+		if (strcmp(cmd->options[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
 void cli_help(const struct cli_command *cmd, FILE *f)
 {
 	int i;
@@ -150,6 +160,58 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv,
 		return usage_error(cmd, "missing argument (usage: %s)",
 				   cmd->usage);
 	return -1;
+}
+
+int cli_sim_options(const struct cli_command *cmd,
+		    const struct cli_values *v, struct sim_options *o,
+		    struct dlsim_err *err)
+{
+	int i, rc = DLSIM_OK;
+
+	sim_options_init(o);
+	if (v->set[i = cli_opt(cmd, "batch")])
+		o->batch_per_device = v->count[i];
+	if (v->set[i = cli_opt(cmd, "global-batch")])
+		o->global_batch = v->count[i];
+	if (o->batch_per_device && o->global_batch)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--batch and "
+				     "--global-batch exclude each other");
+	if (v->set[i = cli_opt(cmd, "precision")] &&
+	    strcmp(v->str[i], "auto") != 0) {
+		o->precision_auto = 0;
+		rc = dlsim_precision_parse(v->str[i], &o->precision, err);
+	}
+	if (!rc && v->set[i = cli_opt(cmd, "optimizer")])
+		rc = sim_optimizer_parse(v->str[i], &o->optimizer, err);
+	if (!rc && v->set[i = cli_opt(cmd, "allreduce")])
+		rc = sim_algo_parse(v->str[i], &o->allreduce, err);
+	if (!rc && v->set[i = cli_opt(cmd, "compression")])
+		rc = sim_compression_parse(v->str[i], &o->compression, err);
+	if (!rc && v->set[i = cli_opt(cmd, "topk-ratio")]) {
+		if (o->compression != SIM_COMPRESS_TOPK)
+			return dlsim_err_set(err, DLSIM_EINVAL, "--topk-ratio "
+					     "needs --compression topk");
+		if (v->num[i] > 1.0)
+			return dlsim_err_set(err, DLSIM_EINVAL, "--topk-ratio "
+					     "must be at most 1 (got %s)",
+					     v->str[i]);
+		o->topk_ratio = v->num[i];
+	}
+	if (v->set[i = cli_opt(cmd, "bucket-mb")])
+		o->bucket_bytes = v->num[i] * 1048576.0;
+	o->overlap = !v->set[cli_opt(cmd, "no-overlap")];
+	return rc;
+}
+
+int cli_format(const struct cli_command *cmd, const struct cli_values *v,
+	       enum report_format *fmt, struct dlsim_err *err)
+{
+	int i = cli_opt_find(cmd, "format");
+
+	*fmt = REPORT_TABLE;
+	if (i >= 0 && v->set[i])
+		return report_format_parse(v->str[i], fmt, err);
+	return DLSIM_OK;
 }
 
 int cli_catalog(const struct cli_command *cmd, struct hw_catalog **cat)

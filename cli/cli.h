@@ -63,6 +63,42 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv,
 /* Index of option `name` in cmd's table (an internal error if absent). */
 int cli_opt(const struct cli_command *cmd, const char *name);
 
+/* The same, or -1 if the command has no such option. */
+int cli_opt_find(const struct cli_command *cmd, const char *name);
+
+/*
+ * The options every simulating command shares (predict, scale), spliced
+ * into their tables, and the function that reads them into sim_options:
+ * batch sizes, precision, optimizer, allreduce algorithm, buckets,
+ * overlap, gradient compression.  Returns 0 or an error code in err.
+ */
+#define CLI_SIM_OPTIONS \
+	{ "batch", "N", CLI_COUNT, "samples per device per step" }, \
+	{ "global-batch", "N", CLI_COUNT, \
+	  "samples per step over all devices" }, \
+	{ "precision", "P", CLI_STRING, \
+	  "auto, fp64, fp32, tf32, fp16, bf16, fp8 (default auto)" }, \
+	{ "optimizer", "O", CLI_STRING, \
+	  "sgd, momentum, adam (default momentum)" }, \
+	{ "allreduce", "A", CLI_STRING, \
+	  "auto, ring, tree, halving-doubling, parameter-server, ..." }, \
+	{ "bucket-mb", "MB", CLI_NUMBER, \
+	  "gradient bucket size in MiB (default 25)" }, \
+	{ "no-overlap", NULL, CLI_FLAG, \
+	  "reduce gradients after backward, not during it" }, \
+	{ "compression", "C", CLI_STRING, \
+	  "gradients on the wire: none, fp16, bf16, int8, topk" }, \
+	{ "topk-ratio", "R", CLI_NUMBER, \
+	  "fraction of gradients topk keeps (default 0.01)" }
+
+int cli_sim_options(const struct cli_command *cmd,
+		    const struct cli_values *v, struct sim_options *o,
+		    struct dlsim_err *err);
+
+/* --format, if the command has it and it was given; else table. */
+int cli_format(const struct cli_command *cmd, const struct cli_values *v,
+	       enum report_format *fmt, struct dlsim_err *err);
+
 /* Print "dlsim: MSG" on stderr; for usage errors add the --help hint.
  * Returns the exit status for the error's code. */
 int cli_fail(const struct cli_command *cmd, const struct dlsim_err *err);
@@ -78,9 +114,13 @@ int cli_catalog(const struct cli_command *cmd, struct hw_catalog **cat);
 int cli_finish(int status);
 
 int cmd_predict(const struct cli_command *cmd, int argc, char **argv);
+int cmd_scale(const struct cli_command *cmd, int argc, char **argv);
 int cmd_models(const struct cli_command *cmd, int argc, char **argv);
 int cmd_hw(const struct cli_command *cmd, int argc, char **argv);
+int cmd_comm(const struct cli_command *cmd, int argc, char **argv);
 
-extern const struct cli_command cli_predict, cli_models, cli_hw;
+extern const struct cli_command cli_comm;
+extern const struct cli_command cli_predict, cli_models, cli_hw,
+	cli_scale;
 
 #endif /* DLSIM_CLI_CLI_H */

@@ -11,21 +11,18 @@
 static const struct cli_option options[] = {
 	{ "hw", "HW", CLI_STRING,
 	  "system: DEVICE, DEVICExN, NODExN or FILE.yaml (required)" },
-	{ "batch", "N", CLI_COUNT, "samples per device per step" },
-	{ "global-batch", "N", CLI_COUNT,
-	  "samples per step over all devices" },
-	{ "precision", "P", CLI_STRING,
-	  "auto, fp64, fp32, tf32, fp16, bf16, fp8 (default auto)" },
-	{ "optimizer", "O", CLI_STRING, "sgd, momentum, adam (default "
-	  "momentum)" },
-	{ "allreduce", "A", CLI_STRING, "auto, ring, tree, halving-doubling, "
-	  "parameter-server" },
-	{ "bucket-mb", "MB", CLI_NUMBER, "gradient bucket size in MiB "
-	  "(default 25)" },
-	{ "no-overlap", NULL, CLI_FLAG,
-	  "reduce gradients after backward, not during it" },
+	CLI_SIM_OPTIONS,
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
 	{ "layers", NULL, CLI_FLAG, "add the per-layer table" },
+	{ "trace", "FILE", CLI_STRING,
+	  "write the step as a Chrome trace (Perfetto, chrome://tracing)" },
+	{ "epochs", "E", CLI_COUNT, "epochs to train (zoo ImageNet: 90)" },
+	{ "dataset-size", "N", CLI_COUNT,
+	  "samples per epoch (zoo ImageNet: 1281167)" },
+	{ "price-per-device-hour", "USD", CLI_NUMBER,
+	  "what a device-hour costs, for the cost to train" },
+	{ "years", "Y", CLI_NUMBER,
+	  "amortize the catalog list price over Y years instead" },
 	{ "help", NULL, CLI_FLAG, "this text" },
 	{ NULL, NULL, CLI_FLAG, NULL }
 };
@@ -41,32 +38,12 @@ static int options_from(const struct cli_command *cmd,
 			const struct cli_values *v, struct sim_options *o,
 			enum report_format *fmt, struct dlsim_err *err)
 {
-	int i, rc = DLSIM_OK;
+	int rc = cli_sim_options(cmd, v, o, err);
 
-	sim_options_init(o);
-	*fmt = REPORT_TABLE;
-	if (v->set[i = cli_opt(cmd, "batch")])
-		o->batch_per_device = v->count[i];
-	if (v->set[i = cli_opt(cmd, "global-batch")])
-		o->global_batch = v->count[i];
-	if (o->batch_per_device && o->global_batch)
-		return dlsim_err_set(err, DLSIM_EINVAL, "--batch and "
-				     "--global-batch exclude each other");
-	if (v->set[i = cli_opt(cmd, "precision")] &&
-	    strcmp(v->str[i], "auto") != 0) {
-		o->precision_auto = 0;
-		rc = dlsim_precision_parse(v->str[i], &o->precision, err);
-	}
-	if (!rc && v->set[i = cli_opt(cmd, "optimizer")])
-		rc = sim_optimizer_parse(v->str[i], &o->optimizer, err);
-	if (!rc && v->set[i = cli_opt(cmd, "allreduce")])
-		rc = sim_algo_parse(v->str[i], &o->allreduce, err);
-	if (!rc && v->set[i = cli_opt(cmd, "format")])
-		rc = report_format_parse(v->str[i], fmt, err);
-	if (v->set[i = cli_opt(cmd, "bucket-mb")])
-		o->bucket_bytes = v->num[i] * 1048576.0;
-	o->overlap = !v->set[cli_opt(cmd, "no-overlap")];
+	if (!rc)
+		rc = cli_format(cmd, v, fmt, err);
 	o->want_layers = v->set[cli_opt(cmd, "layers")];
+	o->want_trace = v->set[cli_opt(cmd, "trace")];
 	return rc;
 }
 
@@ -96,7 +73,9 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	if (model_resolve(v.positional[0], &m, &err) ||
 	    hw_system_resolve(cat, v.str[cli_opt(cmd, "hw")], &sys, &err) ||
 	    sim_predict(m, &sys, &o, &r, &err) ||
-	    report_prediction(stdout, fmt, m, &sys, &r, o.want_layers, &err))
+	    report_prediction(stdout, fmt, m, &sys, &r, o.want_layers, &err) ||
+	    (o.want_trace &&
+	     report_trace(v.str[cli_opt(cmd, "trace")], m, &sys, &r, &err)))
 		rc = cli_fail(cmd, &err);
 	else
 		rc = cli_finish(CLI_OK);

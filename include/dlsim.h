@@ -232,6 +232,11 @@ struct model {
 	struct model_layer *layers;
 	int64_t params;            /* total trainable parameters */
 	int64_t activation_elems;  /* kept for backward, per sample */
+	/* what one trains it on, for time to train; 0 / "" if unknown */
+	char dataset[32];
+	int64_t dataset_size;      /* samples per epoch */
+	int64_t epochs;            /* epochs of its reference recipe */
+	char recipe_source[128];   /* where the two numbers come from */
 };
 
 /*
@@ -627,6 +632,38 @@ enum sim_bound {
 	SIM_BOUND_NONE         /* the pass does no work (a view, a no-op) */
 };
 
+/*
+ * Gradient compression for the data-parallel exchange (sim_step.c says
+ * what each costs): 16-bit gradients, 8-bit quantization with a scale per
+ * bucket, or top-k sparsification (values and indices, exchanged by an
+ * allgather because sparse vectors do not sum in place).
+ */
+enum sim_compression {
+	SIM_COMPRESS_NONE = 0,
+	SIM_COMPRESS_FP16,
+	SIM_COMPRESS_BF16,
+	SIM_COMPRESS_INT8,
+	SIM_COMPRESS_TOPK,
+	SIM_COMPRESSION_COUNT
+};
+
+const char *sim_compression_name(enum sim_compression c);
+int sim_compression_parse(const char *name, enum sim_compression *out,
+			  struct dlsim_err *err);
+
+/* One span of the simulated step on one stream, for timelines. */
+enum sim_stream { SIM_STREAM_COMPUTE = 0, SIM_STREAM_COMM = 1 };
+
+struct sim_event {
+	enum sim_stream stream;
+	int layer;                   /* model layer, or -1 (bucket, update) */
+	int pass;                    /* enum model_pass, or -1 */
+	int bucket;                  /* allreduce bucket, or -1 */
+	double start_s, dur_s;
+	double flops, bytes;
+	enum sim_bound bound;
+};
+
 /* What the user asks for.  sim_options_init() sets the defaults. */
 struct sim_options {
 	int64_t batch_per_device;    /* 0: from global_batch or the model */
@@ -638,6 +675,9 @@ struct sim_options {
 	double bucket_bytes;         /* gradient bucket, PyTorch DDP: 25 MiB */
 	int overlap;                 /* 1: allreduce overlaps backward */
 	int want_layers;             /* 1: fill per-layer results */
+	int want_trace;              /* 1: fill the event list (timeline) */
+	enum sim_compression compression;  /* of gradients, data parallel */
+	double topk_ratio;           /* kept fraction with SIM_COMPRESS_TOPK */
 };
 
 /*
@@ -659,8 +699,10 @@ struct sim_breakdown {
 	double forward_s;
 	double backward_s;
 	double optimizer_s;
-	double comm_s;          /* sum of collective times */
+	double comm_s;          /* sum of collective times (with any
+				   compression and decompression) */
 	double comm_exposed_s;  /* what the step waits for */
+	double compress_s;      /* of comm_s: compressing gradients */
 };
 
 struct sim_memory {
@@ -692,10 +734,14 @@ struct sim_result {
 	int n_buckets;                   /* 0 with one device */
 	int n_layers;
 	struct sim_layer_time *layers;   /* n_layers entries if asked for */
+	int n_events;
+	struct sim_event *events;        /* the timeline, if asked for */
+	double comm_bytes;               /* sent per device per step, after
+					    compression */
 };
 
-/* Release what a result owns (its layer array); the struct stays and
- * may be reused.  NULL is a no-op. */
+/* Release what a result owns (its layer and event arrays); the struct
+ * stays and may be reused.  NULL is a no-op. */
 void sim_result_release(struct sim_result *r);
 
 /*
@@ -750,6 +796,26 @@ int sim_algo_parse(const char *name, enum sim_algo *out,
 			struct dlsim_err *err);
 const char *sim_bound_name(enum sim_bound b);
 
+/*
+ * A scaling sweep (dlsim scale): one prediction per system, the systems
+ * grouped by `series` (one --hw entry each) in increasing device count.
+ * sim_scaling() fills the derived figures of every point from the first
+ * point of its series: speedup = throughput / first throughput,
+ * efficiency = speedup / (devices / first devices), comm_fraction =
+ * exposed communication / step time.
+ */
+struct sim_scale_point {
+	char series[HW_NAME_LEN];    /* the --hw entry (device or node) */
+	char spec[128];              /* the system predicted, e.g. v100x64 */
+	int64_t nodes;
+	struct sim_result r;
+	double speedup;
+	double efficiency;
+	double comm_fraction;
+};
+
+void sim_scaling(struct sim_scale_point *p, int n);
+
 /* ------------------------------------------------------------------ */
 /* Reports                                                             */
 /* ------------------------------------------------------------------ */
@@ -791,6 +857,36 @@ int report_model(FILE *f, enum report_format fmt, const struct model *m,
 int report_system(FILE *f, enum report_format fmt, const struct hw_system *s,
 		  struct dlsim_err *err);
 
+/*
+ * A scaling sweep as a table, CSV or JSON (model name and the sweep's
+ * mode, "strong" or "weak", head the output).  DLSIM_EIO on write errors.
+ */
+int report_scaling(FILE *f, enum report_format fmt, const struct model *m,
+		   const char *mode, const struct sim_scale_point *p, int n,
+		   struct dlsim_err *err);
+
+/*
+ * Draw the sweep with gnuplot into IMAGE (.png or .svg): throughput with
+ * ideal linear scaling, parallel efficiency, and the step broken into
+ * compute, optimizer and exposed communication; IMAGE.dat and IMAGE.gp
+ * are written beside it.  *ran is 0 if gnuplot is not installed (the two
+ * files are written all the same).  DLSIM_EINVAL for another extension,
+ * DLSIM_EIO if a file cannot be written or gnuplot fails.
+ */
+int report_scaling_plot(const char *image, const struct model *m,
+			const char *mode, const struct sim_scale_point *p,
+			int n, int *ran, struct dlsim_err *err);
+
+/*
+ * Write result r's timeline (run sim_predict with want_trace) to PATH as
+ * a Chrome trace-event JSON file: one track per stream, one event per
+ * layer pass and per gradient bucket, with FLOPs, bytes and bound.
+ * DLSIM_EIO if the file cannot be written.
+ */
+int report_trace(const char *path, const struct model *m,
+		 const struct hw_system *s, const struct sim_result *r,
+		 struct dlsim_err *err);
+
 /* The zoo's names and summaries (dlsim models), in any format. */
 int report_zoo(FILE *f, enum report_format fmt, struct dlsim_err *err);
 
@@ -798,5 +894,52 @@ int report_zoo(FILE *f, enum report_format fmt, struct dlsim_err *err);
  * format. */
 int report_catalog(FILE *f, enum report_format fmt,
 		   const struct hw_catalog *cat, struct dlsim_err *err);
+
+/*
+ * A collective's predicted cost at n message sizes (dlsim comm).  Every
+ * pointer is borrowed: the report functions read it and keep nothing.
+ */
+struct report_comm_sweep {
+	const struct hw_system *system;
+	enum sim_collective collective;
+	enum sim_algo requested;               /* as asked; AUTO: cheapest */
+	int n;                                 /* sizes, at least 1 */
+	const double *bytes;                   /* n sizes in bytes, ascending */
+	const struct sim_comm_result *result;  /* n results of
+						  sim_collective_time() */
+};
+
+/*
+ * The sweep in nccl-tests' units: size in bytes, count of float elements
+ * (size / 4), time in microseconds (table, CSV; seconds in JSON), algbw
+ * and busbw in GB/s (10^9 bytes/s), the algorithm used and whether it
+ * ran hierarchically.  Table: a header naming collective, system and
+ * ranks, then aligned columns.  CSV: a header, one row per size.  JSON:
+ * {"collective", "hardware", "ranks", "rows": [{"size_bytes", "time_s",
+ * "algbw_GBps", "busbw_GBps", "algorithm", "hierarchical"}, ...]} (these
+ * keys are a contract; more may be added).  DLSIM_EIO if a write failed.
+ */
+int report_comm(FILE *f, enum report_format fmt,
+		const struct report_comm_sweep *sw, struct dlsim_err *err);
+
+/* Where a plot went: its data and script beside the image. */
+struct report_plot {
+	char dat[1024];
+	char gp[1024];
+	int drawn;      /* 1: gnuplot drew the image; 0: gnuplot is not
+			   installed, and only dat and gp were written */
+};
+
+/*
+ * Plot the sweep's bus bandwidth (GB/s) against size (bytes), log-log,
+ * into image (.png or .svg), with IMAGE.dat and IMAGE.gp (extension
+ * replaced) written beside it so the plot can be restyled and redrawn
+ * with `gnuplot IMAGE.gp`.  Fills *out.  DLSIM_EINVAL for another
+ * extension, a path too long, or a sweep with nothing to plot (one rank
+ * moves no data); DLSIM_EIO if a file cannot be written or gnuplot
+ * fails.  Files already written stay.
+ */
+int report_comm_plot(const char *image, const struct report_comm_sweep *sw,
+		     struct report_plot *out, struct dlsim_err *err);
 
 #endif /* DLSIM_H */

@@ -83,11 +83,38 @@ const char *model_zoo_summary(const char *name)
 	return e ? e->summary : NULL;
 }
 
+/*
+ * What each zoo model trains on, for time to train.  Every model but
+ * LeNet-5 is an ImageNet-1k classifier: 1,281,167 training images
+ * (Russakovsky et al., "ImageNet Large Scale Visual Recognition
+ * Challenge", IJCV 2015, Table 2) for 90 epochs, the torchvision reference
+ * recipe (references/classification/README.md) and Goyal et al. 2017.
+ * LeNet-5 trains on MNIST's 60,000 images (LeCun et al. 1998, Sec. III.A);
+ * its paper gives no epoch count we rely on, so --epochs is required.
+ */
+static void zoo_dataset(struct model *m)
+{
+	if (strcmp(m->name, "lenet5") == 0) {
+		core_strlcpy(m->dataset, "MNIST", sizeof(m->dataset));
+		m->dataset_size = 60000;
+		core_strlcpy(m->recipe_source, "LeCun et al. 1998, Sec. III.A",
+			     sizeof(m->recipe_source));
+		return;
+	}
+	core_strlcpy(m->dataset, "ImageNet-1k", sizeof(m->dataset));
+	m->dataset_size = 1281167;
+	m->epochs = 90;
+	core_strlcpy(m->recipe_source, "ILSVRC-2012 train set (Russakovsky "
+		     "et al. 2015); 90 epochs (torchvision recipe)",
+		     sizeof(m->recipe_source));
+}
+
 int model_zoo_build(const char *name, struct model **out,
 		    struct dlsim_err *err)
 {
 	const struct model_zoo_entry *e = name ? zoo_find(name) : NULL;
 	struct model_builder b;
+	int rc;
 
 	*out = NULL;
 	if (!e)
@@ -95,7 +122,10 @@ int model_zoo_build(const char *name, struct model **out,
 				     "unknown model '%s' (see 'dlsim models')",
 				     name ? name : "");
 	e->build(&b);
-	return model_builder_finish(&b, out, err);
+	if ((rc = model_builder_finish(&b, out, err)))
+		return rc;
+	zoo_dataset(*out);
+	return DLSIM_OK;
 }
 
 int model_resolve(const char *arg, struct model **out, struct dlsim_err *err)

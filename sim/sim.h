@@ -36,4 +36,33 @@ struct sim_level {
 double sim_allreduce_flat(const struct sim_level *l, double bytes,
 			  enum sim_algo a);
 
+/* Bytes per value of the weights used in compute and of the gradients. */
+struct sim_sizes {
+	int act, weight, grad, master;
+};
+
+/* Mixed precision: the compute copy of the weights is narrower than the
+ * master copy. */
+static inline int sim_mixed(const struct sim_sizes *s)
+{
+	return s->weight < s->master;
+}
+
+/* Memory per device for result r (sim_memory.c); fills r->memory and
+ * r->fits. */
+void sim_memory(const struct model *m, const struct hw_system *s,
+		const struct sim_options *o, const struct sim_sizes *sz,
+		struct sim_result *r);
+
+/*
+ * Compression of a bucket of n fp32 gradient values across `ranks`
+ * devices (sim_compress.c): returns the (de)compression kernel time and
+ * sets the bytes the collective moves (nccl-tests' size) and which
+ * collective carries them.
+ */
+double sim_compress_plan(const struct sim_roof *roof,
+			 enum sim_compression c, double n, int64_t ranks,
+			 double topk_ratio, double *wire_bytes,
+			 enum sim_collective *coll);
+
 #endif /* DLSIM_SIM_SIM_H */

@@ -1,7 +1,7 @@
 /*
  * sim_step.c -- one data-parallel training step: forward, backward with
- * the gradient allreduce overlapped, optimizer update; and the memory a
- * device needs for it.
+ * the gradient allreduce overlapped, optimizer update, as a schedule on
+ * two streams that also yields the timeline (sim_event) when asked.
  *
  * HOW IT WORKS
  * Two streams, as PyTorch DDP runs them (Li et al., "PyTorch Distributed",
@@ -41,13 +41,6 @@
  *          written: momentum 4+4, Adam (m, v) 8+8.
  *   flops: SGD 2 (scale, add), momentum 4, Adam 12 (m: 3, v: 4,
  *          update with sqrt and divide: 4, weight decay: 1).
- *
- * MEMORY per device: weights (+ fp32 master), gradients, optimizer state
- * (momentum 4 B, Adam 8 B per parameter), activations kept for backward
- * (model_builder_finish says which), and workspace: the largest layer's
- * input and output gradients alive at once, plus, with more than one
- * device, DDP's gradient buckets (a copy of all gradients unless
- * gradient_as_bucket_view is set: PyTorch DistributedDataParallel docs).
  *
  * LIMITATIONS
  * - No input pipeline, no host-side framework time beyond the per-kernel
@@ -109,6 +102,8 @@ void sim_options_init(struct sim_options *o)
 	o->allreduce = SIM_ALGO_AUTO;
 	o->bucket_bytes = 25.0 * 1048576.0;
 	o->overlap = 1;
+	o->compression = SIM_COMPRESS_NONE;
+	o->topk_ratio = 0.01;   /* Aji & Heafield 2017 keep 1% */
 }
 
 void sim_result_release(struct sim_result *r)
@@ -116,18 +111,16 @@ void sim_result_release(struct sim_result *r)
 	if (!r)
 		return;
 	free(r->layers);
+	free(r->events);
 	r->layers = NULL;
+	r->events = NULL;
 	r->n_layers = 0;
+	r->n_events = 0;
 }
 
 /* ---------------------------------------------------------------- */
 /* Private helpers                                                   */
 /* ---------------------------------------------------------------- */
-
-/* Bytes per value of the weights used in compute and of the gradients. */
-struct sim_sizes {
-	int act, weight, grad, master;
-};
 
 static void sizes_for(enum dlsim_precision p, struct sim_sizes *s)
 {
@@ -135,11 +128,6 @@ static void sizes_for(enum dlsim_precision p, struct sim_sizes *s)
 	s->weight = s->act;
 	s->master = p == DLSIM_FP64 ? 8 : 4;
 	s->grad = s->master;
-}
-
-static int mixed(const struct sim_sizes *s)
-{
-	return s->weight < s->master;
 }
 
 static int pick_precision(const struct hw_device *d,
@@ -216,25 +204,92 @@ static int input_needs_grad(const struct model_layer *l,
 	return 0;
 }
 
-/* Cost one pass and record it if the caller wants layers. */
-static double pass(const struct sim_roof *roof, const struct model_layer *l,
-		   enum model_pass p, int64_t batch,
-		   const struct sim_sizes *sz, struct sim_layer_time *rec)
-{
-	struct model_pass_cost c;
-	enum sim_bound b;
-	double t;
+/*
+ * Everything one prediction carries through the schedule: what the
+ * passes cost, where the compute stream is, the comm stream's state, and
+ * the optional per-layer and timeline records.
+ */
+struct step {
+	const struct model *m;
+	const struct hw_system *sys;
+	const struct sim_options *o;
+	struct sim_roof roof;
+	struct sim_sizes sz;
+	int64_t batch;
+	const unsigned char *needs;
+	struct sim_layer_time *rec;     /* NULL unless layers are wanted */
+	struct sim_event *ev;           /* NULL unless a trace is wanted */
+	int n_ev, cap_ev, ev_failed;
+	double t;                       /* compute stream clock */
+	/* the comm stream */
+	double bucket;                  /* gradient bytes (fp32) waiting */
+	double free_at;                 /* when it is next idle */
+	double total, compress;         /* busy time, of it compressing */
+	double wire;                    /* bytes put on the network */
+	int n_buckets;
+	double largest;                 /* largest bucket, whose algorithm */
+	enum sim_algo used;             /* is the one reported */
+	int hierarchical;
+};
 
-	model_layer_cost(l, p, batch, sz->act, sz->weight, &c);
-	t = sim_pass_time(roof, &c, &b);
+/* Append a span to the timeline (no-op unless one is wanted). */
+static void emit(struct step *st, enum sim_stream stream, int layer,
+		 int pass, int bucket, double start, double dur,
+		 const struct model_pass_cost *c, enum sim_bound b)
+{
+	struct sim_event *e;
+
+	if (!st->o->want_trace || st->ev_failed || dur <= 0.0)
+		return;
+	if (st->n_ev == st->cap_ev) {
+		int cap = st->cap_ev ? 2 * st->cap_ev : 256;
+		struct sim_event *p = realloc(st->ev, (size_t)cap * sizeof(*p));
+
+		if (!p) {
+			st->ev_failed = 1;
+			return;
+		}
+		st->ev = p;
+		st->cap_ev = cap;
+	}
+	e = &st->ev[st->n_ev++];
+	e->stream = stream;
+	e->layer = layer;
+	e->pass = pass;
+	e->bucket = bucket;
+	e->start_s = start;
+	e->dur_s = dur;
+	e->flops = c ? c->flops : 0.0;
+	e->bytes = c ? c->bytes : 0.0;
+	e->bound = b;
+}
+
+/* Run one costed pass on the compute stream: clock, record, timeline. */
+static void run_pass(struct step *st, int i, enum model_pass p,
+		     const struct model_pass_cost *c)
+{
+	struct sim_layer_time *rec = st->rec ? &st->rec[i] : NULL;
+	enum sim_bound b;
+	double t = sim_pass_time(&st->roof, c, &b);
+
 	if (rec) {
 		/* += : a dx pass may already hold the gradient sum */
 		rec->time_s[p] += t;
-		rec->flops[p] += c.flops;
-		rec->bytes[p] += c.bytes;
+		rec->flops[p] += c->flops;
+		rec->bytes[p] += c->bytes;
 		rec->bound[p] = b;
 	}
-	return t;
+	emit(st, SIM_STREAM_COMPUTE, i, (int)p, -1, st->t, t, c, b);
+	st->t += t;
+}
+
+static void pass(struct step *st, int i, enum model_pass p)
+{
+	struct model_pass_cost c;
+
+	model_layer_cost(&st->m->layers[i], p, st->batch, st->sz.act,
+			 st->sz.weight, &c);
+	run_pass(st, i, p, &c);
 }
 
 /*
@@ -242,25 +297,14 @@ static double pass(const struct sim_roof *roof, const struct model_layer *l,
  * (model_grad_accum_cost): autograd does it before the layer's own
  * backward can start.  Counted with the layer's dx pass in the record.
  */
-static double accumulate(const struct sim_roof *roof,
-			 const struct model_layer *l, int64_t batch,
-			 const struct sim_sizes *sz, struct sim_layer_time *rec)
+static void accumulate(struct step *st, int i)
 {
 	struct model_pass_cost c;
-	enum sim_bound b;
-	double t;
 
-	if (l->n_consumers <= 1)
-		return 0.0;
-	model_grad_accum_cost(l, batch, sz->act, &c);
-	t = sim_pass_time(roof, &c, &b);
-	if (rec) {
-		rec->time_s[MODEL_PASS_BWD_DATA] += t;
-		rec->flops[MODEL_PASS_BWD_DATA] += c.flops;
-		rec->bytes[MODEL_PASS_BWD_DATA] += c.bytes;
-		rec->bound[MODEL_PASS_BWD_DATA] = b;
-	}
-	return t;
+	if (st->m->layers[i].n_consumers <= 1)
+		return;
+	model_grad_accum_cost(&st->m->layers[i], st->batch, st->sz.act, &c);
+	run_pass(st, i, MODEL_PASS_BWD_DATA, &c);
 }
 
 static double optimizer_time(const struct sim_roof *roof,
@@ -271,7 +315,7 @@ static double optimizer_time(const struct sim_roof *roof,
 	static const double state_bytes[] = { 0.0, 8.0, 16.0 };
 	static const double flops[] = { 2.0, 4.0, 12.0 };
 	double bytes = sz->grad + 2.0 * sz->master + state_bytes[opt] +
-		       (mixed(sz) ? sz->weight : 0.0);
+		       (sim_mixed(sz) ? sz->weight : 0.0);
 	double rate = d->peak[DLSIM_FP32].vector_flops > 0.0 ?
 		      d->peak[DLSIM_FP32].vector_flops :
 		      roof->rate[MODEL_KERNEL_VECTOR];
@@ -283,118 +327,122 @@ static double optimizer_time(const struct sim_roof *roof,
 	return (tc > tm ? tc : tm) + roof->launch_s;
 }
 
-static void memory_for(const struct model *m, const struct hw_system *s,
-		       const struct sim_options *o,
-		       const struct sim_sizes *sz, struct sim_result *r)
+/*
+ * Send the waiting bucket once it is ready at time `ready`: compress it
+ * (sim_compress.c), reduce it (or gather it, for top-k), decompress.
+ */
+static void flush(struct step *st, double ready)
 {
-	static const double state_bytes[] = { 0.0, 4.0, 8.0 };
-	struct sim_memory *mem = &r->memory;
-	double params = (double)m->params, batch = (double)r->batch_per_device;
-	double widest = 0.0;
-	int i;
+	struct sim_comm_result cr;
+	enum sim_collective coll;
+	double wire, tc, t, start;
 
-	for (i = 0; i < m->n_layers; i++) {
-		const struct model_layer *l = &m->layers[i];
-		double e = (double)l->in_elems +
-			   (double)l->out.c * (double)l->out.h *
-			   (double)l->out.w;
-		if (e > widest)
-			widest = e;
-	}
-	mem->weights_bytes = params * (sz->weight + (mixed(sz) ?
-						     sz->master : 0));
-	mem->gradients_bytes = params * sz->grad;
-	mem->optimizer_bytes = params * state_bytes[o->optimizer];
-	mem->activations_bytes = (double)m->activation_elems * batch * sz->act;
-	mem->workspace_bytes = widest * batch * sz->act +
-			       (s->n_devices > 1 ? params * sz->grad : 0.0);
-	mem->total_bytes = mem->weights_bytes + mem->gradients_bytes +
-			   mem->optimizer_bytes + mem->activations_bytes +
-			   mem->workspace_bytes;
-	mem->capacity_bytes = s->device->mem_capacity_bytes;
-	r->fits = mem->total_bytes <= mem->capacity_bytes;
-}
-
-/* State of the comm stream while backward produces gradients. */
-struct comm_state {
-	const struct hw_system *sys;
-	const struct sim_options *o;
-	double bucket;      /* bytes waiting */
-	double free_at;     /* when the comm stream is next idle */
-	double total;       /* sum of allreduce times */
-	int n_buckets;
-	double largest;     /* the largest bucket so far, whose choice of */
-	enum sim_algo used;      /* algorithm is reported */
-	int hierarchical;
-};
-
-static void flush(struct comm_state *c, double ready)
-{
-	enum sim_algo used;
-	int hier;
-	double t;
-
-	if (c->bucket <= 0.0 || c->sys->n_devices <= 1) {
-		c->bucket = 0.0;
+	if (st->bucket <= 0.0 || st->sys->n_devices <= 1) {
+		st->bucket = 0.0;
 		return;
 	}
-	t = sim_allreduce_time(c->sys, c->bucket, c->o->allreduce, &used,
-			       &hier);
-	if (c->bucket > c->largest) {
-		c->largest = c->bucket;
-		c->used = used;
-		c->hierarchical = hier;
+	tc = sim_compress_plan(&st->roof, st->o->compression,
+			       st->bucket / (double)st->sz.grad,
+			       st->sys->n_devices, st->o->topk_ratio, &wire,
+			       &coll);
+	if (sim_collective_time(st->sys, coll, wire, st->o->allreduce, &cr,
+				NULL) != DLSIM_OK)
+		sim_collective_time(st->sys, coll, wire, SIM_ALGO_AUTO, &cr,
+				    NULL);
+	t = tc + cr.time_s;
+	if (st->bucket > st->largest) {
+		st->largest = st->bucket;
+		st->used = cr.algo;
+		st->hierarchical = cr.hierarchical;
 	}
-	if (ready > c->free_at)
-		c->free_at = ready;
-	c->free_at += t;
-	c->total += t;
-	c->bucket = 0.0;
-	c->n_buckets++;
+	start = ready > st->free_at ? ready : st->free_at;
+	{
+		struct model_pass_cost c = { 0.0, wire, 0.0, 0.0,
+					     MODEL_KERNEL_VECTOR };
+
+		emit(st, SIM_STREAM_COMM, -1, -1, st->n_buckets, start, t,
+		     &c, SIM_BOUND_NONE);
+	}
+	st->free_at = start + t;
+	st->total += t;
+	st->compress += tc;
+	st->wire += wire;
+	st->bucket = 0.0;
+	st->n_buckets++;
 }
 
-/* Backward in reverse layer order; returns when compute finishes. */
-static double backward(const struct model *m, const struct sim_roof *roof,
-		       const struct sim_sizes *sz, int64_t batch,
-		       const unsigned char *needs, double t,
-		       struct comm_state *c, struct sim_layer_time *rec)
+/* Backward in reverse layer order, handing gradients to the buckets. */
+static void backward(struct step *st)
 {
 	int i;
 
-	for (i = m->n_layers - 1; i > 0; i--) {
-		const struct model_layer *l = &m->layers[i];
-		struct sim_layer_time *lr = rec ? &rec[i] : NULL;
+	for (i = st->m->n_layers - 1; i > 0; i--) {
+		const struct model_layer *l = &st->m->layers[i];
 
-		if (!needs[i])
+		if (!st->needs[i])
 			continue;
-		t += accumulate(roof, l, batch, sz, lr);
-		if (input_needs_grad(l, needs))
-			t += pass(roof, l, MODEL_PASS_BWD_DATA, batch, sz, lr);
+		accumulate(st, i);
+		if (input_needs_grad(l, st->needs))
+			pass(st, i, MODEL_PASS_BWD_DATA);
 		if (l->params > 0) {
-			t += pass(roof, l, MODEL_PASS_BWD_WEIGHT, batch, sz,
-				  lr);
-			c->bucket += (double)l->params * sz->grad;
-			if (c->o->overlap && c->bucket >= c->o->bucket_bytes)
-				flush(c, t);
+			pass(st, i, MODEL_PASS_BWD_WEIGHT);
+			st->bucket += (double)l->params * st->sz.grad;
+			if (st->o->overlap &&
+			    st->bucket >= st->o->bucket_bytes)
+				flush(st, st->t);
 		}
 	}
-	return t;
 }
 
 /* No-overlap: the buckets DDP would form, reduced after backward. */
-static void reduce_after(const struct model *m, const struct sim_sizes *sz,
-			 double t, struct comm_state *c)
+static void reduce_after(struct step *st)
 {
 	int i;
 
-	c->bucket = 0.0;
-	c->free_at = t;
-	for (i = m->n_layers - 1; i > 0; i--) {
-		c->bucket += (double)m->layers[i].params * sz->grad;
-		if (c->bucket >= c->o->bucket_bytes)
-			flush(c, t);
+	st->bucket = 0.0;
+	st->free_at = st->t;
+	for (i = st->m->n_layers - 1; i > 0; i--) {
+		st->bucket += (double)st->m->layers[i].params * st->sz.grad;
+		if (st->bucket >= st->o->bucket_bytes)
+			flush(st, st->t);
 	}
-	flush(c, t);
+	flush(st, st->t);
+}
+
+static void step_release(struct step *st, unsigned char *needs,
+			 unsigned char *stack_needs)
+{
+	if (needs != stack_needs)
+		free(needs);
+	free(st->rec);
+	free(st->ev);
+}
+
+/* Fill the result from a finished schedule. */
+static void finish(struct step *st, double fwd, double bwd_end,
+		   double opt, struct sim_result *r)
+{
+	double compute = bwd_end + opt;
+
+	r->step_time_s = (st->free_at > bwd_end ? st->free_at : bwd_end) +
+			 opt;
+	r->breakdown.forward_s = fwd;
+	r->breakdown.backward_s = bwd_end - fwd;
+	r->breakdown.optimizer_s = opt;
+	r->breakdown.comm_s = st->total;
+	r->breakdown.compress_s = st->compress;
+	r->breakdown.comm_exposed_s = r->step_time_s - compute;
+	r->single_device_step_s = compute;
+	r->devices = st->sys->n_devices;
+	r->throughput = (double)r->global_batch / r->step_time_s;
+	r->throughput_per_device = r->throughput /
+				   (double)st->sys->n_devices;
+	r->scaling_efficiency = compute / r->step_time_s;
+	r->allreduce_used = st->n_buckets ? st->used : st->o->allreduce;
+	r->allreduce_hierarchical = st->hierarchical;
+	r->gradient_bytes = (double)st->m->params * st->sz.grad;
+	r->comm_bytes = st->wire;
+	r->n_buckets = st->n_buckets;
 }
 
 /* ---------------------------------------------------------------- */
@@ -405,74 +453,72 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 		const struct sim_options *o, struct sim_result *r,
 		struct dlsim_err *err)
 {
-	struct comm_state comm = { s, o, 0.0, 0.0, 0.0, 0, 0.0, o->allreduce,
-				   0 };
 	unsigned char stack_needs[512], *needs = stack_needs;
-	struct sim_layer_time *rec = NULL;
-	struct sim_sizes sz;
-	struct sim_roof roof;
-	double t = 0.0, compute;
+	struct step st;
+	double fwd, bwd_end, opt;
 	int i, rc;
 
 	memset(r, 0, sizeof(*r));
+	memset(&st, 0, sizeof(st));
 	if ((rc = pick_precision(s->device, o, &r->precision, err)) ||
 	    (rc = pick_batch(m, s, o, r, err))) {
 		memset(r, 0, sizeof(*r));
 		return rc;
 	}
-	if (m->n_layers > (int)sizeof(stack_needs) &&
-	    !(needs = malloc((size_t)m->n_layers)))
-		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
-	if (o->want_layers &&
-	    !(rec = calloc((size_t)m->n_layers, sizeof(*rec)))) {
-		if (needs != stack_needs)
-			free(needs);
+	if (o->compression == SIM_COMPRESS_TOPK &&
+	    !(o->topk_ratio > 0.0 && o->topk_ratio <= 1.0)) {
+		memset(r, 0, sizeof(*r));
+		return dlsim_err_set(err, DLSIM_EINVAL, "top-k ratio must be "
+				     "in (0, 1] (got %g)", o->topk_ratio);
+	}
+	if ((m->n_layers > (int)sizeof(stack_needs) &&
+	     !(needs = malloc((size_t)m->n_layers))) ||
+	    (o->want_layers &&
+	     !(st.rec = calloc((size_t)m->n_layers, sizeof(*st.rec))))) {
+		step_release(&st, needs, stack_needs);
+		memset(r, 0, sizeof(*r));
 		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
 	}
-	sizes_for(r->precision, &sz);
-	sim_roof_init(&roof, s->device, r->precision);
+	st.m = m;
+	st.sys = s;
+	st.o = o;
+	st.batch = r->batch_per_device;
+	st.used = o->allreduce;
+	sizes_for(r->precision, &st.sz);
+	sim_roof_init(&st.roof, s->device, r->precision);
 	mark_requires_grad(m, needs);
+	st.needs = needs;
 	for (i = 1; i < m->n_layers; i++)
-		t += pass(&roof, &m->layers[i], MODEL_PASS_FWD,
-			  r->batch_per_device, &sz, rec ? &rec[i] : NULL);
-	r->breakdown.forward_s = t;
-	t = backward(m, &roof, &sz, r->batch_per_device, needs, t, &comm,
-		     rec);
-	r->breakdown.backward_s = t - r->breakdown.forward_s;
+		pass(&st, i, MODEL_PASS_FWD);
+	fwd = st.t;
+	backward(&st);
+	bwd_end = st.t;
 	if (o->overlap)
-		flush(&comm, t);
+		flush(&st, st.t);
 	else
-		reduce_after(m, &sz, t, &comm);
-	r->breakdown.optimizer_s = optimizer_time(&roof, s->device, &sz,
-						  o->optimizer,
-						  (double)m->params);
-	compute = t + r->breakdown.optimizer_s;
-	r->step_time_s = (comm.free_at > t ? comm.free_at : t) +
-			 r->breakdown.optimizer_s;
-	if (!(r->step_time_s > 0.0)) {
-		if (needs != stack_needs)
-			free(needs);
-		free(rec);
+		reduce_after(&st);
+	opt = optimizer_time(&st.roof, s->device, &st.sz, o->optimizer,
+			     (double)m->params);
+	st.t = st.free_at > bwd_end ? st.free_at : bwd_end;
+	emit(&st, SIM_STREAM_COMPUTE, -1, MODEL_PASS_UPDATE, -1, st.t, opt,
+	     NULL, SIM_BOUND_MEMORY);
+	if (!(bwd_end + opt > 0.0) || st.ev_failed) {
+		step_release(&st, needs, stack_needs);
 		memset(r, 0, sizeof(*r));
+		if (st.ev_failed)
+			return dlsim_err_set(err, DLSIM_ENOMEM,
+					     "out of memory");
 		return dlsim_err_set(err, DLSIM_EINVAL,
 				     "model '%s' does no work in a step",
 				     m->name);
 	}
-	r->breakdown.comm_s = comm.total;
-	r->breakdown.comm_exposed_s = r->step_time_s - compute;
-	r->single_device_step_s = compute;
-	r->devices = s->n_devices;
-	r->throughput = (double)r->global_batch / r->step_time_s;
-	r->throughput_per_device = r->throughput / (double)s->n_devices;
-	r->scaling_efficiency = compute / r->step_time_s;
-	r->allreduce_used = comm.used;
-	r->allreduce_hierarchical = comm.hierarchical;
-	r->gradient_bytes = (double)m->params * sz.grad;
-	r->n_buckets = comm.n_buckets;
-	memory_for(m, s, o, &sz, r);
+	finish(&st, fwd, bwd_end, opt, r);
+	sim_memory(m, s, o, &st.sz, r);
 	if (needs != stack_needs)
 		free(needs);
-	r->layers = rec;
-	r->n_layers = rec ? m->n_layers : 0;
+	r->layers = st.rec;
+	r->n_layers = st.rec ? m->n_layers : 0;
+	r->events = st.ev;
+	r->n_events = st.n_ev;
 	return DLSIM_OK;
 }

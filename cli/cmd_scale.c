@@ -1,0 +1,221 @@
+/*
+ * cmd_scale.c -- `dlsim scale MODEL --hw H[,H...] --devices N,N,...`:
+ * one prediction per device (or node) count, with speedup, efficiency and
+ * the communication fraction, as a table and optionally a plot.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/banned.h"
+
+#define SCALE_MAX_HW 16
+#define SCALE_MAX_COUNTS 64
+
+static const struct cli_option options[] = {
+	{ "hw", "H[,H...]", CLI_STRING,
+	  "devices or nodes to sweep, comma-separated (required)" },
+	{ "devices", "N,N,...", CLI_STRING,
+	  "counts, increasing (nodes for a node); default 1,2,4,...,1024" },
+	{ "strong", NULL, CLI_FLAG, "fixed --global-batch over all devices" },
+	{ "weak", NULL, CLI_FLAG, "fixed --batch per device (the default)" },
+	CLI_SIM_OPTIONS,
+	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
+	{ "plot", "FILE", CLI_STRING,
+	  "draw FILE.png or FILE.svg with gnuplot (and FILE.dat, FILE.gp)" },
+	{ "help", NULL, CLI_FLAG, "this text" },
+	{ NULL, NULL, CLI_FLAG, NULL }
+};
+
+const struct cli_command cli_scale = {
+	"scale", "MODEL --hw H[,H...] [--devices N,...] [OPTIONS]",
+	"Sweep device counts and report speedup and parallel efficiency.",
+	1, 1, options, cmd_scale
+};
+
+/* Split "a,b,c" into at most max pieces in buf (modified in place). */
+static int split(char *buf, char **out, int max, const char *what,
+		 struct dlsim_err *err)
+{
+	int n = 0;
+	char *p = buf, *comma;
+
+	for (;;) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*p || n == max) {
+			if (!*p)
+				dlsim_err_set(err, DLSIM_EINVAL, "%s has an "
+					      "empty entry", what);
+			else
+				dlsim_err_set(err, DLSIM_EINVAL, "%s has more "
+					      "than %d entries", what, max);
+			return -1;
+		}
+		out[n++] = p;
+		if (!comma)
+			return n;
+		p = comma + 1;
+	}
+}
+
+static int parse_counts(const char *arg, int64_t *counts, int *n,
+			struct dlsim_err *err)
+{
+	char buf[1024], *piece[SCALE_MAX_COUNTS];
+	int i;
+
+	if (!arg) {
+		for (*n = 0; *n < 11; (*n)++)
+			counts[*n] = (int64_t)1 << *n;
+		return DLSIM_OK;
+	}
+	snprintf(buf, sizeof(buf), "%s", arg);
+	if ((*n = split(buf, piece, SCALE_MAX_COUNTS, "--devices", err)) < 0)
+		return err->code;
+	for (i = 0; i < *n; i++) {
+		if (dlsim_parse_count(piece[i], 100000000, &counts[i],
+				      "each --devices entry", err))
+			return err->code;
+		if (i && counts[i] <= counts[i - 1])
+			return dlsim_err_set(err, DLSIM_EINVAL, "--devices "
+					     "must increase (%s after %lld)",
+					     piece[i],
+					     (long long)counts[i - 1]);
+	}
+	return DLSIM_OK;
+}
+
+/* Predict one point: resolve NAMExCOUNT, predict, keep the result. */
+static int point(struct hw_catalog *cat, const struct model *m,
+		 const char *hw, int64_t count, const struct sim_options *o,
+		 struct sim_scale_point *p, struct dlsim_err *err)
+{
+	struct hw_system sys;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->series, sizeof(p->series), "%s", hw);
+	if (count == 1)
+		snprintf(p->spec, sizeof(p->spec), "%s", hw);
+	else
+		snprintf(p->spec, sizeof(p->spec), "%sx%lld", hw,
+			 (long long)count);
+	if ((rc = hw_system_resolve(cat, p->spec, &sys, err)) ||
+	    (rc = sim_predict(m, &sys, o, &p->r, err)))
+		return rc;
+	p->nodes = sys.n_nodes;
+	return DLSIM_OK;
+}
+
+static int mode_of(const struct cli_command *cmd, const struct cli_values *v,
+		   const struct sim_options *o, const char **mode,
+		   struct dlsim_err *err)
+{
+	int strong = v->set[cli_opt(cmd, "strong")];
+	int weak = v->set[cli_opt(cmd, "weak")];
+
+	if (strong && weak)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--strong and --weak "
+				     "exclude each other");
+	if (strong && !o->global_batch)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--strong needs "
+				     "--global-batch");
+	if (weak && o->global_batch)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--weak keeps the "
+				     "batch per device: use --batch");
+	*mode = o->global_batch ? "strong" : "weak";
+	return DLSIM_OK;
+}
+
+static int sweep(const struct cli_command *cmd, struct cli_values *v,
+		 struct hw_catalog *cat, const struct model *m,
+		 struct sim_scale_point *pts, int *n, const char **mode,
+		 struct dlsim_err *err)
+{
+	char hwbuf[1024], *hw[SCALE_MAX_HW];
+	int64_t counts[SCALE_MAX_COUNTS];
+	struct sim_options o;
+	int n_hw, n_counts, i, j, rc;
+
+	if ((rc = cli_sim_options(cmd, v, &o, err)) ||
+	    (rc = mode_of(cmd, v, &o, mode, err)) ||
+	    (rc = parse_counts(v->str[cli_opt(cmd, "devices")], counts,
+			       &n_counts, err)))
+		return rc;
+	snprintf(hwbuf, sizeof(hwbuf), "%s", v->str[cli_opt(cmd, "hw")]);
+	if ((n_hw = split(hwbuf, hw, SCALE_MAX_HW, "--hw", err)) < 0)
+		return err->code;
+	*n = 0;
+	for (i = 0; i < n_hw; i++)
+		for (j = 0; j < n_counts; j++) {
+			rc = point(cat, m, hw[i], counts[j], &o, &pts[*n],
+				   err);
+			if (rc)
+				return rc;
+			(*n)++;
+		}
+	sim_scaling(pts, *n);
+	return DLSIM_OK;
+}
+
+static int plot(const struct cli_command *cmd, const struct cli_values *v,
+		const struct model *m, const char *mode,
+		const struct sim_scale_point *pts, int n,
+		struct dlsim_err *err)
+{
+	const char *image = v->str[cli_opt(cmd, "plot")];
+	int ran, rc = report_scaling_plot(image, m, mode, pts, n, &ran, err);
+
+	if (!rc && !ran)
+		fprintf(stderr, "dlsim: warning: gnuplot not found; wrote the "
+			"data and script beside %s (run gnuplot on the .gp)\n",
+			image);
+	return rc;
+}
+
+int cmd_scale(const struct cli_command *cmd, int argc, char **argv)
+{
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct model *m = NULL;
+	struct sim_scale_point *pts;
+	struct cli_values v;
+	enum report_format fmt;
+	const char *mode = "weak";
+	int rc = cli_parse(cmd, argc, argv, &v), n = 0, i;
+
+	if (rc >= 0)
+		return rc;
+	if (!v.set[cli_opt(cmd, "hw")]) {
+		dlsim_err_set(&err, DLSIM_EINVAL, "scale: --hw is required");
+		return cli_fail(cmd, &err);
+	}
+	if (cli_format(cmd, &v, &fmt, &err))
+		return cli_fail(cmd, &err);
+	pts = calloc(SCALE_MAX_HW * SCALE_MAX_COUNTS, sizeof(*pts));
+	if (!pts) {
+		dlsim_err_set(&err, DLSIM_ENOMEM, "out of memory");
+		return cli_fail(cmd, &err);
+	}
+	if ((rc = cli_catalog(cmd, &cat)) >= 0) {
+		free(pts);
+		return rc;
+	}
+	if (model_resolve(v.positional[0], &m, &err) ||
+	    sweep(cmd, &v, cat, m, pts, &n, &mode, &err) ||
+	    report_scaling(stdout, fmt, m, mode, pts, n, &err) ||
+	    (v.set[cli_opt(cmd, "plot")] &&
+	     plot(cmd, &v, m, mode, pts, n, &err)))
+		rc = cli_fail(cmd, &err);
+	else
+		rc = cli_finish(CLI_OK);
+	for (i = 0; i < n; i++)
+		sim_result_release(&pts[i].r);
+	free(pts);
+	model_free(m);
+	hw_catalog_free(cat);
+	return rc;
+}

@@ -1,0 +1,268 @@
+/*
+ * report_scale.c -- a scaling sweep: table, CSV, JSON, and a plot of
+ * three panels drawn by gnuplot (report_gnuplot.c).
+ *
+ * The plot's data file holds one block per series (gnuplot's `index`),
+ * columns: devices, throughput, ideal throughput (the first point's per
+ * device throughput times devices), efficiency %, compute ms (forward +
+ * backward), optimizer ms, exposed communication ms.  The breakdown panel
+ * stacks the first series' three parts as boxes over its device counts.
+ */
+#include "reports/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/banned.h"
+
+/* ---------------------------------------------------------------- */
+/* Text                                                              */
+/* ---------------------------------------------------------------- */
+
+static double compute_s(const struct sim_result *r)
+{
+	return r->breakdown.forward_s + r->breakdown.backward_s;
+}
+
+static void table(FILE *f, const struct model *m, const char *mode,
+		  const struct sim_scale_point *p, int n)
+{
+	int i;
+
+	fprintf(f, "model %s, %s scaling\n", m->name, mode);
+	fprintf(f, "%-20s %8s %7s %9s %11s %13s %8s %7s %6s\n", "hardware",
+		"devices", "batch", "global", "step", "samples/s", "speedup",
+		"effic.", "comm");
+	for (i = 0; i < n; i++) {
+		const struct sim_result *r = &p[i].r;
+		char step[32];
+
+		fprintf(f, "%-20s %8lld %7lld %9lld %11s %13.1f %8.2f %6.1f%% "
+			"%5.1f%%%s\n", p[i].spec, (long long)r->devices,
+			(long long)r->batch_per_device,
+			(long long)r->global_batch,
+			report_seconds(r->step_time_s, step, sizeof(step)),
+			r->throughput, p[i].speedup, 100.0 * p[i].efficiency,
+			100.0 * p[i].comm_fraction, r->fits ? "" :
+			"  (does not fit)");
+	}
+}
+
+static void csv(FILE *f, const struct model *m, const char *mode,
+		const struct sim_scale_point *p, int n)
+{
+	int i;
+
+	fputs("model,mode,series,hardware,devices,nodes,batch_per_device,"
+	      "global_batch,step_time_s,throughput,speedup,efficiency,"
+	      "comm_fraction,compute_s,optimizer_s,comm_s,comm_exposed_s,"
+	      "fits\n", f);
+	for (i = 0; i < n; i++) {
+		const struct sim_result *r = &p[i].r;
+
+		report_csv_field(f, m->name);
+		fprintf(f, ",%s,%s,%s,%lld,%lld,%lld,%lld,%.9g,%.9g,%.6f,%.6f,"
+			"%.6f,%.9g,%.9g,%.9g,%.9g,%s\n", mode, p[i].series,
+			p[i].spec, (long long)r->devices,
+			(long long)p[i].nodes, (long long)r->batch_per_device,
+			(long long)r->global_batch, r->step_time_s,
+			r->throughput, p[i].speedup, p[i].efficiency,
+			p[i].comm_fraction, compute_s(r),
+			r->breakdown.optimizer_s, r->breakdown.comm_s,
+			r->breakdown.comm_exposed_s,
+			r->fits ? "true" : "false");
+	}
+}
+
+static void json(FILE *f, const struct model *m, const char *mode,
+		 const struct sim_scale_point *p, int n)
+{
+	int i;
+
+	fputs("{\"model\": ", f);
+	report_json_string(f, m->name);
+	fprintf(f, ", \"mode\": \"%s\", \"points\": [", mode);
+	for (i = 0; i < n; i++) {
+		const struct sim_result *r = &p[i].r;
+
+		fputs(i ? ",\n  {\"series\": " : "\n  {\"series\": ", f);
+		report_json_string(f, p[i].series);
+		fputs(", \"hardware\": ", f);
+		report_json_string(f, p[i].spec);
+		fprintf(f, ", \"devices\": %lld, \"nodes\": %lld, "
+			"\"batch_per_device\": %lld, \"global_batch\": %lld, "
+			"\"step_time_s\": %.9g, \"throughput\": %.9g, "
+			"\"speedup\": %.9g, \"efficiency\": %.9g, "
+			"\"comm_fraction\": %.9g, \"comm_exposed_s\": %.9g, "
+			"\"fits\": %s}", (long long)r->devices,
+			(long long)p[i].nodes, (long long)r->batch_per_device,
+			(long long)r->global_batch, r->step_time_s,
+			r->throughput, p[i].speedup, p[i].efficiency,
+			p[i].comm_fraction, r->breakdown.comm_exposed_s,
+			r->fits ? "true" : "false");
+	}
+	fputs("\n]}\n", f);
+}
+
+int report_scaling(FILE *f, enum report_format fmt, const struct model *m,
+		   const char *mode, const struct sim_scale_point *p, int n,
+		   struct dlsim_err *err)
+{
+	if (fmt == REPORT_CSV)
+		csv(f, m, mode, p, n);
+	else if (fmt == REPORT_JSON)
+		json(f, m, mode, p, n);
+	else
+		table(f, m, mode, p, n);
+	return report_check(f, err);
+}
+
+/* ---------------------------------------------------------------- */
+/* Plot                                                              */
+/* ---------------------------------------------------------------- */
+
+/* The data file: one block per series. */
+static char *plot_data(const struct sim_scale_point *p, int n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	double per_dev = 0.0;
+	int i;
+
+	if (!f)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		const struct sim_result *r = &p[i].r;
+
+		if (i == 0 || strcmp(p[i].series, p[i - 1].series) != 0) {
+			if (i)
+				fputs("\n\n", f);
+			fprintf(f, "# %s\n# devices throughput ideal "
+				"efficiency_pct compute_ms optimizer_ms "
+				"comm_exposed_ms\n", p[i].series);
+			per_dev = r->throughput / (double)r->devices;
+		}
+		fprintf(f, "%lld %.6g %.6g %.4f %.6g %.6g %.6g\n",
+			(long long)r->devices, r->throughput,
+			per_dev * (double)r->devices, 100.0 * p[i].efficiency,
+			1e3 * compute_s(r), 1e3 * r->breakdown.optimizer_s,
+			1e3 * r->breakdown.comm_exposed_s);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Every series' name, for the title ("v100, a100"). */
+static void series_list(const struct sim_scale_point *p, int n, char *buf,
+			size_t size)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && used < size; i++)
+		if (i == 0 || strcmp(p[i].series, p[i - 1].series) != 0)
+			used += (size_t)snprintf(buf + used, size - used,
+						 "%s%s", used ? ", " : "",
+						 p[i].series);
+}
+
+static int n_series(const struct sim_scale_point *p, int n)
+{
+	int i, k = n ? 1 : 0;
+
+	for (i = 1; i < n; i++)
+		k += strcmp(p[i].series, p[i - 1].series) != 0;
+	return k;
+}
+
+static char *plot_script(const char *image, const char *dat,
+			 const char *terminal, const struct model *m,
+			 const char *mode, const struct sim_scale_point *p,
+			 int n)
+{
+	char *buf = NULL, names[256], words[256], batch[96], *c;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int k = n_series(p, n);
+
+	if (!f)
+		return NULL;
+	series_list(p, n, names, sizeof(names));
+	/* gnuplot's word() list: the same names, space separated */
+	snprintf(words, sizeof(words), "%s", names);
+	for (c = words; *c; c++)
+		if (*c == ',')
+			*c = ' ';
+	if (strcmp(mode, "strong") == 0)
+		snprintf(batch, sizeof(batch), "global batch %lld",
+			 (long long)p[0].r.global_batch);
+	else
+		snprintf(batch, sizeof(batch), "batch %lld per device",
+			 (long long)p[0].r.batch_per_device);
+	fprintf(f, "# dlsim %s: %s scaling of %s on %s\n"
+		"set terminal %s\nset output '%s'\n"
+		"set multiplot layout 1,3 title '%s on %s: %s scaling, %s, "
+		"%s' font ',13'\n"
+		"set grid\nset key top left box opaque\n"
+		"set logscale x 2\nset xlabel 'devices'\n",
+		DLSIM_VERSION, mode, m->name, names, terminal, image, m->name,
+		names, mode, batch, dlsim_precision_name(p[0].r.precision));
+	fprintf(f, "names = \"%s\"\n", words);
+	fprintf(f, "set title 'Throughput'\nset logscale y\n"
+		"set ylabel 'samples per second'\n"
+		"plot for [i=0:%d] '%s' index i using 1:2 with linespoints "
+		"lw 2 pt 7 title word(names, i+1), \\\n"
+		"     for [i=0:%d] '%s' index i using 1:3 with lines dt 2 lc "
+		"'gray40' title (i == 0 ? 'ideal (linear)' : '')\n", k - 1,
+		dat, k - 1, dat);
+	fprintf(f, "set title 'Parallel efficiency'\nunset logscale y\n"
+		"set ylabel 'efficiency (%%)'\nset yrange [0:105]\n"
+		"set key bottom left box opaque\n"
+		"plot for [i=0:%d] '%s' index i using 1:4 with linespoints "
+		"lw 2 pt 7 title word(names, i+1)\n", k - 1, dat);
+	fprintf(f, "set title 'Step time of %s'\nset autoscale y\n"
+		"set yrange [0:*]\nset ylabel 'time per step (ms)'\n"
+		"set style fill solid 0.8 border -1\n"
+		"set key outside below vertical box\n"
+		"plot '%s' index 0 using 1:($5+$6+$7):($1*0.3) with boxes "
+		"lc 'orange-red' title 'exposed communication', \\\n"
+		"     '' index 0 using 1:($5+$6):($1*0.3) with boxes "
+		"lc 'goldenrod' title 'optimizer', \\\n"
+		"     '' index 0 using 1:5:($1*0.3) with boxes lc "
+		"'steelblue' title 'compute (forward + backward)'\n"
+		"unset multiplot\n", p[0].series, dat);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int report_scaling_plot(const char *image, const struct model *m,
+			const char *mode, const struct sim_scale_point *p,
+			int n, int *ran, struct dlsim_err *err)
+{
+	const char *terminal;
+	char dat[1024], gp[1024], *data = NULL, *script = NULL;
+	int rc;
+
+	*ran = 0;
+	if ((rc = report_plot_terminal(image, &terminal, err)) ||
+	    (rc = report_plot_paths(image, dat, gp, sizeof(dat), err)))
+		return rc;
+	data = plot_data(p, n);
+	script = data ? plot_script(image, dat, terminal, m, mode, p, n) :
+		 NULL;
+	if (!data || !script)
+		rc = dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	else
+		rc = report_gnuplot(image, data, script, ran, err);
+	free(data);
+	free(script);
+	return rc;
+}
