@@ -47,6 +47,47 @@ static int options_from(const struct cli_command *cmd,
 	return rc;
 }
 
+/* The training-run options; *asked is 1 if any was given. */
+static void train_options(const struct cli_command *cmd,
+			  const struct cli_values *v,
+			  struct sim_train_options *t, int *asked)
+{
+	int i;
+
+	sim_train_options_init(t);
+	*asked = 0;
+	if (v->set[i = cli_opt(cmd, "epochs")])
+		t->epochs = v->count[i], *asked = 1;
+	if (v->set[i = cli_opt(cmd, "dataset-size")])
+		t->dataset_size = v->count[i], *asked = 1;
+	if (v->set[i = cli_opt(cmd, "price-per-device-hour")])
+		t->price_per_device_hour = v->num[i], *asked = 1;
+	if (v->set[i = cli_opt(cmd, "years")])
+		t->years = v->num[i], *asked = 1;
+}
+
+/*
+ * Time to train: always when the model has a recipe (the zoo's ImageNet
+ * models) or the user asked; an error only if the user asked and the
+ * estimate cannot be made.
+ */
+static int train(const struct cli_command *cmd, const struct cli_values *v,
+		 const struct model *m, const struct hw_system *sys,
+		 const struct sim_result *r, struct sim_train *out,
+		 const struct sim_train **shown, struct dlsim_err *err)
+{
+	struct sim_train_options t;
+	struct dlsim_err quiet = { 0, "" };
+	int asked, rc;
+
+	train_options(cmd, v, &t, &asked);
+	*shown = NULL;
+	rc = sim_train_estimate(m, sys, r, &t, out, asked ? err : &quiet);
+	if (rc == DLSIM_OK)
+		*shown = out;
+	return asked ? rc : DLSIM_OK;
+}
+
 int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct dlsim_err err = { 0, "" };
@@ -56,6 +97,8 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	struct sim_options o;
 	struct hw_system sys;
 	struct cli_values v;
+	struct sim_train tr;
+	const struct sim_train *shown = NULL;
 	enum report_format fmt;
 	int rc = cli_parse(cmd, argc, argv, &v);
 
@@ -73,7 +116,9 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	if (model_resolve(v.positional[0], &m, &err) ||
 	    hw_system_resolve(cat, v.str[cli_opt(cmd, "hw")], &sys, &err) ||
 	    sim_predict(m, &sys, &o, &r, &err) ||
-	    report_prediction(stdout, fmt, m, &sys, &r, o.want_layers, &err) ||
+	    train(cmd, &v, m, &sys, &r, &tr, &shown, &err) ||
+	    report_prediction(stdout, fmt, m, &sys, &r, shown, o.want_layers,
+			      &err) ||
 	    (o.want_trace &&
 	     report_trace(v.str[cli_opt(cmd, "trace")], m, &sys, &r, &err)))
 		rc = cli_fail(cmd, &err);

@@ -428,6 +428,9 @@ struct hw_node {
 	char nic_link[HW_NAME_LEN];  /* empty: a single-node system only */
 	int64_t nics_per_node;
 	char network[HW_NAME_LEN];
+	double overhead_w;           /* the node's draw beyond its devices
+					(CPUs, memory, NICs, fans); 0: not
+					stated */
 	char source[HW_SOURCE_LEN];
 	char file[160];
 	int line;
@@ -796,6 +799,40 @@ int sim_algo_parse(const char *name, enum sim_algo *out,
 			struct dlsim_err *err);
 const char *sim_bound_name(enum sim_bound b);
 
+/* What a whole training run costs (sim_train.c). */
+struct sim_train_options {
+	int64_t epochs;              /* 0: the model's own */
+	int64_t dataset_size;        /* samples per epoch; 0: the model's */
+	double price_per_device_hour;   /* USD; 0: none */
+	double years;                /* amortize the list price; 0: don't */
+};
+
+void sim_train_options_init(struct sim_train_options *t);
+
+struct sim_train {
+	int64_t epochs, dataset_size;
+	double steps;
+	double time_s;
+	double power_w;              /* devices x TDP + nodes x overhead */
+	double energy_j;
+	double cost_usd;
+	int energy_known, cost_known;
+	char energy_note[160];       /* the assumptions, or why unknown */
+	char cost_note[160];
+};
+
+/*
+ * Time, energy and cost to train model m with step result r on system s.
+ * Epochs and dataset size come from t, else the model's recipe (the zoo's
+ * ImageNet models: 90 epochs of 1,281,167 images); DLSIM_EINVAL if
+ * neither gives them.  Energy and cost may stay unknown (the notes say
+ * why); that is not an error.
+ */
+int sim_train_estimate(const struct model *m, const struct hw_system *s,
+		       const struct sim_result *r,
+		       const struct sim_train_options *t,
+		       struct sim_train *out, struct dlsim_err *err);
+
 /*
  * A scaling sweep (dlsim scale): one prediction per system, the systems
  * grouped by `series` (one --hw entry each) in increasing device count.
@@ -833,13 +870,15 @@ int report_format_parse(const char *name, enum report_format *out,
 			struct dlsim_err *err);
 
 /*
- * Write a prediction to f.  With layers set (and r->layers filled) the
- * per-layer table, CSV rows or JSON array follow.  Returns DLSIM_EIO if a
+ * Write a prediction to f.  With train (may be NULL) the time, energy
+ * and cost to train follow, with their assumptions.  With layers set (and
+ * r->layers filled) the per-layer table, CSV rows or JSON array follow.  Returns DLSIM_EIO if a
  * write failed.
  */
 int report_prediction(FILE *f, enum report_format fmt, const struct model *m,
 		      const struct hw_system *s, const struct sim_result *r,
-		      int layers, struct dlsim_err *err);
+		      const struct sim_train *train, int layers,
+		      struct dlsim_err *err);
 
 /*
  * The per-layer table of a model (dlsim models show): output shape,

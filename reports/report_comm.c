@@ -291,19 +291,19 @@ static int used_algos(const struct report_comm_sweep *sw,
 
 static void plot_title(FILE *f, const struct report_comm_sweep *sw)
 {
-	char line[512], sys[256];
 	const struct hw_system *s = sw->system;
+	char line[640];
+	int w;
 
-	snprintf(sys, sizeof(sys), "%s: %lld x %s", s->spec,
-		 (long long)s->n_devices, s->device->model);
-	if (s->node && s->n_devices > 1)
-		snprintf(sys + strlen(sys), sizeof(sys) - strlen(sys),
-			 " in %lld %s node%s", (long long)s->n_nodes,
-			 s->node->name, s->n_nodes > 1 ? "s" : "");
-	snprintf(line, sizeof(line), "%s bus bandwidth, %lld ranks, "
-		 "predicted by dlsim %s\n%s",
-		 sim_collective_name(sw->collective),
-		 (long long)s->n_devices, DLSIM_VERSION, sys);
+	w = snprintf(line, sizeof(line), "%s bus bandwidth on %s (%lld "
+		     "ranks)\n%lld x %s", sim_collective_name(sw->collective),
+		     s->spec, (long long)s->n_devices,
+		     (long long)s->n_devices, s->device->model);
+	if (w > 0 && (size_t)w < sizeof(line) && s->node &&
+	    s->n_devices > 1)
+		snprintf(line + w, sizeof(line) - (size_t)w, " in %lld %s "
+			 "node%s", (long long)s->n_nodes, s->node->name,
+			 s->n_nodes > 1 ? "s" : "");
 	fputs("set title ", f);
 	gp_string(f, line);
 	fputs(" font \",14\"\n", f);
@@ -338,21 +338,24 @@ static void plot_script(FILE *f, const char *image, const char *terminal,
 	      "set logscale xy\nset format y \"%g\"\n", f);
 	fprintf(f, "set xrange [%.9g:%.9g]\n", lo, hi);
 	x_tics(f, lo, hi);
-	fputs("set mytics 10\nset grid xtics ytics mytics lw 1 lc rgb "
-	      "\"#dddddd\", lw 1 lc rgb \"#eeeeee\"\n"
-	      "set key top left box opaque spacing 1.3\n"
+	fputs("set mytics 10\nset grid xtics ytics mytics back lt 1 lw 1 "
+	      "lc rgb \"#c8c8c8\", lt 1 lw 1 lc rgb \"#ececec\"\n"
+	      "set key top left Left reverse box opaque spacing 1.3 width 1\n"
 	      "set border lw 1.2\nset lmargin 12\n", f);
 	fputs("plot ", f);
 	gp_string(f, p->dat);
-	fputs(" using 1:5 with lines lw 2.5 lc rgb \"#1f4e79\" "
-	      "title \"predicted busbw\"", f);
+	fprintf(f, " using 1:5 with lines lw 2.5 lc rgb \"#1f4e79\" "
+		"title \"busbw predicted by dlsim %s\"", DLSIM_VERSION);
 	for (k = 0; k < n; k++) {
 		fputs(", \\\n     '' using 1:(strcol(6) eq \"", f);
 		fprintf(f, "%s\" && $7 == %d ? $5 : 1/0) with points pt 7 "
 			"ps 1.3 lc rgb \"%s\" title ",
 			sim_algo_name(used[k].algo), used[k].hierarchical,
 			colour[k % 8]);
-		gp_string(f, algo_label(&used[k], label, sizeof(label)));
+		snprintf(label, sizeof(label), "algorithm: ");
+		algo_label(&used[k], label + strlen(label),
+			   sizeof(label) - strlen(label));
+		gp_string(f, label);
 	}
 	fputc('\n', f);
 }

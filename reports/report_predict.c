@@ -11,6 +11,7 @@
  */
 #include "reports/report.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -111,8 +112,31 @@ static void table_memory(FILE *f, const struct sim_memory *mem, int fits)
 		a, sizeof(a)));
 }
 
+static void table_train(FILE *f, const struct sim_train *t)
+{
+	char a[32];
+
+	fprintf(f, "to train        %lld epochs x %lld samples = %.0f steps: "
+		"%s (%.2f %s)\n", (long long)t->epochs,
+		(long long)t->dataset_size, t->steps,
+		report_seconds(t->time_s, a, sizeof(a)),
+		t->time_s < 172800.0 ? t->time_s / 3600.0 :
+		t->time_s / 86400.0, t->time_s < 172800.0 ? "hours" : "days");
+	if (t->energy_known)
+		fprintf(f, "  energy        %.1f kWh at %.1f kW (%s)\n",
+			t->energy_j / 3.6e6, t->power_w / 1e3, t->energy_note);
+	else
+		fprintf(f, "  energy        %s\n", t->energy_note);
+	if (t->cost_known)
+		fprintf(f, "  cost          %.0f USD (%s)\n", t->cost_usd,
+			t->cost_note);
+	else
+		fprintf(f, "  cost          %s\n", t->cost_note);
+}
+
 static void table(FILE *f, const struct model *m, const struct hw_system *s,
-		  const struct sim_result *r, int layers)
+		  const struct sim_result *r, const struct sim_train *train,
+		  int layers)
 {
 	const struct sim_breakdown *bd = &r->breakdown;
 	char a[32], b[48], c[32];
@@ -151,6 +175,8 @@ static void table(FILE *f, const struct model *m, const struct hw_system *s,
 	fprintf(f, "\n  comm exposed  %s\n", report_seconds(bd->comm_exposed_s,
 		a, sizeof(a)));
 	table_memory(f, &r->memory, r->fits);
+	if (train)
+		table_train(f, train);
 	if (layers && r->layers)
 		table_layers(f, m, r);
 }
@@ -160,7 +186,8 @@ static void table(FILE *f, const struct model *m, const struct hw_system *s,
 /* ---------------------------------------------------------------- */
 
 static void csv(FILE *f, const struct model *m, const struct hw_system *s,
-		const struct sim_result *r, int layers)
+		const struct sim_result *r, const struct sim_train *train,
+		int layers)
 {
 	const struct sim_breakdown *bd = &r->breakdown;
 	int i;
@@ -191,12 +218,12 @@ static void csv(FILE *f, const struct model *m, const struct hw_system *s,
 	      "global_batch,step_time_s,throughput,throughput_per_device,"
 	      "scaling_efficiency,forward_s,backward_s,optimizer_s,comm_s,"
 	      "comm_exposed_s,memory_per_device_bytes,memory_capacity_bytes,"
-	      "fits\n", f);
+	      "fits,train_time_s,train_energy_J,train_cost_usd\n", f);
 	report_csv_field(f, m->name);
 	fputc(',', f);
 	report_csv_field(f, s->spec);
 	fprintf(f, ",%lld,%s,%lld,%lld,%.9g,%.9g,%.9g,%.6f,%.9g,%.9g,%.9g,"
-		"%.9g,%.9g,%.0f,%.0f,%s\n", (long long)r->devices,
+		"%.9g,%.9g,%.0f,%.0f,%s,", (long long)r->devices,
 		dlsim_precision_name(r->precision),
 		(long long)r->batch_per_device, (long long)r->global_batch,
 		r->step_time_s, r->throughput, r->throughput_per_device,
@@ -204,6 +231,16 @@ static void csv(FILE *f, const struct model *m, const struct hw_system *s,
 		bd->optimizer_s, bd->comm_s, bd->comm_exposed_s,
 		r->memory.total_bytes, r->memory.capacity_bytes,
 		r->fits ? "true" : "false");
+	/* unknown figures are empty fields */
+	if (train)
+		fprintf(f, "%.9g", train->time_s);
+	fputc(',', f);
+	if (train && train->energy_known)
+		fprintf(f, "%.9g", train->energy_j);
+	fputc(',', f);
+	if (train && train->cost_known)
+		fprintf(f, "%.9g", train->cost_usd);
+	fputc('\n', f);
 }
 
 /* ---------------------------------------------------------------- */
@@ -242,8 +279,26 @@ static void json_layers(FILE *f, const struct model *m,
 	fputs("\n  ]", f);
 }
 
+static void json_train(FILE *f, const struct sim_train *t)
+{
+	fprintf(f, ",\n  \"train\": {\"epochs\": %lld, \"dataset_size\": %lld, ",
+		(long long)t->epochs, (long long)t->dataset_size);
+	json_kv(f, "steps", t->steps, 0);
+	json_kv(f, "time_s", t->time_s, 0);
+	json_kv(f, "energy_J", t->energy_known ? t->energy_j : NAN, 0);
+	json_kv(f, "power_W", t->energy_known ? t->power_w : NAN, 0);
+	fputs("\"energy_note\": ", f);
+	report_json_string(f, t->energy_note);
+	fputs(", ", f);
+	json_kv(f, "cost_usd", t->cost_known ? t->cost_usd : NAN, 0);
+	fputs("\"cost_note\": ", f);
+	report_json_string(f, t->cost_note);
+	fputc('}', f);
+}
+
 static void json(FILE *f, const struct model *m, const struct hw_system *s,
-		 const struct sim_result *r, int layers)
+		 const struct sim_result *r, const struct sim_train *train,
+		 int layers)
 {
 	const struct sim_breakdown *bd = &r->breakdown;
 	const struct sim_memory *mem = &r->memory;
@@ -282,10 +337,14 @@ static void json(FILE *f, const struct model *m, const struct hw_system *s,
 	json_kv(f, "backward", bd->backward_s, 0);
 	json_kv(f, "optimizer", bd->optimizer_s, 0);
 	json_kv(f, "comm", bd->comm_s, 0);
-	json_kv(f, "comm_exposed", bd->comm_exposed_s, 1);
+	json_kv(f, "comm_exposed", bd->comm_exposed_s, 0);
+	json_kv(f, "compress", bd->compress_s, 1);
 	fprintf(f, "},\n  \"allreduce\": \"%s\", \"buckets\": %d, ",
 		algo_label(r, algo, sizeof(algo)), r->n_buckets);
-	json_kv(f, "gradient_bytes", r->gradient_bytes, 1);
+	json_kv(f, "gradient_bytes", r->gradient_bytes, 0);
+	json_kv(f, "comm_bytes", r->comm_bytes, 1);
+	if (train)
+		json_train(f, train);
 	if (layers && r->layers)
 		json_layers(f, m, r);
 	fputs("\n}\n", f);
@@ -297,13 +356,14 @@ static void json(FILE *f, const struct model *m, const struct hw_system *s,
 
 int report_prediction(FILE *f, enum report_format fmt, const struct model *m,
 		      const struct hw_system *s, const struct sim_result *r,
-		      int layers, struct dlsim_err *err)
+		      const struct sim_train *train, int layers,
+		      struct dlsim_err *err)
 {
 	if (fmt == REPORT_CSV)
-		csv(f, m, s, r, layers);
+		csv(f, m, s, r, train, layers);
 	else if (fmt == REPORT_JSON)
-		json(f, m, s, r, layers);
+		json(f, m, s, r, train, layers);
 	else
-		table(f, m, s, r, layers);
+		table(f, m, s, r, train, layers);
 	return report_check(f, err);
 }

@@ -466,6 +466,148 @@ START_TEST(step_overlaps_buckets_with_backward)
 END_TEST
 
 /*
+ * fp16 gradient compression on the same two-device rig: each bucket's n
+ * fp32 values travel as 2n bytes, after a cast kernel and before a
+ * cast-back kernel (1 ms each on the launch-only rig).
+ *   bucket 1: n = 1,001,000: 2 ms + 2.002 MB at 1 GB/s (P = 2 ring:
+ *             m ns) = 4.002 ms, from 6 ms to 10.002 ms;
+ *   bucket 2: n = 2,000: 2 ms + 4 us = 2.004 ms, from 10.002 to
+ *             12.006 ms; the optimizer ends the step at 13.006 ms.
+ * Top-k (1%) sends P k (value, index) pairs: 2 x 10,010 x 8 + 2 x 20 x 8
+ * = 160,480 bytes in all.
+ */
+START_TEST(step_compression_costs_bytes_and_kernels)
+{
+	struct rig r;
+	struct sim_options o;
+	struct sim_result res;
+	struct model *m = two_fc();
+
+	rig_init(&r, 2, 1);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.bucket_bytes = 1e6;
+	o.compression = SIM_COMPRESS_FP16;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_rel(res.comm_bytes, 2006000.0, 1e-12);
+	ck_assert_rel(res.breakdown.compress_s, 4e-3, 1e-9);
+	ck_assert_rel(res.breakdown.comm_s, 6.006e-3, 1e-9);
+	ck_assert_rel(res.step_time_s, 13.006e-3, 1e-9);
+	sim_result_release(&res);
+	o.compression = SIM_COMPRESS_TOPK;
+	o.topk_ratio = 0.01;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_rel(res.comm_bytes, 160480.0, 1e-12);
+	sim_result_release(&res);
+	o.topk_ratio = 1.5;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL),
+			 DLSIM_EINVAL);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * The timeline is the schedule: on two devices two_fc makes 3 forward
+ * passes, 4 backward ones, the optimizer, and 2 buckets; compute spans
+ * follow each other without overlap, and the last span ends the step.
+ */
+START_TEST(step_trace_is_the_schedule)
+{
+	struct rig r;
+	struct sim_options o;
+	struct sim_result res;
+	struct model *m = two_fc();
+	double end = 0.0, clock = 0.0;
+	int i, compute = 0, comm = 0;
+
+	rig_init(&r, 2, 1);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.bucket_bytes = 1e6;
+	o.want_trace = 1;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_int_eq(res.n_events, 10);
+	for (i = 0; i < res.n_events; i++) {
+		const struct sim_event *e = &res.events[i];
+
+		if (e->stream == SIM_STREAM_COMPUTE) {
+			ck_assert(e->start_s >= clock - 1e-15);
+			clock = e->start_s + e->dur_s;
+			compute++;
+		} else {
+			ck_assert_int_eq(e->bucket, comm);
+			comm++;
+		}
+		if (e->start_s + e->dur_s > end)
+			end = e->start_s + e->dur_s;
+	}
+	ck_assert_int_eq(compute, 8);
+	ck_assert_int_eq(comm, 2);
+	ck_assert_rel(end, res.step_time_s, 1e-12);
+	/* the first bucket starts when fc2's dw ends, at 6 ms */
+	for (i = 0; i < res.n_events; i++)
+		if (res.events[i].stream == SIM_STREAM_COMM) {
+			ck_assert_rel(res.events[i].start_s, 6e-3, 1e-9);
+			break;
+		}
+	sim_result_release(&res);
+	ck_assert(res.events == NULL && res.n_events == 0);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * Time to train two_fc: 2 epochs of 10 samples at global batch 4 is
+ * ceil(20 / 4) = 5 steps of 11.012 ms (the overlap case above) =
+ * 55.06 ms.  Power: 2 devices x 100 W + 1 node x 50 W = 250 W, so
+ * 13.765 J.  At 3 USD per device-hour: 2 x 0.05506 / 3600 h x 3 USD.
+ */
+START_TEST(train_time_energy_and_cost)
+{
+	struct rig r;
+	struct sim_options o;
+	struct sim_result res;
+	struct sim_train_options t;
+	struct sim_train tr;
+	struct dlsim_err err = { 0, "" };
+	struct model *m = two_fc();
+
+	rig_init(&r, 2, 1);
+	r.dev.tdp_w = 100.0;
+	r.node.overhead_w = 50.0;
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.bucket_bytes = 1e6;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	sim_train_options_init(&t);
+	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, &err),
+			 DLSIM_EINVAL);   /* two_fc has no recipe */
+	t.epochs = 2;
+	t.dataset_size = 10;
+	t.price_per_device_hour = 3.0;
+	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
+			 DLSIM_OK);
+	ck_assert(tr.steps == 5.0);
+	ck_assert_rel(tr.time_s, 55.06e-3, 1e-9);
+	ck_assert_rel(tr.power_w, 250.0, 1e-12);
+	ck_assert_rel(tr.energy_j, 13.765, 1e-9);
+	ck_assert_rel(tr.cost_usd, 2.0 * 55.06e-3 / 3600.0 * 3.0, 1e-9);
+	/* amortized list price needs a price in the catalog */
+	t.price_per_device_hour = 0.0;
+	t.years = 3.0;
+	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
+			 DLSIM_OK);
+	ck_assert(!tr.cost_known && strstr(tr.cost_note, "list price"));
+	r.dev.price_usd = 26280.0;  /* 1 USD per hour over 3 years */
+	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
+			 DLSIM_OK);
+	ck_assert_rel(tr.cost_usd, 2.0 * 55.06e-3 / 3600.0, 1e-9);
+	sim_result_release(&res);
+	model_free(m);
+}
+END_TEST
+
+/*
  * Memory of two_fc at batch 2 (P = 1,003,000 parameters):
  * fp32 + momentum: weights 4P, gradients 4P, state 4P;
  *   activations (input 1 + 1000 + 1000 + 1000) x 2 x 4 B = 24,008 B;
@@ -680,6 +822,9 @@ Suite *suite_sim(void)
 	c = tcase_create("step");
 	tcase_add_test(c, step_single_device_counts_autograd_passes);
 	tcase_add_test(c, step_sums_gradients_at_a_fan_out);
+	tcase_add_test(c, step_compression_costs_bytes_and_kernels);
+	tcase_add_test(c, step_trace_is_the_schedule);
+	tcase_add_test(c, train_time_energy_and_cost);
 	tcase_add_test(c, step_overlaps_buckets_with_backward);
 	tcase_add_test(c, step_memory_matches_hand_count);
 	tcase_add_test(c, step_reports_memory_shortfall);
