@@ -33,8 +33,8 @@
 static const struct cli_option options[] = {
 	{ "hw", "HW", CLI_STRING,
 	  "system: DEVICE, DEVICExN, NODExN or FILE.yaml (required)" },
-	{ "sizes", "FROM:TO[:F]", CLI_STRING, "message sizes in bytes, "
-	  "FROM to TO times F (default 8:1G:2); K, M, G, T = 2^10, 2^20..." },
+	{ "sizes", "FROM:TO[:F]", CLI_STRING,
+	  "bytes, FROM to TO by factor F; K = 1024 (default 8:1G:2)" },
 	{ "algo", "A", CLI_STRING, "auto (default: the cheapest), ring, "
 	  "tree, halving-doubling, ..." },
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
@@ -90,7 +90,7 @@ static int parse_size(const char *s, double *out, struct dlsim_err *err)
 				     "size '%s' (must be at least 1 byte)", s);
 	if (v > COMM_MAX_BYTES >> shift)
 		return dlsim_err_set(err, DLSIM_EINVAL, "comm: --sizes: bad "
-				     "size '%s' (above the limit of 1P)", s);
+				     "size '%s' (above the limit, 1024T)", s);
 	*out = (double)(v << shift);
 	return DLSIM_OK;
 }

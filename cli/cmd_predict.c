@@ -117,10 +117,10 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	    hw_system_resolve(cat, v.str[cli_opt(cmd, "hw")], &sys, &err) ||
 	    sim_predict(m, &sys, &o, &r, &err) ||
 	    train(cmd, &v, m, &sys, &r, &tr, &shown, &err) ||
-	    report_prediction(stdout, fmt, m, &sys, &r, shown, o.want_layers,
-			      &err) ||
 	    (o.want_trace &&
-	     report_trace(v.str[cli_opt(cmd, "trace")], m, &sys, &r, &err)))
+	     report_trace(v.str[cli_opt(cmd, "trace")], m, &sys, &r, &err)) ||
+	    report_prediction(stdout, fmt, m, &sys, &r, shown, o.want_layers,
+			      &err))
 		rc = cli_fail(cmd, &err);
 	else
 		rc = cli_finish(CLI_OK);

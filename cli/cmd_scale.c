@@ -206,9 +206,9 @@ int cmd_scale(const struct cli_command *cmd, int argc, char **argv)
 	}
 	if (model_resolve(v.positional[0], &m, &err) ||
 	    sweep(cmd, &v, cat, m, pts, &n, &mode, &err) ||
-	    report_scaling(stdout, fmt, m, mode, pts, n, &err) ||
 	    (v.set[cli_opt(cmd, "plot")] &&
-	     plot(cmd, &v, m, mode, pts, n, &err)))
+	     plot(cmd, &v, m, mode, pts, n, &err)) ||
+	    report_scaling(stdout, fmt, m, mode, pts, n, &err))
 		rc = cli_fail(cmd, &err);
 	else
 		rc = cli_finish(CLI_OK);

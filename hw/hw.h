@@ -130,6 +130,9 @@ struct hw_raw_device {
 struct hw_raw_link {
 	char *name, *kind;
 	double bandwidth_GBps, latency_us;
+	double overhead_us, gap_us;  /* optional: 0 when absent */
+	int64_t eager_limit_bytes;   /* optional: 0 when absent */
+	double *rendezvous_us;       /* optional: NULL when absent */
 	char *source;
 };
 
@@ -137,6 +140,8 @@ struct hw_raw_network {
 	char *name;
 	int topology;
 	double oversubscription;
+	int64_t nodes_per_leaf;      /* optional: 0 when absent */
+	char *dims;                  /* optional torus sizes, "16x16" */
 	char *source;
 };
 
@@ -149,6 +154,7 @@ struct hw_raw_node {
 	char *intra_link;
 	int64_t intra_links_per_device;
 	int intra_topology;
+	int64_t devices_per_pcie_switch;  /* optional: 0 when absent */
 	char *nic_link;
 	int64_t nics_per_node;
 	char *network, *source;

@@ -330,12 +330,51 @@ static int convert_device(struct reader *r, unsigned d,
 /* Links and networks                                                */
 /* ---------------------------------------------------------------- */
 
+/* overhead_us and gap_us are optional: absent, they are 0, the
+ * alpha-beta form of LogGP (configs/hw/README.md says so). */
 static const struct num link_nums[] = {
 	{ "bandwidth_GBps", RAW(link, bandwidth_GBps),
 	  offsetof(struct hw_link, bandwidth_Bps), 1e9, POSITIVE },
 	{ "latency_us", RAW(link, latency_us),
 	  offsetof(struct hw_link, latency_s), 1e-6, NON_NEGATIVE },
+	{ "overhead_us", RAW(link, overhead_us),
+	  offsetof(struct hw_link, overhead_s), 1e-6, NON_NEGATIVE },
+	{ "gap_us", RAW(link, gap_us),
+	  offsetof(struct hw_link, gap_s), 1e-6, NON_NEGATIVE },
 };
+
+/*
+ * The eager/rendezvous switch: above eager_limit_bytes a message first
+ * asks the receiver for a buffer.  Without rendezvous_us the handshake
+ * costs one round trip of a small message, 2 (L + o); rendezvous_us
+ * without a limit would never apply, so it is refused.
+ */
+static int convert_protocol(struct reader *r, unsigned i,
+			    const struct hw_raw_link *rl, struct hw_link *l)
+{
+	char p[96];
+	int rc;
+
+	PATH(p, "links.%u.eager_limit_bytes", i);
+	if ((rc = check_int(r, p, rl->eager_limit_bytes, 0,
+			    (int64_t)HW_MAX_RAW)))
+		return rc;
+	l->eager_limit_bytes = (double)rl->eager_limit_bytes;
+	l->rendezvous_s = 2.0 * (l->latency_s + l->overhead_s);
+	if (!rl->rendezvous_us)
+		return DLSIM_OK;
+	PATH(p, "links.%u.rendezvous_us", i);
+	if ((rc = check_range(r, p, *rl->rendezvous_us, NON_NEGATIVE)))
+		return rc;
+	if (rl->eager_limit_bytes <= 0)
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: 'rendezvous_us' needs "
+				     "'eager_limit_bytes' (the size above "
+				     "which it applies)", r->name,
+				     line_of(r, p));
+	l->rendezvous_s = *rl->rendezvous_us * 1e-6;
+	return DLSIM_OK;
+}
 
 static const struct num network_nums[] = {
 	{ "oversubscription", RAW(network, oversubscription),
@@ -354,14 +393,89 @@ static int convert_link(struct reader *r, unsigned i,
 	if ((rc = valid_name(r, p, rl->name)))
 		return rc;
 	PATH(p, "links.%u", i);
-	if ((rc = convert_nums(r, p, link_nums, N(link_nums), rl, l)))
+	if ((rc = convert_nums(r, p, link_nums, N(link_nums), rl, l)) ||
+	    (rc = convert_protocol(r, i, rl, l)))
 		return rc;
+	PATH(p, "links.%u", i);
 	core_strlcpy(l->name, rl->name, sizeof(l->name));
 	core_strlcpy(l->kind, rl->kind, sizeof(l->kind));
 	core_strlcpy(l->source, rl->source, sizeof(l->source));
 	core_strlcpy(l->file, r->name, sizeof(l->file));
 	l->line = line_of(r, p);
 	return DLSIM_OK;
+}
+
+/* The most devices or nodes one torus dimension may hold. */
+#define HW_MAX_DIM_SIZE 1000000
+
+/*
+ * A torus's sizes, "16x16" or "4x4x4": whole decimal numbers in
+ * 1..HW_MAX_DIM_SIZE joined by 'x', at most HW_MAX_DIMS of them, whose
+ * product stays within HW_MAX_COUNT.
+ */
+static int convert_dims(struct reader *r, const char *path, const char *s,
+			struct hw_network *n)
+{
+	const char *p = s;
+	double product = 1.0;
+
+	n->n_dims = 0;
+	for (;;) {
+		int64_t v = 0;
+		const char *start = p;
+
+		while (*p >= '0' && *p <= '9' && v <= HW_MAX_DIM_SIZE)
+			v = v * 10 + (*p++ - '0');
+		if (p == start || (*p != 'x' && *p != '\0') ||
+		    n->n_dims == HW_MAX_DIMS)
+			return dlsim_err_set(r->err, DLSIM_EPARSE,
+					     "%s:%d: 'dims' must be up to %d "
+					     "whole numbers joined by 'x', as "
+					     "16x16 (got '%s')", r->name,
+					     line_of(r, path), HW_MAX_DIMS, s);
+		if (v < 1 || v > HW_MAX_DIM_SIZE)
+			return dlsim_err_set(r->err, DLSIM_EPARSE,
+					     "%s:%d: 'dims' sizes must be in "
+					     "1..%d (got '%s')", r->name,
+					     line_of(r, path), HW_MAX_DIM_SIZE,
+					     s);
+		n->dims[n->n_dims++] = v;
+		product *= (double)v;
+		if (*p == '\0')
+			break;
+		p++;
+	}
+	if (product > (double)HW_MAX_COUNT)
+		return bad(r, path, "multiply out to implausibly many",
+			   product);
+	return DLSIM_OK;
+}
+
+/* nodes_per_leaf describes a switched network, dims a torus. */
+static int network_shape(struct reader *r, unsigned i,
+			 const struct hw_raw_network *rn, struct hw_network *n)
+{
+	int torus = rn->topology == HW_TOPO_TORUS;
+	char p[96];
+	int rc;
+
+	PATH(p, "networks.%u.nodes_per_leaf", i);
+	if ((rc = check_int(r, p, rn->nodes_per_leaf, 0, HW_MAX_COUNT)))
+		return rc;
+	if (torus && rn->nodes_per_leaf > 0)
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: 'nodes_per_leaf' is for switched "
+				     "networks, not a torus", r->name,
+				     line_of(r, p));
+	n->nodes_per_leaf = rn->nodes_per_leaf;
+	if (!rn->dims)
+		return DLSIM_OK;
+	PATH(p, "networks.%u.dims", i);
+	if (!torus)
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: 'dims' is for a torus only",
+				     r->name, line_of(r, p));
+	return convert_dims(r, p, rn->dims, n);
 }
 
 static int convert_network(struct reader *r, unsigned i,
@@ -376,8 +490,10 @@ static int convert_network(struct reader *r, unsigned i,
 	if ((rc = valid_name(r, p, rn->name)))
 		return rc;
 	PATH(p, "networks.%u", i);
-	if ((rc = convert_nums(r, p, network_nums, N(network_nums), rn, n)))
+	if ((rc = convert_nums(r, p, network_nums, N(network_nums), rn, n)) ||
+	    (rc = network_shape(r, i, rn, n)))
 		return rc;
+	PATH(p, "networks.%u", i);
 	core_strlcpy(n->name, rn->name, sizeof(n->name));
 	n->topology = (enum hw_topology)rn->topology;
 	core_strlcpy(n->source, rn->source, sizeof(n->source));
@@ -406,6 +522,16 @@ static int node_numbers(struct reader *r, unsigned i,
 	PATH(p, "nodes.%u.nics_per_node", i);
 	if ((rc = check_int(r, p, rn->nics_per_node, 0, (int64_t)HW_MAX_RAW)))
 		return rc;
+	PATH(p, "nodes.%u.devices_per_pcie_switch", i);
+	if ((rc = check_int(r, p, rn->devices_per_pcie_switch, 0,
+			    rn->devices_per_node)))
+		return rc;
+	if (rn->devices_per_pcie_switch > 0 &&
+	    rn->intra_topology != HW_TOPO_PCIE_TREE)
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: 'devices_per_pcie_switch' needs "
+				     "intra_topology pcie-tree", r->name,
+				     line_of(r, p));
 	PATH(p, "nodes.%u", i);
 	if (rn->devices_per_node > 1 &&
 	    (!rn->intra_link || rn->intra_links_per_device <= 0))
@@ -445,6 +571,7 @@ static int convert_node(struct reader *r, unsigned i,
 	core_strlcpy(n->intra_link, rn->intra_link, sizeof(n->intra_link));
 	n->intra_links_per_device = rn->intra_links_per_device;
 	n->intra_topology = (enum hw_topology)rn->intra_topology;
+	n->devices_per_pcie_switch = rn->devices_per_pcie_switch;
 	core_strlcpy(n->nic_link, rn->nic_link, sizeof(n->nic_link));
 	n->nics_per_node = rn->nics_per_node;
 	core_strlcpy(n->network, rn->network, sizeof(n->network));

@@ -162,6 +162,13 @@ static const cyaml_schema_field_t link_fields[] = {
 			  struct hw_raw_link, bandwidth_GBps),
 	CYAML_FIELD_FLOAT("latency_us", CYAML_FLAG_DEFAULT, struct hw_raw_link,
 			  latency_us),
+	/* LogGP beyond L and G: absent means the alpha-beta form */
+	CYAML_FIELD_FLOAT("overhead_us", OPT, struct hw_raw_link, overhead_us),
+	CYAML_FIELD_FLOAT("gap_us", OPT, struct hw_raw_link, gap_us),
+	CYAML_FIELD_INT("eager_limit_bytes", OPT, struct hw_raw_link,
+			eager_limit_bytes),
+	CYAML_FIELD_FLOAT_PTR("rendezvous_us", OPT, struct hw_raw_link,
+			      rendezvous_us),
 	STR("source", struct hw_raw_link, source),
 	CYAML_FIELD_END
 };
@@ -177,6 +184,13 @@ static const cyaml_schema_field_t network_fields[] = {
 	     topology_strings),
 	CYAML_FIELD_FLOAT("oversubscription", CYAML_FLAG_DEFAULT,
 			  struct hw_raw_network, oversubscription),
+	CYAML_FIELD_INT("nodes_per_leaf", OPT, struct hw_raw_network,
+			nodes_per_leaf),
+	/* "16x16": read whole by hw_convert.c, as a list of integers
+	 * would escape the strict-number check (it reads scalars under a
+	 * key, not the items of a sequence) */
+	CYAML_FIELD_STRING_PTR("dims", CYAML_FLAG_POINTER | OPT,
+			       struct hw_raw_network, dims, 1, 63),
 	STR("source", struct hw_raw_network, source),
 	CYAML_FIELD_END
 };
@@ -199,6 +213,8 @@ static const cyaml_schema_field_t node_fields[] = {
 			intra_links_per_device),
 	ENUM("intra_topology", CYAML_FLAG_DEFAULT, struct hw_raw_node,
 	     intra_topology, topology_strings),
+	CYAML_FIELD_INT("devices_per_pcie_switch", OPT, struct hw_raw_node,
+			devices_per_pcie_switch),
 	ONAME("nic_link", struct hw_raw_node, nic_link),
 	CYAML_FIELD_INT("nics_per_node", OPT, struct hw_raw_node,
 			nics_per_node),
@@ -244,7 +260,7 @@ static const cyaml_schema_value_t file_schema = {
 /* Numbers                                                           */
 /* ---------------------------------------------------------------- */
 
-/* The schema holds 5 integer and 19 float keys (some repeat across
+/* The schema holds 8 integer and 22 float keys (some repeat across
  * kinds of entry); room to grow. */
 #define MAX_KEYS 48
 

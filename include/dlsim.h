@@ -363,6 +363,7 @@ struct hw_peak {
 };
 
 #define HW_MAX_MEM_TIERS 4
+#define HW_MAX_DIMS 4                /* torus dimensions */
 
 /*
  * One level of device memory.  Tier 0 is the one training streams from:
@@ -409,8 +410,20 @@ struct hw_device {
 struct hw_link {
 	char name[HW_NAME_LEN];
 	char kind[24];               /* pcie, nvlink, infiniband, ... */
-	double bandwidth_Bps;        /* per direction */
-	double latency_s;
+	double bandwidth_Bps;        /* per direction: 1 / LogGP's G */
+	double latency_s;            /* LogGP's L */
+	/* LogGP (Alexandrov et al. 1995) beyond L and G, optional in the
+	 * file.  o = g = 0 is the alpha-beta model the seeds use, and what
+	 * a link without them gets: stated, not a silent default
+	 * (configs/hw/README.md). */
+	double overhead_s;           /* o: processor time per message, at
+					each end */
+	double gap_s;                /* g: least time between two messages
+					one rank sends (or receives) */
+	double eager_limit_bytes;    /* above it a message pays
+					rendezvous_s first; 0: no switch */
+	double rendezvous_s;         /* the handshake: as written, or one
+					round trip 2 (L + o) */
 	char source[HW_SOURCE_LEN];
 	char file[160];
 	int line;
@@ -425,6 +438,9 @@ struct hw_node {
 	char intra_link[HW_NAME_LEN];
 	int64_t intra_links_per_device;
 	enum hw_topology intra_topology;
+	int64_t devices_per_pcie_switch; /* pcie-tree: devices sharing one
+					    switch's uplink; 0: each on its
+					    own root port */
 	char nic_link[HW_NAME_LEN];  /* empty: a single-node system only */
 	int64_t nics_per_node;
 	char network[HW_NAME_LEN];
@@ -439,7 +455,15 @@ struct hw_node {
 struct hw_network {
 	char name[HW_NAME_LEN];
 	enum hw_topology topology;
-	double oversubscription;     /* 1.0: full bisection */
+	double oversubscription;     /* 1.0: full bisection; divides what
+					crosses a leaf switch */
+	int64_t nodes_per_leaf;      /* fat tree, dragonfly: nodes under one
+					leaf switch; 0: not stated (all
+					traffic counts as crossing) */
+	int n_dims;                  /* torus: its dimensions, 0: none */
+	int64_t dims[HW_MAX_DIMS];   /* sizes, in devices when the nodes
+					are themselves torus blocks (TPU
+					hosts), else in nodes */
 	char source[HW_SOURCE_LEN];
 	char file[160];
 	int line;
@@ -601,18 +625,36 @@ enum sim_collective {
 	SIM_COLLECTIVE_COUNT
 };
 
-/* Algorithms; not every one implements every collective (see
- * sim_collective_time).  Append only. */
+/*
+ * Algorithms; not every one implements every collective, nor every rank
+ * count (sim/sim_collective.c has the table and a formula with its
+ * source for each pair).  Append only.
+ *
+ *                     allreduce  red.-scatter allgather bcast reduce a2a
+ *   ring                  x          x           x        x     x     x
+ *   tree (binomial)       x                               x     x
+ *   halving-doubling      x          x           x        x     x
+ *   parameter-server      x                               x     x
+ *   double-binary-tree    x                               x     x
+ *   recursive-doubling    x                      x                    x
+ *   butterfly (P = 2^k)   x
+ */
 enum sim_algo {
 	SIM_ALGO_AUTO = 0,       /* cheapest of those that apply */
-	SIM_ALGO_RING,
-	SIM_ALGO_TREE,           /* binomial tree(s): reduce, broadcast */
+	SIM_ALGO_RING,           /* ring; pipelined chain for broadcast
+				    and reduce; pairwise exchange for
+				    all-to-all */
+	SIM_ALGO_TREE,           /* binomial tree(s) */
 	SIM_ALGO_HALVING_DOUBLING, /* Rabenseifner: recursive halving for
 				      the reduce-scatter, doubling back */
-	SIM_ALGO_PARAM_SERVER,
-	SIM_ALGO_DOUBLE_BINARY_TREE, /* NCCL's two complementary trees */
-	SIM_ALGO_RECURSIVE_DOUBLING,
-	SIM_ALGO_BUTTERFLY,
+	SIM_ALGO_PARAM_SERVER,   /* every rank to one server and back,
+				    with the incast at the server */
+	SIM_ALGO_DOUBLE_BINARY_TREE, /* NCCL's two complementary trees,
+					each carrying half, pipelined */
+	SIM_ALGO_RECURSIVE_DOUBLING, /* whole-buffer exchanges; Bruck's
+					index algorithm for all-to-all */
+	SIM_ALGO_BUTTERFLY,      /* Ben-Nun & Hoefler's allreduce; powers
+				    of two only */
 	SIM_ALGO_COUNT
 };
 
@@ -758,11 +800,13 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 
 /*
  * Time in seconds of one allreduce of `bytes` bytes over all devices of
- * system s with algorithm a, in the alpha-beta model (sim_collective.c).
- * SIM_ALGO_AUTO takes the cheapest algorithm, flat or hierarchical; the
- * algorithm used and whether it ran hierarchically (inside nodes, then
- * across) are stored in *used and *hierarchical when not NULL.  Returns 0
- * for one device or no bytes.  Never fails.
+ * system s with algorithm a: sim_collective_time() for the allreduce,
+ * kept for its callers.  An algorithm that does not apply (butterfly on
+ * a count of devices that is not a power of two) gives way to
+ * SIM_ALGO_AUTO.  The algorithm used and whether it ran hierarchically
+ * (inside nodes, then across) are stored in *used and *hierarchical when
+ * not NULL.  Returns 0 for one device or no bytes (a negative or
+ * non-finite count of bytes counts as none).  Never fails.
  */
 double sim_allreduce_time(const struct hw_system *s, double bytes,
 			  enum sim_algo a,
@@ -776,14 +820,34 @@ double sim_allreduce_time(const struct hw_system *s, double bytes,
  */
 /*
  * Cost of collective c of `bytes` bytes over all devices of system s with
- * algorithm a (SIM_ALGO_AUTO: the cheapest that applies, flat or
- * hierarchical, as NCCL's and MPI's tuners choose by size and ranks).
- * Fills *out.  DLSIM_EINVAL if a does not implement c, or bytes is
- * negative or not finite; *out is then zeroed.  One device costs 0.
+ * algorithm a, in the LogGP model of the system's links and topology
+ * (sim/sim_collective.c).  An algorithm runs flat over all devices or,
+ * on several nodes of several devices, hierarchically (inside each node
+ * over its links, across nodes over the NICs the node's devices share);
+ * the cheaper of the two is taken.  SIM_ALGO_AUTO takes the cheapest of
+ * every algorithm that applies but the parameter server (which no
+ * collective library picks), as NCCL's tuner and MPI's decision
+ * functions choose by size and rank count.  Fills *out.  DLSIM_EINVAL if
+ * c or a is out of range, a does not implement c on this many devices,
+ * or bytes is negative or not finite; *out is then zeroed.  One device
+ * or no bytes costs 0 (algo: a as asked).
  */
 int sim_collective_time(const struct hw_system *s, enum sim_collective c,
 			double bytes, enum sim_algo a,
 			struct sim_comm_result *out, struct dlsim_err *err);
+
+/*
+ * An allreduce of `bytes` through `servers` parameter servers (1 to the
+ * number of devices) that shard the model, each on one of the devices:
+ * every device pushes bytes / servers to each server and pulls the sum
+ * back, so a server's link takes (devices - 1) pushes in and as many
+ * pulls out.  Flat over the whole system, never hierarchical.  Fills
+ * *out (algo SIM_ALGO_PARAM_SERVER).  DLSIM_EINVAL for bytes as
+ * sim_collective_time() or servers out of range; *out is then zeroed.
+ */
+int sim_param_server_time(const struct hw_system *s, double bytes,
+			  int64_t servers, struct sim_comm_result *out,
+			  struct dlsim_err *err);
 
 /* "allreduce", "reduce-scatter", "allgather", "broadcast", "reduce",
  * "all-to-all"; parsing as the other vocabularies. */

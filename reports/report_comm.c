@@ -219,9 +219,10 @@ static const char *size_label(double bytes, char *buf, size_t n)
 	return buf;
 }
 
-/* x tics at powers of two inside [lo, hi], about ten of them, at
- * exponents that are multiples of the step (so 8 B and 1 GiB both get
- * one with a step of 3). */
+/* x tics at powers of two inside [lo, hi], at most eleven, at exponents
+ * that are multiples of the step (so 8 B and 1 GiB both get one with a
+ * step of 3); a step of 5 covers the widest sweep, 2^0 to 2^50.  No
+ * power of two inside: gnuplot's own tics. */
 static void x_tics(FILE *f, double lo, double hi)
 {
 	static const int steps[] = { 1, 2, 3, 5, 10 };
@@ -246,8 +247,6 @@ static void x_tics(FILE *f, double lo, double hi)
 		first = 0;
 	}
 	fputs(")\n", f);
-	if (first)
-		fputs("set xtics autofreq\n", f);
 }
 
 static void plot_data(FILE *f, const struct report_comm_sweep *sw)

@@ -1,7 +1,7 @@
 /*
  * sim.h -- the simulator's parts as the library sees them: the roofline
- * cost of one layer pass, and the alpha-beta cost of one allreduce on a
- * given set of ranks.  sim_step.c puts them together into a step.
+ * cost of one layer pass, and the LogGP cost of collectives on the ranks
+ * and topology of a system.  sim_step.c puts them together into a step.
  */
 #ifndef DLSIM_SIM_SIM_H
 #define DLSIM_SIM_SIM_H
@@ -25,16 +25,129 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 double sim_pass_time(const struct sim_roof *r,
 		     const struct model_pass_cost *c, enum sim_bound *bound);
 
-/* One level of ranks joined by links: alpha (s) and beta (s/byte). */
-struct sim_level {
-	int64_t ranks;
-	double alpha_s;
-	double beta_s_per_byte;
+/* ---------------------------------------------------------------- */
+/* Point to point: LogGP (sim_loggp.c)                               */
+/* ---------------------------------------------------------------- */
+
+/*
+ * One path between two ranks in the LogGP model (Alexandrov, Ionescu,
+ * Schauser & Scheiman, SPAA 1995): latency L, overhead o at each end,
+ * gap g between messages, gap per byte G; plus the eager/rendezvous
+ * switch of MPI libraries.  o = g = 0 and no switch is the alpha-beta
+ * model (alpha = L, beta = G).
+ */
+struct sim_loggp {
+	double L_s;
+	double o_s;
+	double g_s;
+	double G_s_per_byte;
+	double eager_bytes;      /* larger messages pay rndv_s; 0: never */
+	double rndv_s;
 };
 
-/* Flat allreduce of `bytes` over one level with algorithm a (not AUTO). */
-double sim_allreduce_flat(const struct sim_level *l, double bytes,
-			  enum sim_algo a);
+/* The alpha-beta special case: L = alpha, G = beta, o = g = 0. */
+void sim_loggp_alpha_beta(struct sim_loggp *p, double alpha_s,
+			  double beta_s_per_byte);
+
+/* Link l's L, o, g and protocol switch, with G = 1 / bandwidth_Bps (a
+ * share of the link, or several links together). */
+void sim_loggp_link(struct sim_loggp *p, const struct hw_link *l,
+		    double bandwidth_Bps);
+
+/* One message of `bytes`: L + 2o + bytes G, plus rndv_s above the eager
+ * limit. */
+double sim_p2p_time(const struct sim_loggp *p, double bytes);
+
+/* One step of a step-synchronous algorithm (each rank sends one message
+ * and waits for one): the message, but never less than g. */
+double sim_step_time(const struct sim_loggp *p, double bytes);
+
+/* n messages of `bytes` that one rank sends back to back (or receives,
+ * an incast): the first as sim_p2p_time(), each other max(g, o + bytes
+ * G) later.  0 for n <= 0. */
+double sim_msgs_time(const struct sim_loggp *p, double n, double bytes);
+
+/* ---------------------------------------------------------------- */
+/* Ranks and topology (sim_topology.c)                               */
+/* ---------------------------------------------------------------- */
+
+#define SIM_MAX_TIERS 4
+
+/* Partners fewer than `span` ranks apart (XOR distance) talk over p. */
+struct sim_tier {
+	int64_t span;
+	struct sim_loggp p;
+};
+
+/*
+ * One level of ranks, numbered so that ranks sharing a switch, a node or
+ * a leaf are contiguous.  `ring` is one rank's path in a ring pattern
+ * (its share of all the rings the topology embeds); tiers give the path
+ * to one partner at a time by distance, each tier's G the rank's share
+ * when every rank of its group talks across at once.  A torus (n_dims >
+ * 0; a physical ring is a torus of one dimension) has per-dimension
+ * rings over `link`, one link each way per dimension, and costs a
+ * partner d ranks away by the hops between them.
+ */
+struct sim_level {
+	int64_t ranks;
+	struct sim_loggp ring;
+	int n_tiers;
+	struct sim_tier tier[SIM_MAX_TIERS];  /* spans increasing; the last
+						 one >= ranks */
+	int n_dims;
+	int64_t dims[HW_MAX_DIMS];
+	struct sim_loggp link;   /* torus: one link, one direction */
+};
+
+/* A level of `ranks` ranks where every path is p (tests, and a
+ * fully-switched box). */
+void sim_level_uniform(struct sim_level *l, int64_t ranks,
+		       const struct sim_loggp *p);
+
+/* A torus of n_dims dimensions of the given sizes over `link`. */
+void sim_level_torus(struct sim_level *l, int n_dims, const int64_t *dims,
+		     const struct sim_loggp *link);
+
+/* The path to a partner `dist` ranks away (XOR distance), in *tmp when
+ * it must be computed (torus hops). */
+const struct sim_loggp *sim_level_peer(const struct sim_level *l,
+				       int64_t dist, struct sim_loggp *tmp);
+
+/* A system's levels: all devices flat, the devices of one node, and one
+ * device per node with its share of the node's NICs (each of the node's
+ * devices runs its own collective across nodes at the same time). */
+struct sim_topo {
+	struct sim_level flat;
+	struct sim_level intra;
+	struct sim_level inter;
+	int can_hier;            /* several nodes of several devices, not
+				    one torus */
+};
+
+void sim_topology(const struct hw_system *s, struct sim_topo *t);
+
+/* ---------------------------------------------------------------- */
+/* Collectives on one level (sim_collective.c)                       */
+/* ---------------------------------------------------------------- */
+
+/*
+ * Time of collective c of `bytes` (nccl-tests' meaning) over level l with
+ * algorithm a (not AUTO) in *t.  DLSIM_EINVAL, *t untouched, if a does
+ * not implement c on l->ranks ranks.  One rank or no bytes: 0.
+ */
+int sim_level_cost(const struct sim_level *l, enum sim_collective c,
+		   enum sim_algo a, double bytes, double *t);
+
+/* A parameter-server allreduce through `servers` servers on level l. */
+double sim_level_param_server(const struct sim_level *l, double bytes,
+			      int64_t servers);
+
+/* The same collective run hierarchically: inside each node (t->intra),
+ * across nodes with algorithm a (t->inter), inside again.  DLSIM_EINVAL
+ * as sim_level_cost(). */
+int sim_hier_cost(const struct sim_topo *t, enum sim_collective c,
+		  enum sim_algo a, double bytes, double *time);
 
 /* Bytes per value of the weights used in compute and of the gradients. */
 struct sim_sizes {

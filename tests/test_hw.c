@@ -547,6 +547,187 @@ START_TEST(numbers_must_be_well_formed_and_plausible)
 END_TEST
 
 /* ---------------------------------------------------------------- */
+/* LogGP and topology fields                                         */
+/* ---------------------------------------------------------------- */
+
+/*
+ * The optional LogGP figures of a link (configs/hw/README.md): o and g
+ * in microseconds, the eager limit in bytes, the rendezvous handshake as
+ * written or one round trip 2 (L + o); absent, the alpha-beta form (all
+ * zero).  A network's leaf size and torus dims; a node's PCIe switches.
+ */
+static const char loggp_text[] =
+	"links:\n"
+	"  - {name: ibx, kind: infiniband, bandwidth_GBps: 25,\n"
+	"     latency_us: 0.5, overhead_us: 0.25, gap_us: 1,\n"
+	"     eager_limit_bytes: 12288, source: s}\n"
+	"  - {name: ibr, kind: infiniband, bandwidth_GBps: 25,\n"
+	"     latency_us: 0.5, eager_limit_bytes: 65536,\n"
+	"     rendezvous_us: 3, source: s}\n"
+	"  - {name: plain, kind: nvlink, bandwidth_GBps: 25,\n"
+	"     latency_us: 0.5, source: s}\n"
+	"networks:\n"
+	"  - {name: tor, topology: torus, oversubscription: 1,\n"
+	"     dims: 4x4x8, source: s}\n"
+	"  - {name: leafy, topology: fat-tree, oversubscription: 2,\n"
+	"     nodes_per_leaf: 16, source: s}\n"
+	"nodes:\n"
+	"  - {name: pbox, device: tgpu, devices_per_node: 8,\n"
+	"     intra_link: plain, intra_links_per_device: 1,\n"
+	"     intra_topology: pcie-tree, devices_per_pcie_switch: 4,\n"
+	"     source: s}\n";
+
+START_TEST(loggp_and_topology_fields_are_read)
+{
+	struct hw_catalog *cat = NULL;
+	struct dlsim_err err = { 0 };
+	const struct hw_link *l;
+	const struct hw_network *n;
+
+	ck_assert_int_eq(hw_catalog_new(&cat, &err), DLSIM_OK);
+	ck_assert_msg(hw_catalog_add_text(cat, "inline", loggp_text,
+					  strlen(loggp_text), &err) == 0,
+		      "%s", err.msg);
+	l = hw_link_find(cat, "ibx");
+	ck_assert_rel(l->overhead_s, 0.25e-6, 1e-12);
+	ck_assert_rel(l->gap_s, 1e-6, 1e-12);
+	ck_assert(l->eager_limit_bytes == 12288.0);
+	ck_assert_rel(l->rendezvous_s, 1.5e-6, 1e-12);
+	l = hw_link_find(cat, "ibr");
+	ck_assert(l->overhead_s == 0.0 && l->gap_s == 0.0);
+	ck_assert(l->eager_limit_bytes == 65536.0);
+	ck_assert_rel(l->rendezvous_s, 3e-6, 1e-12);
+	l = hw_link_find(cat, "plain");
+	ck_assert(l->overhead_s == 0.0 && l->gap_s == 0.0 &&
+		  l->eager_limit_bytes == 0.0);
+	n = hw_network_find(cat, "tor");
+	ck_assert_int_eq(n->n_dims, 3);
+	ck_assert(n->dims[0] == 4 && n->dims[1] == 4 && n->dims[2] == 8);
+	ck_assert_int_eq(n->nodes_per_leaf, 0);
+	n = hw_network_find(cat, "leafy");
+	ck_assert_int_eq(n->nodes_per_leaf, 16);
+	ck_assert_int_eq(n->n_dims, 0);
+	ck_assert_int_eq(hw_node_find(cat, "pbox")->devices_per_pcie_switch,
+			 4);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* One link, network and node; each %s is one line of fields. */
+static const char field_text[] =
+	"links:\n"                                   /* 1 */
+	"  - name: ibx\n"
+	"    kind: infiniband\n"
+	"    bandwidth_GBps: 25\n"
+	"    latency_us: 0.5\n"
+	"    %s\n"                                   /* 6 */
+	"    source: s\n"
+	"networks:\n"
+	"  - name: net\n"
+	"    topology: %s\n"                         /* 10 */
+	"    oversubscription: 2\n"
+	"    %s\n"                                   /* 12 */
+	"    source: s\n"
+	"nodes:\n"
+	"  - name: box\n"
+	"    device: tgpu\n"
+	"    devices_per_node: 4\n"
+	"    intra_link: ibx\n"
+	"    intra_links_per_device: 1\n"
+	"    intra_topology: %s\n"                   /* 20 */
+	"    %s\n"                                   /* 21 */
+	"    source: s\n";
+
+/* The fields on lines 6, 10, 12, 20 and 21, the line of the mistake and
+ * what the message says; a NULL needle: it loads. */
+static const struct {
+	const char *link, *topo, *net, *intra, *node;
+	int line;
+	const char *needle;
+} fields[] = {
+	{ "gap_us: -1", "fat-tree", "nodes_per_leaf: 0", "nvswitch",
+	  "devices_per_pcie_switch: 0", 6, "'gap_us' must not be negative" },
+	{ "overhead_us: 2abc", "fat-tree", "nodes_per_leaf: 0", "nvswitch",
+	  "devices_per_pcie_switch: 0", 6,
+	  "'overhead_us' must be a number (got '2abc')" },
+	{ "overhead_us: 1e300", "fat-tree", "nodes_per_leaf: 0", "nvswitch",
+	  "devices_per_pcie_switch: 0", 6, "'overhead_us' is implausibly" },
+	{ "eager_limit_bytes: 1.5", "fat-tree", "nodes_per_leaf: 0",
+	  "nvswitch", "devices_per_pcie_switch: 0", 6,
+	  "'eager_limit_bytes' must be a whole number (got '1.5')" },
+	{ "eager_limit_bytes: -2", "fat-tree", "nodes_per_leaf: 0",
+	  "nvswitch", "devices_per_pcie_switch: 0", 6,
+	  "'eager_limit_bytes' must not be negative" },
+	{ "rendezvous_us: 3", "fat-tree", "nodes_per_leaf: 0", "nvswitch",
+	  "devices_per_pcie_switch: 0", 6,
+	  "'rendezvous_us' needs 'eager_limit_bytes'" },
+	{ "rendezvous_us: -3", "fat-tree", "nodes_per_leaf: 0", "nvswitch",
+	  "devices_per_pcie_switch: 0", 6,
+	  "'rendezvous_us' must not be negative" },
+	{ "gap_us: 0", "fat-tree", "dims: 4x4", "nvswitch",
+	  "devices_per_pcie_switch: 0", 12, "'dims' is for a torus only" },
+	{ "gap_us: 0", "torus", "dims: 4x", "nvswitch",
+	  "devices_per_pcie_switch: 0", 12,
+	  "'dims' must be up to 4 whole numbers joined by 'x'" },
+	{ "gap_us: 0", "torus", "dims: 4x4x4x4x4", "nvswitch",
+	  "devices_per_pcie_switch: 0", 12, "(got '4x4x4x4x4')" },
+	{ "gap_us: 0", "torus", "dims: 0x4", "nvswitch",
+	  "devices_per_pcie_switch: 0", 12, "'dims' sizes must be in" },
+	{ "gap_us: 0", "torus", "dims: 100000x100000", "nvswitch",
+	  "devices_per_pcie_switch: 0", 12,
+	  "'dims' multiply out to implausibly many" },
+	{ "gap_us: 0", "torus", "nodes_per_leaf: 8", "nvswitch",
+	  "devices_per_pcie_switch: 0", 12,
+	  "'nodes_per_leaf' is for switched networks" },
+	{ "gap_us: 0", "fat-tree", "nodes_per_leaf: 2.5", "nvswitch",
+	  "devices_per_pcie_switch: 0", 12,
+	  "'nodes_per_leaf' must be a whole number (got '2.5')" },
+	{ "gap_us: 0", "fat-tree", "nodes_per_leaf: 0", "pcie-tree",
+	  "devices_per_pcie_switch: 8", 21,
+	  "'devices_per_pcie_switch' must be in 0..4 (got 8)" },
+	{ "gap_us: 0", "fat-tree", "nodes_per_leaf: 0", "nvswitch",
+	  "devices_per_pcie_switch: 2", 21, "needs intra_topology pcie-tree" },
+	/* all well formed */
+	{ "eager_limit_bytes: 64000", "torus", "dims: 16x16", "pcie-tree",
+	  "devices_per_pcie_switch: 2", 0, NULL },
+	{ "rendezvous_us: 0", "fat-tree", "nodes_per_leaf: 24", "pcie-tree",
+	  "devices_per_pcie_switch: 4", 6, "'rendezvous_us' needs" },
+};
+
+#define N_FIELDS ((int)(sizeof(fields) / sizeof(fields[0])))
+
+START_TEST(loggp_and_topology_fields_are_checked)
+{
+	struct hw_catalog *cat = NULL;
+	struct dlsim_err err = { 0 };
+	char text[sizeof(field_text) + 256], prefix[32];
+	int rc;
+
+	snprintf(text, sizeof(text), field_text, fields[_i].link,
+		 fields[_i].topo, fields[_i].net, fields[_i].intra,
+		 fields[_i].node);
+	ck_assert_int_eq(hw_catalog_new(&cat, &err), DLSIM_OK);
+	rc = hw_catalog_add_text(cat, "inline", text, strlen(text), &err);
+	if (!fields[_i].needle) {
+		ck_assert_msg(rc == DLSIM_OK, "%s", err.msg);
+		ck_assert_int_eq(hw_catalog_n_links(cat), 1);
+		hw_catalog_free(cat);
+		return;
+	}
+	snprintf(prefix, sizeof(prefix), "inline:%d: ", fields[_i].line);
+	ck_assert_msg(rc == DLSIM_EPARSE, "%s: code %d (%s)", text, rc,
+		      err.msg);
+	ck_assert_msg(strncmp(err.msg, prefix, strlen(prefix)) == 0 &&
+		      strstr(err.msg, fields[_i].needle) != NULL,
+		      "message '%s', expected '%s...%s'", err.msg, prefix,
+		      fields[_i].needle);
+	ck_assert_int_eq(hw_catalog_n_links(cat), 0);
+	ck_assert_int_eq(hw_catalog_n_networks(cat), 0);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
 /* hw_system_resolve                                                 */
 /* ---------------------------------------------------------------- */
 
@@ -776,6 +957,9 @@ Suite *suite_hw(void)
 	tcase_add_test(tc, catalog_check_finds_unknown_link);
 	tcase_add_loop_test(tc, numbers_must_be_well_formed_and_plausible,
 			    0, N_NUMBERS);
+	tcase_add_test(tc, loggp_and_topology_fields_are_read);
+	tcase_add_loop_test(tc, loggp_and_topology_fields_are_checked, 0,
+			    N_FIELDS);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("system");

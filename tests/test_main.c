@@ -27,8 +27,10 @@ static const struct suite_entry suites[] = {
 	{ "hw", suite_hw },
 	{ "catalog", suite_catalog },
 	{ "sim", suite_sim },
+	{ "collective", suite_collective },
 	{ "report", suite_report },
 	{ "cli", suite_cli },
+	{ "cli_sweep", suite_cli_sweep },
 };
 
 #define N_SUITES ((int)(sizeof(suites) / sizeof(suites[0])))

@@ -1,0 +1,1003 @@
+/*
+ * test_collective.c -- collectives (sim/sim_collective.c), the LogGP
+ * message (sim/sim_loggp.c) and topologies (sim/sim_topology.c) against
+ * closed forms worked by hand.
+ *
+ * Levels and systems are built in code with tiny whole numbers (alpha =
+ * 1 s, beta = 1 s per byte, buffers of a few dozen bytes) so that every
+ * expected value is a short sum, worked in the comment above it.  The
+ * formulas and their sources are in sim_collective.c's design comment.
+ * The last tests read the shipped catalog.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tests.h"
+#include "dlsim.h"
+#include "sim/sim.h"
+
+/* ---------------------------------------------------------------- */
+/* Fixtures                                                          */
+/* ---------------------------------------------------------------- */
+
+/* A uniform level of p ranks with alpha = 1 s, beta = 1 s/B. */
+static void unit_level(struct sim_level *l, int64_t p)
+{
+	struct sim_loggp ab;
+
+	sim_loggp_alpha_beta(&ab, 1.0, 1.0);
+	sim_level_uniform(l, p, &ab);
+}
+
+/* A system built in code: per_node devices per node, `nodes` nodes. */
+struct rig {
+	struct hw_device dev;
+	struct hw_link intra, nic;
+	struct hw_node node;
+	struct hw_network net;
+	struct hw_system sys;
+};
+
+/* Links of 1 B/s and 1 s latency, one per device and one NIC per node,
+ * a full-bisection fat tree: the units of the hand values below. */
+static void rig_init(struct rig *r, int64_t per_node, int64_t nodes,
+		     enum hw_topology topo)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->dev.name, sizeof(r->dev.name), "unit");
+	snprintf(r->node.name, sizeof(r->node.name), "box");
+	r->node.devices_per_node = per_node;
+	r->node.intra_links_per_device = 1;
+	r->node.intra_topology = topo;
+	r->node.nics_per_node = 1;
+	r->intra.bandwidth_Bps = 1.0;
+	r->intra.latency_s = 1.0;
+	r->nic.bandwidth_Bps = 1.0;
+	r->nic.latency_s = 1.0;
+	r->net.topology = HW_TOPO_FAT_TREE;
+	r->net.oversubscription = 1.0;
+	r->sys.device = &r->dev;
+	r->sys.node = &r->node;
+	r->sys.intra = per_node > 1 ? &r->intra : NULL;
+	r->sys.nic = nodes > 1 ? &r->nic : NULL;
+	r->sys.network = nodes > 1 ? &r->net : NULL;
+	r->sys.devices_per_node = per_node;
+	r->sys.n_nodes = nodes;
+	r->sys.n_devices = per_node * nodes;
+	snprintf(r->sys.spec, sizeof(r->sys.spec), "rig");
+}
+
+/* sim_collective_time() that must succeed. */
+static struct sim_comm_result cost(const struct rig *r,
+				   enum sim_collective c, double bytes,
+				   enum sim_algo a)
+{
+	struct sim_comm_result res;
+	struct dlsim_err err = { 0, "" };
+
+	ck_assert_msg(sim_collective_time(&r->sys, c, bytes, a, &res, &err) ==
+		      DLSIM_OK, "%s %s: %s", sim_collective_name(c),
+		      sim_algo_name(a), err.msg);
+	return res;
+}
+
+/* ---------------------------------------------------------------- */
+/* LogGP                                                             */
+/* ---------------------------------------------------------------- */
+
+/*
+ * L = 2, o = 1, G = 0.5 s/B, m = 10 B: one message L + 2o + m G =
+ * 2 + 2 + 5 = 9.  With g = 20 a step takes max(g, 9) = 20, and three
+ * messages back to back 9 + 2 max(20, o + m G = 6) = 49; with g = 0,
+ * 9 + 2 x 6 = 21.  An eager limit of 8 B and a handshake of 6: 10 B pay
+ * it (15), 8 B do not (2 + 2 + 4 = 8).  Alpha-beta (3, 0.25): 8 B take
+ * 3 + 2 = 5 alone, and four back to back 3 + 4 x 2 = 11.
+ */
+START_TEST(loggp_message_step_and_burst)
+{
+	struct sim_loggp p;
+
+	memset(&p, 0, sizeof(p));
+	p.L_s = 2.0;
+	p.o_s = 1.0;
+	p.G_s_per_byte = 0.5;
+	ck_assert(sim_p2p_time(&p, 10.0) == 9.0);
+	p.g_s = 20.0;
+	ck_assert(sim_step_time(&p, 10.0) == 20.0);
+	ck_assert(sim_msgs_time(&p, 3.0, 10.0) == 49.0);
+	p.g_s = 0.0;
+	ck_assert(sim_step_time(&p, 10.0) == 9.0);
+	ck_assert(sim_msgs_time(&p, 3.0, 10.0) == 21.0);
+	ck_assert(sim_msgs_time(&p, 0.0, 10.0) == 0.0);
+	p.eager_bytes = 8.0;
+	p.rndv_s = 6.0;
+	ck_assert(sim_p2p_time(&p, 10.0) == 15.0);
+	ck_assert(sim_p2p_time(&p, 8.0) == 8.0);
+	sim_loggp_alpha_beta(&p, 3.0, 0.25);
+	ck_assert(sim_p2p_time(&p, 8.0) == 5.0);
+	ck_assert(sim_step_time(&p, 8.0) == 5.0);
+	ck_assert(sim_msgs_time(&p, 4.0, 8.0) == 11.0);
+}
+END_TEST
+
+/*
+ * A link's figures become the path's: latency 2 us, overhead 1 us, gap
+ * 5 us, eager limit 12288 B with a 6 us handshake, at 2 GB/s (two links
+ * of 1 GB/s together).  12288 B: 2 + 2 + 12288 x 0.5 ns = 10.144 us;
+ * one byte more pays the handshake too.
+ */
+START_TEST(loggp_from_a_link)
+{
+	struct hw_link l;
+	struct sim_loggp p;
+
+	memset(&l, 0, sizeof(l));
+	l.bandwidth_Bps = 1e9;
+	l.latency_s = 2e-6;
+	l.overhead_s = 1e-6;
+	l.gap_s = 5e-6;
+	l.eager_limit_bytes = 12288.0;
+	l.rendezvous_s = 6e-6;
+	sim_loggp_link(&p, &l, 2e9);
+	ck_assert(p.G_s_per_byte == 0.5e-9);
+	ck_assert(p.g_s == 5e-6);
+	ck_assert_rel(sim_p2p_time(&p, 12288.0), 10.144e-6, 1e-12);
+	ck_assert_rel(sim_p2p_time(&p, 12289.0), 16.1445e-6, 1e-12);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* Every collective and algorithm on one level                       */
+/* ---------------------------------------------------------------- */
+
+#define NO (-1.0)            /* DLSIM_EINVAL */
+
+/*
+ * Uniform levels of P = 2, 4, 8 and 6 ranks, alpha = beta = 1, m = 24 B
+ * (m/P = 12, 6, 3, 4).  lg = ceil(log2 P) = 1, 2, 3, 3; fl = 1, 2, 3, 2.
+ *
+ * allreduce
+ *   ring   2 (P-1)(1 + m/P):  2(13) = 26, 6(7) = 42, 14(4) = 56,
+ *          10(5) = 50
+ *   tree   2 lg (1 + m):      50, 100, 150, 150
+ *   h-d    2 sum_i (1 + m/2^i) over fl halvings, P = 6 plus the fold
+ *          2 (1 + 24):        2(13) = 26, 2(13+7) = 40, 2(13+7+4) = 48,
+ *          50 + 40 = 90  (P = 8: 2 x 3 + 2 x 7/8 x 24 = 48, the closed
+ *          form)
+ *   p-s    2 (1 + (P-1) m):   50, 146, 338, 242
+ *   dbt    2 min_k (D+k-1)(1 + m/k), D = fl:
+ *          D = 1: k = 1, 25 -> 50; D = 2: (1+k)(1 + 24/k) = 25 + k +
+ *          24/k, k = 5: 34.8 -> 69.6; D = 3: 26 + k + 48/k, k = 7:
+ *          39.857 -> 79.714; P = 6 has D = 2: 69.6
+ *   rd     fl (1 + m), P = 6 plus the fold 2 x 25: 25, 50, 75, 100
+ *   bfly   log2 P (1 + m): 25, 50, 75, and not for P = 6
+ * reduce-scatter
+ *   ring   (P-1)(1 + m/P):    13, 21, 28, 25
+ *   h-d    sum_i (1 + m/2^i), P = 6: fold (1 + 24) + halving on 4 (20)
+ *          + the extras' part (1 + 4): 13, 20, 24, 50
+ * allgather
+ *   ring   as reduce-scatter: 13, 21, 28, 25
+ *   r-d, h-d  sum_i (1 + min(2^i, P-2^i) m/P):  13, 7+13 = 20,
+ *          4+7+13 = 24, 5+9+9 = 23 (P = 6: 3 + 5/6 x 24, the closed
+ *          form lg alpha + (P-1)/P m beta)
+ * broadcast (reduce: the same but h-d)
+ *   ring   min_k (P-2+k)(1 + m/k): P = 2: 25; P = 4: 26 + k + 48/k,
+ *          k = 7: 39.857; P = 8: 30 + k + 144/k, k = 12: 54; P = 6:
+ *          28 + k + 96/k, k = 10: 47.6
+ *   tree   lg (1 + m):        25, 50, 75, 75
+ *   h-d    binomial scatter sum_i (1 + m/2^(i+1)) over lg steps (13,
+ *          20, 24, 24) + allgather as above: 26, 40, 48, 47
+ *          reduce: scatter + reduce-scatter: 26, 40, 48, 24 + 50 = 74
+ *   p-s    1 + (P-1) m:       25, 73, 169, 121
+ *   dbt    min_k (D+k-1)(1 + m/k): 25, 34.8, 39.857, 34.8
+ * all-to-all
+ *   ring   (P-1)(1 + m/P):    13, 21, 28, 25
+ *   r-d    Bruck, step i sends the blocks with bit i of their index:
+ *          P = 2: 1 + 12 = 13; P = 4: 2 x (1 + 12) = 26; P = 8:
+ *          3 x (1 + 12) = 39; P = 6: 3, 2, 2 blocks of 4 B: 13 + 9 + 9
+ *          = 31
+ */
+static const struct {
+	enum sim_collective c;
+	enum sim_algo a;
+	double t[4];             /* P = 2, 4, 8, 6 */
+} table[] = {
+	{ SIM_COLL_ALLREDUCE, SIM_ALGO_RING, { 26, 42, 56, 50 } },
+	{ SIM_COLL_ALLREDUCE, SIM_ALGO_TREE, { 50, 100, 150, 150 } },
+	{ SIM_COLL_ALLREDUCE, SIM_ALGO_HALVING_DOUBLING, { 26, 40, 48, 90 } },
+	{ SIM_COLL_ALLREDUCE, SIM_ALGO_PARAM_SERVER, { 50, 146, 338, 242 } },
+	{ SIM_COLL_ALLREDUCE, SIM_ALGO_DOUBLE_BINARY_TREE,
+	  { 50, 69.6, 558.0 / 7.0, 69.6 } },
+	{ SIM_COLL_ALLREDUCE, SIM_ALGO_RECURSIVE_DOUBLING,
+	  { 25, 50, 75, 100 } },
+	{ SIM_COLL_ALLREDUCE, SIM_ALGO_BUTTERFLY, { 25, 50, 75, NO } },
+
+	{ SIM_COLL_REDUCE_SCATTER, SIM_ALGO_RING, { 13, 21, 28, 25 } },
+	{ SIM_COLL_REDUCE_SCATTER, SIM_ALGO_TREE, { NO, NO, NO, NO } },
+	{ SIM_COLL_REDUCE_SCATTER, SIM_ALGO_HALVING_DOUBLING,
+	  { 13, 20, 24, 50 } },
+	{ SIM_COLL_REDUCE_SCATTER, SIM_ALGO_PARAM_SERVER, { NO, NO, NO, NO } },
+	{ SIM_COLL_REDUCE_SCATTER, SIM_ALGO_DOUBLE_BINARY_TREE,
+	  { NO, NO, NO, NO } },
+	{ SIM_COLL_REDUCE_SCATTER, SIM_ALGO_RECURSIVE_DOUBLING,
+	  { NO, NO, NO, NO } },
+	{ SIM_COLL_REDUCE_SCATTER, SIM_ALGO_BUTTERFLY, { NO, NO, NO, NO } },
+
+	{ SIM_COLL_ALLGATHER, SIM_ALGO_RING, { 13, 21, 28, 25 } },
+	{ SIM_COLL_ALLGATHER, SIM_ALGO_TREE, { NO, NO, NO, NO } },
+	{ SIM_COLL_ALLGATHER, SIM_ALGO_HALVING_DOUBLING, { 13, 20, 24, 23 } },
+	{ SIM_COLL_ALLGATHER, SIM_ALGO_PARAM_SERVER, { NO, NO, NO, NO } },
+	{ SIM_COLL_ALLGATHER, SIM_ALGO_DOUBLE_BINARY_TREE, { NO, NO, NO, NO } },
+	{ SIM_COLL_ALLGATHER, SIM_ALGO_RECURSIVE_DOUBLING, { 13, 20, 24, 23 } },
+	{ SIM_COLL_ALLGATHER, SIM_ALGO_BUTTERFLY, { NO, NO, NO, NO } },
+
+	{ SIM_COLL_BROADCAST, SIM_ALGO_RING, { 25, 279.0 / 7.0, 54, 47.6 } },
+	{ SIM_COLL_BROADCAST, SIM_ALGO_TREE, { 25, 50, 75, 75 } },
+	{ SIM_COLL_BROADCAST, SIM_ALGO_HALVING_DOUBLING, { 26, 40, 48, 47 } },
+	{ SIM_COLL_BROADCAST, SIM_ALGO_PARAM_SERVER, { 25, 73, 169, 121 } },
+	{ SIM_COLL_BROADCAST, SIM_ALGO_DOUBLE_BINARY_TREE,
+	  { 25, 34.8, 279.0 / 7.0, 34.8 } },
+	{ SIM_COLL_BROADCAST, SIM_ALGO_RECURSIVE_DOUBLING, { NO, NO, NO, NO } },
+	{ SIM_COLL_BROADCAST, SIM_ALGO_BUTTERFLY, { NO, NO, NO, NO } },
+
+	{ SIM_COLL_REDUCE, SIM_ALGO_RING, { 25, 279.0 / 7.0, 54, 47.6 } },
+	{ SIM_COLL_REDUCE, SIM_ALGO_TREE, { 25, 50, 75, 75 } },
+	{ SIM_COLL_REDUCE, SIM_ALGO_HALVING_DOUBLING, { 26, 40, 48, 74 } },
+	{ SIM_COLL_REDUCE, SIM_ALGO_PARAM_SERVER, { 25, 73, 169, 121 } },
+	{ SIM_COLL_REDUCE, SIM_ALGO_DOUBLE_BINARY_TREE,
+	  { 25, 34.8, 279.0 / 7.0, 34.8 } },
+	{ SIM_COLL_REDUCE, SIM_ALGO_RECURSIVE_DOUBLING, { NO, NO, NO, NO } },
+	{ SIM_COLL_REDUCE, SIM_ALGO_BUTTERFLY, { NO, NO, NO, NO } },
+
+	{ SIM_COLL_ALLTOALL, SIM_ALGO_RING, { 13, 21, 28, 25 } },
+	{ SIM_COLL_ALLTOALL, SIM_ALGO_TREE, { NO, NO, NO, NO } },
+	{ SIM_COLL_ALLTOALL, SIM_ALGO_HALVING_DOUBLING, { NO, NO, NO, NO } },
+	{ SIM_COLL_ALLTOALL, SIM_ALGO_PARAM_SERVER, { NO, NO, NO, NO } },
+	{ SIM_COLL_ALLTOALL, SIM_ALGO_DOUBLE_BINARY_TREE, { NO, NO, NO, NO } },
+	{ SIM_COLL_ALLTOALL, SIM_ALGO_RECURSIVE_DOUBLING, { 13, 26, 39, 31 } },
+	{ SIM_COLL_ALLTOALL, SIM_ALGO_BUTTERFLY, { NO, NO, NO, NO } },
+};
+
+#define N_TABLE ((int)(sizeof(table) / sizeof(table[0])))
+
+START_TEST(collective_matches_closed_form)
+{
+	static const int64_t ranks[4] = { 2, 4, 8, 6 };
+	struct sim_level l;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		double t = -7.0;
+		int rc;
+
+		unit_level(&l, ranks[i]);
+		rc = sim_level_cost(&l, table[_i].c, table[_i].a, 24.0, &t);
+		if (table[_i].t[i] == NO) {
+			ck_assert_msg(rc == DLSIM_EINVAL && t == -7.0,
+				      "%s %s on %lld ranks: got %d (%g), "
+				      "expected EINVAL",
+				      sim_collective_name(table[_i].c),
+				      sim_algo_name(table[_i].a),
+				      (long long)ranks[i], rc, t);
+			continue;
+		}
+		ck_assert_msg(rc == DLSIM_OK &&
+			      fabs(t - table[_i].t[i]) <=
+			      1e-12 * table[_i].t[i],
+			      "%s %s on %lld ranks: %.12g, expected %.12g",
+			      sim_collective_name(table[_i].c),
+			      sim_algo_name(table[_i].a),
+			      (long long)ranks[i], t, table[_i].t[i]);
+	}
+}
+END_TEST
+
+/* Every algorithm appears for every collective in the table. */
+START_TEST(collective_table_is_complete)
+{
+	int c, a, i, seen;
+
+	for (c = 0; c < SIM_COLLECTIVE_COUNT; c++)
+		for (a = SIM_ALGO_RING; a < SIM_ALGO_COUNT; a++) {
+			for (seen = 0, i = 0; i < N_TABLE; i++)
+				seen += table[i].c == (enum sim_collective)c &&
+					table[i].a == (enum sim_algo)a;
+			ck_assert_msg(seen == 1, "%s %s",
+				      sim_collective_name(c),
+				      sim_algo_name(a));
+		}
+}
+END_TEST
+
+/*
+ * P = 8, m = 8 B: the double binary tree's chunk count comes out whole,
+ * (D + k - 1)(1 + m/k) = (2 + k)(1 + 8/k) = 10 + k + 16/k, k = 4: 18,
+ * which is (sqrt((D-1) alpha) + sqrt(m beta))^2 = (sqrt 2 + sqrt 8)^2 =
+ * 18; the allreduce is twice that.
+ */
+START_TEST(double_binary_tree_pipelines_at_the_best_chunk)
+{
+	struct sim_level l;
+	double t;
+
+	unit_level(&l, 8);
+	ck_assert_int_eq(sim_level_cost(&l, SIM_COLL_BROADCAST,
+					SIM_ALGO_DOUBLE_BINARY_TREE, 8.0, &t),
+			 DLSIM_OK);
+	ck_assert_rel(t, 18.0, 1e-12);
+	ck_assert_int_eq(sim_level_cost(&l, SIM_COLL_ALLREDUCE,
+					SIM_ALGO_DOUBLE_BINARY_TREE, 8.0, &t),
+			 DLSIM_OK);
+	ck_assert_rel(t, 36.0, 1e-12);
+}
+END_TEST
+
+/*
+ * LogGP on the ring: P = 4, m = 24, alpha = beta = 1.  A gap of 10 holds
+ * each of the 6 steps (1 + 6 = 7 of its own) to 10: 60.  An eager limit
+ * of 5 B with a handshake of 2 makes each 6-byte chunk pay it: 6 x 9 =
+ * 54.  One rank or no bytes: 0.
+ */
+START_TEST(loggp_gap_and_rendezvous_on_a_ring)
+{
+	struct sim_loggp p;
+	struct sim_level l;
+	double t;
+
+	sim_loggp_alpha_beta(&p, 1.0, 1.0);
+	p.g_s = 10.0;
+	sim_level_uniform(&l, 4, &p);
+	sim_level_cost(&l, SIM_COLL_ALLREDUCE, SIM_ALGO_RING, 24.0, &t);
+	ck_assert(t == 60.0);
+	p.g_s = 0.0;
+	p.eager_bytes = 5.0;
+	p.rndv_s = 2.0;
+	sim_level_uniform(&l, 4, &p);
+	sim_level_cost(&l, SIM_COLL_ALLREDUCE, SIM_ALGO_RING, 24.0, &t);
+	ck_assert(t == 54.0);
+	sim_level_cost(&l, SIM_COLL_ALLREDUCE, SIM_ALGO_RING, 0.0, &t);
+	ck_assert(t == 0.0);
+	unit_level(&l, 1);
+	sim_level_cost(&l, SIM_COLL_ALLTOALL, SIM_ALGO_RING, 24.0, &t);
+	ck_assert(t == 0.0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* Hierarchy                                                         */
+/* ---------------------------------------------------------------- */
+
+/*
+ * 2 nodes x 4 devices; inside 4 B/s (beta 0.25) and 1 s; one NIC of
+ * 1 B/s and 2 s per node, so each device's share across is 1/4 B/s
+ * (beta 4).  m = 32 B.
+ *   inside ring reduce-scatter (or allgather): 3 (1 + 8 x 0.25) = 9
+ *   hierarchical ring allreduce: 9 + 2 (2 + 4 x 4) across on m/4 = 8 B
+ *     + 9 = 54
+ *   flat ring: one ring per NIC at min(4, 1) = 1 B/s, latency 2:
+ *     14 (2 + 4) = 84
+ *   AUTO: across two nodes recursive doubling swaps the 8 B once,
+ *     2 + 32 = 34: 9 + 34 + 9 = 52
+ *   reduce-scatter, allgather: 9 + (2 + 4 x 4) = 27 (flat ring:
+ *     7 (2 + 4) = 42)
+ *   broadcast: scatter 9, chain across 2 + 8 x 4 = 34, allgather 9: 52
+ *     (a flat chain: 44 + 2k + 192/k, k = 10: 83.2)
+ *   all-to-all: pairwise inside 3 (1 + 8 x 0.25) = 9, then across the
+ *     whole 32 B: 2 + 16 x 4 = 66: 75; flat, each device sends half its
+ *     buffer off the node at 1/4 B/s: 7 (2 + 4 x 16/7) = 78
+ */
+START_TEST(hierarchical_inside_across_inside)
+{
+	struct rig r;
+	struct sim_comm_result res;
+
+	rig_init(&r, 4, 2, HW_TOPO_NVSWITCH);
+	r.intra.bandwidth_Bps = 4.0;
+	r.nic.latency_s = 2.0;
+	res = cost(&r, SIM_COLL_ALLREDUCE, 32.0, SIM_ALGO_RING);
+	ck_assert_rel(res.time_s, 54.0, 1e-12);
+	ck_assert_int_eq(res.hierarchical, 1);
+	ck_assert_int_eq(res.algo, SIM_ALGO_RING);
+	res = cost(&r, SIM_COLL_ALLREDUCE, 32.0, SIM_ALGO_AUTO);
+	ck_assert_rel(res.time_s, 52.0, 1e-12);
+	ck_assert_int_eq(res.algo, SIM_ALGO_RECURSIVE_DOUBLING);
+	ck_assert_int_eq(res.hierarchical, 1);
+	res = cost(&r, SIM_COLL_REDUCE_SCATTER, 32.0, SIM_ALGO_RING);
+	ck_assert_rel(res.time_s, 27.0, 1e-12);
+	ck_assert_int_eq(res.hierarchical, 1);
+	res = cost(&r, SIM_COLL_ALLGATHER, 32.0, SIM_ALGO_RING);
+	ck_assert_rel(res.time_s, 27.0, 1e-12);
+	res = cost(&r, SIM_COLL_BROADCAST, 32.0, SIM_ALGO_RING);
+	ck_assert_rel(res.time_s, 52.0, 1e-12);
+	ck_assert_int_eq(res.hierarchical, 1);
+	res = cost(&r, SIM_COLL_ALLTOALL, 32.0, SIM_ALGO_RING);
+	ck_assert_rel(res.time_s, 75.0, 1e-12);
+	ck_assert_int_eq(res.hierarchical, 1);
+	res = cost(&r, SIM_COLL_ALLTOALL, 32.0, SIM_ALGO_AUTO);
+	ck_assert_rel(res.time_s, 75.0, 1e-12);
+	{
+		struct sim_topo t;
+		double flat;
+
+		sim_topology(&r.sys, &t);
+		ck_assert(t.can_hier);
+		sim_level_cost(&t.flat, SIM_COLL_ALLREDUCE, SIM_ALGO_RING,
+			       32.0, &flat);
+		ck_assert_rel(flat, 84.0, 1e-12);
+		sim_level_cost(&t.flat, SIM_COLL_ALLTOALL, SIM_ALGO_RING,
+			       32.0, &flat);
+		ck_assert_rel(flat, 78.0, 1e-12);
+	}
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* The algorithm switch                                              */
+/* ---------------------------------------------------------------- */
+
+/*
+ * 8 devices behind a switch, 1 us and 1 GB/s.  Recursive doubling
+ * 3 (alpha + m beta) against Rabenseifner 6 alpha + 7/4 m beta: they
+ * cross where 3 alpha = 5/4 m beta, m = 2.4 alpha/beta = 2400 B.
+ *   2000 B: doubling 3 (1 + 2) = 9 us, Rabenseifner 6 + 3.5 = 9.5 us
+ *   3000 B: doubling 3 (1 + 3) = 12 us, Rabenseifner 6 + 5.25 = 11.25
+ * (butterfly ties doubling and comes later; the ring, 14 alpha + 7/4 m
+ * beta, never wins; the double tree at 2000 B is 2 x 4 x 2 = 16 us).
+ * At 1 GB Rabenseifner stays: 6 us + 1.75 s.
+ */
+START_TEST(auto_switches_from_latency_to_bandwidth_optimal)
+{
+	struct rig r;
+	struct sim_comm_result res;
+
+	rig_init(&r, 8, 1, HW_TOPO_NVSWITCH);
+	r.intra.latency_s = 1e-6;
+	r.intra.bandwidth_Bps = 1e9;
+	res = cost(&r, SIM_COLL_ALLREDUCE, 2000.0, SIM_ALGO_AUTO);
+	ck_assert_int_eq(res.algo, SIM_ALGO_RECURSIVE_DOUBLING);
+	ck_assert_rel(res.time_s, 9e-6, 1e-9);
+	res = cost(&r, SIM_COLL_ALLREDUCE, 3000.0, SIM_ALGO_AUTO);
+	ck_assert_int_eq(res.algo, SIM_ALGO_HALVING_DOUBLING);
+	ck_assert_rel(res.time_s, 11.25e-6, 1e-9);
+	res = cost(&r, SIM_COLL_ALLREDUCE, 1e9, SIM_ALGO_AUTO);
+	ck_assert_int_eq(res.algo, SIM_ALGO_HALVING_DOUBLING);
+	ck_assert_rel(res.time_s, 1.75 + 6e-6, 1e-12);
+	res = cost(&r, SIM_COLL_ALLREDUCE, 2000.0,
+		   SIM_ALGO_DOUBLE_BINARY_TREE);
+	ck_assert_rel(res.time_s, 16e-6, 1e-9);
+	/* an explicit choice is kept */
+	res = cost(&r, SIM_COLL_ALLREDUCE, 2000.0, SIM_ALGO_RING);
+	ck_assert_int_eq(res.algo, SIM_ALGO_RING);
+	ck_assert_rel(res.time_s, 14e-6 + 3.5e-6, 1e-9);
+}
+END_TEST
+
+/*
+ * AUTO never picks the parameter server, though with o = g = 0 its
+ * incast of 8-byte pushes pays one latency: 1 s and 1 GB/s, 8 ranks,
+ * 8 B: 2 (1 + 7 x 8 ns) s against recursive doubling's 3 (1 + 8 ns).
+ */
+START_TEST(auto_leaves_out_the_parameter_server)
+{
+	struct rig r;
+	struct sim_comm_result res;
+	int c;
+
+	rig_init(&r, 8, 1, HW_TOPO_NVSWITCH);
+	r.intra.bandwidth_Bps = 1e9;
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 8.0,
+			   SIM_ALGO_PARAM_SERVER).time_s, 2.0 + 112e-9, 1e-12);
+	res = cost(&r, SIM_COLL_ALLREDUCE, 8.0, SIM_ALGO_AUTO);
+	ck_assert_int_eq(res.algo, SIM_ALGO_RECURSIVE_DOUBLING);
+	ck_assert_rel(res.time_s, 3.0 + 24e-9, 1e-12);
+	for (c = 0; c < SIM_COLLECTIVE_COUNT; c++)
+		ck_assert(cost(&r, (enum sim_collective)c, 8.0,
+			       SIM_ALGO_AUTO).algo != SIM_ALGO_PARAM_SERVER);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* The parameter server's incast                                     */
+/* ---------------------------------------------------------------- */
+
+/*
+ * 4 devices, alpha = beta = 1, m = 24 B.  One server: its link takes 3
+ * pushes of 24 B in a row and sends 3 pulls: 2 (1 + 72) = 146, where
+ * the seeds' tree equivalent says 2 x 2 (1 + 24) = 100.  Two servers of
+ * 12 B each: 2 (1 + 36) = 74; four, a direct reduce-scatter and
+ * allgather: 2 (1 + 18) = 38 (the ring allreduce: 42).  A gap of 30
+ * spaces the single server's pushes: 2 (25 + 2 x 30) = 170.
+ */
+START_TEST(parameter_server_pays_its_incast)
+{
+	struct rig r;
+	struct sim_comm_result res;
+	struct dlsim_err err = { 0, "" };
+
+	rig_init(&r, 4, 1, HW_TOPO_NVSWITCH);
+	res = cost(&r, SIM_COLL_ALLREDUCE, 24.0, SIM_ALGO_PARAM_SERVER);
+	ck_assert_rel(res.time_s, 146.0, 1e-12);
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 24.0,
+			   SIM_ALGO_TREE).time_s, 100.0, 1e-12);
+	ck_assert_int_eq(sim_param_server_time(&r.sys, 24.0, 1, &res, &err),
+			 DLSIM_OK);
+	ck_assert_rel(res.time_s, 146.0, 1e-12);
+	ck_assert_int_eq(res.algo, SIM_ALGO_PARAM_SERVER);
+	sim_param_server_time(&r.sys, 24.0, 2, &res, &err);
+	ck_assert_rel(res.time_s, 74.0, 1e-12);
+	sim_param_server_time(&r.sys, 24.0, 4, &res, &err);
+	ck_assert_rel(res.time_s, 38.0, 1e-12);
+	ck_assert_rel(res.busbw_Bps, 24.0 / 38.0 * 1.5, 1e-12);
+	ck_assert_int_eq(sim_param_server_time(&r.sys, 24.0, 5, &res, &err),
+			 DLSIM_EINVAL);
+	ck_assert(strstr(err.msg, "got 5") != NULL);
+	ck_assert(res.time_s == 0.0);
+	ck_assert_int_eq(sim_param_server_time(&r.sys, 24.0, 0, &res, NULL),
+			 DLSIM_EINVAL);
+	ck_assert_int_eq(sim_param_server_time(&r.sys, -1.0, 1, &res, NULL),
+			 DLSIM_EINVAL);
+	r.intra.gap_s = 30.0;
+	sim_param_server_time(&r.sys, 24.0, 1, &res, &err);
+	ck_assert_rel(res.time_s, 170.0, 1e-12);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* Topology                                                          */
+/* ---------------------------------------------------------------- */
+
+/*
+ * 4 nodes of one device, NIC 1 B/s and 1 s, m = 8 B, a 2:1 fat tree
+ * with 2 nodes per leaf.  Rabenseifner's steps: distance 2 crosses the
+ * leaves (4 B at 2 s/B: 1 + 8 = 9), distance 1 does not (2 B: 1 + 2 =
+ * 3): reduce-scatter 12, allreduce 24; at 1:1 the far step is 1 + 4 =
+ * 5, 16 in all.  The ring crosses each leaf boundary with one flow,
+ * within the 2 uplinks' worth the leaf has: 6 (1 + 2) = 18 either way.
+ * Leaf size not stated: all traffic pays, ring 6 (1 + 4) = 30,
+ * Rabenseifner 2 (9 + 5) = 28.  All four nodes under one leaf: nothing
+ * crosses, 16 and 18.
+ */
+START_TEST(oversubscription_slows_only_cross_leaf_traffic)
+{
+	struct rig r;
+
+	rig_init(&r, 1, 4, HW_TOPO_SINGLE);
+	r.net.oversubscription = 2.0;
+	r.net.nodes_per_leaf = 2;
+	ck_assert_rel(cost(&r, SIM_COLL_REDUCE_SCATTER, 8.0,
+			   SIM_ALGO_HALVING_DOUBLING).time_s, 12.0, 1e-12);
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 8.0,
+			   SIM_ALGO_HALVING_DOUBLING).time_s, 24.0, 1e-12);
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 8.0,
+			   SIM_ALGO_RING).time_s, 18.0, 1e-12);
+	r.net.oversubscription = 1.0;
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 8.0,
+			   SIM_ALGO_HALVING_DOUBLING).time_s, 16.0, 1e-12);
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 8.0,
+			   SIM_ALGO_RING).time_s, 18.0, 1e-12);
+	r.net.oversubscription = 2.0;
+	r.net.nodes_per_leaf = 0;
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 8.0,
+			   SIM_ALGO_RING).time_s, 30.0, 1e-12);
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 8.0,
+			   SIM_ALGO_HALVING_DOUBLING).time_s, 28.0, 1e-12);
+	r.net.nodes_per_leaf = 4;
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 8.0,
+			   SIM_ALGO_HALVING_DOUBLING).time_s, 16.0, 1e-12);
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 8.0,
+			   SIM_ALGO_RING).time_s, 18.0, 1e-12);
+}
+END_TEST
+
+/*
+ * TPU-like: 4 hosts of 4 chips, each chip 4 ICI links of 1 B/s (2 per
+ * dimension) and 1 s, on a torus network of dims 4x4: one torus of 16
+ * chips.  The allreduce splits m = 64 B in two shards, each reducing
+ * along one dimension then the other, both links of a dimension carrying
+ * half of each chunk: phase 1: 3 (1 + (32/4)/2) = 15, phase 2 on 8 B:
+ * 3 (1 + (8/4)/2) = 6; reduce-scatter 21, allreduce 42 = 2 x 2 x 3
+ * alpha + 2 x 15/16 x 64/4 beta.  Had it used one dimension's two links
+ * only (a ring of 16): 2 x 15 (1 + 64/32) = 90.  AUTO keeps the torus
+ * rings: Rabenseifner pays the hops (partners 8 and 2 ranks away are
+ * 2 hops), 2 (65 + 17 + 17 + 5) = 208.
+ */
+START_TEST(torus_uses_all_its_dimensions)
+{
+	struct rig r;
+	struct sim_comm_result res;
+	struct sim_level l;
+	struct sim_loggp link;
+	int64_t ring16[1] = { 16 }, cube[3] = { 4, 4, 4 };
+	double t;
+
+	rig_init(&r, 4, 4, HW_TOPO_TORUS);
+	r.node.intra_links_per_device = 4;
+	r.node.nics_per_node = 8;
+	r.sys.nic = &r.intra;
+	r.net.topology = HW_TOPO_TORUS;
+	r.net.n_dims = 2;
+	r.net.dims[0] = 4;
+	r.net.dims[1] = 4;
+	res = cost(&r, SIM_COLL_ALLREDUCE, 64.0, SIM_ALGO_RING);
+	ck_assert_rel(res.time_s, 42.0, 1e-12);
+	ck_assert_int_eq(res.hierarchical, 0);
+	ck_assert_rel(cost(&r, SIM_COLL_REDUCE_SCATTER, 64.0,
+			   SIM_ALGO_RING).time_s, 21.0, 1e-12);
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 64.0,
+			   SIM_ALGO_HALVING_DOUBLING).time_s, 208.0, 1e-12);
+	res = cost(&r, SIM_COLL_ALLREDUCE, 64.0, SIM_ALGO_AUTO);
+	ck_assert_int_eq(res.algo, SIM_ALGO_RING);
+	ck_assert_rel(res.time_s, 42.0, 1e-12);
+	sim_loggp_alpha_beta(&link, 1.0, 1.0);
+	sim_level_torus(&l, 1, ring16, &link);
+	sim_level_cost(&l, SIM_COLL_ALLREDUCE, SIM_ALGO_RING, 64.0, &t);
+	ck_assert_rel(t, 90.0, 1e-12);
+	/* 4x4x4, m = 384: shards of 128 B, phases 3 (1 + 16) = 51,
+	 * 3 (1 + 4) = 15, 3 (1 + 1) = 6: 72 each way, 144 = 2 x 3 x 3 +
+	 * 2 x 63/64 x 384/6 */
+	sim_level_torus(&l, 3, cube, &link);
+	ck_assert_int_eq(l.ranks, 64);
+	sim_level_cost(&l, SIM_COLL_ALLREDUCE, SIM_ALGO_RING, 384.0, &t);
+	ck_assert_rel(t, 144.0, 1e-12);
+}
+END_TEST
+
+/*
+ * The DGX-1 graph: two faces of a cube with both diagonals (two K4s,
+ * GPUs 0-3 and 4-7) and the four cube edges between them (i to i+4).
+ * With one link per edge (P100) it splits into two edge-disjoint rings,
+ * 0-1-2-3-7-6-5-4-0 and 0-2-6-4-7-5-1-3-0, so rings use all 4 links;
+ * V100 doubles some edges and makes "three interwoven rings" of its 6.
+ * 8 GPUs of 6 links of 1 B/s, 1 s, m = 48 B:
+ *   ring allreduce, hybrid cube mesh or NVSwitch: 14 (1 + 6/6) = 28
+ *   Rabenseifner: a partner gets 6/4 links on the mesh (beta 2/3):
+ *     2 [(1 + 24 x 2/3) + (1 + 12 x 2/3) + (1 + 6 x 2/3)] = 62;
+ *     all 6 through NVSwitch: 2 [(1 + 4) + (1 + 2) + (1 + 1)] = 20
+ *   pairwise all-to-all: 7 (1 + 6 x 2/3) = 35 against 7 (1 + 1) = 14
+ *   AUTO: the mesh takes the ring (28), NVSwitch Rabenseifner (20)
+ * A quad of 4 keeps 4 of a V100's 6 links for rings: 6 (1 + 12/4) = 24
+ * against 6 (1 + 12/6) = 18; a pair has only the links between the two,
+ * 6/4: 2 (1 + 24/1.5) = 34 against 2 (1 + 4) = 10.  P100's 4 links:
+ * 14 (1 + 6/4) = 35.
+ */
+START_TEST(hybrid_cube_mesh_below_nvswitch)
+{
+	struct rig m, s;
+	struct sim_comm_result res;
+
+	rig_init(&m, 8, 1, HW_TOPO_HYBRID_CUBE_MESH);
+	rig_init(&s, 8, 1, HW_TOPO_NVSWITCH);
+	m.node.intra_links_per_device = 6;
+	s.node.intra_links_per_device = 6;
+	ck_assert_rel(cost(&m, SIM_COLL_ALLREDUCE, 48.0,
+			   SIM_ALGO_RING).time_s, 28.0, 1e-12);
+	ck_assert_rel(cost(&s, SIM_COLL_ALLREDUCE, 48.0,
+			   SIM_ALGO_RING).time_s, 28.0, 1e-12);
+	ck_assert_rel(cost(&m, SIM_COLL_ALLREDUCE, 48.0,
+			   SIM_ALGO_HALVING_DOUBLING).time_s, 62.0, 1e-12);
+	ck_assert_rel(cost(&s, SIM_COLL_ALLREDUCE, 48.0,
+			   SIM_ALGO_HALVING_DOUBLING).time_s, 20.0, 1e-12);
+	ck_assert_rel(cost(&m, SIM_COLL_ALLTOALL, 48.0,
+			   SIM_ALGO_RING).time_s, 35.0, 1e-12);
+	ck_assert_rel(cost(&s, SIM_COLL_ALLTOALL, 48.0,
+			   SIM_ALGO_RING).time_s, 14.0, 1e-12);
+	res = cost(&m, SIM_COLL_ALLREDUCE, 48.0, SIM_ALGO_AUTO);
+	ck_assert_int_eq(res.algo, SIM_ALGO_RING);
+	ck_assert_rel(res.time_s, 28.0, 1e-12);
+	res = cost(&s, SIM_COLL_ALLREDUCE, 48.0, SIM_ALGO_AUTO);
+	ck_assert_int_eq(res.algo, SIM_ALGO_HALVING_DOUBLING);
+	ck_assert_rel(res.time_s, 20.0, 1e-12);
+	rig_init(&m, 4, 1, HW_TOPO_HYBRID_CUBE_MESH);
+	rig_init(&s, 4, 1, HW_TOPO_NVSWITCH);
+	m.node.intra_links_per_device = 6;
+	s.node.intra_links_per_device = 6;
+	ck_assert_rel(cost(&m, SIM_COLL_ALLREDUCE, 48.0,
+			   SIM_ALGO_RING).time_s, 24.0, 1e-12);
+	ck_assert_rel(cost(&s, SIM_COLL_ALLREDUCE, 48.0,
+			   SIM_ALGO_RING).time_s, 18.0, 1e-12);
+	rig_init(&m, 2, 1, HW_TOPO_HYBRID_CUBE_MESH);
+	rig_init(&s, 2, 1, HW_TOPO_NVSWITCH);
+	m.node.intra_links_per_device = 6;
+	s.node.intra_links_per_device = 6;
+	ck_assert_rel(cost(&m, SIM_COLL_ALLREDUCE, 48.0,
+			   SIM_ALGO_RING).time_s, 34.0, 1e-12);
+	ck_assert_rel(cost(&s, SIM_COLL_ALLREDUCE, 48.0,
+			   SIM_ALGO_RING).time_s, 10.0, 1e-12);
+	rig_init(&m, 8, 1, HW_TOPO_HYBRID_CUBE_MESH);
+	m.node.intra_links_per_device = 4;
+	ck_assert_rel(cost(&m, SIM_COLL_ALLREDUCE, 48.0,
+			   SIM_ALGO_RING).time_s, 35.0, 1e-12);
+}
+END_TEST
+
+/*
+ * 4 GPUs on PCIe at 1 B/s and 1 s, two per switch, m = 8 B.  A partner
+ * under the other switch shares the uplink with its neighbour: half the
+ * bandwidth.  Rabenseifner: (1 + 4 x 2) + (1 + 2) = 12 each way, 24;
+ * each GPU on its own root port: (1 + 4) + (1 + 2) = 8, 16.  Binomial
+ * broadcast: (1 + 8) + (1 + 16) = 26 against 18.  The ring enters and
+ * leaves each switch once and keeps full speed: 6 (1 + 2) = 18.
+ */
+START_TEST(shared_pcie_switch_halves_bandwidth)
+{
+	struct rig r;
+
+	rig_init(&r, 4, 1, HW_TOPO_PCIE_TREE);
+	r.node.devices_per_pcie_switch = 2;
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 8.0,
+			   SIM_ALGO_HALVING_DOUBLING).time_s, 24.0, 1e-12);
+	ck_assert_rel(cost(&r, SIM_COLL_BROADCAST, 8.0,
+			   SIM_ALGO_TREE).time_s, 26.0, 1e-12);
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 8.0,
+			   SIM_ALGO_RING).time_s, 18.0, 1e-12);
+	r.node.devices_per_pcie_switch = 0;
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 8.0,
+			   SIM_ALGO_HALVING_DOUBLING).time_s, 16.0, 1e-12);
+	ck_assert_rel(cost(&r, SIM_COLL_BROADCAST, 8.0,
+			   SIM_ALGO_TREE).time_s, 18.0, 1e-12);
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 8.0,
+			   SIM_ALGO_RING).time_s, 18.0, 1e-12);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* Results and errors                                                */
+/* ---------------------------------------------------------------- */
+
+/*
+ * nccl-tests' bus bandwidth (doc/PERFORMANCE.md): algbw = bytes / time
+ * times 2 (n-1)/n for allreduce, (n-1)/n for reduce-scatter, allgather
+ * and all-to-all, 1 for broadcast and reduce.  4 devices, 24 B, ring:
+ * allreduce 42 s, busbw 24/42 x 3/2.
+ */
+START_TEST(bus_bandwidth_factors)
+{
+	static const double factor[SIM_COLLECTIVE_COUNT] = {
+		1.5, 0.75, 0.75, 1.0, 1.0, 0.75
+	};
+	struct rig r;
+	int c;
+
+	rig_init(&r, 4, 1, HW_TOPO_NVSWITCH);
+	for (c = 0; c < SIM_COLLECTIVE_COUNT; c++) {
+		struct sim_comm_result res = cost(&r, (enum sim_collective)c,
+						  24.0, SIM_ALGO_AUTO);
+
+		ck_assert(res.time_s > 0.0);
+		ck_assert_rel(res.algbw_Bps, 24.0 / res.time_s, 1e-12);
+		ck_assert_rel(res.busbw_Bps, res.algbw_Bps * factor[c],
+			      1e-12);
+	}
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 24.0,
+			   SIM_ALGO_RING).busbw_Bps, 24.0 / 42.0 * 1.5, 1e-12);
+}
+END_TEST
+
+START_TEST(invalid_pairs_and_inputs_are_einval)
+{
+	struct rig r;
+	struct sim_comm_result res;
+	struct dlsim_err err = { 0, "" };
+	enum sim_algo used;
+
+	rig_init(&r, 6, 1, HW_TOPO_NVSWITCH);
+	ck_assert_int_eq(sim_collective_time(&r.sys, SIM_COLL_ALLTOALL, 24.0,
+					     SIM_ALGO_PARAM_SERVER, &res,
+					     &err), DLSIM_EINVAL);
+	ck_assert(strstr(err.msg, "parameter-server") != NULL &&
+		  strstr(err.msg, "all-to-all") != NULL);
+	ck_assert(res.time_s == 0.0 && res.algo == SIM_ALGO_AUTO);
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(sim_collective_time(&r.sys, SIM_COLL_REDUCE_SCATTER,
+					     24.0, SIM_ALGO_TREE, &res, &err),
+			 DLSIM_EINVAL);
+	dlsim_err_clear(&err);
+	/* butterfly needs a power of two: 6 devices in one node */
+	ck_assert_int_eq(sim_collective_time(&r.sys, SIM_COLL_ALLREDUCE, 24.0,
+					     SIM_ALGO_BUTTERFLY, &res, &err),
+			 DLSIM_EINVAL);
+	ck_assert(strstr(err.msg, "6 devices") != NULL);
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(sim_collective_time(&r.sys, SIM_COLL_ALLREDUCE, -1.0,
+					     SIM_ALGO_RING, &res, &err),
+			 DLSIM_EINVAL);
+	ck_assert_int_eq(sim_collective_time(&r.sys, SIM_COLL_ALLREDUCE, NAN,
+					     SIM_ALGO_RING, &res, NULL),
+			 DLSIM_EINVAL);
+	ck_assert_int_eq(sim_collective_time(&r.sys, SIM_COLL_ALLREDUCE,
+					     INFINITY, SIM_ALGO_RING, &res,
+					     NULL), DLSIM_EINVAL);
+	ck_assert_int_eq(sim_collective_time(&r.sys, SIM_COLL_ALLREDUCE, 1.0,
+					     SIM_ALGO_COUNT, &res, NULL),
+			 DLSIM_EINVAL);
+	ck_assert_int_eq(sim_collective_time(&r.sys, SIM_COLLECTIVE_COUNT,
+					     1.0, SIM_ALGO_RING, &res, NULL),
+			 DLSIM_EINVAL);
+	/* the allreduce wrapper gives way to AUTO: the ring, 50 */
+	ck_assert_rel(sim_allreduce_time(&r.sys, 24.0, SIM_ALGO_BUTTERFLY,
+					 &used, NULL), 50.0, 1e-12);
+	ck_assert_int_eq(used, SIM_ALGO_RING);
+	/* on 8 the butterfly is fine: 3 (1 + 24) = 75 */
+	rig_init(&r, 8, 1, HW_TOPO_NVSWITCH);
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 24.0,
+			   SIM_ALGO_BUTTERFLY).time_s, 75.0, 1e-12);
+}
+END_TEST
+
+/* One device, or no bytes, costs nothing and moves nothing. */
+START_TEST(one_device_or_no_bytes_is_free)
+{
+	struct rig r;
+	struct sim_comm_result res;
+
+	rig_init(&r, 1, 1, HW_TOPO_SINGLE);
+	res = cost(&r, SIM_COLL_ALLTOALL, 1e9, SIM_ALGO_AUTO);
+	ck_assert(res.time_s == 0.0 && res.busbw_Bps == 0.0);
+	rig_init(&r, 4, 2, HW_TOPO_NVSWITCH);
+	res = cost(&r, SIM_COLL_ALLREDUCE, 0.0, SIM_ALGO_RING);
+	ck_assert(res.time_s == 0.0 && res.algo == SIM_ALGO_RING);
+	ck_assert(sim_allreduce_time(&r.sys, NAN, SIM_ALGO_AUTO, NULL,
+				     NULL) == 0.0);
+}
+END_TEST
+
+/* A million devices and a 10^13-byte buffer stay finite for every
+ * collective. */
+START_TEST(extreme_sizes_stay_finite)
+{
+	struct rig r;
+	int c;
+
+	rig_init(&r, 8, 125000, HW_TOPO_NVSWITCH);
+	r.intra.bandwidth_Bps = 3e11;
+	r.nic.bandwidth_Bps = 5e10;
+	r.intra.latency_s = 1e-6;
+	r.nic.latency_s = 1e-6;
+	for (c = 0; c < SIM_COLLECTIVE_COUNT; c++) {
+		struct sim_comm_result res = cost(&r, (enum sim_collective)c,
+						  1e13, SIM_ALGO_AUTO);
+
+		ck_assert(isfinite(res.time_s) && res.time_s > 0.0);
+		ck_assert(isfinite(res.busbw_Bps) && res.busbw_Bps > 0.0);
+	}
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* The shipped catalog                                               */
+/* ---------------------------------------------------------------- */
+
+static struct hw_catalog *shipped(void)
+{
+	struct hw_catalog *cat = NULL;
+	struct dlsim_err err = { 0, "" };
+
+	ck_assert_msg(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	return cat;
+}
+
+/*
+ * InfiniBand: NCCL's 1 us network post overhead as the gap, Open MPI's
+ * 12 KiB eager limit, a handshake of one round trip 2 (0.6 + 0) us.
+ * Omni-Path: PSM2's 64000 B.  NVLink: the alpha-beta form, o = g = 0.
+ * Stampede2's 28-node leaves; TPU pods 16x16 and 16x16x16; K80 boards
+ * two GPUs to a switch.
+ */
+START_TEST(catalog_loggp_and_topology_figures)
+{
+	struct hw_catalog *cat = shipped();
+	const struct hw_link *ib = hw_link_find(cat, "ib-edr");
+	const struct hw_link *opa = hw_link_find(cat, "opa100");
+	const struct hw_link *nv = hw_link_find(cat, "nvlink2");
+	const struct hw_network *st = hw_network_find(cat,
+						      "fat-tree-stampede2");
+	const struct hw_network *t2 = hw_network_find(cat, "torus-2d");
+	const struct hw_network *t3 = hw_network_find(cat, "torus-3d");
+
+	ck_assert(ib && opa && nv && st && t2 && t3);
+	ck_assert(ib->gap_s == 1e-6 && ib->overhead_s == 0.0);
+	ck_assert(ib->eager_limit_bytes == 12288.0);
+	ck_assert_rel(ib->rendezvous_s, 1.2e-6, 1e-12);
+	ck_assert(opa->eager_limit_bytes == 64000.0 && opa->gap_s == 0.0);
+	ck_assert(nv->gap_s == 0.0 && nv->overhead_s == 0.0 &&
+		  nv->eager_limit_bytes == 0.0);
+	ck_assert_int_eq(st->nodes_per_leaf, 28);
+	ck_assert_int_eq(t2->n_dims, 2);
+	ck_assert(t2->dims[0] == 16 && t2->dims[1] == 16);
+	ck_assert_int_eq(t3->n_dims, 3);
+	ck_assert_int_eq(hw_node_find(cat, "ec2-p2-8xlarge")->
+			 devices_per_pcie_switch, 2);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/*
+ * 1 GiB allreduce on 8 GPUs: a DGX A100's NVSwitch gives each GPU
+ * 12 x 25 = 300 GB/s, a DGX-1's cube mesh gives rings 6 x 25 = 150 GB/s;
+ * at 1 GiB the latency terms are microseconds against milliseconds, so
+ * bus bandwidth is within 0.5% of those line rates (vTrain measures 229
+ * and 135 GB/s: the model knows no protocol overhead).
+ */
+START_TEST(catalog_dgx_allreduce_reaches_line_rate)
+{
+	struct hw_catalog *cat = shipped();
+	struct hw_system a, v;
+	struct sim_comm_result ra, rv;
+	double gib = 1073741824.0;
+
+	ck_assert_int_eq(hw_system_resolve(cat, "a100x8", &a, NULL), 0);
+	ck_assert_int_eq(hw_system_resolve(cat, "v100x8", &v, NULL), 0);
+	ck_assert_int_eq(sim_collective_time(&a, SIM_COLL_ALLREDUCE, gib,
+					     SIM_ALGO_AUTO, &ra, NULL), 0);
+	ck_assert_int_eq(sim_collective_time(&v, SIM_COLL_ALLREDUCE, gib,
+					     SIM_ALGO_AUTO, &rv, NULL), 0);
+	ck_assert_rel(ra.busbw_Bps, 300e9, 5e-3);
+	ck_assert_rel(rv.busbw_Bps, 150e9, 5e-3);
+	ck_assert_int_eq(rv.algo, SIM_ALGO_RING);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* A TPU v3 pod slice of 64 hosts (256 chips) is the 16x16 torus; one
+ * host is a 2x2 torus of its own.  Both allreduce on their rings. */
+START_TEST(catalog_tpu_slices_are_tori)
+{
+	struct hw_catalog *cat = shipped();
+	struct hw_system s;
+	struct sim_topo t;
+	struct sim_comm_result r;
+
+	ck_assert_int_eq(hw_system_resolve(cat, "tpu-v3-hostx64", &s, NULL),
+			 0);
+	sim_topology(&s, &t);
+	ck_assert_int_eq(t.flat.n_dims, 2);
+	ck_assert(t.flat.dims[0] == 16 && t.flat.dims[1] == 16);
+	ck_assert(!t.can_hier);
+	ck_assert_int_eq(sim_collective_time(&s, SIM_COLL_ALLREDUCE, 1e8,
+					     SIM_ALGO_AUTO, &r, NULL), 0);
+	ck_assert_int_eq(r.algo, SIM_ALGO_RING);
+	ck_assert_int_eq(hw_system_resolve(cat, "tpu-v3-host", &s, NULL), 0);
+	sim_topology(&s, &t);
+	ck_assert_int_eq(t.intra.n_dims, 2);
+	ck_assert(t.intra.dims[0] == 2 && t.intra.dims[1] == 2);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+Suite *suite_collective(void)
+{
+	Suite *s = suite_create("collective");
+	TCase *c = tcase_create("loggp");
+
+	tcase_add_test(c, loggp_message_step_and_burst);
+	tcase_add_test(c, loggp_from_a_link);
+	tcase_add_test(c, loggp_gap_and_rendezvous_on_a_ring);
+	suite_add_tcase(s, c);
+	c = tcase_create("closed_forms");
+	tcase_add_loop_test(c, collective_matches_closed_form, 0, N_TABLE);
+	tcase_add_test(c, collective_table_is_complete);
+	tcase_add_test(c, double_binary_tree_pipelines_at_the_best_chunk);
+	tcase_add_test(c, hierarchical_inside_across_inside);
+	tcase_add_test(c, auto_switches_from_latency_to_bandwidth_optimal);
+	tcase_add_test(c, auto_leaves_out_the_parameter_server);
+	tcase_add_test(c, parameter_server_pays_its_incast);
+	suite_add_tcase(s, c);
+	c = tcase_create("topology");
+	tcase_add_test(c, oversubscription_slows_only_cross_leaf_traffic);
+	tcase_add_test(c, torus_uses_all_its_dimensions);
+	tcase_add_test(c, hybrid_cube_mesh_below_nvswitch);
+	tcase_add_test(c, shared_pcie_switch_halves_bandwidth);
+	suite_add_tcase(s, c);
+	c = tcase_create("api");
+	tcase_add_test(c, bus_bandwidth_factors);
+	tcase_add_test(c, invalid_pairs_and_inputs_are_einval);
+	tcase_add_test(c, one_device_or_no_bytes_is_free);
+	tcase_add_test(c, extreme_sizes_stay_finite);
+	tcase_add_test(c, catalog_loggp_and_topology_figures);
+	tcase_add_test(c, catalog_dgx_allreduce_reaches_line_rate);
+	tcase_add_test(c, catalog_tpu_slices_are_tori);
+	suite_add_tcase(s, c);
+	return s;
+}
