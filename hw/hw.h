@@ -133,6 +133,8 @@ struct hw_raw_link {
 	double overhead_us, gap_us;  /* optional: 0 when absent */
 	int64_t eager_limit_bytes;   /* optional: 0 when absent */
 	double *rendezvous_us;       /* optional: NULL when absent */
+	double *efficiency;          /* optional: NULL when absent */
+	char *efficiency_source;     /* required with efficiency */
 	char *source;
 };
 
@@ -157,6 +159,8 @@ struct hw_raw_node {
 	int64_t devices_per_pcie_switch;  /* optional: 0 when absent */
 	char *nic_link;
 	int64_t nics_per_node;
+	double *overhead_W;          /* optional: NULL when absent */
+	char *overhead_source;       /* required with overhead_W */
 	char *network, *source;
 };
 

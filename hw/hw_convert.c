@@ -382,6 +382,34 @@ static const struct num network_nums[] = {
 	  AT_LEAST_ONE },
 };
 
+/*
+ * A link's efficiency (attained over line rate: protocol headers, flow
+ * control) scales the bandwidth every model uses; it needs its own
+ * source.  Without one the line rate is used, and `dlsim hw` shows both.
+ */
+static int convert_efficiency(struct reader *r, unsigned i,
+			      const struct hw_raw_link *rl, struct hw_link *l)
+{
+	char p[96];
+	int rc;
+
+	l->line_rate_Bps = l->bandwidth_Bps;
+	l->efficiency = 1.0;
+	if (!rl->efficiency)
+		return DLSIM_OK;
+	PATH(p, "links.%u.efficiency", i);
+	if ((rc = check_range(r, p, *rl->efficiency, FRACTION)))
+		return rc;
+	if (!rl->efficiency_source)
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: 'efficiency' needs an "
+				     "'efficiency_source'", r->name,
+				     line_of(r, p));
+	l->efficiency = *rl->efficiency;
+	l->bandwidth_Bps = l->line_rate_Bps * l->efficiency;
+	return DLSIM_OK;
+}
+
 static int convert_link(struct reader *r, unsigned i,
 			const struct hw_raw_link *rl, struct hw_link *l)
 {
@@ -394,7 +422,8 @@ static int convert_link(struct reader *r, unsigned i,
 		return rc;
 	PATH(p, "links.%u", i);
 	if ((rc = convert_nums(r, p, link_nums, N(link_nums), rl, l)) ||
-	    (rc = convert_protocol(r, i, rl, l)))
+	    (rc = convert_protocol(r, i, rl, l)) ||
+	    (rc = convert_efficiency(r, i, rl, l)))
 		return rc;
 	PATH(p, "links.%u", i);
 	core_strlcpy(l->name, rl->name, sizeof(l->name));
@@ -532,6 +561,15 @@ static int node_numbers(struct reader *r, unsigned i,
 				     "%s:%d: 'devices_per_pcie_switch' needs "
 				     "intra_topology pcie-tree", r->name,
 				     line_of(r, p));
+	PATH(p, "nodes.%u.overhead_W", i);
+	if (rn->overhead_W &&
+	    (rc = check_range(r, p, *rn->overhead_W, NON_NEGATIVE)))
+		return rc;
+	if (rn->overhead_W && !rn->overhead_source)
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: 'overhead_W' needs an "
+				     "'overhead_source'", r->name,
+				     line_of(r, p));
 	PATH(p, "nodes.%u", i);
 	if (rn->devices_per_node > 1 &&
 	    (!rn->intra_link || rn->intra_links_per_device <= 0))
@@ -574,6 +612,9 @@ static int convert_node(struct reader *r, unsigned i,
 	n->devices_per_pcie_switch = rn->devices_per_pcie_switch;
 	core_strlcpy(n->nic_link, rn->nic_link, sizeof(n->nic_link));
 	n->nics_per_node = rn->nics_per_node;
+	n->overhead_w = rn->overhead_W ? *rn->overhead_W : 0.0;
+	core_strlcpy(n->overhead_source, rn->overhead_source,
+		     sizeof(n->overhead_source));
 	core_strlcpy(n->network, rn->network, sizeof(n->network));
 	core_strlcpy(n->source, rn->source, sizeof(n->source));
 	core_strlcpy(n->file, r->name, sizeof(n->file));

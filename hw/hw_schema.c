@@ -169,6 +169,9 @@ static const cyaml_schema_field_t link_fields[] = {
 			eager_limit_bytes),
 	CYAML_FIELD_FLOAT_PTR("rendezvous_us", OPT, struct hw_raw_link,
 			      rendezvous_us),
+	CYAML_FIELD_FLOAT_PTR("efficiency", OPT, struct hw_raw_link,
+			      efficiency),
+	OSTR("efficiency_source", struct hw_raw_link, efficiency_source),
 	STR("source", struct hw_raw_link, source),
 	CYAML_FIELD_END
 };
@@ -218,6 +221,9 @@ static const cyaml_schema_field_t node_fields[] = {
 	ONAME("nic_link", struct hw_raw_node, nic_link),
 	CYAML_FIELD_INT("nics_per_node", OPT, struct hw_raw_node,
 			nics_per_node),
+	CYAML_FIELD_FLOAT_PTR("overhead_W", OPT, struct hw_raw_node,
+			      overhead_W),
+	OSTR("overhead_source", struct hw_raw_node, overhead_source),
 	ONAME("network", struct hw_raw_node, network),
 	STR("source", struct hw_raw_node, source),
 	CYAML_FIELD_END

@@ -410,7 +410,12 @@ struct hw_device {
 struct hw_link {
 	char name[HW_NAME_LEN];
 	char kind[24];               /* pcie, nvlink, infiniband, ... */
-	double bandwidth_Bps;        /* per direction: 1 / LogGP's G */
+	double bandwidth_Bps;        /* attainable per direction: the line
+					rate x efficiency; 1 / LogGP's G */
+	double line_rate_Bps;        /* per direction, as the datasheet */
+	double efficiency;           /* attained / line rate (protocol
+					overheads); 1 where no source gives
+					one */
 	double latency_s;            /* LogGP's L */
 	/* LogGP (Alexandrov et al. 1995) beyond L and G, optional in the
 	 * file.  o = g = 0 is the alpha-beta model the seeds use, and what
@@ -447,6 +452,7 @@ struct hw_node {
 	double overhead_w;           /* the node's draw beyond its devices
 					(CPUs, memory, NICs, fans); 0: not
 					stated */
+	char overhead_source[HW_SOURCE_LEN];
 	char source[HW_SOURCE_LEN];
 	char file[160];
 	int line;

@@ -143,10 +143,15 @@ static void system_table(FILE *f, const struct hw_system *s)
 		fprintf(f, "node         %s (%s)\n", s->node->name,
 			hw_topology_name(s->node->intra_topology));
 	if (s->intra)
-		fprintf(f, "intra-node   %lld x %s, %.1f GB/s/dir each, "
-			"%.2f us\n", (long long)s->node->intra_links_per_device,
+		fprintf(f, "intra-node   %lld x %s, %.1f GB/s/dir each "
+			"(%.1f line rate x %.2f), %.2f us\n",
+			(long long)s->node->intra_links_per_device,
 			s->intra->name, s->intra->bandwidth_Bps / 1e9,
+			s->intra->line_rate_Bps / 1e9, s->intra->efficiency,
 			s->intra->latency_s * 1e6);
+	if (s->node && s->node->overhead_w > 0.0)
+		fprintf(f, "node power   %.0f W beyond the devices\n",
+			s->node->overhead_w);
 	if (s->nic)
 		fprintf(f, "network      %lld x %s per node, %.1f GB/s/dir "
 			"each, %.2f us, %s\n", (long long)s->node->nics_per_node,

@@ -915,10 +915,11 @@ END_TEST
 
 /*
  * 1 GiB allreduce on 8 GPUs: a DGX A100's NVSwitch gives each GPU
- * 12 x 25 = 300 GB/s, a DGX-1's cube mesh gives rings 6 x 25 = 150 GB/s;
- * at 1 GiB the latency terms are microseconds against milliseconds, so
- * bus bandwidth is within 0.5% of those line rates (vTrain measures 229
- * and 135 GB/s: the model knows no protocol overhead).
+ * 12 x 25 = 300 GB/s, a DGX-1's cube mesh gives rings 6 x 25 = 150 GB/s,
+ * each at the NVLink efficiency 0.82 (NCCL's protocol overhead, from the
+ * maintainer's 370 of 450 GB/s): 246 and 123 GB/s.  At 1 GiB the latency
+ * terms are microseconds against milliseconds, so bus bandwidth is within
+ * 0.5% of those (vTrain measures 229 and 135 GB/s).
  */
 START_TEST(catalog_dgx_allreduce_reaches_line_rate)
 {
@@ -933,8 +934,8 @@ START_TEST(catalog_dgx_allreduce_reaches_line_rate)
 					     SIM_ALGO_AUTO, &ra, NULL), 0);
 	ck_assert_int_eq(sim_collective_time(&v, SIM_COLL_ALLREDUCE, gib,
 					     SIM_ALGO_AUTO, &rv, NULL), 0);
-	ck_assert_rel(ra.busbw_Bps, 300e9, 5e-3);
-	ck_assert_rel(rv.busbw_Bps, 150e9, 5e-3);
+	ck_assert_rel(ra.busbw_Bps, 0.82 * 300e9, 5e-3);
+	ck_assert_rel(rv.busbw_Bps, 0.82 * 150e9, 5e-3);
 	ck_assert_int_eq(rv.algo, SIM_ALGO_RING);
 	hw_catalog_free(cat);
 }
