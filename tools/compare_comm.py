@@ -389,7 +389,7 @@ def main():
                     choices=["vtrain", "nccl", "deepbench"])
     a = ap.parse_args()
     if not os.path.isdir(a.data):
-        a.data = "/work/shared/data"
+        sys.exit(f"compare_comm: no data directory {a.data}; give --data")
     notes, skipped, rows = [], [], []
     with tempfile.TemporaryDirectory(prefix="compare-comm-") as tmp:
         dlsim = Dlsim(a.dlsim, tmp)
