@@ -80,6 +80,7 @@ check-full:
 		-fno-omit-frame-pointer -fno-sanitize-recover=all" check
 	$(MAKE) BUILD=build/vg OPT="-O1 -g" build/vg/test_dlsim build/vg/dlsim
 	CK_FORK=no DLSIM_BIN=build/vg/dlsim valgrind -q --error-exitcode=9 --trace-children=yes \
+		--trace-children-skip='*gnuplot*' \
 		--leak-check=full build/vg/test_dlsim
 
 $(BUILD)/bench_predict: $(BUILD)/bench/bench_predict.o $(BUILD)/libdlsim.a

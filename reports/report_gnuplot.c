@@ -65,6 +65,11 @@ static int write_file(const char *path, const char *text,
 	return DLSIM_OK;
 }
 
+static int waitpid_failed(int status)
+{
+	return !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+}
+
 /* Run gnuplot SCRIPT; 1 ran and succeeded, 0 not installed. */
 static int run_gnuplot(const char *script, const char *image,
 		       struct dlsim_err *err)
@@ -86,8 +91,12 @@ static int run_gnuplot(const char *script, const char *image,
 			      strerror(rc));
 		return -1;
 	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) != 0) {
+	if (waitpid(pid, &status, 0) < 0)
+		status = -1;
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return 0;   /* exec failed in the child (some spawn paths,
+			       e.g. under valgrind, report it so) */
+	if (status == -1 || waitpid_failed(status)) {
 		dlsim_err_set(err, DLSIM_EIO, "gnuplot failed on %s (making "
 			      "%s)", script, image);
 		return -1;
