@@ -110,6 +110,30 @@ static int point(struct hw_catalog *cat, const struct model *m,
 	return DLSIM_OK;
 }
 
+/* Series are device or node names, each once: a count is appended to
+ * them, which a file path cannot take. */
+static int check_series(char **hw, int n, struct dlsim_err *err)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(hw[i]);
+
+		if (strchr(hw[i], '/') ||
+		    (len > 5 && strcmp(hw[i] + len - 5, ".yaml") == 0) ||
+		    (len > 4 && strcmp(hw[i] + len - 4, ".yml") == 0))
+			return dlsim_err_set(err, DLSIM_EINVAL, "scale: --hw "
+					     "takes device or node names, not "
+					     "files ('%s')", hw[i]);
+		for (j = 0; j < i; j++)
+			if (strcmp(hw[i], hw[j]) == 0)
+				return dlsim_err_set(err, DLSIM_EINVAL,
+						     "scale: --hw names '%s' "
+						     "twice", hw[i]);
+	}
+	return DLSIM_OK;
+}
+
 static int mode_of(const struct cli_command *cmd, const struct cli_values *v,
 		   const struct sim_options *o, const char **mode,
 		   struct dlsim_err *err)
@@ -148,6 +172,8 @@ static int sweep(const struct cli_command *cmd, struct cli_values *v,
 	snprintf(hwbuf, sizeof(hwbuf), "%s", v->str[cli_opt(cmd, "hw")]);
 	if ((n_hw = split(hwbuf, hw, SCALE_MAX_HW, "--hw", err)) < 0)
 		return err->code;
+	if ((rc = check_series(hw, n_hw, err)))
+		return rc;
 	*n = 0;
 	for (i = 0; i < n_hw; i++)
 		for (j = 0; j < n_counts; j++) {

@@ -750,10 +750,11 @@ struct sim_breakdown {
 	double forward_s;
 	double backward_s;
 	double optimizer_s;
-	double comm_s;          /* sum of collective times (with any
-				   compression and decompression) */
+	double comm_s;          /* sum of collective times */
 	double comm_exposed_s;  /* what the step waits for */
-	double compress_s;      /* of comm_s: compressing gradients */
+	double compress_s;      /* gradient (de)compression kernels, on the
+				   compute stream (in backward_s and, for
+				   decompression, before the optimizer) */
 };
 
 struct sim_memory {
@@ -787,8 +788,12 @@ struct sim_result {
 	struct sim_layer_time *layers;   /* n_layers entries if asked for */
 	int n_events;
 	struct sim_event *events;        /* the timeline, if asked for */
-	double comm_bytes;               /* sent per device per step, after
+	double comm_bytes;               /* the collectives' sizes summed
+					    (nccl-tests' size), after
 					    compression */
+	enum sim_compression compression;
+	enum sim_collective grad_collective;  /* allreduce; allgather for
+						 top-k */
 };
 
 /* Release what a result owns (its layer and event arrays); the struct

@@ -35,6 +35,12 @@ void report_csv_field(FILE *f, const char *s);
  * (the files are written all the same).  DLSIM_EIO if a file cannot be
  * written or gnuplot fails.
  */
+/* A gnuplot string literal, quoted and escaped. */
+void report_gp_string(FILE *f, const char *s);
+
+/* The file name after the last '/'. */
+const char *report_basename(const char *path);
+
 int report_plot_terminal(const char *image, const char **terminal,
 			 struct dlsim_err *err);
 int report_plot_paths(const char *image, char *dat, char *gp, size_t n,

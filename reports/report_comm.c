@@ -188,22 +188,6 @@ static void json(FILE *f, const struct report_comm_sweep *sw)
 
 /* s as a gnuplot double-quoted string: a newline stays a line break,
  * other control characters become spaces. */
-static void gp_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else
-			fputc(c < 0x20 ? ' ' : c, f);
-	}
-	fputc('"', f);
-}
-
 /* "8", "512", "4K", "32M", "1G": bytes with nccl-tests' binary suffix
  * (exact: called with powers of two). */
 static const char *size_label(double bytes, char *buf, size_t n)
@@ -304,7 +288,7 @@ static void plot_title(FILE *f, const struct report_comm_sweep *sw)
 			 "node%s", (long long)s->n_nodes, s->node->name,
 			 s->n_nodes > 1 ? "s" : "");
 	fputs("set title ", f);
-	gp_string(f, line);
+	report_gp_string(f, line);
 	fputs(" font \",14\"\n", f);
 }
 
@@ -323,12 +307,12 @@ static void plot_script(FILE *f, const char *image, const char *terminal,
 	char label[64];
 
 	fprintf(f, "# dlsim %s: %s bus bandwidth against message size.\n"
-		"# Restyle and redraw with: gnuplot ", DLSIM_VERSION,
-		sim_collective_name(sw->collective));
-	fprintf(f, "%s\n", p->gp);
+		"# Restyle and redraw, in this file's directory, with: "
+		"gnuplot %s\n", DLSIM_VERSION,
+		sim_collective_name(sw->collective), report_basename(p->gp));
 	fprintf(f, "set terminal %s\nset termoption noenhanced\n"
 		"set output ", terminal);
-	gp_string(f, image);
+	report_gp_string(f, report_basename(image));
 	fputc('\n', f);
 	plot_title(f, sw);
 	fputs("set xlabel \"message size (bytes; K, M, G = 2^10, 2^20, "
@@ -342,7 +326,7 @@ static void plot_script(FILE *f, const char *image, const char *terminal,
 	      "set key top left Left reverse box opaque spacing 1.3 width 1\n"
 	      "set border lw 1.2\nset lmargin 12\n", f);
 	fputs("plot ", f);
-	gp_string(f, p->dat);
+	report_gp_string(f, report_basename(p->dat));
 	fprintf(f, " using 1:5 with lines lw 2.5 lc rgb \"#1f4e79\" "
 		"title \"busbw predicted by dlsim %s\"", DLSIM_VERSION);
 	for (k = 0; k < n; k++) {
@@ -354,7 +338,7 @@ static void plot_script(FILE *f, const char *image, const char *terminal,
 		snprintf(label, sizeof(label), "algorithm: ");
 		algo_label(&used[k], label + strlen(label),
 			   sizeof(label) - strlen(label));
-		gp_string(f, label);
+		report_gp_string(f, label);
 	}
 	fputc('\n', f);
 }

@@ -8,6 +8,7 @@
  * gnuplot runs with no shell in between (posix_spawnp), with its output
  * discarded, and its exit status is checked.
  */
+#define _GNU_SOURCE  /* posix_spawn_file_actions_addchdir_np (glibc 2.29) */
 #include "reports/report.h"
 
 #include <errno.h>
@@ -22,6 +23,29 @@
 #include "core/banned.h"
 
 extern char **environ;
+
+void report_gp_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else
+			fputc(c < 0x20 ? ' ' : c, f);
+	}
+	fputc('"', f);
+}
+
+const char *report_basename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
 
 /* PATH without its extension into buf, plus ext. */
 static int sibling(const char *image, const char *ext, char *buf, size_t n)
@@ -74,12 +98,19 @@ static int waitpid_failed(int status)
 static int run_gnuplot(const char *script, const char *image,
 		       struct dlsim_err *err)
 {
-	char *argv[] = { "gnuplot", (char *)script, NULL };
+	char *argv[] = { "gnuplot", (char *)report_basename(script), NULL };
+	char dir[1024];
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
 	int rc, status;
 
+	/* scripts name their files relative to their own directory, so
+	 * `cd DIR && gnuplot NAME.gp` redraws them from anywhere */
+	snprintf(dir, sizeof(dir), "%.*s",
+		 (int)(report_basename(script) - script), script);
 	posix_spawn_file_actions_init(&fa);
+	if (dir[0])
+		posix_spawn_file_actions_addchdir_np(&fa, dir);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);

@@ -31,6 +31,21 @@ static const char *algo_label(const struct sim_result *r, char *buf,
 	return buf;
 }
 
+/* "ring allreduce", "fp16-compressed ring allreduce", "topk ring
+ * allgather" */
+static const char *comm_label(const struct sim_result *r, char *buf,
+			      size_t n)
+{
+	char algo[48];
+
+	snprintf(buf, n, "%s%s%s %s",
+		 r->compression ? sim_compression_name(r->compression) : "",
+		 r->compression ? "-compressed " : "",
+		 algo_label(r, algo, sizeof(algo)),
+		 sim_collective_name(r->grad_collective));
+	return buf;
+}
+
 static double layer_time(const struct sim_layer_time *t, int first,
 			 int last)
 {
@@ -167,11 +182,22 @@ static void table(FILE *f, const struct model *m, const struct hw_system *s,
 		report_seconds(bd->optimizer_s, b, sizeof(b)));
 	fprintf(f, "  comm total    %s", report_seconds(bd->comm_s, a,
 		sizeof(a)));
-	if (r->devices > 1)
-		fprintf(f, " (%s allreduce, %d bucket%s, %s of gradients)",
-			algo_label(r, b, sizeof(b)), r->n_buckets,
+	if (r->devices > 1) {
+		char label[96];
+
+		fprintf(f, " (%s, %d bucket%s, %s of gradients",
+			comm_label(r, label, sizeof(label)), r->n_buckets,
 			r->n_buckets == 1 ? "" : "s",
 			report_bytes(r->gradient_bytes, c, sizeof(c)));
+		if (r->compression)
+			fprintf(f, ", %s on the wire",
+				report_bytes(r->comm_bytes, b, sizeof(b)));
+		fputc(')', f);
+	}
+	if (r->breakdown.compress_s > 0.0)
+		fprintf(f, "\n  compression   %s (kernels on the compute "
+			"stream)", report_seconds(r->breakdown.compress_s, a,
+						  sizeof(a)));
 	fprintf(f, "\n  comm exposed  %s\n", report_seconds(bd->comm_exposed_s,
 		a, sizeof(a)));
 	table_memory(f, &r->memory, r->fits);
@@ -339,8 +365,11 @@ static void json(FILE *f, const struct model *m, const struct hw_system *s,
 	json_kv(f, "comm", bd->comm_s, 0);
 	json_kv(f, "comm_exposed", bd->comm_exposed_s, 0);
 	json_kv(f, "compress", bd->compress_s, 1);
-	fprintf(f, "},\n  \"allreduce\": \"%s\", \"buckets\": %d, ",
-		algo_label(r, algo, sizeof(algo)), r->n_buckets);
+	fprintf(f, "},\n  \"allreduce\": \"%s\", \"buckets\": %d, "
+		"\"compression\": \"%s\", \"gradient_collective\": \"%s\", ",
+		algo_label(r, algo, sizeof(algo)), r->n_buckets,
+		sim_compression_name(r->compression),
+		sim_collective_name(r->grad_collective));
 	json_kv(f, "gradient_bytes", r->gradient_bytes, 0);
 	json_kv(f, "comm_bytes", r->comm_bytes, 1);
 	if (train)

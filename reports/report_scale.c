@@ -180,14 +180,53 @@ static int n_series(const struct sim_scale_point *p, int n)
 	return k;
 }
 
-static char *plot_script(const char *image, const char *dat,
+/* "bf16" when every point ran it, else "precision by device". */
+static const char *precision_of(const struct sim_scale_point *p, int n)
+{
+	int i;
+
+	for (i = 1; i < n; i++)
+		if (p[i].r.precision != p[0].r.precision)
+			return "precision by device (auto)";
+	return dlsim_precision_name(p[0].r.precision);
+}
+
+static void plot_panels(FILE *f, const char *dat, int k, const char *first)
+{
+	fprintf(f, "set title 'Throughput'\nset logscale y\n"
+		"set ylabel 'samples per second'\n"
+		"plot for [i=0:%d] %s index i using 1:2 with linespoints "
+		"lw 2 pt 7 title word(names, i+1), \\\n"
+		"     for [i=0:%d] %s index i using 1:3 with lines dt 2 lc "
+		"'gray40' title (i == 0 ? 'ideal (linear)' : '')\n", k - 1,
+		dat, k - 1, dat);
+	fprintf(f, "set title 'Parallel efficiency'\nunset logscale y\n"
+		"set ylabel 'efficiency (%%)'\nset yrange [0:105]\n"
+		"set key bottom left box opaque\n"
+		"plot for [i=0:%d] %s index i using 1:4 with linespoints "
+		"lw 2 pt 7 title word(names, i+1)\n", k - 1, dat);
+	fprintf(f, "set title 'Step time of %s'\nset autoscale y\n"
+		"set yrange [0:*]\nset ylabel 'time per step (ms)'\n"
+		"set style fill solid 0.8 border -1\n"
+		"set key outside below vertical box\n"
+		"plot %s index 0 using 1:($5+$6+$7):($1*0.3) with boxes "
+		"lc 'orange-red' title 'exposed communication', \\\n"
+		"     '' index 0 using 1:($5+$6):($1*0.3) with boxes "
+		"lc 'goldenrod' title 'optimizer', \\\n"
+		"     '' index 0 using 1:5:($1*0.3) with boxes lc "
+		"'steelblue' title 'compute (forward + backward)'\n"
+		"unset multiplot\n", first, dat);
+}
+
+static char *plot_script(const char *image, const char *datpath,
 			 const char *terminal, const struct model *m,
 			 const char *mode, const struct sim_scale_point *p,
 			 int n)
 {
-	char *buf = NULL, names[256], words[256], batch[96], *c;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf = NULL, *text = NULL, names[256], words[256], batch[96];
+	char title[512], dat[1100], *c;
+	size_t len = 0, tlen = 0;
+	FILE *f = open_memstream(&buf, &len), *q;
 	int k = n_series(p, n);
 
 	if (!f)
@@ -204,38 +243,29 @@ static char *plot_script(const char *image, const char *dat,
 	else
 		snprintf(batch, sizeof(batch), "batch %lld per device",
 			 (long long)p[0].r.batch_per_device);
+	snprintf(title, sizeof(title), "%s on %s: %s scaling, %s, %s",
+		 m->name, names, mode, batch, precision_of(p, n));
+	/* the data file, quoted, relative to the script's directory */
+	q = open_memstream(&text, &tlen);
+	if (q) {
+		report_gp_string(q, report_basename(datpath));
+		fclose(q);
+	}
+	snprintf(dat, sizeof(dat), "%s", text ? text : "''");
+	free(text);
 	fprintf(f, "# dlsim %s: %s scaling of %s on %s\n"
-		"set terminal %s\nset output '%s'\n"
-		"set multiplot layout 1,3 title '%s on %s: %s scaling, %s, "
-		"%s' font ',13'\n"
-		"set grid\nset key top left box opaque\n"
-		"set logscale x 2\nset xlabel 'devices'\n",
-		DLSIM_VERSION, mode, m->name, names, terminal, image, m->name,
-		names, mode, batch, dlsim_precision_name(p[0].r.precision));
-	fprintf(f, "names = \"%s\"\n", words);
-	fprintf(f, "set title 'Throughput'\nset logscale y\n"
-		"set ylabel 'samples per second'\n"
-		"plot for [i=0:%d] '%s' index i using 1:2 with linespoints "
-		"lw 2 pt 7 title word(names, i+1), \\\n"
-		"     for [i=0:%d] '%s' index i using 1:3 with lines dt 2 lc "
-		"'gray40' title (i == 0 ? 'ideal (linear)' : '')\n", k - 1,
-		dat, k - 1, dat);
-	fprintf(f, "set title 'Parallel efficiency'\nunset logscale y\n"
-		"set ylabel 'efficiency (%%)'\nset yrange [0:105]\n"
-		"set key bottom left box opaque\n"
-		"plot for [i=0:%d] '%s' index i using 1:4 with linespoints "
-		"lw 2 pt 7 title word(names, i+1)\n", k - 1, dat);
-	fprintf(f, "set title 'Step time of %s'\nset autoscale y\n"
-		"set yrange [0:*]\nset ylabel 'time per step (ms)'\n"
-		"set style fill solid 0.8 border -1\n"
-		"set key outside below vertical box\n"
-		"plot '%s' index 0 using 1:($5+$6+$7):($1*0.3) with boxes "
-		"lc 'orange-red' title 'exposed communication', \\\n"
-		"     '' index 0 using 1:($5+$6):($1*0.3) with boxes "
-		"lc 'goldenrod' title 'optimizer', \\\n"
-		"     '' index 0 using 1:5:($1*0.3) with boxes lc "
-		"'steelblue' title 'compute (forward + backward)'\n"
-		"unset multiplot\n", p[0].series, dat);
+		"# Restyle and redraw, in this file's directory, with: "
+		"gnuplot <this file>\n"
+		"set terminal %s\nset termoption noenhanced\nset output ",
+		DLSIM_VERSION, mode, m->name, names, terminal);
+	report_gp_string(f, report_basename(image));
+	fputs("\nset multiplot layout 1,3 title ", f);
+	report_gp_string(f, title);
+	fputs(" font ',13'\nset grid\nset key top left box opaque\n"
+	      "set logscale x 2\nset xlabel 'devices'\nnames = ", f);
+	report_gp_string(f, words);
+	fputc('\n', f);
+	plot_panels(f, dat, k, p[0].series);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

@@ -14,22 +14,40 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/banned.h"
 
 static void event_name(FILE *f, const struct model *m,
-		       const struct sim_event *e)
+		       const struct sim_result *r, const struct sim_event *e)
 {
 	char name[160];
 
 	if (e->stream == SIM_STREAM_COMM)
-		snprintf(name, sizeof(name), "allreduce bucket %d", e->bucket);
-	else if (e->layer < 0)
-		snprintf(name, sizeof(name), "optimizer update");
-	else
+		snprintf(name, sizeof(name), "%s bucket %d",
+			 sim_collective_name(r->grad_collective), e->bucket);
+	else if (e->layer >= 0)
 		snprintf(name, sizeof(name), "%s %s", m->layers[e->layer].name,
 			 model_pass_name((enum model_pass)e->pass));
+	else if (e->pass == MODEL_PASS_UPDATE)
+		snprintf(name, sizeof(name), "optimizer update");
+	else if (e->bucket >= 0)
+		snprintf(name, sizeof(name), "%s compress bucket %d",
+			 sim_compression_name(r->compression), e->bucket);
+	else
+		snprintf(name, sizeof(name), "%s decompress gradients",
+			 sim_compression_name(r->compression));
 	report_json_string(f, name);
+}
+
+/* The event's category: the layer kind, or what the span is. */
+static const char *event_cat(const struct model *m, const struct sim_event *e)
+{
+	if (e->stream == SIM_STREAM_COMM)
+		return "comm";
+	if (e->layer >= 0)
+		return model_layer_kind_name(m->layers[e->layer].kind);
+	return e->pass == MODEL_PASS_UPDATE ? "optimizer" : "compression";
 }
 
 static void write_events(FILE *f, const struct model *m,
@@ -49,18 +67,20 @@ static void write_events(FILE *f, const struct model *m,
 		const struct sim_event *e = &r->events[i];
 
 		fputs(",\n  {\"name\": ", f);
-		event_name(f, m, e);
+		event_name(f, m, r, e);
 		fprintf(f, ", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": 1, "
 			"\"tid\": %d, \"ts\": %.6f, \"dur\": %.6f, \"args\": "
 			"{\"flops\": %.9g, \"bytes\": %.9g, \"bound\": \"%s\"",
-			e->stream == SIM_STREAM_COMM ? "comm" :
-			e->layer < 0 ? "optimizer" :
-			model_layer_kind_name(m->layers[e->layer].kind),
+			event_cat(m, e),
 			e->stream == SIM_STREAM_COMM ? 2 : 1, e->start_s * 1e6,
 			e->dur_s * 1e6, e->flops, e->bytes,
 			sim_bound_name(e->bound));
 		if (e->layer >= 0)
 			fprintf(f, ", \"layer\": %d", e->layer);
+		if (e->stream == SIM_STREAM_COMM)
+			fprintf(f, ", \"algorithm\": \"%s%s\"",
+				r->allreduce_hierarchical ? "hierarchical " :
+				"", sim_algo_name(r->allreduce_used));
 		fputs("}}", f);
 	}
 	fprintf(f, "\n], \"displayTimeUnit\": \"ms\", \"otherData\": "
@@ -73,13 +93,19 @@ int report_trace(const char *path, const struct model *m,
 		 const struct hw_system *s, const struct sim_result *r,
 		 struct dlsim_err *err)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f;
 
+	if (!path || !*path)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--trace needs a file "
+				     "name");
+	f = fopen(path, "w");
 	if (!f)
 		return dlsim_err_set(err, DLSIM_EIO, "%s: %s", path,
 				     strerror(errno));
 	write_events(f, m, s, r);
-	if (ferror(f) | fclose(f))
+	if (ferror(f) | fclose(f)) {
+		unlink(path);   /* no half-written trace left behind */
 		return dlsim_err_set(err, DLSIM_EIO, "%s: write error", path);
+	}
 	return DLSIM_OK;
 }

@@ -168,14 +168,19 @@ void sim_memory(const struct model *m, const struct hw_system *s,
 		struct sim_result *r);
 
 /*
- * Compression of a bucket of n fp32 gradient values across `ranks`
- * devices (sim_compress.c): returns the (de)compression kernel time and
- * sets the bytes the collective moves (nccl-tests' size) and which
- * collective carries them.
+ * Compression of a bucket of n gradient values of `width` bytes each (4:
+ * fp32 under AMP, 8 under fp64) across `ranks` devices (sim_compress.c).
  */
-double sim_compress_plan(const struct sim_roof *roof,
-			 enum sim_compression c, double n, int64_t ranks,
-			 double topk_ratio, double *wire_bytes,
-			 enum sim_collective *coll);
+struct sim_compress_plan {
+	double wire_bytes;            /* what the collective moves (nccl-tests'
+					 size) */
+	enum sim_collective coll;     /* allreduce, or allgather for top-k */
+	double compress_s;            /* kernel before the collective */
+	double decompress_s;          /* kernel after it */
+};
+
+void sim_compress_plan(const struct sim_roof *roof, enum sim_compression c,
+		       double n, int width, int64_t ranks, double topk_ratio,
+		       struct sim_compress_plan *out);
 
 #endif /* DLSIM_SIM_SIM_H */

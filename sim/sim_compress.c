@@ -3,27 +3,30 @@
  * what goes on the wire, which collective carries it, and what the
  * (de)compression kernels cost.
  *
- * MODEL, per bucket of n gradient values (fp32 on the device, AMP):
+ * MODEL, per bucket of n gradient values of w bytes (4: fp32, as AMP
+ * keeps them; 8 under fp64):
  *   fp16 / bf16  cast to 16 bits before the allreduce and back after
  *                (Horovod's fp16 Compression, PyTorch DDP's
  *                fp16_compress_hook): 2n bytes on the wire; kernels read
- *                4n and write 2n, then read 2n and write 4n.
+ *                wn and write 2n, then read 2n and write wn.
  *   int8         scale by the bucket's largest magnitude and round
  *                (Dettmers, "8-Bit Approximations for Parallelism in Deep
  *                Learning", ICLR 2016): n bytes on the wire; kernels read
- *                4n twice (max, then quantize) and write n; read n and
- *                write 4n after.
+ *                wn twice (max, then quantize) and write n; read n and
+ *                write wn after.
  *   top-k        keep the fraction r of largest magnitudes, chosen by a
  *                threshold estimated from a sample (Aji & Heafield,
  *                "Sparse Communication for Distributed Gradient Descent",
  *                EMNLP 2017): each rank sends k = r n (value, index) pairs
  *                of 4 + 4 bytes; sparse vectors do not sum in place, so
  *                they travel by an allgather of P k 8 bytes in all; kernels
- *                read 4n and write 8k, then scatter-add the P k received
- *                pairs (read 8, read-modify-write 4 each).
+ *                read wn and write 8k, then scatter-add the P k received
+ *                pairs (read 8, read-modify-write w each).
+ * Without compression the n values go as they are: wn bytes.
  * Kernel times are memory-bound element-wise passes at the device's
- * attainable bandwidth, each with one launch.  They run on the
- * communication stream, ahead of and after the bucket's collective.
+ * attainable bandwidth, each with one launch.  They run on the compute
+ * stream, as DDP comm hooks and Horovod launch them: compressing delays
+ * the rest of backward, decompressing delays the optimizer.
  *
  * LIMITATIONS
  * - int8 gradients are reduced as 1-byte values; real schemes re-scale
@@ -65,30 +68,35 @@ static double stream_pass(const struct sim_roof *roof, double bytes)
 	return bytes / roof->bandwidth_Bps + roof->launch_s;
 }
 
-double sim_compress_plan(const struct sim_roof *roof,
-			 enum sim_compression c, double n, int64_t ranks,
-			 double topk_ratio, double *wire_bytes,
-			 enum sim_collective *coll)
+void sim_compress_plan(const struct sim_roof *roof, enum sim_compression c,
+		       double n, int width, int64_t ranks, double topk_ratio,
+		       struct sim_compress_plan *out)
 {
-	double k = topk_ratio * n, p = (double)ranks;
+	double k = topk_ratio * n, p = (double)ranks, w = (double)width;
 
-	*coll = SIM_COLL_ALLREDUCE;
+	out->coll = SIM_COLL_ALLREDUCE;
+	out->compress_s = out->decompress_s = 0.0;
 	switch (c) {
 	case SIM_COMPRESS_FP16:
 	case SIM_COMPRESS_BF16:
-		*wire_bytes = 2.0 * n;
-		return stream_pass(roof, 6.0 * n) + stream_pass(roof, 6.0 * n);
+		out->wire_bytes = 2.0 * n;
+		out->compress_s = stream_pass(roof, (w + 2.0) * n);
+		out->decompress_s = stream_pass(roof, (w + 2.0) * n);
+		break;
 	case SIM_COMPRESS_INT8:
-		*wire_bytes = n;
-		return stream_pass(roof, 4.0 * n) + stream_pass(roof, 5.0 * n) +
-		       stream_pass(roof, 5.0 * n);
+		out->wire_bytes = n;
+		out->compress_s = stream_pass(roof, w * n) +
+				  stream_pass(roof, (w + 1.0) * n);
+		out->decompress_s = stream_pass(roof, (w + 1.0) * n);
+		break;
 	case SIM_COMPRESS_TOPK:
-		*coll = SIM_COLL_ALLGATHER;
-		*wire_bytes = p * k * 8.0;
-		return stream_pass(roof, 4.0 * n + 8.0 * k) +
-		       stream_pass(roof, p * k * 16.0);
+		out->coll = SIM_COLL_ALLGATHER;
+		out->wire_bytes = p * k * 8.0;
+		out->compress_s = stream_pass(roof, w * n + 8.0 * k);
+		out->decompress_s = stream_pass(roof, p * k * (8.0 + 2.0 * w));
+		break;
 	default:
-		*wire_bytes = 4.0 * n;
-		return 0.0;
+		out->wire_bytes = w * n;
+		break;
 	}
 }

@@ -224,7 +224,11 @@ struct step {
 	/* the comm stream */
 	double bucket;                  /* gradient bytes (fp32) waiting */
 	double free_at;                 /* when it is next idle */
-	double total, compress;         /* busy time, of it compressing */
+	double total;                   /* busy time */
+	double compress, decompress;    /* kernels on the compute stream */
+	enum sim_collective coll;
+	struct dlsim_err *err;          /* the first failure, if any */
+	int failed;
 	double wire;                    /* bytes put on the network */
 	int n_buckets;
 	double largest;                 /* largest bucket, whose algorithm */
@@ -307,49 +311,71 @@ static void accumulate(struct step *st, int i)
 	run_pass(st, i, MODEL_PASS_BWD_DATA, &c);
 }
 
+/* The fused optimizer kernel's FLOPs and bytes for `params` weights. */
+static void optimizer_cost(const struct sim_sizes *sz, enum sim_optimizer opt,
+			   double params, struct model_pass_cost *c)
+{
+	static const double state_bytes[] = { 0.0, 8.0, 16.0 };
+	static const double flops[] = { 2.0, 4.0, 12.0 };
+
+	c->flops = params * flops[opt];
+	c->bytes = params * (sz->grad + 2.0 * sz->master + state_bytes[opt] +
+			     (sim_mixed(sz) ? sz->weight : 0.0));
+}
+
 static double optimizer_time(const struct sim_roof *roof,
 			     const struct hw_device *d,
 			     const struct sim_sizes *sz,
 			     enum sim_optimizer opt, double params)
 {
-	static const double state_bytes[] = { 0.0, 8.0, 16.0 };
-	static const double flops[] = { 2.0, 4.0, 12.0 };
-	double bytes = sz->grad + 2.0 * sz->master + state_bytes[opt] +
-		       (sim_mixed(sz) ? sz->weight : 0.0);
+	struct model_pass_cost c;
 	double rate = d->peak[DLSIM_FP32].vector_flops > 0.0 ?
 		      d->peak[DLSIM_FP32].vector_flops :
 		      roof->rate[MODEL_KERNEL_VECTOR];
-	double tc = params * flops[opt] / rate;
-	double tm = params * bytes / roof->bandwidth_Bps;
+	double tc, tm;
 
 	if (params <= 0.0)
 		return 0.0;
+	optimizer_cost(sz, opt, params, &c);
+	tc = c.flops / rate;
+	tm = c.bytes / roof->bandwidth_Bps;
 	return (tc > tm ? tc : tm) + roof->launch_s;
 }
 
 /*
- * Send the waiting bucket once it is ready at time `ready`: compress it
- * (sim_compress.c), reduce it (or gather it, for top-k), decompress.
+ * Send the waiting bucket once it is ready at time `ready`: compress it on
+ * the compute stream (sim_compress.c), then reduce it on the comm stream
+ * (or gather it, for top-k); its decompression waits for the end of
+ * backward, before the optimizer.  An algorithm the user asked for that
+ * cannot run this collective fails the prediction.
  */
 static void flush(struct step *st, double ready)
 {
+	struct sim_compress_plan plan;
 	struct sim_comm_result cr;
-	enum sim_collective coll;
-	double wire, tc, t, start;
+	double start;
 
-	if (st->bucket <= 0.0 || st->sys->n_devices <= 1) {
+	if (st->bucket <= 0.0 || st->sys->n_devices <= 1 || st->failed) {
 		st->bucket = 0.0;
 		return;
 	}
-	tc = sim_compress_plan(&st->roof, st->o->compression,
-			       st->bucket / (double)st->sz.grad,
-			       st->sys->n_devices, st->o->topk_ratio, &wire,
-			       &coll);
-	if (sim_collective_time(st->sys, coll, wire, st->o->allreduce, &cr,
-				NULL) != DLSIM_OK)
-		sim_collective_time(st->sys, coll, wire, SIM_ALGO_AUTO, &cr,
-				    NULL);
-	t = tc + cr.time_s;
+	sim_compress_plan(&st->roof, st->o->compression,
+			  st->bucket / (double)st->sz.grad, st->sz.grad,
+			  st->sys->n_devices, st->o->topk_ratio, &plan);
+	if (sim_collective_time(st->sys, plan.coll, plan.wire_bytes,
+				st->o->allreduce, &cr, st->err) != DLSIM_OK) {
+		st->failed = 1;
+		return;
+	}
+	if (plan.compress_s > 0.0) {
+		emit(st, SIM_STREAM_COMPUTE, -1, -1, st->n_buckets, st->t,
+		     plan.compress_s, NULL, SIM_BOUND_MEMORY);
+		st->t += plan.compress_s;
+		ready = st->t;
+	}
+	st->compress += plan.compress_s;
+	st->decompress += plan.decompress_s;
+	st->coll = plan.coll;
 	if (st->bucket > st->largest) {
 		st->largest = st->bucket;
 		st->used = cr.algo;
@@ -357,16 +383,15 @@ static void flush(struct step *st, double ready)
 	}
 	start = ready > st->free_at ? ready : st->free_at;
 	{
-		struct model_pass_cost c = { 0.0, wire, 0.0, 0.0,
+		struct model_pass_cost c = { 0.0, plan.wire_bytes, 0.0, 0.0,
 					     MODEL_KERNEL_VECTOR };
 
-		emit(st, SIM_STREAM_COMM, -1, -1, st->n_buckets, start, t,
-		     &c, SIM_BOUND_NONE);
+		emit(st, SIM_STREAM_COMM, -1, -1, st->n_buckets, start,
+		     cr.time_s, &c, SIM_BOUND_NONE);
 	}
-	st->free_at = start + t;
-	st->total += t;
-	st->compress += tc;
-	st->wire += wire;
+	st->free_at = start + cr.time_s;
+	st->total += cr.time_s;
+	st->wire += plan.wire_bytes;
 	st->bucket = 0.0;
 	st->n_buckets++;
 }
@@ -422,15 +447,15 @@ static void step_release(struct step *st, unsigned char *needs,
 static void finish(struct step *st, double fwd, double bwd_end,
 		   double opt, struct sim_result *r)
 {
-	double compute = bwd_end + opt;
+	double compute = bwd_end + st->decompress + opt;
 
 	r->step_time_s = (st->free_at > bwd_end ? st->free_at : bwd_end) +
-			 opt;
+			 st->decompress + opt;
 	r->breakdown.forward_s = fwd;
 	r->breakdown.backward_s = bwd_end - fwd;
 	r->breakdown.optimizer_s = opt;
 	r->breakdown.comm_s = st->total;
-	r->breakdown.compress_s = st->compress;
+	r->breakdown.compress_s = st->compress + st->decompress;
 	r->breakdown.comm_exposed_s = r->step_time_s - compute;
 	r->single_device_step_s = compute;
 	r->devices = st->sys->n_devices;
@@ -443,6 +468,8 @@ static void finish(struct step *st, double fwd, double bwd_end,
 	r->gradient_bytes = (double)st->m->params * st->sz.grad;
 	r->comm_bytes = st->wire;
 	r->n_buckets = st->n_buckets;
+	r->compression = st->o->compression;
+	r->grad_collective = st->coll;
 }
 
 /* ---------------------------------------------------------------- */
@@ -482,6 +509,9 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 	st.m = m;
 	st.sys = s;
 	st.o = o;
+	st.err = err;
+	st.coll = o->compression == SIM_COMPRESS_TOPK ? SIM_COLL_ALLGATHER :
+		  SIM_COLL_ALLREDUCE;
 	st.batch = r->batch_per_device;
 	st.used = o->allreduce;
 	sizes_for(r->precision, &st.sz);
@@ -492,19 +522,30 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 		pass(&st, i, MODEL_PASS_FWD);
 	fwd = st.t;
 	backward(&st);
-	bwd_end = st.t;
 	if (o->overlap)
 		flush(&st, st.t);
 	else
 		reduce_after(&st);
+	bwd_end = st.t;   /* with any compression kernels */
 	opt = optimizer_time(&st.roof, s->device, &st.sz, o->optimizer,
 			     (double)m->params);
 	st.t = st.free_at > bwd_end ? st.free_at : bwd_end;
-	emit(&st, SIM_STREAM_COMPUTE, -1, MODEL_PASS_UPDATE, -1, st.t, opt,
-	     NULL, SIM_BOUND_MEMORY);
-	if (!(bwd_end + opt > 0.0) || st.ev_failed) {
+	emit(&st, SIM_STREAM_COMPUTE, -1, -1, -2, st.t, st.decompress, NULL,
+	     SIM_BOUND_MEMORY);
+	st.t += st.decompress;
+	{
+		struct model_pass_cost c = { 0.0, 0.0, 0.0, 0.0,
+					     MODEL_KERNEL_VECTOR };
+
+		optimizer_cost(&st.sz, o->optimizer, (double)m->params, &c);
+		emit(&st, SIM_STREAM_COMPUTE, -1, MODEL_PASS_UPDATE, -1, st.t,
+		     opt, &c, SIM_BOUND_MEMORY);
+	}
+	if (!(bwd_end + opt > 0.0) || st.ev_failed || st.failed) {
 		step_release(&st, needs, stack_needs);
 		memset(r, 0, sizeof(*r));
+		if (st.failed)
+			return err ? err->code : DLSIM_EINVAL;
 		if (st.ev_failed)
 			return dlsim_err_set(err, DLSIM_ENOMEM,
 					     "out of memory");

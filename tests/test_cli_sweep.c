@@ -349,6 +349,10 @@ START_TEST(cli_scale_strong_and_bad_input)
 	assert_one_error(&r, 2, "--hw is required");
 	run(&r, "scale resnet50 --hw v100 --devices 1,2 --plot x.pdf");
 	assert_one_error(&r, 2, "must end in .png or .svg");
+	run(&r, "scale resnet50 --hw v100,v100 --devices 1,2");
+	assert_one_error(&r, 2, "twice");
+	run(&r, "scale resnet50 --hw my.yaml --devices 1,2");
+	assert_one_error(&r, 2, "not files");
 }
 END_TEST
 
@@ -425,7 +429,7 @@ START_TEST(cli_predict_time_energy_cost_to_train)
 	t = strstr(r.out, "\"train\"");
 	ck_assert(t != NULL);
 	steps = json_number(t, "steps");
-	ck_assert(steps == ceil(90.0 * 1281167.0 / 512.0));
+	ck_assert(steps == 90.0 * ceil(1281167.0 / 512.0));
 	ck_assert_rel(json_number(t, "time_s"),
 		      steps * json_number(r.out, "step_time_s"), 1e-9);
 	hours = json_number(t, "time_s") / 3600.0;

@@ -489,12 +489,15 @@ END_TEST
 
 /*
  * fp16 gradient compression on the same two-device rig: each bucket's n
- * fp32 values travel as 2n bytes, after a cast kernel and before a
- * cast-back kernel (1 ms each on the launch-only rig).
- *   bucket 1: n = 1,001,000: 2 ms + 2.002 MB at 1 GB/s (P = 2 ring:
- *             m ns) = 4.002 ms, from 6 ms to 10.002 ms;
- *   bucket 2: n = 2,000: 2 ms + 4 us = 2.004 ms, from 10.002 to
- *             12.006 ms; the optimizer ends the step at 13.006 ms.
+ * fp32 values travel as 2n bytes; a cast kernel (1 ms on the launch-only
+ * rig) runs on the compute stream before the bucket goes, and a cast-back
+ * kernel after backward, before the optimizer.
+ *   fc2's dw ends at 6 ms; its cast: 6 -> 7; bucket 1 (2.002 MB at
+ *   1 GB/s: m ns) on the comm stream 7 -> 9.002 ms;
+ *   fc1's dw 7 -> 8; the last bucket's cast 8 -> 9; it waits for the
+ *   link: 9.002 -> 9.006 ms (4,000 bytes);
+ *   two cast-backs 9.006 -> 11.006, the optimizer to 12.006 ms.
+ * Compute is 9 + 2 + 1 = 12 ms, so 6 us are exposed.
  * Top-k (1%) sends P k (value, index) pairs: 2 x 10,010 x 8 + 2 x 20 x 8
  * = 160,480 bytes in all.
  */
@@ -513,14 +516,23 @@ START_TEST(step_compression_costs_bytes_and_kernels)
 	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
 	ck_assert_rel(res.comm_bytes, 2006000.0, 1e-12);
 	ck_assert_rel(res.breakdown.compress_s, 4e-3, 1e-9);
-	ck_assert_rel(res.breakdown.comm_s, 6.006e-3, 1e-9);
-	ck_assert_rel(res.step_time_s, 13.006e-3, 1e-9);
+	ck_assert_rel(res.breakdown.comm_s, 2.006e-3, 1e-9);
+	ck_assert_rel(res.step_time_s, 12.006e-3, 1e-9);
+	ck_assert_rel(res.breakdown.comm_exposed_s, 6e-6, 1e-6);
+	ck_assert_int_eq(res.compression, SIM_COMPRESS_FP16);
+	ck_assert_int_eq(res.grad_collective, SIM_COLL_ALLREDUCE);
 	sim_result_release(&res);
 	o.compression = SIM_COMPRESS_TOPK;
 	o.topk_ratio = 0.01;
 	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
 	ck_assert_rel(res.comm_bytes, 160480.0, 1e-12);
+	ck_assert_int_eq(res.grad_collective, SIM_COLL_ALLGATHER);
 	sim_result_release(&res);
+	/* an algorithm that cannot gather is refused, not replaced */
+	o.allreduce = SIM_ALGO_PARAM_SERVER;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL),
+			 DLSIM_EINVAL);
+	o.allreduce = SIM_ALGO_AUTO;
 	o.topk_ratio = 1.5;
 	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL),
 			 DLSIM_EINVAL);
@@ -580,9 +592,10 @@ END_TEST
 
 /*
  * Time to train two_fc: 2 epochs of 10 samples at global batch 4 is
- * ceil(20 / 4) = 5 steps of 11.012 ms (the overlap case above) =
- * 55.06 ms.  Power: 2 devices x 100 W + 1 node x 50 W = 250 W, so
- * 13.765 J.  At 3 USD per device-hour: 2 x 0.05506 / 3600 h x 3 USD.
+ * 2 x ceil(10 / 4) = 6 steps of 11.012 ms (the overlap case above) =
+ * 66.072 ms.  Power: 2 devices x 100 W + the whole 2-device node's 50 W
+ * = 250 W, so 16.518 J.  At 3 USD per device-hour:
+ * 2 x 0.066072 / 3600 h x 3 USD.
  */
 START_TEST(train_time_energy_and_cost)
 {
@@ -609,11 +622,15 @@ START_TEST(train_time_energy_and_cost)
 	t.price_per_device_hour = 3.0;
 	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
 			 DLSIM_OK);
-	ck_assert(tr.steps == 5.0);
-	ck_assert_rel(tr.time_s, 55.06e-3, 1e-9);
+	ck_assert(tr.steps == 6.0);
+	ck_assert_rel(tr.time_s, 66.072e-3, 1e-9);
 	ck_assert_rel(tr.power_w, 250.0, 1e-12);
-	ck_assert_rel(tr.energy_j, 13.765, 1e-9);
-	ck_assert_rel(tr.cost_usd, 2.0 * 55.06e-3 / 3600.0 * 3.0, 1e-9);
+	ck_assert_rel(tr.energy_j, 16.518, 1e-9);
+	ck_assert_rel(tr.cost_usd, 2.0 * 66.072e-3 / 3600.0 * 3.0, 1e-9);
+	/* a price and years together are refused */
+	t.years = 3.0;
+	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
+			 DLSIM_EINVAL);
 	/* amortized list price needs a price in the catalog */
 	t.price_per_device_hour = 0.0;
 	t.years = 3.0;
@@ -623,7 +640,14 @@ START_TEST(train_time_energy_and_cost)
 	r.dev.price_usd = 26280.0;  /* 1 USD per hour over 3 years */
 	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
 			 DLSIM_OK);
-	ck_assert_rel(tr.cost_usd, 2.0 * 55.06e-3 / 3600.0, 1e-9);
+	ck_assert_rel(tr.cost_usd, 2.0 * 66.072e-3 / 3600.0, 1e-9);
+	/* one device of the two-device node pays half its overhead */
+	r.sys.n_devices = r.sys.devices_per_node = 1;
+	t.years = 0.0;
+	t.price_per_device_hour = 1.0;
+	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
+			 DLSIM_OK);
+	ck_assert_rel(tr.power_w, 100.0 + 25.0, 1e-12);
 	sim_result_release(&res);
 	model_free(m);
 }
