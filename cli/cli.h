@@ -115,12 +115,14 @@ int cli_finish(int status);
 
 int cmd_predict(const struct cli_command *cmd, int argc, char **argv);
 int cmd_scale(const struct cli_command *cmd, int argc, char **argv);
+int cmd_db(const struct cli_command *cmd, int argc, char **argv);
+int cmd_calibrate(const struct cli_command *cmd, int argc, char **argv);
 int cmd_models(const struct cli_command *cmd, int argc, char **argv);
 int cmd_hw(const struct cli_command *cmd, int argc, char **argv);
 int cmd_comm(const struct cli_command *cmd, int argc, char **argv);
 
 extern const struct cli_command cli_comm;
 extern const struct cli_command cli_predict, cli_models, cli_hw,
-	cli_scale;
+	cli_scale, cli_db, cli_calibrate;
 
 #endif /* DLSIM_CLI_CLI_H */

@@ -157,6 +157,9 @@ struct hw_raw_node {
 	int64_t intra_links_per_device;
 	int intra_topology;
 	int64_t devices_per_pcie_switch;  /* optional: 0 when absent */
+	char **ring_links;           /* optional, read whole by
+					hw_convert.c: NULL when absent */
+	unsigned ring_links_count;
 	char *nic_link;
 	int64_t nics_per_node;
 	double *overhead_W;          /* optional: NULL when absent */

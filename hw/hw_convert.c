@@ -588,6 +588,81 @@ static int node_numbers(struct reader *r, unsigned i,
 	return DLSIM_OK;
 }
 
+/* A whole decimal number, digits only, no leading zero (which YAML 1.1
+ * reads as octal): what an integer key takes, read to its end. */
+static int whole_number(const char *s, int64_t *out)
+{
+	int64_t v = 0;
+	const char *p;
+
+	if (!*s || (s[0] == '0' && s[1]))
+		return 0;
+	for (p = s; *p; p++) {
+		if (*p < '0' || *p > '9' || v > (int64_t)HW_MAX_RAW)
+			return 0;
+		v = v * 10 + (*p - '0');
+	}
+	*out = v;
+	return 1;
+}
+
+/*
+ * ring_links: entry g - 1 is the links' worth of bandwidth a ring over
+ * the node's first g devices gets (the edge-disjoint directed rings its
+ * links hold, tools/dgx1_rings.py).  Whole numbers in 1..links per
+ * device (a ring leaves each device by one link), one per device count
+ * up to the node's devices.  Not for ring and torus nodes, whose rings
+ * run per dimension.
+ */
+static int node_ring_links(struct reader *r, unsigned i,
+			   const struct hw_raw_node *rn, struct hw_node *n)
+{
+	int64_t hi = rn->intra_links_per_device > 0 ?
+		     rn->intra_links_per_device : 1;
+	char p[96];
+	unsigned j;
+
+	if (!rn->ring_links)
+		return DLSIM_OK;
+	PATH(p, "nodes.%u.ring_links", i);
+	if (rn->intra_topology == HW_TOPO_RING ||
+	    rn->intra_topology == HW_TOPO_TORUS)
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: 'ring_links' is not for "
+				     "intra_topology ring or torus (their "
+				     "rings run per dimension)", r->name,
+				     line_of(r, p));
+	if ((int64_t)rn->ring_links_count > rn->devices_per_node)
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: 'ring_links' lists %u entries, "
+				     "one per device count, but node '%s' "
+				     "has %lld devices", r->name,
+				     line_of(r, p), rn->ring_links_count,
+				     rn->name,
+				     (long long)rn->devices_per_node);
+	for (j = 0; j < rn->ring_links_count; j++) {
+		int64_t v;
+
+		PATH(p, "nodes.%u.ring_links.%u", i, j);
+		if (!whole_number(rn->ring_links[j], &v))
+			return dlsim_err_set(r->err, DLSIM_EPARSE,
+					     "%s:%d: 'ring_links' entries "
+					     "must be whole numbers (got "
+					     "'%s')", r->name, line_of(r, p),
+					     rn->ring_links[j]);
+		if (v < 1 || v > hi)
+			return dlsim_err_set(r->err, DLSIM_EPARSE,
+					     "%s:%d: 'ring_links' entry %u "
+					     "must be in 1..%lld, the links "
+					     "per device (got %lld)", r->name,
+					     line_of(r, p), j + 1,
+					     (long long)hi, (long long)v);
+		n->ring_links[j] = v;
+	}
+	n->n_ring_links = (int)rn->ring_links_count;
+	return DLSIM_OK;
+}
+
 static int convert_node(struct reader *r, unsigned i,
 			const struct hw_raw_node *rn, struct hw_node *n)
 {
@@ -599,7 +674,8 @@ static int convert_node(struct reader *r, unsigned i,
 	if ((rc = valid_name(r, p, rn->name)) ||
 	    (rc = check_aliases(r, "nodes", i, rn->aliases,
 				rn->aliases_count)) ||
-	    (rc = node_numbers(r, i, rn)))
+	    (rc = node_numbers(r, i, rn)) ||
+	    (rc = node_ring_links(r, i, rn, n)))
 		return rc;
 	core_strlcpy(n->name, rn->name, sizeof(n->name));
 	copy_aliases(n->aliases, &n->n_aliases, rn->aliases,

@@ -203,6 +203,10 @@ static const cyaml_schema_value_t network_entry = {
 			    network_fields),
 };
 
+static const cyaml_schema_value_t ring_links_entry = {
+	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 1, 31),
+};
+
 static const cyaml_schema_field_t node_fields[] = {
 	NAME("name", struct hw_raw_node, name),
 	CYAML_FIELD_SEQUENCE("aliases", CYAML_FLAG_POINTER | OPT,
@@ -218,6 +222,12 @@ static const cyaml_schema_field_t node_fields[] = {
 	     intra_topology, topology_strings),
 	CYAML_FIELD_INT("devices_per_pcie_switch", OPT, struct hw_raw_node,
 			devices_per_pcie_switch),
+	/* [4, 6, ...]: each item loaded as text and read whole by
+	 * hw_convert.c, as the strict-number check reads scalars under a
+	 * key, not the items of a sequence */
+	CYAML_FIELD_SEQUENCE("ring_links", CYAML_FLAG_POINTER | OPT,
+			     struct hw_raw_node, ring_links,
+			     &ring_links_entry, 1, HW_MAX_RING_LINKS),
 	ONAME("nic_link", struct hw_raw_node, nic_link),
 	CYAML_FIELD_INT("nics_per_node", OPT, struct hw_raw_node,
 			nics_per_node),

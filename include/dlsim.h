@@ -345,6 +345,7 @@ enum hw_topology {
 #define HW_NAME_LEN 48
 #define HW_SOURCE_LEN 512
 #define HW_MAX_ALIASES 8
+#define HW_MAX_RING_LINKS 128        /* entries of a node's ring_links */
 
 /* Dense peak and the unit that delivers it, for one precision. */
 struct hw_peak {
@@ -446,6 +447,11 @@ struct hw_node {
 	int64_t devices_per_pcie_switch; /* pcie-tree: devices sharing one
 					    switch's uplink; 0: each on its
 					    own root port */
+	int n_ring_links;            /* 0: not stated */
+	int64_t ring_links[HW_MAX_RING_LINKS]; /* [g - 1]: the links' worth
+					    of bandwidth a ring over the
+					    node's first g devices gets
+					    (edge-disjoint directed rings) */
 	char nic_link[HW_NAME_LEN];  /* empty: a single-node system only */
 	int64_t nics_per_node;
 	char network[HW_NAME_LEN];
@@ -927,6 +933,277 @@ struct sim_scale_point {
 };
 
 void sim_scaling(struct sim_scale_point *p, int n);
+
+/* ------------------------------------------------------------------ */
+/* The measurement store (db/, SQLite)                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * One SQLite database holds hosts, runs with their raw samples, fits,
+ * predictions and measurements (issue 4).  A handle is opened on a path,
+ * created and migrated to the current schema on first use; every write
+ * is one transaction, so a failed import or an interrupted run leaves
+ * the database as it was.  Tests open temporary databases only.
+ *
+ * Errors: DLSIM_EDB for anything SQLite refuses, as "PATH: what: SQLite's
+ * message"; DLSIM_EINVAL for an argument the database would store but
+ * nothing could use (a non-finite value, an unknown status);
+ * DLSIM_ENOTFOUND for a run id that is not there.  A handle belongs to
+ * one thread and one process: after fork() each process opens its own.
+ * Any number of processes may write one file at once; a writer waits up
+ * to DB_BUSY_TIMEOUT_MS for another's transaction before it fails.
+ *
+ * Times are Unix seconds (double), UTC.  Text fields longer than their
+ * array are cut when read back.
+ */
+struct db;
+
+#define DB_SCHEMA_VERSION 1
+#define DB_BUSY_TIMEOUT_MS 5000
+#define DB_PATH_LEN 512
+
+/* The database path: the given one (if not NULL or empty), else $DLSIM_DB
+ * (if set and not empty), else $XDG_DATA_HOME/dlsim/dlsim.db (if
+ * XDG_DATA_HOME is an absolute path), else ~/.local/share/dlsim/dlsim.db.
+ * Creates the missing directories of the last two, mode 0700, as mkdir -p
+ * does; never those of a given path or $DLSIM_DB.  Writes at most n bytes
+ * into buf.  DLSIM_EIO if a directory cannot be made, the path does not
+ * fit, or there is no HOME; buf is then "". */
+int db_resolve_path(const char *given, char *buf, size_t n,
+		    struct dlsim_err *err);
+
+/* Open (creating and migrating) the database at path: foreign keys on,
+ * WAL journal, a busy timeout for concurrent writers.  A file whose
+ * schema is newer than DB_SCHEMA_VERSION is refused ("created by a newer
+ * dlsim") and left untouched; an older one is migrated, one version per
+ * transaction.  The caller owns *out (db_close).  *out is NULL on
+ * failure, with DLSIM_EDB and SQLite's own message in err (DLSIM_ENOMEM
+ * if memory runs out). */
+int db_open(const char *path, struct db **out, struct dlsim_err *err);
+
+/* Close; NULL is a no-op. */
+void db_close(struct db *db);
+
+/* The schema version the file holds (PRAGMA user_version). */
+int db_schema_version(struct db *db);
+
+/* The path the handle was opened on (borrowed, lives as long as db). */
+const char *db_path(const struct db *db);
+
+/* ---- Hosts, runs and samples ---- */
+
+/* A machine that ran benchmarks, and the catalog hardware it stands for. */
+struct db_host {
+	char name[64];          /* host name */
+	char hw[HW_NAME_LEN];   /* catalog device or node, or "local" */
+	char cpu[128], gpu[128];
+	int64_t cores;
+	double mem_bytes;
+	char kernel[128];
+	char libs[256];         /* library versions, "openblas 0.3.21 ..." */
+};
+
+/* Insert a host (or find the same one: same name, hw, cpu and gpu, whose
+ * cores, memory, kernel and libraries are then updated to h's); sets
+ * *id (0 on failure).  One transaction. */
+int db_host_upsert(struct db *db, const struct db_host *h, int64_t *id,
+		   struct dlsim_err *err);
+
+/* A run: one invocation of a tool (dlsim calibrate run, an import). */
+struct db_run {
+	int64_t id;             /* set by db_run_insert */
+	int64_t host_id;        /* 0: none */
+	char tool[32];          /* "calibrate", "import:nccl-tests", ... */
+	char cmdline[512];
+	char version[16];       /* dlsim version; "" stores DLSIM_VERSION */
+	double start_s, end_s;  /* Unix time; end_s 0: not finished */
+	char status[16];        /* "running", "done", "interrupted",
+				   "failed"; "" stores "running" */
+	char hw[HW_NAME_LEN];   /* the hardware the samples describe */
+	char source[256];       /* for imports: where the file came from */
+	int64_t n_samples;      /* samples stored with the run: set by
+				   db_run_insert, db_run_get, db_each_run */
+};
+
+/*
+ * One raw measurement.  params is "key=value" pairs separated by
+ * spaces, in a fixed order per benchmark, e.g. "m=1024 n=1024 k=1024
+ * dtype=fp32 threads=2" (gemm), "bytes=1048576 ranks=8 op=allreduce
+ * algo=ring inplace=0" (collectives), "bytes=32768 kernel=triad" (stream).
+ * unit is "s", "B/s" or "FLOP/s" (the schema refuses any other).
+ */
+struct db_sample {
+	char benchmark[32];     /* gemm, conv, stream, p2p_latency, p2p_bw,
+				   allreduce, allgather, ... */
+	char params[256];
+	int64_t rep;            /* repetition, 0-based; -1: a summary */
+	double value;           /* finite */
+	char unit[8];
+};
+
+/*
+ * Insert a run and its n samples s[0..n-1] in ONE transaction: all or
+ * nothing.  Sets run->id and run->n_samples (both 0 on failure, when
+ * nothing at all was stored).  n may be 0 (a run that measured nothing
+ * is still recorded).  DLSIM_EINVAL for n < 0 or a non-finite value;
+ * DLSIM_EDB for what the schema refuses (status, unit, host_id).
+ */
+int db_run_insert(struct db *db, struct db_run *run,
+		  const struct db_sample *s, int64_t n,
+		  struct dlsim_err *err);
+
+/* Mark a run finished ("done", "interrupted", "failed") at end_s.
+ * DLSIM_EINVAL for another status, DLSIM_ENOTFOUND for no such run. */
+int db_run_finish(struct db *db, int64_t run_id, const char *status,
+		  double end_s, struct dlsim_err *err);
+
+/* Read run run_id into *out; DLSIM_ENOTFOUND ("run 7 not found") if
+ * there is none, *out then zeroed. */
+int db_run_get(struct db *db, int64_t run_id, struct db_run *out,
+	       struct dlsim_err *err);
+
+/* Counts for `dlsim db info`. */
+struct db_info {
+	char path[512];
+	int schema_version;
+	int64_t hosts, runs, samples, fits, predictions, measurements;
+	double file_bytes;      /* pages x page size: the file's size once
+				   the WAL is checkpointed */
+};
+
+int db_info(struct db *db, struct db_info *out, struct dlsim_err *err);
+
+/*
+ * Visitors.  Each calls fn once per row, in a fixed order, and stops when
+ * fn returns non-zero (still DLSIM_OK); the struct passed to fn is
+ * borrowed for that call only.  fn must not write to the database.
+ * DLSIM_EDB on a query failure.
+ *
+ * db_each_run: runs newest first (start_s, then id, descending).
+ * db_each_sample: the samples of run run_id (0: of all runs), by run id
+ * and insertion order.
+ * db_each_sample_of: the samples of every run for hardware hw, of
+ * benchmark (NULL: all benchmarks), by run id and insertion order: what a
+ * fit reads.
+ */
+int db_each_run(struct db *db, int (*fn)(void *ctx, const struct db_run *r),
+		void *ctx, struct dlsim_err *err);
+int db_each_sample(struct db *db, int64_t run_id,
+		   int (*fn)(void *ctx, int64_t run_id,
+			     const struct db_sample *s),
+		   void *ctx, struct dlsim_err *err);
+int db_each_sample_of(struct db *db, const char *hw, const char *benchmark,
+		      int (*fn)(void *ctx, int64_t run_id,
+				const struct db_sample *s),
+		      void *ctx, struct dlsim_err *err);
+
+/* ---- Fits, predictions and measurements ---- */
+
+/*
+ * A fitted model.  The JSON texts are borrowed: the caller's for
+ * db_fit_insert, the visitor's (valid during the callback) for
+ * db_each_fit.  The schema refuses text that is not valid JSON.
+ */
+struct db_fit {
+	int64_t id;             /* set by db_fit_insert */
+	char hw[HW_NAME_LEN];
+	char kind[32];          /* "gemm:fp32", "stream", "loggp:shm", ... */
+	const char *params_json;     /* {"name": value, ...} */
+	const char *covariance_json; /* [[...], ...] in params' order */
+	double residual_rms;    /* in the unit of the samples fitted */
+	int64_t n_samples;
+	const char *sample_run_ids;  /* the runs fitted, "[3, 4]" */
+	double created_s;       /* 0 stores now */
+	char dlsim_version[16]; /* "" stores DLSIM_VERSION */
+};
+
+/* Store a fit (one transaction); sets f->id (0 on failure). */
+int db_fit_insert(struct db *db, struct db_fit *f, struct dlsim_err *err);
+
+/* Visit the fits for hw (NULL: any) of kind (NULL: any), newest first. */
+int db_each_fit(struct db *db, const char *hw, const char *kind,
+		int (*fn)(void *ctx, const struct db_fit *f), void *ctx,
+		struct dlsim_err *err);
+
+/* A prediction as made: its inputs, outputs and the fits it used (JSON
+ * texts, borrowed as in struct db_fit). */
+struct db_prediction {
+	int64_t id;             /* set by db_prediction_insert */
+	const char *inputs_json;     /* {"model": ..., "hw": ..., ...} */
+	const char *outputs_json;    /* {"step_time_s": ..., ...} */
+	const char *fit_ids;         /* "[12, 13]"; "[]" uncalibrated */
+	double created_s;       /* 0 stores now */
+	char dlsim_version[16]; /* "" stores DLSIM_VERSION */
+};
+
+/* Store a prediction (one transaction); sets p->id (0 on failure). */
+int db_prediction_insert(struct db *db, struct db_prediction *p,
+			 struct dlsim_err *err);
+
+/* Ground truth: one measured figure of a validation set or a user. */
+struct db_measurement {
+	int64_t id;             /* set by db_each_measurement */
+	char set_name[64];      /* "tf_cnn_benchmarks-2017", ... */
+	char row_key[256];      /* what was measured: "resnet50 v100x8
+				   batch=64 fp16" */
+	double value;           /* finite */
+	char unit[16];          /* "samples/s", "s", ... */
+	char source[256];       /* where the figure was published */
+	double created_s;       /* 0 stores now */
+};
+
+/* Store m[0..n-1] in one transaction: all or nothing.  DLSIM_EINVAL for
+ * n < 0 or a non-finite value. */
+int db_measurement_insert(struct db *db, const struct db_measurement *m,
+			  int64_t n, struct dlsim_err *err);
+
+/* Visit the measurements of set_name (NULL: all), by id. */
+int db_each_measurement(struct db *db, const char *set_name,
+			int (*fn)(void *ctx, const struct db_measurement *m),
+			void *ctx, struct dlsim_err *err);
+
+/* ---- Maintenance ---- */
+
+/* VACUUM the file and truncate its WAL.  DLSIM_EDB if another process
+ * is writing (after the busy timeout). */
+int db_vacuum(struct db *db, struct dlsim_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Calibration: imports (calibrate/)                                   */
+/* ------------------------------------------------------------------ */
+
+enum cal_format {
+	CAL_NCCL_TESTS = 0,     /* all_reduce_perf & co, text or -J JSON */
+	CAL_OSU,                /* osu_latency, osu_bw, osu_allreduce */
+	CAL_STREAM,             /* McCalpin's STREAM output */
+	CAL_DEEPBENCH,          /* the CSV layout of shared/data/deepbench_* */
+	CAL_GEMM_CSV,           /* generic: m,n,k,dtype,time_s */
+	CAL_CONV_CSV,           /* generic: n,c,h,w,k,r,s,stride,pad,dtype,
+				   time_s */
+	CAL_FORMAT_COUNT
+};
+
+const char *cal_format_name(enum cal_format f);
+int cal_format_parse(const char *name, enum cal_format *out,
+		     struct dlsim_err *err);
+
+/*
+ * Read a benchmark output file into samples (caller frees *out with
+ * free()).  A file in an unknown or damaged format is refused with
+ * DLSIM_EPARSE and "path:line: what"; *out is then NULL.  Nothing is
+ * written anywhere.
+ */
+int cal_parse_file(enum cal_format f, const char *path,
+		   struct db_sample **out, int64_t *n, struct dlsim_err *err);
+
+/*
+ * Parse path and store it as one run of tool "import:FORMAT" for
+ * hardware hw, in one transaction; on any failure nothing is stored.
+ * Sets *run_id and *n_samples.
+ */
+int cal_import(struct db *db, enum cal_format f, const char *path,
+	       const char *hw, int64_t *run_id, int64_t *n_samples,
+	       struct dlsim_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Reports                                                             */

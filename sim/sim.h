@@ -145,7 +145,8 @@ double sim_level_param_server(const struct sim_level *l, double bytes,
 
 /* The same collective run hierarchically: inside each node (t->intra),
  * across nodes with algorithm a (t->inter), inside again.  DLSIM_EINVAL
- * as sim_level_cost(). */
+ * as sim_level_cost(), and for the parameter server, which runs flat
+ * only. */
 int sim_hier_cost(const struct sim_topo *t, enum sim_collective c,
 		  enum sim_algo a, double bytes, double *time);
 

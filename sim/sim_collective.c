@@ -108,7 +108,9 @@
  * the node's NICs), a ring allgather inside.  Reduce-scatter and
  * allgather keep their half; broadcast and reduce scatter or gather
  * inside; all-to-all exchanges inside and then across.  Each algorithm
- * takes the cheaper of flat and hierarchical; AUTO the cheapest of all
+ * takes the cheaper of flat and hierarchical (but the parameter server,
+ * which runs flat only: its single server's incast is what it is costed
+ * for); AUTO the cheapest of all
  * (ties to the earlier algorithm, flat first), which is what NCCL's
  * tuner does with its own model and MPI's decision functions do with
  * size and rank thresholds.  AUTO leaves out the parameter server, as
@@ -123,14 +125,19 @@
  *   src/graph/tuning.cc) and lower LL bandwidth, are one path here; so
  *   small collectives come out faster than NCCL runs them.  Nor are
  *   channels, chunk sizes or kernel launches modelled.
- * - Link bandwidths are line rates: protocol and copy overheads that
- *   keep measured bus bandwidth below them are not subtracted.
+ * - Link bandwidths are the catalog's: the line rate times the link's
+ *   stated efficiency where it has one (NVLink's protocol overhead);
+ *   other copy overheads that keep measured bus bandwidth below that
+ *   are not subtracted.
  * - Pipelined chunk counts are optimized continuously (a few integer
  *   candidates), not NCCL's fixed chunk size.
  * - For P not a power of two the folded ranks of recursive algorithms
  *   are costed at distance 1 and the rest as if contiguous.
- * - The parameter server runs flat: no hierarchical push, no server on
- *   a machine of its own.
+ * - The parameter server runs flat, on AUTO's request too, and
+ *   sim_hier_cost() refuses it: no hierarchical push (reduce inside
+ *   each node first), no server on a machine of its own.  Its pushes
+ *   take the level's slowest path, so on N nodes of g devices one
+ *   server costs 2 (P-1) m over one device's share of its node's NICs.
  */
 #include <math.h>
 #include <stdint.h>
@@ -598,7 +605,10 @@ int sim_hier_cost(const struct sim_topo *t, enum sim_collective c,
 	double g = (double)in->ranks, inside = ring_half(in, bytes), across;
 	double a2a_in;
 
-	if (!implements(c, a, t->inter.ranks) ||
+	/* the parameter server runs flat: its incast on one server's
+	 * link is the point, and a push through each node first is a
+	 * different design (LIMITATIONS) */
+	if (a == SIM_ALGO_PARAM_SERVER || !implements(c, a, t->inter.ranks) ||
 	    sim_level_cost(&t->inter, c, a, c == SIM_COLL_ALLTOALL ? bytes :
 			   bytes / g, &across))
 		return DLSIM_EINVAL;
@@ -651,7 +661,8 @@ static void bandwidths(struct sim_comm_result *out, enum sim_collective c,
 }
 
 /* The cheapest of algorithm a (for AUTO, all but the parameter server),
- * flat or hierarchical; DLSIM_EINVAL if none applies. */
+ * flat or hierarchical (the parameter server flat only:
+ * sim_hier_cost() refuses it); DLSIM_EINVAL if none applies. */
 static int cheapest(const struct sim_topo *t, enum sim_collective c,
 		    enum sim_algo a, double bytes, struct sim_comm_result *out)
 {

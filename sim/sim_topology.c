@@ -40,9 +40,20 @@
  *   edges and a face diagonal), so one partner at a time gets l/4 links
  *   (the 3 cube neighbours are exactly the partners of recursive
  *   halving and doubling at distances 1, 2, 4).  On fewer than 8 GPUs
- *   a quad keeps 3 of each GPU's 4 neighbours: rings get 3 l / 4 links
- *   rounded down to whole rings of 2 (V100 4, P100 2); 2 GPUs get the
- *   links between them, l/4.
+ *   the rings depend on which links the first g GPUs share, which the
+ *   node's ring_links states (below); without it a ring over fewer
+ *   than 8 gets one partner's l/4.
+ * - ring_links (optional, any topology but ring and torus): entry g - 1
+ *   is the number of links' worth r_g a ring over the node's first g
+ *   devices gets: the edge-disjoint directed Hamiltonian rings their
+ *   links hold (a link of multiplicity k carries k rings each way), as
+ *   NCCL builds one channel per ring.  The ring path is then r_g B; on
+ *   2 devices the ring is the pair's exchange, so a partner gets r_2 B
+ *   too.  The DGX-1 vectors come from tools/dgx1_rings.py, an
+ *   exhaustive count over the nvidia-smi topo -m adjacency: V100 1, 2,
+ *   4, 1, 2, 4, 6 for 2..8 GPUs, P100 1, 2, 2, 1, 2, 2, 4.  GPUs 0-4
+ *   hold no NVLink ring (GPU 4's only neighbour among them is GPU 0),
+ *   so 5 is written as the field's least value, 1.
  * - all-to-all (direct links between every pair, MI300X, Gaudi, the
  *   sockets of a server): l / (g - 1) links to each peer; rings use all
  *   l, as NCCL and RCCL run one ring per disjoint set of links.
@@ -81,10 +92,15 @@
  * - The hybrid cube mesh is the DGX-1 graph only; another 8-GPU NVLink
  *   mesh would need its own entry.  NVLink multicast (NVLS) and SHARP
  *   in-network reduction are not modelled.
+ * - On 3 to 7 GPUs of a cube mesh only the ring follows the links the
+ *   GPUs share (ring_links); a partner still gets l/4.  Where no NVLink
+ *   ring exists (DGX-1, 5 GPUs) NCCL leaves NVLink for one hop or runs
+ *   its tree as a chain; the ring here gets one link, below what NCCL
+ *   reaches (vTrain, V100: 37 GB/s busbw at 1 GiB).  Without
+ *   ring_links a subset's ring gets l/4, a placeholder with no source.
  * - Only the NIC bandwidth is shared by a node's devices: the PCIe path
  *   from a GPU to its NIC is assumed not to be the bottleneck.
  */
-#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -241,12 +257,15 @@ static void set_tier(struct sim_level *lv, int i, int64_t span,
 /* Inside a node                                                     */
 /* ---------------------------------------------------------------- */
 
-/* Whole rings of 2 links out of 3/4 of l (a quad of the cube mesh). */
-static double quad_ring_links(int64_t l)
+/* The node's ring_links for g devices: the links' worth a ring over its
+ * first g devices gets; 0 when the node does not state it. */
+static double stated_ring_links(const struct hw_system *s, int64_t g)
 {
-	double r = 2.0 * floor(3.0 * (double)l / 8.0);
+	const struct hw_node *n = s->node;
 
-	return r >= 1.0 ? r : 1.0;
+	if (!n || g < 1 || g > n->n_ring_links)
+		return 0.0;
+	return (double)n->ring_links[g - 1];
 }
 
 static void intra_level(const struct hw_system *s, struct sim_level *lv)
@@ -257,6 +276,7 @@ static void intra_level(const struct hw_system *s, struct sim_level *lv)
 	double b = il ? il->bandwidth_Bps : 0.0, all = (double)l * b;
 	enum hw_topology topo = s->node ? s->node->intra_topology :
 				HW_TOPO_NVSWITCH;
+	double r = stated_ring_links(s, g);
 	struct sim_loggp p;
 	int64_t dims[HW_MAX_DIMS];
 	int d;
@@ -271,8 +291,8 @@ static void intra_level(const struct hw_system *s, struct sim_level *lv)
 	switch (topo) {
 	case HW_TOPO_HYBRID_CUBE_MESH:
 		set_tier(lv, 0, g, il, all / 4.0);
-		sim_loggp_link(&lv->ring, il, g == 8 ? all : g == 2 ?
-			       all / 4.0 : quad_ring_links(l) * b);
+		if (g != 8)
+			sim_loggp_link(&lv->ring, il, all / 4.0);
 		break;
 	case HW_TOPO_ALL_TO_ALL:
 		set_tier(lv, 0, g, il, all / (double)(g - 1));
@@ -290,9 +310,16 @@ static void intra_level(const struct hw_system *s, struct sim_level *lv)
 		d = torus_dims(NULL, g, d, dims);
 		sim_loggp_link(&p, il, all / (2.0 * (double)d));
 		sim_level_torus(lv, d, dims, &p);
-		break;
+		return;
 	default:
 		break;
+	}
+	if (r > 0.0) {
+		/* stated: r links' worth; on 2 devices the ring is the
+		 * pair's exchange, so the partner gets it too */
+		sim_loggp_link(&lv->ring, il, r * b);
+		if (g == 2)
+			set_tier(lv, 0, g, il, r * b);
 	}
 }
 

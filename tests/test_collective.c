@@ -543,6 +543,45 @@ START_TEST(parameter_server_pays_its_incast)
 }
 END_TEST
 
+/*
+ * The parameter server runs flat, across nodes too: 2 nodes of 4
+ * devices, inside 4 B/s and 1 s, one NIC of 1 B/s and 2 s per node (a
+ * device's share 1/4 B/s), m = 32 B.  The server's pushes come over its
+ * node's NIC share, at the slower latency: 2 (2 + 7 x 32 x 4) = 1796.
+ * The hierarchical form (ring inside, 2 x 3 (1 + 8/4) = 18, a server of
+ * the 2 node leaders on m/4 = 8 B, 2 (2 + 8 x 4) = 68) would be 86: not
+ * offered, by name or by sim_hier_cost().
+ */
+START_TEST(parameter_server_runs_flat_across_nodes)
+{
+	struct rig r;
+	struct sim_comm_result res;
+	struct sim_topo t;
+	double h = -7.0;
+
+	rig_init(&r, 4, 2, HW_TOPO_NVSWITCH);
+	r.intra.bandwidth_Bps = 4.0;
+	r.nic.latency_s = 2.0;
+	res = cost(&r, SIM_COLL_ALLREDUCE, 32.0, SIM_ALGO_PARAM_SERVER);
+	ck_assert_rel(res.time_s, 1796.0, 1e-12);
+	ck_assert_int_eq(res.hierarchical, 0);
+	ck_assert_int_eq(res.algo, SIM_ALGO_PARAM_SERVER);
+	/* broadcast from one root: 2 + 7 x 32 x 4 = 898, flat too */
+	res = cost(&r, SIM_COLL_BROADCAST, 32.0, SIM_ALGO_PARAM_SERVER);
+	ck_assert_rel(res.time_s, 898.0, 1e-12);
+	ck_assert_int_eq(res.hierarchical, 0);
+	sim_topology(&r.sys, &t);
+	ck_assert(t.can_hier);
+	ck_assert_int_eq(sim_hier_cost(&t, SIM_COLL_ALLREDUCE,
+				       SIM_ALGO_PARAM_SERVER, 32.0, &h),
+			 DLSIM_EINVAL);
+	ck_assert(h == -7.0);
+	ck_assert_int_eq(sim_hier_cost(&t, SIM_COLL_ALLREDUCE, SIM_ALGO_RING,
+				       32.0, &h), DLSIM_OK);
+	ck_assert_rel(h, 54.0, 1e-12);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- */
 /* Topology                                                          */
 /* ---------------------------------------------------------------- */
@@ -656,10 +695,11 @@ END_TEST
  *     all 6 through NVSwitch: 2 [(1 + 4) + (1 + 2) + (1 + 1)] = 20
  *   pairwise all-to-all: 7 (1 + 6 x 2/3) = 35 against 7 (1 + 1) = 14
  *   AUTO: the mesh takes the ring (28), NVSwitch Rabenseifner (20)
- * A quad of 4 keeps 4 of a V100's 6 links for rings: 6 (1 + 12/4) = 24
- * against 6 (1 + 12/6) = 18; a pair has only the links between the two,
- * 6/4: 2 (1 + 24/1.5) = 34 against 2 (1 + 4) = 10.  P100's 4 links:
- * 14 (1 + 6/4) = 35.
+ * Fewer than 8 GPUs without ring_links: a ring gets one partner's 6/4
+ * links, a quad 6 (1 + 12/1.5) = 54 against NVSwitch's 6 (1 + 12/6) =
+ * 18; with the V100 DGX-1's ring_links [1, 1, 2, 4] the quad's 4 rings
+ * give 6 (1 + 12/4) = 24.  A pair without them: 2 (1 + 24/1.5) = 34
+ * against 2 (1 + 4) = 10.  P100's 4 links: 14 (1 + 6/4) = 35.
  */
 START_TEST(hybrid_cube_mesh_below_nvswitch)
 {
@@ -693,9 +733,16 @@ START_TEST(hybrid_cube_mesh_below_nvswitch)
 	m.node.intra_links_per_device = 6;
 	s.node.intra_links_per_device = 6;
 	ck_assert_rel(cost(&m, SIM_COLL_ALLREDUCE, 48.0,
-			   SIM_ALGO_RING).time_s, 24.0, 1e-12);
+			   SIM_ALGO_RING).time_s, 54.0, 1e-12);
 	ck_assert_rel(cost(&s, SIM_COLL_ALLREDUCE, 48.0,
 			   SIM_ALGO_RING).time_s, 18.0, 1e-12);
+	m.node.n_ring_links = 4;
+	m.node.ring_links[0] = 1;
+	m.node.ring_links[1] = 1;
+	m.node.ring_links[2] = 2;
+	m.node.ring_links[3] = 4;
+	ck_assert_rel(cost(&m, SIM_COLL_ALLREDUCE, 48.0,
+			   SIM_ALGO_RING).time_s, 24.0, 1e-12);
 	rig_init(&m, 2, 1, HW_TOPO_HYBRID_CUBE_MESH);
 	rig_init(&s, 2, 1, HW_TOPO_NVSWITCH);
 	m.node.intra_links_per_device = 6;
@@ -708,6 +755,63 @@ START_TEST(hybrid_cube_mesh_below_nvswitch)
 	m.node.intra_links_per_device = 4;
 	ck_assert_rel(cost(&m, SIM_COLL_ALLREDUCE, 48.0,
 			   SIM_ALGO_RING).time_s, 35.0, 1e-12);
+}
+END_TEST
+
+/*
+ * A node's ring_links, by hand: 3 GPUs of 2 links at 1 B/s and 1 s,
+ * m = 24 B (m/P = 8).  Hybrid cube mesh without ring_links: the ring
+ * gets one partner's 2/4 links, 2 x 2 (1 + 8/0.5) = 68; with [1, 1, 2],
+ * 2 links: 4 (1 + 8/2) = 20.  A list too short for 3 GPUs ([1, 2])
+ * leaves 3 GPUs as without it, 68.  On all-to-all links the ring gets
+ * all 2 links, 4 (1 + 4) = 20, and a stated [1, 1, 1] one: 4 (1 + 8) =
+ * 36.  Two GPUs, [1, 2]: the pair's ring and exchange both get 2 links,
+ * ring 2 (1 + 12/2) = 14, recursive doubling 1 + 24/2 = 13 (AUTO);
+ * without it each gets 2/4: 2 (1 + 24) = 50 and 1 + 48 = 49.
+ */
+START_TEST(ring_links_set_the_ring_of_a_subset)
+{
+	struct rig r;
+	struct sim_comm_result res;
+
+	rig_init(&r, 3, 1, HW_TOPO_HYBRID_CUBE_MESH);
+	r.node.intra_links_per_device = 2;
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 24.0,
+			   SIM_ALGO_RING).time_s, 68.0, 1e-12);
+	r.node.n_ring_links = 3;
+	r.node.ring_links[0] = 1;
+	r.node.ring_links[1] = 1;
+	r.node.ring_links[2] = 2;
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 24.0,
+			   SIM_ALGO_RING).time_s, 20.0, 1e-12);
+	r.node.n_ring_links = 2;
+	r.node.ring_links[1] = 2;
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 24.0,
+			   SIM_ALGO_RING).time_s, 68.0, 1e-12);
+	r.node.intra_topology = HW_TOPO_ALL_TO_ALL;
+	r.node.n_ring_links = 0;
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 24.0,
+			   SIM_ALGO_RING).time_s, 20.0, 1e-12);
+	r.node.n_ring_links = 3;
+	r.node.ring_links[1] = 1;
+	r.node.ring_links[2] = 1;
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 24.0,
+			   SIM_ALGO_RING).time_s, 36.0, 1e-12);
+
+	rig_init(&r, 2, 1, HW_TOPO_HYBRID_CUBE_MESH);
+	r.node.intra_links_per_device = 2;
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 24.0,
+			   SIM_ALGO_RING).time_s, 50.0, 1e-12);
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 24.0,
+			   SIM_ALGO_RECURSIVE_DOUBLING).time_s, 49.0, 1e-12);
+	r.node.n_ring_links = 2;
+	r.node.ring_links[0] = 1;
+	r.node.ring_links[1] = 2;
+	ck_assert_rel(cost(&r, SIM_COLL_ALLREDUCE, 24.0,
+			   SIM_ALGO_RING).time_s, 14.0, 1e-12);
+	res = cost(&r, SIM_COLL_ALLREDUCE, 24.0, SIM_ALGO_AUTO);
+	ck_assert_int_eq(res.algo, SIM_ALGO_RECURSIVE_DOUBLING);
+	ck_assert_rel(res.time_s, 13.0, 1e-12);
 }
 END_TEST
 
@@ -941,6 +1045,93 @@ START_TEST(catalog_dgx_allreduce_reaches_line_rate)
 }
 END_TEST
 
+/*
+ * tools/dgx1_rings.py's vectors are the shipped DGX-1 nodes' ring_links,
+ * and a ring allreduce of 1 GiB over the first g V100s of a dgx1 moves
+ * r_g links at NVLink2's 25 GB/s x 0.82: busbw r_g x 20.5 GB/s within
+ * 0.5% (latency is microseconds of milliseconds).  v100x3 (2 rings)
+ * takes twice v100x5's (none over NVLink, written as 1).  v100x2 is one
+ * link each way whatever the algorithm: 20.5 GB/s (vTrain: 22.6).
+ */
+START_TEST(catalog_dgx1_ring_links_follow_the_links)
+{
+	static const int64_t v100[8] = { 1, 1, 2, 4, 1, 2, 4, 6 };
+	static const int64_t p100[8] = { 1, 1, 2, 2, 1, 2, 2, 4 };
+	static const char *const v100_nodes[] = { "dgx1", "dgx1-v100-32gb" };
+	struct hw_catalog *cat = shipped();
+	const struct hw_node *n;
+	struct hw_system s;
+	struct sim_comm_result res;
+	double gib = 1073741824.0;
+	char spec[16];
+	int i, g;
+
+	for (i = 0; i < 2; i++) {
+		n = hw_node_find(cat, v100_nodes[i]);
+		ck_assert(n != NULL);
+		ck_assert_int_eq(n->n_ring_links, 8);
+		for (g = 0; g < 8; g++)
+			ck_assert_int_eq(n->ring_links[g], v100[g]);
+	}
+	n = hw_node_find(cat, "dgx1-p100");
+	ck_assert(n != NULL);
+	ck_assert_int_eq(n->n_ring_links, 8);
+	for (g = 0; g < 8; g++)
+		ck_assert_int_eq(n->ring_links[g], p100[g]);
+	for (g = 2; g <= 8; g++) {
+		snprintf(spec, sizeof(spec), "v100x%d", g);
+		ck_assert_int_eq(hw_system_resolve(cat, spec, &s, NULL), 0);
+		ck_assert_int_eq(sim_collective_time(&s, SIM_COLL_ALLREDUCE,
+						     gib, SIM_ALGO_RING, &res,
+						     NULL), 0);
+		ck_assert_msg(fabs(res.busbw_Bps / ((double)v100[g - 1] *
+						    0.82 * 25e9) - 1.0) <
+			      5e-3, "%s: ring busbw %g", spec,
+			      res.busbw_Bps);
+	}
+	ck_assert_int_eq(hw_system_resolve(cat, "v100x3", &s, NULL), 0);
+	sim_collective_time(&s, SIM_COLL_ALLREDUCE, gib, SIM_ALGO_RING, &res,
+			    NULL);
+	ck_assert_rel(res.busbw_Bps, 41e9, 5e-3);
+	ck_assert_int_eq(hw_system_resolve(cat, "v100x5", &s, NULL), 0);
+	sim_collective_time(&s, SIM_COLL_ALLREDUCE, gib, SIM_ALGO_RING, &res,
+			    NULL);
+	ck_assert_rel(res.busbw_Bps, 20.5e9, 5e-3);
+	ck_assert_int_eq(hw_system_resolve(cat, "v100x2", &s, NULL), 0);
+	sim_collective_time(&s, SIM_COLL_ALLREDUCE, gib, SIM_ALGO_AUTO, &res,
+			    NULL);
+	ck_assert_rel(res.busbw_Bps, 20.5e9, 5e-3);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/*
+ * One parameter server for 64 V100s in 8 DGX-1s, 64 MiB: flat, the
+ * server's pushes over one GPU's share of its node's 4 EDR NICs,
+ * 4 x 12.5 / 8 = 6.25 GB/s, each 67108864 B taking 10.737418 ms: the
+ * first with latency 0.6 us and the 1.2 us handshake, 62 more back to
+ * back, and the pulls the same: 2 (1.8 us + 63 x 10.737418 ms) =
+ * 1.3529183 s (the hierarchical form, reducing inside each node first,
+ * was about 20 ms).
+ */
+START_TEST(catalog_parameter_server_across_dgx1s)
+{
+	struct hw_catalog *cat = shipped();
+	struct hw_system s;
+	struct sim_comm_result res;
+	double m = 67108864.0;
+
+	ck_assert_int_eq(hw_system_resolve(cat, "v100x64", &s, NULL), 0);
+	ck_assert_int_eq(s.n_nodes, 8);
+	ck_assert_int_eq(sim_collective_time(&s, SIM_COLL_ALLREDUCE, m,
+					     SIM_ALGO_PARAM_SERVER, &res,
+					     NULL), 0);
+	ck_assert_int_eq(res.hierarchical, 0);
+	ck_assert_rel(res.time_s, 2.0 * (1.8e-6 + 63.0 * m / 6.25e9), 1e-9);
+	hw_catalog_free(cat);
+}
+END_TEST
+
 /* A TPU v3 pod slice of 64 hosts (256 chips) is the 16x16 torus; one
  * host is a 2x2 torus of its own.  Both allreduce on their rings. */
 START_TEST(catalog_tpu_slices_are_tori)
@@ -984,11 +1175,13 @@ Suite *suite_collective(void)
 	tcase_add_test(c, auto_switches_from_latency_to_bandwidth_optimal);
 	tcase_add_test(c, auto_leaves_out_the_parameter_server);
 	tcase_add_test(c, parameter_server_pays_its_incast);
+	tcase_add_test(c, parameter_server_runs_flat_across_nodes);
 	suite_add_tcase(s, c);
 	c = tcase_create("topology");
 	tcase_add_test(c, oversubscription_slows_only_cross_leaf_traffic);
 	tcase_add_test(c, torus_uses_all_its_dimensions);
 	tcase_add_test(c, hybrid_cube_mesh_below_nvswitch);
+	tcase_add_test(c, ring_links_set_the_ring_of_a_subset);
 	tcase_add_test(c, shared_pcie_switch_halves_bandwidth);
 	suite_add_tcase(s, c);
 	c = tcase_create("api");
@@ -999,6 +1192,8 @@ Suite *suite_collective(void)
 	tcase_add_test(c, catalog_loggp_and_topology_figures);
 	tcase_add_test(c, catalog_dgx_allreduce_reaches_line_rate);
 	tcase_add_test(c, catalog_tpu_slices_are_tori);
+	tcase_add_test(c, catalog_dgx1_ring_links_follow_the_links);
+	tcase_add_test(c, catalog_parameter_server_across_dgx1s);
 	suite_add_tcase(s, c);
 	return s;
 }

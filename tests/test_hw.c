@@ -728,6 +728,129 @@ START_TEST(loggp_and_topology_fields_are_checked)
 END_TEST
 
 /* ---------------------------------------------------------------- */
+/* ring_links                                                        */
+/* ---------------------------------------------------------------- */
+
+/* A node of 4 devices with 3 links each; %s on line 10 is its topology,
+ * on line 12 its ring_links (and what follows). */
+static const char ring_text[] =
+	"links:\n"                                   /* 1 */
+	"  - {name: nv, kind: nvlink, bandwidth_GBps: 25, latency_us: 1,\n"
+	"     source: s}\n"
+	"nodes:\n"
+	"  - name: cube\n"                           /* 5 */
+	"    device: tgpu\n"
+	"    devices_per_node: 4\n"
+	"    intra_link: nv\n"
+	"    intra_links_per_device: 3\n"
+	"    intra_topology: %s\n"                   /* 10 */
+	"    source: s\n"
+	"    %s\n";                                  /* 12 */
+
+/* The node's ring_links as written, the line of the mistake and what
+ * the message says; a NULL needle: it loads. */
+static const struct {
+	const char *topo, *ring;
+	int line;
+	const char *needle;
+} rings[] = {
+	{ "hybrid-cube-mesh", "ring_links: [1, 2.5]", 12,
+	  "'ring_links' entries must be whole numbers (got '2.5')" },
+	{ "hybrid-cube-mesh", "ring_links: [2abc]", 12,
+	  "must be whole numbers (got '2abc')" },
+	{ "hybrid-cube-mesh", "ring_links: [1, 1e3]", 12,
+	  "must be whole numbers (got '1e3')" },
+	{ "hybrid-cube-mesh", "ring_links: [1, 0x2]", 12,
+	  "must be whole numbers (got '0x2')" },
+	{ "hybrid-cube-mesh", "ring_links: [1, 02]", 12,
+	  "must be whole numbers (got '02')" },
+	{ "hybrid-cube-mesh", "ring_links: [1, -1]", 12,
+	  "must be whole numbers (got '-1')" },
+	{ "hybrid-cube-mesh", "ring_links: [1, 0]", 12,
+	  "'ring_links' entry 2 must be in 1..3, the links per device "
+	  "(got 0)" },
+	{ "hybrid-cube-mesh", "ring_links: [1, 1, 4]", 12,
+	  "'ring_links' entry 3 must be in 1..3, the links per device "
+	  "(got 4)" },
+	{ "hybrid-cube-mesh", "ring_links: [1, 1, 99999999999999999999]", 12,
+	  "must be whole numbers (got '99999999999999999999')" },
+	{ "hybrid-cube-mesh", "ring_links: [1, 1, 2, 3, 3]", 12,
+	  "'ring_links' lists 5 entries, one per device count, but node "
+	  "'cube' has 4 devices" },
+	/* a block sequence: the line of the item */
+	{ "hybrid-cube-mesh", "ring_links:\n      - 1\n      - 3.0", 14,
+	  "must be whole numbers (got '3.0')" },
+	{ "torus", "ring_links: [1, 1]", 12,
+	  "'ring_links' is not for intra_topology ring or torus" },
+	{ "ring", "ring_links: [1, 1]", 12,
+	  "'ring_links' is not for intra_topology ring or torus" },
+	/* libcyaml's own: a scalar, an empty list */
+	{ "hybrid-cube-mesh", "ring_links: 3", 12, "" },
+	{ "hybrid-cube-mesh", "ring_links: []", 12, "" },
+	/* all well formed */
+	{ "hybrid-cube-mesh", "ring_links: [1, 1, 2, 3]", 0, NULL },
+	{ "all-to-all", "ring_links: [1, 3]", 0, NULL },
+	{ "nvswitch", "ring_links:\n      - 1\n      - 3", 0, NULL },
+};
+
+#define N_RINGS ((int)(sizeof(rings) / sizeof(rings[0])))
+
+START_TEST(ring_links_are_checked)
+{
+	struct hw_catalog *cat = NULL;
+	struct dlsim_err err = { 0 };
+	char text[sizeof(ring_text) + 256], prefix[32];
+	int rc;
+
+	snprintf(text, sizeof(text), ring_text, rings[_i].topo,
+		 rings[_i].ring);
+	ck_assert_int_eq(hw_catalog_new(&cat, &err), DLSIM_OK);
+	rc = hw_catalog_add_text(cat, "inline", text, strlen(text), &err);
+	if (!rings[_i].needle) {
+		ck_assert_msg(rc == DLSIM_OK, "%s", err.msg);
+		ck_assert_int_eq(hw_catalog_n_links(cat), 1);
+		hw_catalog_free(cat);
+		return;
+	}
+	snprintf(prefix, sizeof(prefix), "inline:%d: ", rings[_i].line);
+	ck_assert_msg(rc == DLSIM_EPARSE, "%s: code %d (%s)", text, rc,
+		      err.msg);
+	ck_assert_msg(strncmp(err.msg, prefix, strlen(prefix)) == 0 &&
+		      strstr(err.msg, rings[_i].needle) != NULL,
+		      "message '%s', expected '%s...%s'", err.msg, prefix,
+		      rings[_i].needle);
+	ck_assert_int_eq(hw_catalog_n_links(cat), 0);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* Read as written: entry g - 1 for g devices; absent, none.  The shipped
+ * DGX-1 vectors are checked in test_collective.c. */
+START_TEST(ring_links_are_read)
+{
+	struct hw_catalog *cat = NULL;
+	struct dlsim_err err = { 0 };
+	const struct hw_node *n;
+	char text[sizeof(ring_text) + 64];
+
+	snprintf(text, sizeof(text), ring_text, "hybrid-cube-mesh",
+		 "ring_links: [1, 1, 2, 3]");
+	ck_assert_int_eq(hw_catalog_new(&cat, &err), DLSIM_OK);
+	ck_assert_msg(hw_catalog_add_text(cat, "inline", text, strlen(text),
+					  &err) == DLSIM_OK, "%s", err.msg);
+	n = hw_node_find(cat, "cube");
+	ck_assert_ptr_nonnull(n);
+	ck_assert_int_eq(n->n_ring_links, 4);
+	ck_assert(n->ring_links[0] == 1 && n->ring_links[1] == 1 &&
+		  n->ring_links[2] == 2 && n->ring_links[3] == 3);
+	hw_catalog_free(cat);
+	cat = new_catalog();
+	ck_assert_int_eq(hw_node_find(cat, "dgxa")->n_ring_links, 0);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
 /* hw_system_resolve                                                 */
 /* ---------------------------------------------------------------- */
 
@@ -958,6 +1081,8 @@ Suite *suite_hw(void)
 	tcase_add_loop_test(tc, numbers_must_be_well_formed_and_plausible,
 			    0, N_NUMBERS);
 	tcase_add_test(tc, loggp_and_topology_fields_are_read);
+	tcase_add_test(tc, ring_links_are_read);
+	tcase_add_loop_test(tc, ring_links_are_checked, 0, N_RINGS);
 	tcase_add_loop_test(tc, loggp_and_topology_fields_are_checked, 0,
 			    N_FIELDS);
 	suite_add_tcase(s, tc);

@@ -24,21 +24,23 @@ field holds integers of at least 1, so such an entry is written as 1
 1 too.
 
 ADJACENCY (the number of NVLinks between two GPUs, nvidia-smi topo -m)
-DGX-1 with V100 (NVLink2, 6 links per GPU): NVIDIA DGX-1 with Tesla V100
-  System Architecture whitepaper (WP-08437-002, 2017), Figs. 4/5, and Wang
-  et al., "Blink: Fast and Generic Collectives for Distributed ML", MLSys
-  2020, Fig. 1; the same matrix is printed by `nvidia-smi topo -m` on a
-  DGX-1V in microsoft/msccl-tools tests/test_topologies.py
-  (test_nvlink_only) and in Microway's "nvidia-smi: Control Your GPUs"
-  (DGX-1 with V100-SXM2-32GB).
+DGX-1 with V100 (NVLink2, 6 links per GPU): nvidia-smi topo -m as in
+  NVIDIA's DGX-1 with Tesla V100 System Architecture whitepaper (2017),
+  Figs. 4/5, and Wang et al., "Blink: Fast and Generic Collectives for
+  Distributed ML", MLSys 2020, Fig. 1.  The matrix below was checked
+  entry by entry against the `nvidia-smi topo -m` of a DGX-1V printed in
+  microsoft/msccl-tools tests/test_topologies.py (test_nvlink_only) and
+  in Microway's "nvidia-smi: Control Your GPUs" (DGX-1 with
+  V100-SXM2-32GB): they agree.
 DGX-1 with P100 (NVLink1, 4 links per GPU): each quad 0-3, 4-7 fully
   connected by single links, and GPU i joined to GPU i+4, as printed by
   `nvidia-smi topo -m` on a DGX-1 with Tesla P100-SXM2-16GB in
   RSE-Sheffield/GPUComputing.github.io
-  education/intro_dl_sharc_dgx1/lab05.md (University of Sheffield's ShARC
-  DGX-1, whose P100s are listed in willfurnass/sheffield_hpc
-  sharc/groupnodes/dgx-1.rst); the NVIDIA DGX-1 System Architecture
-  whitepaper (WP-08437-001, 2016) Fig. 3 draws the same hybrid cube mesh.
+  education/intro_dl_sharc_dgx1/lab05.md (the University of Sheffield's
+  ShARC DGX-1, 8 P100s per willfurnass/sheffield_hpc
+  sharc/groupnodes/dgx-1.rst).  NVIDIA's P100 DGX-1 whitepaper figure
+  was not at hand; this matrix is the "hybrid cube mesh" of 4 links per
+  GPU that nodes.yaml's dgx1-p100 source names.
 
 Usage:  python3 tools/dgx1_rings.py [--check]
   prints, per machine, the adjacency check, r_g per g and the YAML line;

@@ -7,8 +7,8 @@ set xlabel 'measured time (us)'
 set ylabel 'predicted time (us)'
 set logscale xy
 set format xy '%g'
-set xrange [3.24167:71415]
-set yrange [3.24167:71415]
+set xrange [3.24167:105626]
+set yrange [3.24167:105626]
 set size ratio -1
 set grid xtics ytics mxtics mytics back lt 1 lw 1 lc rgb '#c8c8c8', lt 1 lw 1 lc rgb '#ececec'
 set key outside right center Left reverse box
