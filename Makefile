@@ -19,8 +19,8 @@ OPT      ?= -O2 -g
 CFLAGS   ?=
 WFLAGS   := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Iinclude -I.
-DEPCFLAGS = $(shell pkg-config --cflags libcyaml sqlite3 2>/dev/null)
-LIBS      = $(shell pkg-config --libs libcyaml sqlite3 2>/dev/null) -lm
+DEPCFLAGS = $(shell pkg-config --cflags libcyaml sqlite3 gsl 2>/dev/null)
+LIBS      = $(shell pkg-config --libs libcyaml sqlite3 gsl 2>/dev/null) -lm
 TESTLIBS  = $(shell pkg-config --libs check 2>/dev/null)
 
 LIB_SRC := $(wildcard core/*.c models/*.c hw/*.c sim/*.c reports/*.c db/*.c \

@@ -1,8 +1,18 @@
 /*
  * cmd_db.c -- `dlsim db info|runs|samples|fits|export|vacuum`: look at
- * and move what the measurement store holds.  (Being written.)
+ * and move what the measurement store holds.
+ *
+ * The subcommands are a nested table (git's builtin/bundle.c): each names
+ * the function that prints it, whether --run applies, and its default
+ * format.  Everything is checked before the database is opened, so that
+ * misuse never creates a file.  Output is streamed row by row from the
+ * database's visitors; CSV and JSON carry every column, the table the
+ * ones a person scans.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "core/banned.h"
@@ -10,6 +20,10 @@
 static const struct cli_option options[] = {
 	{ "db", "PATH", CLI_STRING, "the database (default $DLSIM_DB, else "
 	  "the XDG data directory)" },
+	{ "run", "ID", CLI_COUNT, "samples, export: only this run's samples" },
+	{ "format", "F", CLI_STRING,
+	  "table, csv, json (default table; export: csv)" },
+	{ "csv", NULL, CLI_FLAG, "the same as --format csv" },
 	{ "help", NULL, CLI_FLAG, "this text" },
 	{ NULL, NULL, CLI_FLAG, NULL }
 };
@@ -17,17 +31,571 @@ static const struct cli_option options[] = {
 const struct cli_command cli_db = {
 	"db", "info|runs|samples|fits|export|vacuum [OPTIONS]",
 	"Show and manage the measurement database.",
-	1, 2, options, cmd_db
+	1, 1, options, cmd_db
 };
+
+/* What every printer gets. */
+struct out {
+	FILE *f;
+	enum report_format fmt;
+	struct db *db;
+	int64_t run_id;         /* --run, 0: all */
+	int64_t rows;           /* printed so far */
+	const struct run_refs *refs;    /* export: run id -> hw, tool */
+};
+
+/* ---------------------------------------------------------------- */
+/* Output helpers                                                    */
+/* ---------------------------------------------------------------- */
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* "2026-11-22 17:52:02" (UTC), or "-" for 0. */
+static const char *utc(double t_s, char *buf, size_t n)
+{
+	time_t t = (time_t)t_s;
+	struct tm tm;
+
+	if (t_s <= 0 || !gmtime_r(&t, &tm) ||
+	    !strftime(buf, n, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, n, "-");
+	return buf;
+}
+
+/* The comma that separates JSON array elements, and a row count. */
+static void json_next(struct out *o)
+{
+	fputs(o->rows++ ? ",\n    " : "\n    ", o->f);
+}
+
+static void json_head(struct out *o, const char *key)
+{
+	fputs("{\n  \"database\": ", o->f);
+	json_string(o->f, db_path(o->db));
+	fprintf(o->f, ",\n  \"%s\": [", key);
+}
+
+static void json_tail(struct out *o)
+{
+	fputs(o->rows ? "\n  ]\n}\n" : "]\n}\n", o->f);
+}
+
+/* ---------------------------------------------------------------- */
+/* info, vacuum                                                      */
+/* ---------------------------------------------------------------- */
+
+static int show_info(struct out *o, struct dlsim_err *err)
+{
+	static const char *const keys[] = { "hosts", "runs", "samples",
+					    "fits", "predictions",
+					    "measurements" };
+	struct db_info in;
+	int64_t count[6];
+	int i, rc = db_info(o->db, &in, err);
+
+	if (rc)
+		return rc;
+	count[0] = in.hosts, count[1] = in.runs, count[2] = in.samples;
+	count[3] = in.fits, count[4] = in.predictions;
+	count[5] = in.measurements;
+	if (o->fmt == REPORT_JSON) {
+		fputs("{\n  \"path\": ", o->f);
+		json_string(o->f, in.path);
+		fprintf(o->f, ",\n  \"schema_version\": %d,\n"
+			"  \"file_bytes\": %.0f", in.schema_version,
+			in.file_bytes);
+		for (i = 0; i < 6; i++)
+			fprintf(o->f, ",\n  \"%s\": %lld", keys[i],
+				(long long)count[i]);
+		fputs("\n}\n", o->f);
+	} else if (o->fmt == REPORT_CSV) {
+		fputs("path,schema_version,file_bytes", o->f);
+		for (i = 0; i < 6; i++)
+			fprintf(o->f, ",%s", keys[i]);
+		fputc('\n', o->f);
+		csv_field(o->f, in.path);
+		fprintf(o->f, ",%d,%.0f", in.schema_version, in.file_bytes);
+		for (i = 0; i < 6; i++)
+			fprintf(o->f, ",%lld", (long long)count[i]);
+		fputc('\n', o->f);
+	} else {
+		fprintf(o->f, "%-16s%s\n%-16s%d\n%-16s%.0f bytes\n", "path",
+			in.path, "schema version", in.schema_version, "size",
+			in.file_bytes);
+		for (i = 0; i < 6; i++)
+			fprintf(o->f, "%-16s%lld\n", keys[i],
+				(long long)count[i]);
+	}
+	return DLSIM_OK;
+}
+
+static int do_vacuum(struct out *o, struct dlsim_err *err)
+{
+	struct db_info before, after;
+	int rc;
+
+	if ((rc = db_info(o->db, &before, err)) ||
+	    (rc = db_vacuum(o->db, err)) ||
+	    (rc = db_info(o->db, &after, err)))
+		return rc;
+	if (o->fmt == REPORT_JSON) {
+		fputs("{\n  \"path\": ", o->f);
+		json_string(o->f, after.path);
+		fprintf(o->f, ",\n  \"bytes_before\": %.0f,\n"
+			"  \"bytes_after\": %.0f\n}\n", before.file_bytes,
+			after.file_bytes);
+	} else if (o->fmt == REPORT_CSV) {
+		fputs("path,bytes_before,bytes_after\n", o->f);
+		csv_field(o->f, after.path);
+		fprintf(o->f, ",%.0f,%.0f\n", before.file_bytes,
+			after.file_bytes);
+	} else {
+		fprintf(o->f, "%s: %.0f bytes before, %.0f after\n",
+			after.path, before.file_bytes, after.file_bytes);
+	}
+	return DLSIM_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* runs                                                              */
+/* ---------------------------------------------------------------- */
+
+static int print_run(void *ctx, const struct db_run *r)
+{
+	struct out *o = ctx;
+	char start[32], end[32];
+
+	if (o->fmt == REPORT_JSON) {
+		json_next(o);
+		fprintf(o->f, "{\"id\": %lld, \"tool\": ", (long long)r->id);
+		json_string(o->f, r->tool);
+		fputs(", \"hw\": ", o->f);
+		json_string(o->f, r->hw);
+		fprintf(o->f, ", \"start_s\": %.17g, \"end_s\": ", r->start_s);
+		if (r->end_s > 0)
+			fprintf(o->f, "%.17g", r->end_s);
+		else
+			fputs("null", o->f);
+		fputs(", \"status\": ", o->f);
+		json_string(o->f, r->status);
+		fprintf(o->f, ", \"samples\": %lld, \"host_id\": ",
+			(long long)r->n_samples);
+		if (r->host_id)
+			fprintf(o->f, "%lld", (long long)r->host_id);
+		else
+			fputs("null", o->f);
+		fputs(", \"version\": ", o->f);
+		json_string(o->f, r->version);
+		fputs(", \"source\": ", o->f);
+		json_string(o->f, r->source);
+		fputs(", \"cmdline\": ", o->f);
+		json_string(o->f, r->cmdline);
+		fputc('}', o->f);
+	} else if (o->fmt == REPORT_CSV) {
+		fprintf(o->f, "%lld,", (long long)r->id);
+		csv_field(o->f, r->tool);
+		fputc(',', o->f);
+		csv_field(o->f, r->hw);
+		fprintf(o->f, ",%.17g,", r->start_s);
+		if (r->end_s > 0)
+			fprintf(o->f, "%.17g", r->end_s);
+		fputc(',', o->f);
+		csv_field(o->f, r->status);
+		fprintf(o->f, ",%lld,", (long long)r->n_samples);
+		if (r->host_id)
+			fprintf(o->f, "%lld", (long long)r->host_id);
+		fputc(',', o->f);
+		csv_field(o->f, r->version);
+		fputc(',', o->f);
+		csv_field(o->f, r->source);
+		fputc(',', o->f);
+		csv_field(o->f, r->cmdline);
+		fputc('\n', o->f);
+		o->rows++;
+	} else {
+		fprintf(o->f, "%6lld  %-22s %-14s %-19s  %-19s  %-11s %8lld\n",
+			(long long)r->id, r->tool, r->hw,
+			utc(r->start_s, start, sizeof(start)),
+			utc(r->end_s, end, sizeof(end)), r->status,
+			(long long)r->n_samples);
+		o->rows++;
+	}
+	return 0;
+}
+
+static int list_runs(struct out *o, struct dlsim_err *err)
+{
+	int rc;
+
+	if (o->fmt == REPORT_JSON)
+		json_head(o, "runs");
+	else if (o->fmt == REPORT_CSV)
+		fputs("id,tool,hw,start_s,end_s,status,samples,host_id,"
+		      "version,source,cmdline\n", o->f);
+	else
+		fprintf(o->f, "%6s  %-22s %-14s %-19s  %-19s  %-11s %8s\n",
+			"id", "tool", "hw", "start (UTC)", "end (UTC)",
+			"status", "samples");
+	if ((rc = db_each_run(o->db, print_run, o, err)))
+		return rc;
+	if (o->fmt == REPORT_JSON)
+		json_tail(o);
+	else if (o->fmt == REPORT_TABLE && !o->rows)
+		fputs("(no runs)\n", o->f);
+	return DLSIM_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* samples, export                                                   */
+/* ---------------------------------------------------------------- */
+
+/* The hardware and tool of every run, by id, for export's rows. */
+struct run_ref {
+	int64_t id;
+	char hw[HW_NAME_LEN];
+	char tool[32];
+};
+
+struct run_refs {
+	struct run_ref *v;
+	size_t n, cap;
+	int oom;
+};
+
+static int add_ref(void *ctx, const struct db_run *r)
+{
+	struct run_refs *l = ctx;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct run_ref *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v) {
+			l->oom = 1;
+			return 1;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n].id = r->id;
+	snprintf(l->v[l->n].hw, sizeof(l->v[l->n].hw), "%s", r->hw);
+	snprintf(l->v[l->n].tool, sizeof(l->v[l->n].tool), "%s", r->tool);
+	l->n++;
+	return 0;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	int64_t x = ((const struct run_ref *)a)->id;
+	int64_t y = ((const struct run_ref *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+static const struct run_ref *find_ref(const struct run_refs *l, int64_t id)
+{
+	struct run_ref key;
+
+	key.id = id;
+	return l->n ? bsearch(&key, l->v, l->n, sizeof(*l->v), by_id) : NULL;
+}
+
+static int print_sample(void *ctx, int64_t run_id, const struct db_sample *s)
+{
+	struct out *o = ctx;
+	const struct run_ref *ref = o->refs ? find_ref(o->refs, run_id) : NULL;
+	const char *hw = ref ? ref->hw : "", *tool = ref ? ref->tool : "";
+
+	if (o->fmt == REPORT_JSON) {
+		json_next(o);
+		fprintf(o->f, "{\"run_id\": %lld, ", (long long)run_id);
+		if (o->refs) {
+			fputs("\"hw\": ", o->f);
+			json_string(o->f, hw);
+			fputs(", \"tool\": ", o->f);
+			json_string(o->f, tool);
+			fputs(", ", o->f);
+		}
+		fputs("\"benchmark\": ", o->f);
+		json_string(o->f, s->benchmark);
+		fputs(", \"params\": ", o->f);
+		json_string(o->f, s->params);
+		fprintf(o->f, ", \"rep\": %lld, \"value\": %.17g, \"unit\": ",
+			(long long)s->rep, s->value);
+		json_string(o->f, s->unit);
+		fputc('}', o->f);
+	} else if (o->fmt == REPORT_CSV) {
+		fprintf(o->f, "%lld,", (long long)run_id);
+		if (o->refs) {
+			csv_field(o->f, hw);
+			fputc(',', o->f);
+			csv_field(o->f, tool);
+			fputc(',', o->f);
+		}
+		csv_field(o->f, s->benchmark);
+		fputc(',', o->f);
+		csv_field(o->f, s->params);
+		fprintf(o->f, ",%lld,%.17g,", (long long)s->rep, s->value);
+		csv_field(o->f, s->unit);
+		fputc('\n', o->f);
+		o->rows++;
+	} else {
+		fprintf(o->f, "%6lld  ", (long long)run_id);
+		if (o->refs)
+			fprintf(o->f, "%-14s ", hw);
+		fprintf(o->f, "%-14s %-44s %4lld  %14.6g  %s\n", s->benchmark,
+			s->params, (long long)s->rep, s->value, s->unit);
+		o->rows++;
+	}
+	return 0;
+}
+
+static void samples_head(struct out *o, int with_run)
+{
+	if (o->fmt == REPORT_JSON) {
+		json_head(o, "samples");
+	} else if (o->fmt == REPORT_CSV) {
+		fprintf(o->f, "run_id,%sbenchmark,params,rep,value,unit\n",
+			with_run ? "hw,tool," : "");
+	} else {
+		fprintf(o->f, "%6s  ", "run");
+		if (with_run)
+			fprintf(o->f, "%-14s ", "hw");
+		fprintf(o->f, "%-14s %-44s %4s  %14s  %s\n", "benchmark",
+			"params", "rep", "value", "unit");
+	}
+}
+
+static int samples_end(struct out *o)
+{
+	if (o->fmt == REPORT_JSON)
+		json_tail(o);
+	else if (o->fmt == REPORT_TABLE && !o->rows)
+		fputs("(no samples)\n", o->f);
+	return DLSIM_OK;
+}
+
+static int list_samples(struct out *o, struct dlsim_err *err)
+{
+	int rc;
+
+	samples_head(o, 0);
+	if ((rc = db_each_sample(o->db, o->run_id, print_sample, o, err)))
+		return rc;
+	return samples_end(o);
+}
+
+static int export_samples(struct out *o, struct dlsim_err *err)
+{
+	struct run_refs refs = { NULL, 0, 0, 0 };
+	int rc = db_each_run(o->db, add_ref, &refs, err);
+
+	if (!rc && refs.oom)
+		rc = dlsim_err_set(err, DLSIM_ENOMEM, "export: out of memory");
+	if (!rc) {
+		qsort(refs.v, refs.n, sizeof(*refs.v), by_id);
+		o->refs = &refs;
+		samples_head(o, 1);
+		rc = db_each_sample(o->db, o->run_id, print_sample, o, err);
+		if (!rc)
+			rc = samples_end(o);
+		o->refs = NULL;
+	}
+	free(refs.v);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- */
+/* fits                                                              */
+/* ---------------------------------------------------------------- */
+
+static int print_fit(void *ctx, const struct db_fit *f)
+{
+	struct out *o = ctx;
+	char when[32];
+
+	if (o->fmt == REPORT_JSON) {
+		/* The JSON columns are valid JSON (the schema checks), so
+		 * they go out as they are. */
+		json_next(o);
+		fprintf(o->f, "{\"id\": %lld, \"hw\": ", (long long)f->id);
+		json_string(o->f, f->hw);
+		fputs(", \"kind\": ", o->f);
+		json_string(o->f, f->kind);
+		fprintf(o->f, ", \"params\": %s, \"covariance\": %s, "
+			"\"residual_rms\": %.17g, \"n_samples\": %lld, "
+			"\"sample_run_ids\": %s, \"created_s\": %.17g, "
+			"\"dlsim_version\": ", f->params_json,
+			f->covariance_json, f->residual_rms,
+			(long long)f->n_samples, f->sample_run_ids,
+			f->created_s);
+		json_string(o->f, f->dlsim_version);
+		fputc('}', o->f);
+	} else if (o->fmt == REPORT_CSV) {
+		fprintf(o->f, "%lld,", (long long)f->id);
+		csv_field(o->f, f->hw);
+		fputc(',', o->f);
+		csv_field(o->f, f->kind);
+		fprintf(o->f, ",%lld,%.17g,%.17g,", (long long)f->n_samples,
+			f->residual_rms, f->created_s);
+		csv_field(o->f, f->dlsim_version);
+		fputc(',', o->f);
+		csv_field(o->f, f->params_json);
+		fputc(',', o->f);
+		csv_field(o->f, f->covariance_json);
+		fputc(',', o->f);
+		csv_field(o->f, f->sample_run_ids);
+		fputc('\n', o->f);
+		o->rows++;
+	} else {
+		fprintf(o->f, "%6lld  %-14s %-20s %8lld  %12.4g  %s\n",
+			(long long)f->id, f->hw, f->kind,
+			(long long)f->n_samples, f->residual_rms,
+			utc(f->created_s, when, sizeof(when)));
+		o->rows++;
+	}
+	return 0;
+}
+
+static int list_fits(struct out *o, struct dlsim_err *err)
+{
+	int rc;
+
+	if (o->fmt == REPORT_JSON)
+		json_head(o, "fits");
+	else if (o->fmt == REPORT_CSV)
+		fputs("id,hw,kind,n_samples,residual_rms,created_s,"
+		      "dlsim_version,params_json,covariance_json,"
+		      "sample_run_ids\n", o->f);
+	else
+		fprintf(o->f, "%6s  %-14s %-20s %8s  %12s  %s\n", "id", "hw",
+			"kind", "samples", "residual_rms", "created (UTC)");
+	if ((rc = db_each_fit(o->db, NULL, NULL, print_fit, o, err)))
+		return rc;
+	if (o->fmt == REPORT_JSON)
+		json_tail(o);
+	else if (o->fmt == REPORT_TABLE && !o->rows)
+		fputs("(no fits)\n", o->f);
+	return DLSIM_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* The subcommand table                                              */
+/* ---------------------------------------------------------------- */
+
+struct db_sub {
+	const char *name;
+	int (*run)(struct out *o, struct dlsim_err *err);
+	int takes_run;                  /* --run applies */
+	enum report_format fmt;         /* without --format */
+};
+
+static const struct db_sub subs[] = {
+	{ "info", show_info, 0, REPORT_TABLE },
+	{ "runs", list_runs, 0, REPORT_TABLE },
+	{ "samples", list_samples, 1, REPORT_TABLE },
+	{ "fits", list_fits, 0, REPORT_TABLE },
+	{ "export", export_samples, 1, REPORT_CSV },
+	{ "vacuum", do_vacuum, 0, REPORT_TABLE },
+	{ NULL, NULL, 0, REPORT_TABLE }
+};
+
+static const struct db_sub *find_sub(const char *name,
+				     struct dlsim_err *err)
+{
+	int i;
+
+	for (i = 0; subs[i].name; i++)
+		if (strcmp(subs[i].name, name) == 0)
+			return &subs[i];
+	dlsim_err_set(err, DLSIM_EINVAL, "db: unknown subcommand '%s' "
+		      "(expected info, runs, samples, fits, export, vacuum)",
+		      name);
+	return NULL;
+}
+
+/* --format and --csv into *fmt; 0 or DLSIM_EINVAL/ENOTFOUND. */
+static int output_format(const struct cli_command *cmd,
+			 const struct cli_values *v, const struct db_sub *sub,
+			 enum report_format *fmt, struct dlsim_err *err)
+{
+	int i = cli_opt(cmd, "format"), csv = v->set[cli_opt(cmd, "csv")];
+
+	*fmt = sub->fmt;
+	if (v->set[i] && report_format_parse(v->str[i], fmt, err))
+		return DLSIM_EINVAL;
+	if (csv && v->set[i] && *fmt != REPORT_CSV)
+		return dlsim_err_set(err, DLSIM_EINVAL, "db: --csv and "
+				     "--format %s exclude each other",
+				     v->str[i]);
+	if (csv)
+		*fmt = REPORT_CSV;
+	return DLSIM_OK;
+}
 
 int cmd_db(const struct cli_command *cmd, int argc, char **argv)
 {
-	struct cli_values v;
 	struct dlsim_err err = { 0, "" };
-	int rc = cli_parse(cmd, argc, argv, &v);
+	struct out o = { stdout, REPORT_TABLE, NULL, 0, 0, NULL };
+	const struct db_sub *sub;
+	char path[DB_PATH_LEN];
+	struct cli_values v;
+	struct db_run run;
+	int i, rc = cli_parse(cmd, argc, argv, &v);
 
 	if (rc >= 0)
 		return rc;
-	dlsim_err_set(&err, DLSIM_EINVAL, "db: not implemented yet");
-	return cli_fail(cmd, &err);
+	if (!(sub = find_sub(v.positional[0], &err)) ||
+	    output_format(cmd, &v, sub, &o.fmt, &err))
+		return cli_fail(cmd, &err);
+	if (v.set[i = cli_opt(cmd, "run")]) {
+		if (!sub->takes_run) {
+			dlsim_err_set(&err, DLSIM_EINVAL, "db %s: --run "
+				      "applies to samples and export",
+				      sub->name);
+			return cli_fail(cmd, &err);
+		}
+		o.run_id = v.count[i];
+	}
+	i = cli_opt(cmd, "db");
+	if (db_resolve_path(v.set[i] ? v.str[i] : NULL, path, sizeof(path),
+			    &err) ||
+	    db_open(path, &o.db, &err))
+		return cli_fail(cmd, &err);
+	if ((o.run_id && db_run_get(o.db, o.run_id, &run, &err)) ||
+	    sub->run(&o, &err))
+		rc = cli_fail(cmd, &err);
+	else
+		rc = cli_finish(CLI_OK);
+	db_close(o.db);
+	return rc;
 }

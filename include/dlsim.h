@@ -1045,8 +1045,9 @@ struct db_sample {
  * Insert a run and its n samples s[0..n-1] in ONE transaction: all or
  * nothing.  Sets run->id and run->n_samples (both 0 on failure, when
  * nothing at all was stored).  n may be 0 (a run that measured nothing
- * is still recorded).  DLSIM_EINVAL for n < 0 or a non-finite value;
- * DLSIM_EDB for what the schema refuses (status, unit, host_id).
+ * is still recorded).  DLSIM_EINVAL for an empty tool or hw, n < 0 or a
+ * non-finite value; DLSIM_EDB for what the schema refuses (status, unit,
+ * host_id).
  */
 int db_run_insert(struct db *db, struct db_run *run,
 		  const struct db_sample *s, int64_t n,
@@ -1172,17 +1173,41 @@ int db_vacuum(struct db *db, struct dlsim_err *err);
 /* Calibration: imports (calibrate/)                                   */
 /* ------------------------------------------------------------------ */
 
+/*
+ * The formats an import reads, and the samples each gives (the params
+ * order is fixed per format; calibrate/cal_nccl.c, cal_osu.c,
+ * cal_stream.c and cal_csv.c say it in full).
+ * Values are SI: s or B/s.  rep is -1: the tools report their own
+ * summary (mean or best) of their iterations.
+ */
 enum cal_format {
-	CAL_NCCL_TESTS = 0,     /* all_reduce_perf & co, text or -J JSON */
-	CAL_OSU,                /* osu_latency, osu_bw, osu_allreduce */
-	CAL_STREAM,             /* McCalpin's STREAM output */
-	CAL_DEEPBENCH,          /* the CSV layout of shared/data/deepbench_* */
-	CAL_GEMM_CSV,           /* generic: m,n,k,dtype,time_s */
+	CAL_NCCL_TESTS = 0,     /* all_reduce_perf & co, text or -J JSON:
+				   allreduce, allgather, reduce-scatter,
+				   broadcast, reduce, all-to-all (the names
+				   of sim_collective_name), one per size and
+				   placement, "bytes= ranks= op= inplace=
+				   dtype=", time in s */
+	CAL_OSU,                /* osu_latency, osu_bw, osu_allreduce:
+				   p2p_latency (s), p2p_bw (B/s), allreduce
+				   (s), "bytes= ranks= [op= inplace=]
+				   dtype=" (ranks=0: not in the output) */
+	CAL_STREAM,             /* McCalpin's STREAM: stream, "bytes=
+				   kernel= threads=", best rate in B/s,
+				   bytes = the arrays the kernel moves */
+	CAL_DEEPBENCH,          /* the CSV layout of shared/data/deepbench_*:
+				   gemm, conv, allreduce, rnn; every row of
+				   every device, tagged "device=<hardware
+				   column>" (blanks as '_'); time in s */
+	CAL_GEMM_CSV,           /* generic: m,n,k,dtype,time_s -> gemm,
+				   "m= n= k= dtype=" */
 	CAL_CONV_CSV,           /* generic: n,c,h,w,k,r,s,stride,pad,dtype,
-				   time_s */
+				   time_s -> conv, the same keys in order */
 	CAL_FORMAT_COUNT
 };
 
+/* "nccl-tests", "osu", "stream", "deepbench", "gemm-csv", "conv-csv";
+ * a static string, NULL for an out-of-range value.  Parsing as the
+ * other vocabularies (DLSIM_ENOTFOUND listing the names). */
 const char *cal_format_name(enum cal_format f);
 int cal_format_parse(const char *name, enum cal_format *out,
 		     struct dlsim_err *err);
@@ -1190,20 +1215,64 @@ int cal_format_parse(const char *name, enum cal_format *out,
 /*
  * Read a benchmark output file into samples (caller frees *out with
  * free()).  A file in an unknown or damaged format is refused with
- * DLSIM_EPARSE and "path:line: what"; *out is then NULL.  Nothing is
- * written anywhere.
+ * DLSIM_EPARSE and "path:line: what" (a row cut short, a non-numeric or
+ * negative value, an unknown dtype, no header, an empty file, a run
+ * that failed its own check); a file past 10^7 samples with
+ * DLSIM_ENOMEM; one that cannot be read with DLSIM_EIO.  On failure
+ * *out is NULL and *n 0: never part of a file.  Nothing is written
+ * anywhere.
  */
 int cal_parse_file(enum cal_format f, const char *path,
 		   struct db_sample **out, int64_t *n, struct dlsim_err *err);
 
 /*
  * Parse path and store it as one run of tool "import:FORMAT" for
- * hardware hw, in one transaction; on any failure nothing is stored.
- * Sets *run_id and *n_samples.
+ * hardware hw (1 to HW_NAME_LEN - 1 characters, no blanks: DLSIM_EINVAL
+ * otherwise), status "done", source the file's absolute path, in one
+ * transaction.  The whole file is parsed before the database is
+ * touched; on any failure nothing is stored, and *run_id and
+ * *n_samples are 0.  Errors as cal_parse_file, or db_run_insert's.
  */
 int cal_import(struct db *db, enum cal_format f, const char *path,
 	       const char *hw, int64_t *run_id, int64_t *n_samples,
 	       struct dlsim_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Calibration: fits (calibrate/cal_fit.c, GSL)                        */
+/* ------------------------------------------------------------------ */
+
+#define CAL_MAX_SEGMENTS 4
+
+/* One run of a piecewise alpha-beta fit: t = a + b m for sizes in
+ * [x_lo, x_hi], with the coefficients' covariance. */
+struct cal_line_fit {
+	double a, b;                 /* s, s/byte */
+	double cov_aa, cov_ab, cov_bb;
+	double rel_rms;              /* residuals relative to the times */
+	int n;                       /* points in the run */
+	double x_lo, x_hi;
+};
+
+/*
+ * Fit times y (s) against sizes x (bytes, sorted) with 1 to max_segments
+ * lines, the cut points and their number chosen as cal_fit.c explains.
+ * out must hold max_segments entries; *n_out receives how many are used.
+ * DLSIM_EINVAL for unsorted, non-positive or too few points.
+ */
+int cal_fit_lines(const double *x, const double *y, int n,
+		  int max_segments, struct cal_line_fit *out, int *n_out,
+		  struct dlsim_err *err);
+
+/* e(x) = e_max x / (x + x_half), fitted with its variances. */
+struct cal_sat_fit {
+	double e_max, x_half;
+	double var_e_max, var_x_half;
+	double rms;
+	int n;
+};
+
+int cal_fit_saturating(const double *x, const double *y, int n,
+		       struct cal_sat_fit *out, struct dlsim_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Reports                                                             */

@@ -243,7 +243,7 @@ END_TEST
 START_TEST(cli_help_and_man_page_agree)
 {
 	static const char *const cmds[] = { "predict", "models", "hw", "comm",
-					    "scale", NULL };
+					    "scale", "db", "calibrate", NULL };
 	char man[32768], want[64];
 	struct run r;
 	int i;
@@ -287,7 +287,8 @@ START_TEST(cli_man_page_options_exist)
 {
 	static const char *const cmds[] = { "predict --help", "models --help",
 					    "hw --help", "comm --help",
-					    "scale --help", "--help", NULL };
+					    "scale --help", "db --help",
+					    "calibrate --help", "--help", NULL };
 	char man[32768], helps[16384] = "";
 	const char *p;
 	struct run r;

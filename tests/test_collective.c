@@ -1063,7 +1063,7 @@ START_TEST(catalog_dgx1_ring_links_follow_the_links)
 	struct hw_system s;
 	struct sim_comm_result res;
 	double gib = 1073741824.0;
-	char spec[16];
+	char spec[32];
 	int i, g;
 
 	for (i = 0; i < 2; i++) {

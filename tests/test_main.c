@@ -26,11 +26,14 @@ static const struct suite_entry suites[] = {
 	{ "model_yaml", suite_model_yaml },
 	{ "hw", suite_hw },
 	{ "catalog", suite_catalog },
+	{ "calibrate", suite_calibrate },
+	{ "fit", suite_fit },
 	{ "sim", suite_sim },
 	{ "collective", suite_collective },
 	{ "report", suite_report },
 	{ "cli", suite_cli },
 	{ "cli_sweep", suite_cli_sweep },
+	{ "db", suite_db },
 };
 
 #define N_SUITES ((int)(sizeof(suites) / sizeof(suites[0])))

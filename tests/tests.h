@@ -18,11 +18,14 @@ Suite *suite_model_zoo(void);
 Suite *suite_model_yaml(void);
 Suite *suite_hw(void);
 Suite *suite_catalog(void);
+Suite *suite_calibrate(void);
+Suite *suite_fit(void);
 Suite *suite_sim(void);
 Suite *suite_collective(void);
 Suite *suite_report(void);
 Suite *suite_cli(void);
 Suite *suite_cli_sweep(void);
+Suite *suite_db(void);
 
 /* Relative closeness: |a - b| <= tol * |b|. */
 #define ck_assert_rel(a, b, tol) do { \

@@ -17,11 +17,12 @@ if command -v pkg-config >/dev/null 2>&1; then
 	need_pc yaml-0.1 libyaml-dev
 	need_pc check check
 	need_pc sqlite3 libsqlite3-dev
+	need_pc gsl libgsl-dev
 fi
 [ -z "$missing" ] && exit 0
 # pkg-config was missing: the libraries could not be checked, so ask for
 # them too; apt-get skips what is already installed.
-case "$missing" in *pkg-config*) missing="$missing libcyaml-dev libyaml-dev check libsqlite3-dev";; esac
+case "$missing" in *pkg-config*) missing="$missing libcyaml-dev libyaml-dev check libsqlite3-dev libgsl-dev";; esac
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing$missing"
 	export DEBIAN_FRONTEND=noninteractive

@@ -1,0 +1,192 @@
+/*
+ * cal.h -- what the importers of calibrate/ share, inside the library:
+ * a line reader over a whole file, failures placed as "path:line: what",
+ * checked numbers, the parameter string builder, the growing sample list
+ * with its cap, a small JSON reader, and the parser of each format.
+ *
+ * Every parser has the same shape (struct cal_in in, samples out, err)
+ * and the same contract: it appends to the list or fails with
+ * DLSIM_EPARSE (DLSIM_ENOMEM past the cap); on failure the caller throws
+ * the whole list away, so nothing of a damaged file is ever kept.
+ */
+#ifndef DLSIM_CALIBRATE_CAL_H
+#define DLSIM_CALIBRATE_CAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dlsim.h"
+
+#define CAL_MAX_SAMPLES ((int64_t)10000000)  /* 10^7 per import */
+#define CAL_MAX_FIELDS 32                    /* columns of one row */
+
+/* ---------------------------------------------------------------- */
+/* Reading lines                                                     */
+/* ---------------------------------------------------------------- */
+
+/* A whole file read line by line; the text is cut in place. */
+struct cal_in {
+	const char *path;       /* borrowed, for messages */
+	char *text;             /* borrowed, NUL-terminated, modified */
+	size_t len, pos;
+	int64_t line;           /* 1-based number of the last line read */
+	char where[32];         /* "" or a place inside the line, e.g.
+				   "results[3]", that messages name too */
+};
+
+/* Start reading text (skipping a UTF-8 byte-order mark). */
+void cal_in_init(struct cal_in *in, const char *path, char *text,
+		 size_t len);
+
+/* The next line without its "\n" or "\r\n", NUL-terminated in place;
+ * NULL at the end of the text. */
+char *cal_in_next(struct cal_in *in);
+
+/* Fail with DLSIM_EPARSE and "path:LINE: what" ("path:LINE: where:
+ * what" when in->where is set); returns DLSIM_EPARSE.  cal_fail uses the
+ * line last read. */
+int cal_fail(const struct cal_in *in, struct dlsim_err *err,
+	     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int cal_fail_at(const struct cal_in *in, int64_t line,
+		struct dlsim_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Split s in place at runs of blanks; returns the count (at most max;
+ * max + 1 means there were more). */
+int cal_split_blanks(char *s, char **tok, int max);
+
+/* 1 if s is empty or only blanks. */
+int cal_blank(const char *s);
+
+/* ---------------------------------------------------------------- */
+/* Checked numbers (messages placed at the line last read)           */
+/* ---------------------------------------------------------------- */
+
+/* A whole number 0..max ("what" names the column). */
+int cal_uint(const struct cal_in *in, const char *s, const char *what,
+	     int64_t max, int64_t *out, struct dlsim_err *err);
+
+/* A whole number 1..max. */
+int cal_count(const struct cal_in *in, const char *s, const char *what,
+	      int64_t max, int64_t *out, struct dlsim_err *err);
+
+/* A finite number > 0 (a time or a rate). */
+int cal_positive(const struct cal_in *in, const char *s, const char *what,
+		 double *out, struct dlsim_err *err);
+
+/* ---------------------------------------------------------------- */
+/* Parameters and samples                                            */
+/* ---------------------------------------------------------------- */
+
+/*
+ * The params string of a sample, "key=value" pairs separated by one
+ * space in the order added.  Text values are made single words: blanks,
+ * '=', control bytes and the UTF-8 no-break space become '_'.
+ */
+struct cal_params {
+	char s[256];
+	size_t n;
+	int cut;                /* 1: did not fit in s */
+};
+
+void cal_params_init(struct cal_params *p);
+void cal_params_int(struct cal_params *p, const char *key, int64_t v);
+void cal_params_str(struct cal_params *p, const char *key, const char *v);
+
+/* The samples read so far (rep -1: each is the tool's own summary). */
+struct cal_samples {
+	struct db_sample *v;    /* owned */
+	int64_t n, cap;
+	int64_t max;            /* the cap: CAL_MAX_SAMPLES, or less in tests */
+};
+
+void cal_samples_init(struct cal_samples *s, int64_t max);
+void cal_samples_release(struct cal_samples *s);
+
+/* Append one sample.  DLSIM_ENOMEM past s->max or when memory runs out,
+ * DLSIM_EPARSE if p was cut; messages placed at the line last read. */
+int cal_sample_add(struct cal_samples *s, const struct cal_in *in,
+		   const char *benchmark, const struct cal_params *p,
+		   double value, const char *unit, struct dlsim_err *err);
+
+/* ---------------------------------------------------------------- */
+/* Vocabularies                                                      */
+/* ---------------------------------------------------------------- */
+
+/* A data type as a tool names it, and dlsim's name and size for it. */
+struct cal_dtype {
+	const char *tool;       /* "float", "MPI_FLOAT", "fp32" */
+	const char *name;       /* dlsim's: fp32, fp16, bf16, int8, ... */
+	int bytes;
+};
+
+/* Find tool's name in a table ending with a NULL tool; NULL if absent. */
+const struct cal_dtype *cal_dtype_find(const struct cal_dtype *table,
+				       const char *tool);
+
+/* ---------------------------------------------------------------- */
+/* A small JSON reader (cal_json.c)                                  */
+/* ---------------------------------------------------------------- */
+
+enum cal_json_type {
+	CAL_JSON_NULL = 0, CAL_JSON_FALSE, CAL_JSON_TRUE, CAL_JSON_NUMBER,
+	CAL_JSON_STRING, CAL_JSON_ARRAY, CAL_JSON_OBJECT
+};
+
+/* One value; the members of an object or array are a linked list. */
+struct cal_json {
+	enum cal_json_type type;
+	int64_t line;           /* where the value starts */
+	const char *key;        /* the member's name inside an object */
+	const char *str;        /* STRING: the unescaped text */
+	double num;             /* NUMBER */
+	int64_t child, next;    /* indexes into the document, -1: none */
+};
+
+struct cal_json_doc {
+	struct cal_json *v;     /* owned; v[0] is the root */
+	int64_t n, cap;
+};
+
+/* Parse in->text (strings are unescaped in place).  DLSIM_EPARSE with
+ * the line on malformed JSON, DLSIM_ENOMEM past 2^22 values. */
+int cal_json_parse(struct cal_in *in, struct cal_json_doc *doc,
+		   struct dlsim_err *err);
+void cal_json_release(struct cal_json_doc *doc);
+
+/* The member key of an object, or NULL; the first and next element. */
+const struct cal_json *cal_json_get(const struct cal_json_doc *doc,
+				    const struct cal_json *obj,
+				    const char *key);
+const struct cal_json *cal_json_first(const struct cal_json_doc *doc,
+				      const struct cal_json *v);
+const struct cal_json *cal_json_next(const struct cal_json_doc *doc,
+				     const struct cal_json *v);
+
+/* ---------------------------------------------------------------- */
+/* The parsers, one per format                                       */
+/* ---------------------------------------------------------------- */
+
+int cal_nccl_parse(struct cal_in *in, struct cal_samples *out,
+		   struct dlsim_err *err);
+int cal_osu_parse(struct cal_in *in, struct cal_samples *out,
+		  struct dlsim_err *err);
+int cal_stream_parse(struct cal_in *in, struct cal_samples *out,
+		     struct dlsim_err *err);
+int cal_deepbench_parse(struct cal_in *in, struct cal_samples *out,
+			struct dlsim_err *err);
+int cal_gemm_csv_parse(struct cal_in *in, struct cal_samples *out,
+		       struct dlsim_err *err);
+int cal_conv_csv_parse(struct cal_in *in, struct cal_samples *out,
+		       struct dlsim_err *err);
+
+/*
+ * cal_parse_file on text already in memory (modified in place), with
+ * the sample cap max (CAL_MAX_SAMPLES; tests pass less).  Same contract:
+ * on failure *out is NULL and *n 0.
+ */
+int cal_parse_text(enum cal_format f, const char *path, char *text,
+		   size_t len, int64_t max, struct db_sample **out,
+		   int64_t *n, struct dlsim_err *err);
+
+#endif /* DLSIM_CALIBRATE_CAL_H */

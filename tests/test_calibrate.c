@@ -1,0 +1,839 @@
+/*
+ * test_calibrate.c -- the importers of calibrate/: every format on its
+ * good fixture with values checked by hand, every damaged fixture
+ * refused at its line with nothing returned, the format names, imports
+ * into a temporary database (one run, all samples; a failed import
+ * changes nothing), and `dlsim calibrate` end to end.
+ *
+ * The fixtures are in tests/data/calibrate/: outputs written in each
+ * tool's exact format (nccl-tests 2.17 and an older 2.10-era table, its
+ * -J JSON, OSU 5.6 and 7.x, STREAM 5.10), the first rows of
+ * shared/data/deepbench_*.csv with their source column, and damaged
+ * copies of them.  Hand values: a time in us is 10^-6 s; OSU's and
+ * STREAM's MB are 10^6 B; DeepBench's ms are 10^-3 s, cross-checked
+ * against the TFLOPS or GB/s the same row reports.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "cli_util.h"
+#include "dlsim.h"
+#include "calibrate/cal.h"
+
+#define DIR "tests/data/calibrate/"
+
+/* ---------------------------------------------------------------- */
+/* Helpers                                                           */
+/* ---------------------------------------------------------------- */
+
+static struct db_sample *parse_ok(const char *format, const char *file,
+				  int64_t want_n)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_sample *s = NULL;
+	enum cal_format f;
+	char path[256];
+	int64_t n = -1;
+
+	snprintf(path, sizeof(path), DIR "%s", file);
+	ck_assert_int_eq(cal_format_parse(format, &f, &err), DLSIM_OK);
+	ck_assert_msg(cal_parse_file(f, path, &s, &n, &err) == DLSIM_OK,
+		      "%s: %s", file, err.msg);
+	ck_assert_msg(n == want_n, "%s: %lld samples, expected %lld", file,
+		      (long long)n, (long long)want_n);
+	return s;
+}
+
+static void check(const struct db_sample *s, const char *bench,
+		  const char *params, double value, const char *unit)
+{
+	ck_assert_str_eq(s->benchmark, bench);
+	ck_assert_str_eq(s->params, params);
+	ck_assert_str_eq(s->unit, unit);
+	ck_assert_int_eq(s->rep, -1);
+	ck_assert_rel(s->value, value, 1e-12);
+}
+
+/* Refused with DLSIM_EPARSE at "DIR file:line: ...needle", nothing out. */
+static void refused(const char *format, const char *file, int line,
+		    const char *needle)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_sample *s = (struct db_sample *)&err;
+	enum cal_format f;
+	char path[256], where[300];
+	int64_t n = 7;
+
+	snprintf(path, sizeof(path), DIR "%s", file);
+	snprintf(where, sizeof(where), "%s:%d: ", path, line);
+	ck_assert_int_eq(cal_format_parse(format, &f, &err), DLSIM_OK);
+	ck_assert_msg(cal_parse_file(f, path, &s, &n, &err) == DLSIM_EPARSE,
+		      "%s: code %d: %s", file, err.code, err.msg);
+	ck_assert_int_eq(err.code, DLSIM_EPARSE);
+	ck_assert_msg(strncmp(err.msg, where, strlen(where)) == 0,
+		      "'%s' does not start with '%s'", err.msg, where);
+	ck_assert_msg(strstr(err.msg, needle) != NULL, "'%s' not in '%s'",
+		      needle, err.msg);
+	ck_assert(s == NULL);
+	ck_assert_int_eq(n, 0);
+}
+
+/* Parse text held in memory (a copy), with the sample cap max. */
+static int parse_text(enum cal_format f, const char *text, int64_t max,
+		      struct db_sample **s, int64_t *n, struct dlsim_err *err)
+{
+	size_t len = strlen(text);
+	char *copy = malloc(len + 1);
+	int rc;
+
+	ck_assert(copy != NULL);
+	memcpy(copy, text, len + 1);
+	rc = cal_parse_text(f, "mem.txt", copy, len, max, s, n, err);
+	free(copy);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- */
+/* Format names                                                      */
+/* ---------------------------------------------------------------- */
+
+START_TEST(cal_format_names_round_trip)
+{
+	static const char *const names[] = {
+		"nccl-tests", "osu", "stream", "deepbench", "gemm-csv",
+		"conv-csv"
+	};
+	struct dlsim_err err = { 0, "" };
+	enum cal_format f = CAL_OSU;
+	int i;
+
+	for (i = 0; i < CAL_FORMAT_COUNT; i++) {
+		ck_assert_str_eq(cal_format_name((enum cal_format)i),
+				 names[i]);
+		ck_assert_int_eq(cal_format_parse(names[i], &f, &err),
+				 DLSIM_OK);
+		ck_assert_int_eq(f, i);
+	}
+	ck_assert(cal_format_name(CAL_FORMAT_COUNT) == NULL);
+	ck_assert(cal_format_name((enum cal_format)-1) == NULL);
+	ck_assert_int_eq(cal_format_parse("nccl", &f, &err),
+			 DLSIM_ENOTFOUND);
+	ck_assert(strstr(err.msg, "unknown format 'nccl'") != NULL);
+	ck_assert(strstr(err.msg, "conv-csv") != NULL);
+	ck_assert_int_eq(f, CAL_CONV_CSV);      /* unchanged */
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* nccl-tests                                                        */
+/* ---------------------------------------------------------------- */
+
+START_TEST(cal_nccl_text_times_in_seconds)
+{
+	/* all_reduce_perf, 8 ranks: 6 sizes x out-of-place, in-place */
+	struct db_sample *s = parse_ok("nccl-tests", "nccl_all_reduce.txt",
+				       12);
+
+	check(&s[0], "allreduce", "bytes=8 ranks=8 op=sum inplace=0 "
+	      "dtype=fp32", 36.65e-6, "s");
+	check(&s[1], "allreduce", "bytes=8 ranks=8 op=sum inplace=1 "
+	      "dtype=fp32", 36.39e-6, "s");
+	check(&s[10], "allreduce", "bytes=134217728 ranks=8 op=sum "
+	      "inplace=0 dtype=fp32", 1003.2e-6, "s");
+	/* the row's own algbw, 133.79 GB/s = 134217728 B / 1003.2 us */
+	ck_assert_rel(134217728.0 / s[10].value / 1e9, 133.79, 1e-4);
+	check(&s[11], "allreduce", "bytes=134217728 ranks=8 op=sum "
+	      "inplace=1 dtype=fp32", 1001.9e-6, "s");
+	free(s);
+}
+END_TEST
+
+START_TEST(cal_nccl_old_text_infers_reduce_scatter)
+{
+	/* no "Collective test starting" line: size = 4 x count x 4 B with
+	 * 4 Rank lines is a reduce-scatter; NCCL INFO lines are skipped */
+	struct db_sample *s = parse_ok("nccl-tests",
+				       "nccl_reduce_scatter_old.txt", 8);
+
+	check(&s[0], "reduce-scatter", "bytes=4096 ranks=4 op=sum inplace=0 "
+	      "dtype=fp32", 21.04e-6, "s");
+	check(&s[5], "reduce-scatter", "bytes=4194304 ranks=4 op=sum "
+	      "inplace=1 dtype=fp32", 111.8e-6, "s");
+	check(&s[6], "reduce-scatter", "bytes=67108864 ranks=4 op=sum "
+	      "inplace=0 dtype=fp32", 1402.6e-6, "s");
+	free(s);
+}
+END_TEST
+
+START_TEST(cal_nccl_json_ranks_from_devices)
+{
+	/* -J of all_gather_perf over 2 processes x 4 GPUs: 2 device
+	 * entries x nthreads 1 x ngpus 4 = 8 ranks; program from args[0],
+	 * written "\/opt\/nccl-tests\/build\/all_gather_perf" */
+	struct db_sample *s = parse_ok("nccl-tests", "nccl_all_gather.json",
+				       10);
+
+	check(&s[0], "allgather", "bytes=1024 ranks=8 op=none inplace=0 "
+	      "dtype=fp32", 24.31e-6, "s");
+	check(&s[9], "allgather", "bytes=67108864 ranks=8 op=none "
+	      "inplace=1 dtype=fp32", 1209.8e-6, "s");
+	free(s);
+}
+END_TEST
+
+START_TEST(cal_nccl_infers_rooted_and_refuses_ambiguous)
+{
+	static const char head[] =
+		"# nThread 1 nGpus 2 minBytes 8 maxBytes 8 step: 2(factor) "
+		"warmup iters: 5 iters: 20 agg iters: 1 validation: 1 "
+		"graph: 0\n"
+		"#       size         count      type   redop    root     time"
+		"   algbw   busbw  #wrong     time   algbw   busbw  #wrong\n";
+	struct dlsim_err err = { 0, "" };
+	struct db_sample *s;
+	char text[1024];
+	int64_t n;
+
+	/* root 0 and no reduction: broadcast; 2 ranks from nGpus */
+	snprintf(text, sizeof(text), "%s        4096          1024     "
+		 "float    none       0    10.00    0.41    0.41       0    "
+		 "9.50    0.43    0.43       0\n", head);
+	ck_assert_int_eq(parse_text(CAL_NCCL_TESTS, text, 100, &s, &n, &err),
+			 DLSIM_OK);
+	ck_assert_int_eq(n, 2);
+	check(&s[1], "broadcast", "bytes=4096 ranks=2 op=none inplace=1 "
+	      "dtype=fp32", 9.5e-6, "s");
+	free(s);
+	/* size = count x 4 B with 2 ranks: allreduce; bfloat16 is bf16 */
+	snprintf(text, sizeof(text), "%s        4096          2048  "
+		 "bfloat16     sum      -1    10.00    0.41    0.41       0    "
+		 "9.50    0.43    0.43     N/A\n", head);
+	ck_assert_int_eq(parse_text(CAL_NCCL_TESTS, text, 100, &s, &n, &err),
+			 DLSIM_OK);
+	check(&s[0], "allreduce", "bytes=4096 ranks=2 op=sum inplace=0 "
+	      "dtype=bf16", 10e-6, "s");
+	free(s);
+	/* all-gather and all-to-all print the same columns */
+	snprintf(text, sizeof(text), "%s        4096           512     "
+		 "float    none      -1    10.00    0.41    0.41       0    "
+		 "9.50    0.43    0.43       0\n", head);
+	ck_assert_int_eq(parse_text(CAL_NCCL_TESTS, text, 100, &s, &n, &err),
+			 DLSIM_EPARSE);
+	ck_assert(strstr(err.msg, "mem.txt:3: cannot tell which "
+			 "collective") != NULL);
+	ck_assert(s == NULL && n == 0);
+}
+END_TEST
+
+START_TEST(cal_nccl_json_malformed_is_placed)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_sample *s;
+	int64_t n;
+
+	/* a trailing comma on line 3 */
+	ck_assert_int_eq(parse_text(CAL_NCCL_TESTS, "{\"version\": 3,\n"
+				    "\"results\": [\n{\"size\": 8},\n]}\n",
+				    100, &s, &n, &err), DLSIM_EPARSE);
+	ck_assert_str_eq(err.msg, "mem.txt:4: malformed JSON: unexpected "
+			 "character");
+	ck_assert(s == NULL && n == 0);
+	/* valid JSON, but not nccl-tests' */
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(parse_text(CAL_NCCL_TESTS, "{\"a\": \"\\u00e9\"}",
+				    100, &s, &n, &err), DLSIM_EPARSE);
+	ck_assert(strstr(err.msg, "no 'results' list") != NULL);
+	/* an unsupported program */
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(parse_text(CAL_NCCL_TESTS, "{\"args\": "
+				    "[\"./sendrecv_perf\"], \"results\": []}",
+				    100, &s, &n, &err), DLSIM_EPARSE);
+	ck_assert(strstr(err.msg, "unsupported nccl-tests program "
+			 "'./sendrecv_perf'") != NULL);
+	/* nccl-tests writes one line: the message names the result */
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(parse_text(CAL_NCCL_TESTS, "{\"args\": "
+				    "[\"all_reduce_perf\"], \"config\": "
+				    "{\"nthreads\": 1, \"ngpus\": 2}, "
+				    "\"results\": [{\"size\": 8, \"count\": 2, "
+				    "\"type\": \"float\", \"redop\": \"sum\", "
+				    "\"root\": \"    -1\", \"in_place\": "
+				    "{\"time\": 5.5, \"nwrong\": 0}}, "
+				    "{\"size\": 8, \"count\": 2, \"type\": "
+				    "\"float16\"}]}", 100, &s, &n, &err),
+			 DLSIM_EPARSE);
+	ck_assert_str_eq(err.msg, "mem.txt:1: results[1]: 'root' must be a "
+			 "string or number");
+	ck_assert(s == NULL && n == 0);
+}
+END_TEST
+
+START_TEST(cal_json_reader_unescapes_and_links)
+{
+	char text[] = "{\"k\": [1, -2.5e1, \"a\\\"\\/\\u00e9\\ud83d\\ude00\","
+		      " true, null], \"e\": {}}";
+	struct dlsim_err err = { 0, "" };
+	const struct cal_json *k, *v;
+	struct cal_json_doc d;
+	struct cal_in in;
+
+	cal_in_init(&in, "x.json", text, strlen(text));
+	ck_assert_int_eq(cal_json_parse(&in, &d, &err), DLSIM_OK);
+	k = cal_json_get(&d, &d.v[0], "k");
+	ck_assert(k && k->type == CAL_JSON_ARRAY);
+	v = cal_json_first(&d, k);
+	ck_assert(v->type == CAL_JSON_NUMBER && v->num == 1.0);
+	v = cal_json_next(&d, v);
+	ck_assert(v->num == -25.0);
+	v = cal_json_next(&d, v);
+	ck_assert_str_eq(v->str, "a\"/\xc3\xa9\xf0\x9f\x98\x80");
+	v = cal_json_next(&d, v);
+	ck_assert(v->type == CAL_JSON_TRUE);
+	v = cal_json_next(&d, v);
+	ck_assert(v->type == CAL_JSON_NULL && cal_json_next(&d, v) == NULL);
+	ck_assert(cal_json_first(&d, cal_json_get(&d, &d.v[0], "e")) == NULL);
+	ck_assert(cal_json_get(&d, &d.v[0], "missing") == NULL);
+	cal_json_release(&d);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* OSU, STREAM                                                       */
+/* ---------------------------------------------------------------- */
+
+START_TEST(cal_osu_latency_in_seconds)
+{
+	struct db_sample *s = parse_ok("osu", "osu_latency.txt", 6);
+
+	check(&s[0], "p2p_latency", "bytes=0 ranks=2 dtype=int8", 0.21e-6,
+	      "s");
+	check(&s[5], "p2p_latency", "bytes=4194304 ranks=2 dtype=int8",
+	      471.85e-6, "s");
+	free(s);
+}
+END_TEST
+
+START_TEST(cal_osu_bw_megabytes_are_ten_to_the_six)
+{
+	struct db_sample *s = parse_ok("osu", "osu_bw.txt", 5);
+
+	check(&s[0], "p2p_bw", "bytes=1 ranks=2 dtype=int8", 3.12e6, "B/s");
+	check(&s[4], "p2p_bw", "bytes=4194304 ranks=2 dtype=int8",
+	      12305.76e6, "B/s");
+	free(s);
+}
+END_TEST
+
+START_TEST(cal_osu_allreduce_takes_the_average_column)
+{
+	/* -f adds Min, Max and Iterations; the Avg column is kept */
+	struct db_sample *s = parse_ok("osu", "osu_allreduce.txt", 4);
+
+	check(&s[0], "allreduce", "bytes=1 ranks=0 op=sum inplace=0 "
+	      "dtype=int8", 1.82e-6, "s");
+	check(&s[3], "allreduce", "bytes=1048576 ranks=0 op=sum inplace=0 "
+	      "dtype=int8", 612.93e-6, "s");
+	free(s);
+}
+END_TEST
+
+START_TEST(cal_stream_rates_and_working_sets)
+{
+	/* 10^7 elements of 8 B: copy and scale move 2 arrays, add and
+	 * triad 3 */
+	struct db_sample *s = parse_ok("stream", "stream.txt", 4);
+
+	check(&s[0], "stream", "bytes=160000000 kernel=copy threads=2",
+	      30162.4e6, "B/s");
+	check(&s[1], "stream", "bytes=160000000 kernel=scale threads=2",
+	      20402.2e6, "B/s");
+	check(&s[2], "stream", "bytes=240000000 kernel=add threads=2",
+	      22703.0e6, "B/s");
+	check(&s[3], "stream", "bytes=240000000 kernel=triad threads=2",
+	      22788.6e6, "B/s");
+	/* STREAM's MB is 10^6 B: the rate is bytes / min time, 0.005305 s */
+	ck_assert_rel(1.6e8 / 0.005305, s[0].value, 1e-4);
+	free(s);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* DeepBench and the generic CSVs                                    */
+/* ---------------------------------------------------------------- */
+
+START_TEST(cal_deepbench_gemm_tags_the_device)
+{
+	struct db_sample *s = parse_ok("deepbench", "deepbench_gemm.csv", 5);
+
+	check(&s[0], "gemm", "m=5124 n=700 k=2048 transa=N transb=N "
+	      "dtype=int8 math=int32 setting=inference device=NVIDIA_T4",
+	      0.999e-3, "s");
+	/* the row says 14.706 TFLOPS: 2 m n k / t */
+	ck_assert_rel(2.0 * 5124 * 700 * 2048 / s[0].value / 1e12,
+		      14.706239039039037, 1e-12);
+	check(&s[4], "gemm", "m=5124 n=1500 k=2048 transa=N transb=N "
+	      "dtype=int8 math=int32 setting=inference device=NVIDIA_T4",
+	      1.431e-3, "s");
+	free(s);
+}
+END_TEST
+
+START_TEST(cal_deepbench_conv_skips_missing_passes)
+{
+	/* 4 MI25 rows x 3 passes, then an M40 row whose bwd_inputs_ms is
+	 * DeepBench's "N/A*" (shared/data/deepbench_conv.csv line 378) */
+	struct db_sample *s = parse_ok("deepbench", "deepbench_conv.csv", 14);
+
+	check(&s[0], "conv", "n=4 c=1 h=161 w=700 k=32 r=5 s=20 pad_h=0 "
+	      "pad_w=0 stride_h=2 stride_w=2 pass=fwd dtype=fp32 math=fp32 "
+	      "setting=training device=AMD_MI25", 0.20799999999999999e-3,
+	      "s");
+	check(&s[2], "conv", "n=4 c=1 h=161 w=700 k=32 r=5 s=20 pad_h=0 "
+	      "pad_w=0 stride_h=2 stride_w=2 pass=bwd_filter dtype=fp32 "
+	      "math=fp32 setting=training device=AMD_MI25",
+	      0.27400000000000002e-3, "s");
+	check(&s[12], "conv", "n=4 c=1 h=161 w=700 k=32 r=5 s=20 pad_h=0 "
+	      "pad_w=0 stride_h=2 stride_w=2 pass=fwd dtype=fp32 math=fp32 "
+	      "setting=training device=Nvidia_Tesla_M40", 0.224e-3, "s");
+	check(&s[13], "conv", "n=4 c=1 h=161 w=700 k=32 r=5 s=20 pad_h=0 "
+	      "pad_w=0 stride_h=2 stride_w=2 pass=bwd_filter dtype=fp32 "
+	      "math=fp32 setting=training device=Nvidia_Tesla_M40",
+	      0.36899999999999999e-3, "s");
+	free(s);
+}
+END_TEST
+
+START_TEST(cal_deepbench_allreduce_bytes_from_floats)
+{
+	struct db_sample *s = parse_ok("deepbench", "deepbench_allreduce.csv",
+				       5);
+
+	check(&s[0], "allreduce", "bytes=400000 ranks=2 dtype=fp32 "
+	      "impl=Intel_MLSL device=Intel(R)_Xeon_Phi(TM)_7250F", 0.09e-3,
+	      "s");
+	/* DeepBench's GB/s is size x ranks / time: 8.889 on this row */
+	ck_assert_rel(400000.0 * 2 / s[0].value / 1e9, 8.8888888888888893,
+		      1e-12);
+	check(&s[4], "allreduce", "bytes=400000 ranks=32 dtype=fp32 "
+	      "impl=Intel_MLSL device=Intel(R)_Xeon_Phi(TM)_7250F", 0.31e-3,
+	      "s");
+	free(s);
+}
+END_TEST
+
+START_TEST(cal_deepbench_rnn_passes)
+{
+	/* 4 inference rows with a forward time only, a 1080 Ti training
+	 * row with all three (line 315), a T4 row with none (line 527) */
+	struct db_sample *s = parse_ok("deepbench", "deepbench_rnn.csv", 7);
+
+	check(&s[0], "rnn", "cell=lstm hidden=512 n=1 timesteps=25 pass=fwd "
+	      "dtype=int8 math=int32 setting=inference device=Nvidia_1080Ti",
+	      0.89e-3, "s");
+	check(&s[6], "rnn", "cell=vanilla hidden=1760 n=16 timesteps=50 "
+	      "pass=bwd_weights dtype=fp32 math=fp32 setting=training "
+	      "device=NVIDIA_GTX_1080_Ti", 0.624e-3, "s");
+	free(s);
+}
+END_TEST
+
+START_TEST(cal_generic_gemm_and_conv)
+{
+	struct db_sample *s = parse_ok("gemm-csv", "gemm.csv", 4);
+
+	check(&s[0], "gemm", "m=1024 n=1024 k=1024 dtype=fp32", 0.00231,
+	      "s");
+	check(&s[3], "gemm", "m=2048 n=512 k=8192 dtype=bf16", 0.000842,
+	      "s");
+	free(s);
+	s = parse_ok("conv-csv", "conv.csv", 3);
+	check(&s[1], "conv", "n=32 c=256 h=14 w=14 k=256 r=1 s=1 stride=1 "
+	      "pad=0 dtype=fp32", 0.00194, "s");
+	check(&s[2], "conv", "n=8 c=3 h=224 w=224 k=64 r=7 s=7 stride=2 "
+	      "pad=3 dtype=fp16", 0.00305, "s");
+	free(s);
+}
+END_TEST
+
+START_TEST(cal_csv_quotes_blanks_and_crlf)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_sample *s;
+	int64_t n;
+
+	ck_assert_int_eq(parse_text(CAL_GEMM_CSV, "\xef\xbb\xbfm,n,k,dtype,"
+				    "time_s\r\n 64 ,\"128\",256,\"fp16\","
+				    "1.5e-6\r\n\r\n", 100, &s, &n, &err),
+			 DLSIM_OK);
+	ck_assert_int_eq(n, 1);
+	check(&s[0], "gemm", "m=64 n=128 k=256 dtype=fp16", 1.5e-6, "s");
+	free(s);
+	ck_assert_int_eq(parse_text(CAL_GEMM_CSV, "m,n,k,dtype,time_s\n"
+				    "64,128,256,\"fp16,1e-6\n", 100, &s, &n,
+				    &err), DLSIM_EPARSE);
+	ck_assert_str_eq(err.msg, "mem.txt:2: a quoted field is not closed "
+			 "properly");
+}
+END_TEST
+
+START_TEST(cal_params_are_single_words)
+{
+	struct cal_params p;
+
+	cal_params_init(&p);
+	cal_params_int(&p, "bytes", 1024);
+	cal_params_str(&p, "device", "Intel(R) Xeon\tPhi=x\xc2\xa0" "7250F");
+	ck_assert_str_eq(p.s, "bytes=1024 device=Intel(R)_Xeon_Phi_x_7250F");
+	ck_assert_int_eq(p.cut, 0);
+	while (!p.cut)
+		cal_params_str(&p, "k", "vvvvvvvv");
+	ck_assert_int_eq((int)strlen(p.s), (int)sizeof(p.s) - 1);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* Refusals                                                          */
+/* ---------------------------------------------------------------- */
+
+START_TEST(cal_damaged_files_are_refused_at_their_line)
+{
+	refused("nccl-tests", "empty.txt", 1, "the file is empty");
+	refused("nccl-tests", "nccl_truncated.txt", 20,
+		"the row has 7 columns, the header 13");
+	refused("nccl-tests", "nccl_text_in_number.txt", 20,
+		"'time' must be a finite number (got 'fast!')");
+	refused("nccl-tests", "nccl_no_header.txt", 15,
+		"a result row outside a table");
+	refused("nccl-tests", "nccl_wrong.txt", 21, "3 wrong elements");
+	refused("nccl-tests", "nccl_truncated.json", 1,
+		"malformed JSON: unterminated string");
+	refused("osu", "osu_bw_text.txt", 7, "got 'ERROR'");
+	refused("osu", "osu_latency_truncated.txt", 7,
+		"the row has 1 columns, the header 2");
+	refused("osu", "osu_no_header.txt", 2, "a result row outside a table");
+	refused("stream", "stream_truncated.txt", 30,
+		"the row has 3 columns, expected 5");
+	refused("deepbench", "deepbench_gemm_truncated.csv", 4,
+		"the row has 10 fields, the DeepBench GEMM header 14");
+	refused("deepbench", "deepbench_gemm_negative.csv", 3,
+		"'time_ms' must be positive");
+	refused("deepbench", "deepbench_unknown_header.csv", 1,
+		"unknown header");
+	refused("deepbench", "deepbench_bad_dtype.csv", 6,
+		"unknown dtype: precision 'Double'");
+	refused("gemm-csv", "gemm_bad_dtype.csv", 4, "unknown dtype 'fp13'");
+	refused("gemm-csv", "gemm_no_header.csv", 1,
+		"unknown header: expected 'm,n,k,dtype,time_s'");
+	refused("conv-csv", "conv_text.csv", 3,
+		"'h' must be a positive integer (got 'fourteen')");
+}
+END_TEST
+
+START_TEST(cal_files_of_another_format_are_refused)
+{
+	refused("osu", "stream.txt", 33, "not OSU output");
+	refused("stream", "osu_bw.txt", 9, "not STREAM output");
+	refused("nccl-tests", "osu_bw.txt", 5, "a result row outside a table");
+	refused("nccl-tests", "stream.txt", 33, "not nccl-tests output");
+	refused("deepbench", "gemm.csv", 1, "unknown header");
+	refused("gemm-csv", "conv.csv", 1, "unknown header");
+	refused("conv-csv", "deepbench_conv.csv", 1, "unknown header");
+}
+END_TEST
+
+START_TEST(cal_missing_file_is_an_io_error)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_sample *s = (struct db_sample *)&err;
+	int64_t n = 3;
+
+	ck_assert_int_eq(cal_parse_file(CAL_OSU, DIR "no-such.txt", &s, &n,
+					&err), DLSIM_EIO);
+	ck_assert(strstr(err.msg, DIR "no-such.txt") != NULL);
+	ck_assert(s == NULL && n == 0);
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(cal_parse_file(CAL_FORMAT_COUNT, DIR "gemm.csv", &s,
+					&n, &err), DLSIM_EINVAL);
+}
+END_TEST
+
+START_TEST(cal_sample_cap_refuses_the_file)
+{
+	/* the cap is CAL_MAX_SAMPLES (10^7); here 2, on a 3-row table */
+	struct dlsim_err err = { 0, "" };
+	struct db_sample *s;
+	int64_t n;
+
+	ck_assert_int_eq(CAL_MAX_SAMPLES, 10000000);
+	ck_assert_int_eq(parse_text(CAL_GEMM_CSV, "m,n,k,dtype,time_s\n"
+				    "1,1,1,fp32,1\n2,2,2,fp32,1\n"
+				    "3,3,3,fp32,1\n", 2, &s, &n, &err),
+			 DLSIM_ENOMEM);
+	ck_assert_str_eq(err.msg, "mem.txt:4: more than 2 samples in one "
+			 "import; split the file");
+	ck_assert(s == NULL && n == 0);
+	ck_assert_int_eq(parse_text(CAL_GEMM_CSV, "m,n,k,dtype,time_s\n"
+				    "1,1,1,fp32,1\n2,2,2,fp32,1\n", 2, &s, &n,
+				    &err), DLSIM_OK);
+	ck_assert_int_eq(n, 2);
+	free(s);
+}
+END_TEST
+
+START_TEST(cal_header_only_is_no_measurement)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_sample *s;
+	int64_t n;
+
+	ck_assert_int_eq(parse_text(CAL_CONV_CSV, "n,c,h,w,k,r,s,stride,pad,"
+				    "dtype,time_s\n", 10, &s, &n, &err),
+			 DLSIM_EPARSE);
+	ck_assert_str_eq(err.msg, "mem.txt:1: no measurements in the file");
+	ck_assert(s == NULL && n == 0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* Imports into a temporary database                                 */
+/* ---------------------------------------------------------------- */
+
+struct tmpdb {
+	char dir[64], path[96];
+	struct db *db;
+};
+
+static void tmpdb_open(struct tmpdb *t)
+{
+	struct dlsim_err err = { 0, "" };
+
+	snprintf(t->dir, sizeof(t->dir), "/tmp/dlsim-cal-XXXXXX");
+	ck_assert(mkdtemp(t->dir) != NULL);
+	snprintf(t->path, sizeof(t->path), "%s/cal.db", t->dir);
+	ck_assert_msg(db_open(t->path, &t->db, &err) == DLSIM_OK, "%s",
+		      err.msg);
+}
+
+static void tmpdb_close(struct tmpdb *t)
+{
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal" };
+	char p[128];
+	int i;
+
+	db_close(t->db);
+	for (i = 0; i < 4; i++) {
+		snprintf(p, sizeof(p), "%s%s", t->path, ext[i]);
+		unlink(p);
+	}
+	rmdir(t->dir);
+}
+
+static void counts(struct db *db, int64_t *runs, int64_t *samples)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_info info;
+
+	ck_assert_msg(db_info(db, &info, &err) == DLSIM_OK, "%s", err.msg);
+	*runs = info.runs;
+	*samples = info.samples;
+}
+
+struct seen {
+	int64_t n;
+	struct db_sample last;
+};
+
+static int see_sample(void *ctx, int64_t run_id, const struct db_sample *s)
+{
+	struct seen *seen = ctx;
+
+	(void)run_id;
+	seen->n++;
+	seen->last = *s;
+	return 0;
+}
+
+static int see_run(void *ctx, const struct db_run *r)
+{
+	*(struct db_run *)ctx = *r;
+	return 1;
+}
+
+START_TEST(cal_import_is_one_run_with_every_sample)
+{
+	struct dlsim_err err = { 0, "" };
+	struct tmpdb t;
+	struct seen seen = { 0 };
+	struct db_run run;
+	int64_t id = 0, n = 0, runs, samples;
+
+	tmpdb_open(&t);
+	ck_assert_msg(cal_import(t.db, CAL_NCCL_TESTS, DIR
+				 "nccl_all_reduce.txt", "a100x8", &id, &n,
+				 &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert(id > 0);
+	ck_assert_int_eq(n, 12);
+	counts(t.db, &runs, &samples);
+	ck_assert_int_eq(runs, 1);
+	ck_assert_int_eq(samples, 12);
+	ck_assert_int_eq(db_each_sample(t.db, id, see_sample, &seen, &err),
+			 DLSIM_OK);
+	ck_assert_int_eq(seen.n, 12);
+	ck_assert_str_eq(seen.last.params, "bytes=134217728 ranks=8 op=sum "
+			 "inplace=1 dtype=fp32");
+	ck_assert_rel(seen.last.value, 1001.9e-6, 1e-12);
+	ck_assert_int_eq(seen.last.rep, -1);
+	ck_assert_int_eq(db_each_run(t.db, see_run, &run, &err), DLSIM_OK);
+	ck_assert_int_eq(run.id, id);
+	ck_assert_str_eq(run.tool, "import:nccl-tests");
+	ck_assert_str_eq(run.hw, "a100x8");
+	ck_assert_str_eq(run.status, "done");
+	ck_assert(strstr(run.source, "tests/data/calibrate/"
+			 "nccl_all_reduce.txt") != NULL);
+	ck_assert(run.end_s >= run.start_s && run.start_s > 1.5e9);
+	/* a second import is a second run */
+	ck_assert_int_eq(cal_import(t.db, CAL_STREAM, DIR "stream.txt",
+				    "local", &id, &n, &err), DLSIM_OK);
+	counts(t.db, &runs, &samples);
+	ck_assert_int_eq(runs, 2);
+	ck_assert_int_eq(samples, 16);
+	tmpdb_close(&t);
+}
+END_TEST
+
+START_TEST(cal_failed_import_changes_nothing)
+{
+	struct dlsim_err err = { 0, "" };
+	struct tmpdb t;
+	int64_t id = 0, n = 0, runs, samples;
+
+	tmpdb_open(&t);
+	ck_assert_int_eq(cal_import(t.db, CAL_OSU, DIR "osu_bw.txt", "ib-hdr",
+				    &id, &n, &err), DLSIM_OK);
+	/* damaged on line 20 of 27: the 2 good rows before it are not kept */
+	ck_assert_int_eq(cal_import(t.db, CAL_NCCL_TESTS, DIR
+				    "nccl_truncated.txt", "a100x8", &id, &n,
+				    &err), DLSIM_EPARSE);
+	ck_assert(id == 0 && n == 0);
+	counts(t.db, &runs, &samples);
+	ck_assert_int_eq(runs, 1);
+	ck_assert_int_eq(samples, 5);
+	/* a hardware name with a blank is refused before anything */
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(cal_import(t.db, CAL_OSU, DIR "osu_bw.txt",
+				    "ib hdr", &id, &n, &err), DLSIM_EINVAL);
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(cal_import(t.db, CAL_OSU, DIR "osu_bw.txt", "", &id,
+				    &n, &err), DLSIM_EINVAL);
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(cal_import(t.db, CAL_OSU, DIR "no-such.txt", "x",
+				    &id, &n, &err), DLSIM_EIO);
+	counts(t.db, &runs, &samples);
+	ck_assert_int_eq(runs, 1);
+	ck_assert_int_eq(samples, 5);
+	tmpdb_close(&t);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* The command                                                       */
+/* ---------------------------------------------------------------- */
+
+START_TEST(cal_cli_import_and_its_errors)
+{
+	char dir[] = "/tmp/dlsim-calcli-XXXXXX", args[512], db[64];
+	struct run r;
+
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(db, sizeof(db), "%s/c.db", dir);
+	snprintf(args, sizeof(args), "calibrate import stream " DIR
+		 "stream.txt --hw local --db %s", db);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "imported 4 samples from " DIR "stream.txt "
+			 "as run 1 (stream, hardware local)") != NULL);
+	ck_assert_str_eq(r.err, "");
+	snprintf(args, sizeof(args), "calibrate import stream " DIR
+		 "stream_truncated.txt --hw local --db %s", db);
+	run(&r, args);
+	assert_one_error(&r, 1, DIR "stream_truncated.txt:30: the row has 3 "
+			 "columns");
+	ck_assert(strstr(r.err, "(nothing imported)") != NULL);
+	snprintf(args, sizeof(args), "calibrate import streem " DIR
+		 "stream.txt --hw local --db %s", db);
+	run(&r, args);
+	assert_one_error(&r, 2, "unknown format 'streem'");
+	snprintf(args, sizeof(args), "calibrate import stream " DIR
+		 "stream.txt --db %s", db);
+	run(&r, args);
+	assert_one_error(&r, 2, "--hw is required");
+	run(&r, "calibrate import stream");
+	assert_one_error(&r, 2, "missing argument");
+	run(&r, "calibrate run --quick");
+	assert_one_error(&r, 2, "calibrate run: not yet available");
+	run(&r, "calibrate fit --hw local");
+	assert_one_error(&r, 2, "calibrate fit: not yet available");
+	run(&r, "calibrate show");
+	assert_one_error(&r, 2, "calibrate show: not yet available");
+	run(&r, "calibrate frob");
+	assert_one_error(&r, 2, "unknown subcommand 'frob'");
+	run(&r, "calibrate");
+	assert_one_error(&r, 2, "missing subcommand");
+	run(&r, "calibrate --hw x import stream x.txt");
+	assert_one_error(&r, 2, "comes before '--hw'");
+	run(&r, "calibrate --help");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.out, "--hw NAME") && strstr(r.out, "--db PATH") &&
+		  strstr(r.out, "Subcommands:") && strstr(r.out, "conv-csv"));
+	run(&r, "calibrate import --help");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.out, "Usage: dlsim calibrate import FORMAT FILE "
+			 "--hw NAME") != NULL);
+	snprintf(args, sizeof(args), "%s-wal", db);
+	unlink(args);
+	snprintf(args, sizeof(args), "%s-shm", db);
+	unlink(args);
+	unlink(db);
+	rmdir(dir);
+}
+END_TEST
+
+Suite *suite_calibrate(void)
+{
+	Suite *s = suite_create("calibrate");
+	TCase *c = tcase_create("calibrate");
+
+	tcase_set_timeout(c, 60);
+	tcase_add_test(c, cal_format_names_round_trip);
+	tcase_add_test(c, cal_nccl_text_times_in_seconds);
+	tcase_add_test(c, cal_nccl_old_text_infers_reduce_scatter);
+	tcase_add_test(c, cal_nccl_json_ranks_from_devices);
+	tcase_add_test(c, cal_nccl_infers_rooted_and_refuses_ambiguous);
+	tcase_add_test(c, cal_nccl_json_malformed_is_placed);
+	tcase_add_test(c, cal_json_reader_unescapes_and_links);
+	tcase_add_test(c, cal_osu_latency_in_seconds);
+	tcase_add_test(c, cal_osu_bw_megabytes_are_ten_to_the_six);
+	tcase_add_test(c, cal_osu_allreduce_takes_the_average_column);
+	tcase_add_test(c, cal_stream_rates_and_working_sets);
+	tcase_add_test(c, cal_deepbench_gemm_tags_the_device);
+	tcase_add_test(c, cal_deepbench_conv_skips_missing_passes);
+	tcase_add_test(c, cal_deepbench_allreduce_bytes_from_floats);
+	tcase_add_test(c, cal_deepbench_rnn_passes);
+	tcase_add_test(c, cal_generic_gemm_and_conv);
+	tcase_add_test(c, cal_csv_quotes_blanks_and_crlf);
+	tcase_add_test(c, cal_params_are_single_words);
+	tcase_add_test(c, cal_damaged_files_are_refused_at_their_line);
+	tcase_add_test(c, cal_files_of_another_format_are_refused);
+	tcase_add_test(c, cal_missing_file_is_an_io_error);
+	tcase_add_test(c, cal_sample_cap_refuses_the_file);
+	tcase_add_test(c, cal_header_only_is_no_measurement);
+	tcase_add_test(c, cal_import_is_one_run_with_every_sample);
+	tcase_add_test(c, cal_failed_import_changes_nothing);
+	tcase_add_test(c, cal_cli_import_and_its_errors);
+	suite_add_tcase(s, c);
+	return s;
+}

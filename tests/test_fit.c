@@ -1,0 +1,148 @@
+/*
+ * test_fit.c -- the calibration fits on synthetic data with known
+ * parameters: each must come back within its own interval (three
+ * standard deviations), and the breakpoints where the data change.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "tests.h"
+#include "dlsim.h"
+
+/* A fixed pseudo-random stream (Park & Miller's minimal standard), so
+ * the "noise" is the same on every run. */
+static double noise(unsigned long *state)
+{
+	*state = (*state * 48271UL) % 2147483647UL;
+	return (double)*state / 2147483647.0 - 0.5;   /* in [-0.5, 0.5) */
+}
+
+/*
+ * Two protocols: below 64 KiB t = 2 us + m / 10 GB/s, from 64 KiB on
+ * t = 10 us + m / 20 GB/s, with +-1% multiplicative noise, sizes 8 B to
+ * 64 MiB doubling (24 points).  The fit must find two runs split at
+ * 64 KiB and recover both lines within 3 sigma.
+ */
+START_TEST(fit_lines_finds_the_protocol_switch)
+{
+	double x[24], y[24];
+	struct cal_line_fit f[CAL_MAX_SEGMENTS];
+	unsigned long st = 12345;
+	int i, n;
+
+	for (i = 0; i < 24; i++) {
+		x[i] = 8.0 * pow(2.0, i);
+		y[i] = x[i] < 65536.0 ? 2e-6 + x[i] / 10e9 :
+		       10e-6 + x[i] / 20e9;
+		y[i] *= 1.0 + 0.02 * noise(&st);
+	}
+	ck_assert_int_eq(cal_fit_lines(x, y, 24, 3, f, &n, NULL), DLSIM_OK);
+	ck_assert_int_eq(n, 2);
+	ck_assert(f[0].x_hi < 65536.0 && f[1].x_lo == 65536.0);
+	ck_assert_msg(fabs(f[0].a - 2e-6) <= 3.0 * sqrt(f[0].cov_aa),
+		      "a0 = %g +- %g", f[0].a, sqrt(f[0].cov_aa));
+	ck_assert_msg(fabs(f[0].b - 1e-10) <= 3.0 * sqrt(f[0].cov_bb),
+		      "b0 = %g +- %g", f[0].b, sqrt(f[0].cov_bb));
+	ck_assert_msg(fabs(f[1].a - 10e-6) <= 3.0 * sqrt(f[1].cov_aa),
+		      "a1 = %g +- %g", f[1].a, sqrt(f[1].cov_aa));
+	ck_assert_msg(fabs(f[1].b - 5e-11) <= 3.0 * sqrt(f[1].cov_bb),
+		      "b1 = %g +- %g", f[1].b, sqrt(f[1].cov_bb));
+	ck_assert(f[0].rel_rms < 0.02 && f[1].rel_rms < 0.02);
+}
+END_TEST
+
+/* One straight line is one run: the extra runs do not pay for their
+ * parameters under the information criterion. */
+START_TEST(fit_lines_keeps_one_line_for_one_protocol)
+{
+	double x[16], y[16];
+	struct cal_line_fit f[CAL_MAX_SEGMENTS];
+	unsigned long st = 777;
+	int i, n;
+
+	for (i = 0; i < 16; i++) {
+		x[i] = 1024.0 * pow(2.0, i);
+		y[i] = (5e-6 + x[i] / 12.5e9) * (1.0 + 0.01 * noise(&st));
+	}
+	ck_assert_int_eq(cal_fit_lines(x, y, 16, 4, f, &n, NULL), DLSIM_OK);
+	ck_assert_int_eq(n, 1);
+	ck_assert(fabs(1.0 / f[0].b - 12.5e9) < 0.02 * 12.5e9);
+}
+END_TEST
+
+START_TEST(fit_lines_rejects_bad_points)
+{
+	double x[4] = { 1, 2, 3, 4 }, y[4] = { 1, 2, -3, 4 };
+	double xs[4] = { 4, 3, 2, 1 }, ys[4] = { 1, 1, 1, 1 };
+	struct cal_line_fit f[CAL_MAX_SEGMENTS];
+	struct dlsim_err err = { 0, "" };
+	int n;
+
+	ck_assert_int_eq(cal_fit_lines(x, y, 4, 2, f, &n, &err),
+			 DLSIM_EINVAL);
+	ck_assert(strstr(err.msg, "point 2") != NULL);
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(cal_fit_lines(xs, ys, 4, 2, f, &n, &err),
+			 DLSIM_EINVAL);
+	ck_assert(strstr(err.msg, "sorted") != NULL);
+	ck_assert_int_eq(cal_fit_lines(x, ys, 2, 2, f, &n, NULL),
+			 DLSIM_EINVAL);
+	ck_assert_int_eq(cal_fit_lines(x, ys, 4, 9, f, &n, NULL),
+			 DLSIM_EINVAL);
+	ck_assert_int_eq(n, 0);
+}
+END_TEST
+
+/*
+ * GEMM efficiency e = 0.8 x / (x + 1e9) over sizes 1e6 .. 1e13 FLOPs
+ * (half-decades), +-1% absolute noise: e_max and x_half must come back
+ * within 3 sigma.
+ */
+START_TEST(fit_saturating_recovers_its_parameters)
+{
+	double x[15], y[15];
+	struct cal_sat_fit f;
+	unsigned long st = 4242;
+	int i;
+
+	for (i = 0; i < 15; i++) {
+		x[i] = 1e6 * pow(10.0, 0.5 * i);
+		y[i] = 0.8 * x[i] / (x[i] + 1e9) + 0.02 * noise(&st);
+		if (y[i] < 0.0)
+			y[i] = 0.0;
+	}
+	ck_assert_int_eq(cal_fit_saturating(x, y, 15, &f, NULL), DLSIM_OK);
+	ck_assert_msg(fabs(f.e_max - 0.8) <= 3.0 * sqrt(f.var_e_max),
+		      "e_max = %g +- %g", f.e_max, sqrt(f.var_e_max));
+	ck_assert_msg(fabs(f.x_half - 1e9) <= 3.0 * sqrt(f.var_x_half),
+		      "x_half = %g +- %g", f.x_half, sqrt(f.var_x_half));
+	ck_assert(f.rms < 0.02);
+	ck_assert_int_eq(f.n, 15);
+}
+END_TEST
+
+START_TEST(fit_saturating_rejects_bad_points)
+{
+	double x[3] = { 1, 2, 0 }, y[3] = { 0.1, 0.2, 0.3 };
+	struct cal_sat_fit f;
+	struct dlsim_err err = { 0, "" };
+
+	ck_assert_int_eq(cal_fit_saturating(x, y, 3, &f, &err), DLSIM_EINVAL);
+	ck_assert(strstr(err.msg, "point 2") != NULL);
+	ck_assert_int_eq(cal_fit_saturating(x, y, 2, &f, NULL), DLSIM_EINVAL);
+}
+END_TEST
+
+Suite *suite_fit(void)
+{
+	Suite *s = suite_create("fit");
+	TCase *c = tcase_create("fit");
+
+	tcase_add_test(c, fit_lines_finds_the_protocol_switch);
+	tcase_add_test(c, fit_lines_keeps_one_line_for_one_protocol);
+	tcase_add_test(c, fit_lines_rejects_bad_points);
+	tcase_add_test(c, fit_saturating_recovers_its_parameters);
+	tcase_add_test(c, fit_saturating_rejects_bad_points);
+	suite_add_tcase(s, c);
+	return s;
+}
