@@ -164,7 +164,7 @@ static int opt_time(struct cal_in *in, const char *s, const char *what,
 /* ---------------------------------------------------------------- */
 
 /* The device, setting and precision columns; precision's index. */
-static int db_common(struct cal_in *in, char **f, int *prec,
+static int deepbench_common(struct cal_in *in, char **f, int *prec,
 		     struct dlsim_err *err)
 {
 	int i;
@@ -188,7 +188,7 @@ static int db_common(struct cal_in *in, char **f, int *prec,
 }
 
 /* dtype= math= setting= device= */
-static void db_tail(struct cal_params *p, char **f, int prec)
+static void deepbench_tail(struct cal_params *p, char **f, int prec)
 {
 	cal_params_str(p, "dtype", precisions[prec].dtype);
 	cal_params_str(p, "math", precisions[prec].math);
@@ -204,7 +204,7 @@ static int trans(struct cal_in *in, const char *s, const char *what,
 	return cal_fail(in, err, "'%s' must be N or T (got '%s')", what, s);
 }
 
-static int db_gemm(struct cal_in *in, char **f, struct cal_samples *out,
+static int deepbench_gemm(struct cal_in *in, char **f, struct cal_samples *out,
 		   struct dlsim_err *err)
 {
 	struct cal_params p;
@@ -212,7 +212,7 @@ static int db_gemm(struct cal_in *in, char **f, struct cal_samples *out,
 	double ms;
 	int prec;
 
-	if (db_common(in, f, &prec, err) ||
+	if (deepbench_common(in, f, &prec, err) ||
 	    cal_count(in, f[5], "M", MAX_DIM, &m, err) ||
 	    cal_count(in, f[6], "N", MAX_DIM, &n, err) ||
 	    cal_count(in, f[7], "K", MAX_DIM, &k, err) ||
@@ -225,11 +225,11 @@ static int db_gemm(struct cal_in *in, char **f, struct cal_samples *out,
 	cal_params_int(&p, "k", k);
 	cal_params_str(&p, "transa", f[8]);
 	cal_params_str(&p, "transb", f[9]);
-	db_tail(&p, f, prec);
+	deepbench_tail(&p, f, prec);
 	return cal_sample_add(out, in, "gemm", &p, ms * 1e-3, "s", err);
 }
 
-static int db_conv(struct cal_in *in, char **f, struct cal_samples *out,
+static int deepbench_conv(struct cal_in *in, char **f, struct cal_samples *out,
 		   struct dlsim_err *err)
 {
 	/* column of each params key, in params order */
@@ -251,7 +251,7 @@ static int db_conv(struct cal_in *in, char **f, struct cal_samples *out,
 	int prec, i, j, have, rc;
 	double s;
 
-	if (db_common(in, f, &prec, err))
+	if (deepbench_common(in, f, &prec, err))
 		return DLSIM_EPARSE;
 	for (i = 0; i < 11; i++)
 		if ((dims[i].zero_ok ? cal_uint : cal_count)(
@@ -267,14 +267,14 @@ static int db_conv(struct cal_in *in, char **f, struct cal_samples *out,
 		for (i = 0; i < 11; i++)
 			cal_params_int(&p, dims[i].key, v[i]);
 		cal_params_str(&p, "pass", pass[j]);
-		db_tail(&p, f, prec);
+		deepbench_tail(&p, f, prec);
 		if ((rc = cal_sample_add(out, in, "conv", &p, s, "s", err)))
 			return rc;
 	}
 	return DLSIM_OK;
 }
 
-static int db_allreduce(struct cal_in *in, char **f,
+static int deepbench_allreduce(struct cal_in *in, char **f,
 			struct cal_samples *out, struct dlsim_err *err)
 {
 	struct cal_params p;
@@ -282,7 +282,7 @@ static int db_allreduce(struct cal_in *in, char **f,
 	double ms;
 	int prec;
 
-	if (db_common(in, f, &prec, err) ||
+	if (deepbench_common(in, f, &prec, err) ||
 	    cal_count(in, f[5], "size_floats", MAX_DIM, &floats, err) ||
 	    cal_count(in, f[6], "ranks", 1 << 30, &ranks, err) ||
 	    cal_positive(in, f[7], "mean_time_ms", &ms, err))
@@ -299,7 +299,7 @@ static int db_allreduce(struct cal_in *in, char **f,
 			      &p, ms * 1e-3, "s", err);
 }
 
-static int db_rnn(struct cal_in *in, char **f, struct cal_samples *out,
+static int deepbench_rnn(struct cal_in *in, char **f, struct cal_samples *out,
 		  struct dlsim_err *err)
 {
 	static const char *const cells[] = { "LSTM", "GRU", "Vanilla", NULL };
@@ -312,7 +312,7 @@ static int db_rnn(struct cal_in *in, char **f, struct cal_samples *out,
 	int prec, c, j, have, rc;
 	double s;
 
-	if (db_common(in, f, &prec, err))
+	if (deepbench_common(in, f, &prec, err))
 		return DLSIM_EPARSE;
 	for (c = 0; cells[c] && strcmp(cells[c], f[5]) != 0; c++)
 		;
@@ -334,7 +334,7 @@ static int db_rnn(struct cal_in *in, char **f, struct cal_samples *out,
 		cal_params_int(&p, "n", n);
 		cal_params_int(&p, "timesteps", steps);
 		cal_params_str(&p, "pass", pass[j]);
-		db_tail(&p, f, prec);
+		deepbench_tail(&p, f, prec);
 		if ((rc = cal_sample_add(out, in, "rnn", &p, s, "s", err)))
 			return rc;
 	}
@@ -438,10 +438,10 @@ static const char *const h_conv[] = {
 };
 
 static const struct layout deepbench[] = {
-	{ "DeepBench GEMM", h_db_gemm, db_gemm },
-	{ "DeepBench convolution", h_db_conv, db_conv },
-	{ "DeepBench all-reduce", h_db_allreduce, db_allreduce },
-	{ "DeepBench RNN", h_db_rnn, db_rnn },
+	{ "DeepBench GEMM", h_db_gemm, deepbench_gemm },
+	{ "DeepBench convolution", h_db_conv, deepbench_conv },
+	{ "DeepBench all-reduce", h_db_allreduce, deepbench_allreduce },
+	{ "DeepBench RNN", h_db_rnn, deepbench_rnn },
 	{ NULL, NULL, NULL }
 };
 static const struct layout generic_gemm[] = {
