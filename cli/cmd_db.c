@@ -48,36 +48,6 @@ struct out {
 /* Output helpers                                                    */
 /* ---------------------------------------------------------------- */
 
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 /* "2026-11-22 17:52:02" (UTC), or "-" for 0. */
 static const char *utc(double t_s, char *buf, size_t n)
@@ -100,7 +70,7 @@ static void json_next(struct out *o)
 static void json_head(struct out *o, const char *key)
 {
 	fputs("{\n  \"database\": ", o->f);
-	json_string(o->f, db_path(o->db));
+	report_json_string(o->f, db_path(o->db));
 	fprintf(o->f, ",\n  \"%s\": [", key);
 }
 
@@ -129,7 +99,7 @@ static int show_info(struct out *o, struct dlsim_err *err)
 	count[5] = in.measurements;
 	if (o->fmt == REPORT_JSON) {
 		fputs("{\n  \"path\": ", o->f);
-		json_string(o->f, in.path);
+		report_json_string(o->f, in.path);
 		fprintf(o->f, ",\n  \"schema_version\": %d,\n"
 			"  \"file_bytes\": %.0f", in.schema_version,
 			in.file_bytes);
@@ -142,7 +112,7 @@ static int show_info(struct out *o, struct dlsim_err *err)
 		for (i = 0; i < 6; i++)
 			fprintf(o->f, ",%s", keys[i]);
 		fputc('\n', o->f);
-		csv_field(o->f, in.path);
+		report_csv_field(o->f, in.path);
 		fprintf(o->f, ",%d,%.0f", in.schema_version, in.file_bytes);
 		for (i = 0; i < 6; i++)
 			fprintf(o->f, ",%lld", (long long)count[i]);
@@ -169,13 +139,13 @@ static int do_vacuum(struct out *o, struct dlsim_err *err)
 		return rc;
 	if (o->fmt == REPORT_JSON) {
 		fputs("{\n  \"path\": ", o->f);
-		json_string(o->f, after.path);
+		report_json_string(o->f, after.path);
 		fprintf(o->f, ",\n  \"bytes_before\": %.0f,\n"
 			"  \"bytes_after\": %.0f\n}\n", before.file_bytes,
 			after.file_bytes);
 	} else if (o->fmt == REPORT_CSV) {
 		fputs("path,bytes_before,bytes_after\n", o->f);
-		csv_field(o->f, after.path);
+		report_csv_field(o->f, after.path);
 		fprintf(o->f, ",%.0f,%.0f\n", before.file_bytes,
 			after.file_bytes);
 	} else {
@@ -197,16 +167,16 @@ static int print_run(void *ctx, const struct db_run *r)
 	if (o->fmt == REPORT_JSON) {
 		json_next(o);
 		fprintf(o->f, "{\"id\": %lld, \"tool\": ", (long long)r->id);
-		json_string(o->f, r->tool);
+		report_json_string(o->f, r->tool);
 		fputs(", \"hw\": ", o->f);
-		json_string(o->f, r->hw);
+		report_json_string(o->f, r->hw);
 		fprintf(o->f, ", \"start_s\": %.17g, \"end_s\": ", r->start_s);
 		if (r->end_s > 0)
 			fprintf(o->f, "%.17g", r->end_s);
 		else
 			fputs("null", o->f);
 		fputs(", \"status\": ", o->f);
-		json_string(o->f, r->status);
+		report_json_string(o->f, r->status);
 		fprintf(o->f, ", \"samples\": %lld, \"host_id\": ",
 			(long long)r->n_samples);
 		if (r->host_id)
@@ -214,31 +184,31 @@ static int print_run(void *ctx, const struct db_run *r)
 		else
 			fputs("null", o->f);
 		fputs(", \"version\": ", o->f);
-		json_string(o->f, r->version);
+		report_json_string(o->f, r->version);
 		fputs(", \"source\": ", o->f);
-		json_string(o->f, r->source);
+		report_json_string(o->f, r->source);
 		fputs(", \"cmdline\": ", o->f);
-		json_string(o->f, r->cmdline);
+		report_json_string(o->f, r->cmdline);
 		fputc('}', o->f);
 	} else if (o->fmt == REPORT_CSV) {
 		fprintf(o->f, "%lld,", (long long)r->id);
-		csv_field(o->f, r->tool);
+		report_csv_field(o->f, r->tool);
 		fputc(',', o->f);
-		csv_field(o->f, r->hw);
+		report_csv_field(o->f, r->hw);
 		fprintf(o->f, ",%.17g,", r->start_s);
 		if (r->end_s > 0)
 			fprintf(o->f, "%.17g", r->end_s);
 		fputc(',', o->f);
-		csv_field(o->f, r->status);
+		report_csv_field(o->f, r->status);
 		fprintf(o->f, ",%lld,", (long long)r->n_samples);
 		if (r->host_id)
 			fprintf(o->f, "%lld", (long long)r->host_id);
 		fputc(',', o->f);
-		csv_field(o->f, r->version);
+		report_csv_field(o->f, r->version);
 		fputc(',', o->f);
-		csv_field(o->f, r->source);
+		report_csv_field(o->f, r->source);
 		fputc(',', o->f);
-		csv_field(o->f, r->cmdline);
+		report_csv_field(o->f, r->cmdline);
 		fputc('\n', o->f);
 		o->rows++;
 	} else {
@@ -340,32 +310,32 @@ static int print_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 		fprintf(o->f, "{\"run_id\": %lld, ", (long long)run_id);
 		if (o->refs) {
 			fputs("\"hw\": ", o->f);
-			json_string(o->f, hw);
+			report_json_string(o->f, hw);
 			fputs(", \"tool\": ", o->f);
-			json_string(o->f, tool);
+			report_json_string(o->f, tool);
 			fputs(", ", o->f);
 		}
 		fputs("\"benchmark\": ", o->f);
-		json_string(o->f, s->benchmark);
+		report_json_string(o->f, s->benchmark);
 		fputs(", \"params\": ", o->f);
-		json_string(o->f, s->params);
+		report_json_string(o->f, s->params);
 		fprintf(o->f, ", \"rep\": %lld, \"value\": %.17g, \"unit\": ",
 			(long long)s->rep, s->value);
-		json_string(o->f, s->unit);
+		report_json_string(o->f, s->unit);
 		fputc('}', o->f);
 	} else if (o->fmt == REPORT_CSV) {
 		fprintf(o->f, "%lld,", (long long)run_id);
 		if (o->refs) {
-			csv_field(o->f, hw);
+			report_csv_field(o->f, hw);
 			fputc(',', o->f);
-			csv_field(o->f, tool);
+			report_csv_field(o->f, tool);
 			fputc(',', o->f);
 		}
-		csv_field(o->f, s->benchmark);
+		report_csv_field(o->f, s->benchmark);
 		fputc(',', o->f);
-		csv_field(o->f, s->params);
+		report_csv_field(o->f, s->params);
 		fprintf(o->f, ",%lld,%.17g,", (long long)s->rep, s->value);
-		csv_field(o->f, s->unit);
+		report_csv_field(o->f, s->unit);
 		fputc('\n', o->f);
 		o->rows++;
 	} else {
@@ -448,9 +418,9 @@ static int print_fit(void *ctx, const struct db_fit *f)
 		 * they go out as they are. */
 		json_next(o);
 		fprintf(o->f, "{\"id\": %lld, \"hw\": ", (long long)f->id);
-		json_string(o->f, f->hw);
+		report_json_string(o->f, f->hw);
 		fputs(", \"kind\": ", o->f);
-		json_string(o->f, f->kind);
+		report_json_string(o->f, f->kind);
 		fprintf(o->f, ", \"params\": %s, \"covariance\": %s, "
 			"\"residual_rms\": %.17g, \"n_samples\": %lld, "
 			"\"sample_run_ids\": %s, \"created_s\": %.17g, "
@@ -458,22 +428,22 @@ static int print_fit(void *ctx, const struct db_fit *f)
 			f->covariance_json, f->residual_rms,
 			(long long)f->n_samples, f->sample_run_ids,
 			f->created_s);
-		json_string(o->f, f->dlsim_version);
+		report_json_string(o->f, f->dlsim_version);
 		fputc('}', o->f);
 	} else if (o->fmt == REPORT_CSV) {
 		fprintf(o->f, "%lld,", (long long)f->id);
-		csv_field(o->f, f->hw);
+		report_csv_field(o->f, f->hw);
 		fputc(',', o->f);
-		csv_field(o->f, f->kind);
+		report_csv_field(o->f, f->kind);
 		fprintf(o->f, ",%lld,%.17g,%.17g,", (long long)f->n_samples,
 			f->residual_rms, f->created_s);
-		csv_field(o->f, f->dlsim_version);
+		report_csv_field(o->f, f->dlsim_version);
 		fputc(',', o->f);
-		csv_field(o->f, f->params_json);
+		report_csv_field(o->f, f->params_json);
 		fputc(',', o->f);
-		csv_field(o->f, f->covariance_json);
+		report_csv_field(o->f, f->covariance_json);
 		fputc(',', o->f);
-		csv_field(o->f, f->sample_run_ids);
+		report_csv_field(o->f, f->sample_run_ids);
 		fputc('\n', o->f);
 		o->rows++;
 	} else {

@@ -1347,6 +1347,13 @@ int report_trace(const char *path, const struct model *m,
 		 const struct hw_system *s, const struct sim_result *r,
 		 struct dlsim_err *err);
 
+/* Write s as a JSON string literal (quotes, backslashes and control
+ * characters escaped), or as one CSV field (quoted only if it holds a
+ * comma, quote or line break), for programs formatting their own output
+ * as dlsim does. */
+void report_json_string(FILE *f, const char *s);
+void report_csv_field(FILE *f, const char *s);
+
 /* The zoo's names and summaries (dlsim models), in any format. */
 int report_zoo(FILE *f, enum report_format fmt, struct dlsim_err *err);
 

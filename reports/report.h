@@ -9,9 +9,6 @@
 
 #include "dlsim.h"
 
-/* Write s as a JSON string literal, quotes included. */
-void report_json_string(FILE *f, const char *s);
-
 /* Write a double as JSON: finite values with 17 significant digits
  * (round-trip exact), anything else as null. */
 void report_json_number(FILE *f, double v);
@@ -21,9 +18,6 @@ const char *report_bytes(double bytes, char *buf, size_t n);
 
 /* "12.3 ms", "4.56 s", "789 us" ... into buf. */
 const char *report_seconds(double s, char *buf, size_t n);
-
-/* Write a CSV field, quoted if it needs to be. */
-void report_csv_field(FILE *f, const char *s);
 
 /*
  * Plots (report_gnuplot.c).  report_plot_terminal() gives the gnuplot

@@ -80,7 +80,7 @@ const char *report_seconds(double s, char *buf, size_t n)
 
 void report_csv_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n")) {
+	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, f);
 		return;
 	}
