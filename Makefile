@@ -19,8 +19,11 @@ OPT      ?= -O2 -g
 CFLAGS   ?=
 WFLAGS   := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Iinclude -I.
-DEPCFLAGS = $(shell pkg-config --cflags libcyaml sqlite3 gsl 2>/dev/null)
-LIBS      = $(shell pkg-config --libs libcyaml sqlite3 gsl 2>/dev/null) -lm
+DEPCFLAGS = $(shell pkg-config --cflags libcyaml sqlite3 gsl openblas \
+	2>/dev/null)
+LIBS      = $(shell pkg-config --libs libcyaml sqlite3 gsl openblas \
+	2>/dev/null) -lm
+MPICC    ?= mpicc
 TESTLIBS  = $(shell pkg-config --libs check 2>/dev/null)
 
 LIB_SRC := $(wildcard core/*.c models/*.c hw/*.c sim/*.c reports/*.c db/*.c \
@@ -36,7 +39,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: all deps demo check check-full bench install clean
 
-all: $(BUILD)/dlsim
+all: $(BUILD)/dlsim $(BUILD)/dlsim-mpibench
 
 deps:
 	@sh tools/deps.sh
@@ -65,6 +68,12 @@ $(BUILD)/dlsim: $(CLI_OBJ) $(BUILD)/libdlsim.a
 	@$(if $(V),,echo "  LINK    $@")
 	$(Q)$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
+$(BUILD)/dlsim-mpibench: tools/mpibench.c | deps
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  MPICC   $<")
+	$(Q)$(MPICC) $(WFLAGS) $(OPT) $(CFLAGS) -D_POSIX_C_SOURCE=200809L \
+		$(LDFLAGS) -o $@ $<
+
 $(BUILD)/test_dlsim: $(TEST_OBJ) $(BUILD)/libdlsim.a
 	@$(if $(V),,echo "  LINK    $@")
 	$(Q)$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
@@ -72,7 +81,7 @@ $(BUILD)/test_dlsim: $(TEST_OBJ) $(BUILD)/libdlsim.a
 demo: $(BUILD)/dlsim
 	$(BUILD)/dlsim predict resnet50 --hw v100x64
 
-check: $(BUILD)/test_dlsim $(BUILD)/dlsim
+check: $(BUILD)/test_dlsim $(BUILD)/dlsim $(BUILD)/dlsim-mpibench
 	DLSIM_BIN=$(BUILD)/dlsim $(BUILD)/test_dlsim
 
 # The full tier: sanitizers, then valgrind on a plain build.
@@ -81,6 +90,7 @@ check-full:
 		-fno-omit-frame-pointer -fno-sanitize-recover=all" check
 	$(MAKE) BUILD=build/vg OPT="-O1 -g" build/vg/test_dlsim build/vg/dlsim
 	CK_FORK=no DLSIM_BIN=build/vg/dlsim valgrind -q --error-exitcode=9 --trace-children=yes \
+		--errors-for-leak-kinds=definite --show-possibly-lost=no \
 		--trace-children-skip='*gnuplot*' \
 		--leak-check=full build/vg/test_dlsim
 
@@ -90,11 +100,13 @@ $(BUILD)/bench_predict: $(BUILD)/bench/bench_predict.o $(BUILD)/libdlsim.a
 bench: $(BUILD)/dlsim $(BUILD)/bench_predict
 	@sh tools/bench.sh $(BUILD)
 
-install: $(BUILD)/dlsim
+install: $(BUILD)/dlsim $(BUILD)/dlsim-mpibench
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/dlsim/hw \
 		$(DESTDIR)$(PREFIX)/share/dlsim/models
 	install -m 755 $(BUILD)/dlsim $(DESTDIR)$(PREFIX)/bin/dlsim
+	install -m 755 $(BUILD)/dlsim-mpibench \
+		$(DESTDIR)$(PREFIX)/bin/dlsim-mpibench
 	install -m 644 man/dlsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/dlsim.1
 	install -m 644 $(HW_YAML) $(DESTDIR)$(PREFIX)/share/dlsim/hw/
 	install -m 644 configs/models/*.yaml \

@@ -5,18 +5,33 @@
  * The subcommands are a nested table in this file (git's
  * builtin/bundle.c): the first word picks one, which then parses the
  * rest against its own option table, so its --help and errors name it
- * ("dlsim calibrate import --help").  import is written; run, fit and
- * show have their place in the table and answer, for now, that they are
- * not yet available (exit 2).
+ * ("dlsim calibrate import --help").
+ *
+ * run's Ctrl-C: a SIGINT handler sets a flag (the one static mutable
+ * variable here: a signal handler has nowhere else to write) that the
+ * runner reads between measurements; the run then ends "interrupted"
+ * with what it measured kept, and the exit status is 1.
  */
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/banned.h"
 
 static int cmd_calibrate_import(const struct cli_command *cmd, int argc,
 				char **argv);
+static int cmd_calibrate_run(const struct cli_command *cmd, int argc,
+			     char **argv);
+
+static volatile sig_atomic_t interrupted;
+static int cmd_calibrate_fit(const struct cli_command *cmd, int argc,
+			     char **argv);
+static int cmd_calibrate_show(const struct cli_command *cmd, int argc,
+			      char **argv);
 
 /* ---------------------------------------------------------------- */
 /* The subcommands                                                   */
@@ -42,6 +57,67 @@ static const struct cli_command calibrate_import = {
 	2, 2, import_options, cmd_calibrate_import
 };
 
+static const struct cli_option fit_options[] = {
+	{ "hw", "NAME", CLI_STRING, "the hardware to fit (required)" },
+	{ "db", "PATH", CLI_STRING, "the database (default $DLSIM_DB, else "
+	  "the XDG data directory)" },
+	{ "format", "F", CLI_STRING, "table or json (default table)" },
+	{ "help", NULL, CLI_FLAG, "this text" },
+	{ NULL, NULL, CLI_FLAG, NULL }
+};
+
+static const struct cli_command calibrate_fit = {
+	"calibrate fit", "--hw NAME [--db PATH] [--format table|json]",
+	"Fit models to every run stored for the hardware and store them:\n"
+	"alpha-beta lines with breakpoints for collectives and p2p latency,\n"
+	"a saturating FLOP/s curve for GEMM, the DRAM plateau for STREAM.",
+	0, 0, fit_options, cmd_calibrate_fit
+};
+
+static const struct cli_option show_options[] = {
+	{ "hw", "NAME", CLI_STRING, "the hardware whose fits to show "
+	  "(required)" },
+	{ "db", "PATH", CLI_STRING, "the database (default $DLSIM_DB, else "
+	  "the XDG data directory)" },
+	{ "format", "F", CLI_STRING, "table or json (default table)" },
+	{ "plot", "FILE", CLI_STRING, "also plot measured times over the "
+	  "fitted lines with gnuplot (.png or .svg)" },
+	{ "help", NULL, CLI_FLAG, "this text" },
+	{ NULL, NULL, CLI_FLAG, NULL }
+};
+
+static const struct cli_command calibrate_show = {
+	"calibrate show", "--hw NAME [--db PATH] [--format table|json] "
+	"[--plot FILE]",
+	"Print the newest fit of each kind and group stored for the\n"
+	"hardware, with 95% intervals (1.96 sigma).",
+	0, 0, show_options, cmd_calibrate_show
+};
+
+static const struct cli_option run_options[] = {
+	{ "quick", NULL, CLI_FLAG, "small sizes, fewer repetitions (under a "
+	  "minute)" },
+	{ "only", "LIST", CLI_STRING, "some of gemm,stream,p2p,allreduce "
+	  "(default all)" },
+	{ "hw", "NAME", CLI_STRING, "the hardware the samples describe "
+	  "(default local)" },
+	{ "db", "PATH", CLI_STRING, "the database (default $DLSIM_DB, else "
+	  "the XDG data directory)" },
+	{ "help", NULL, CLI_FLAG, "this text" },
+	{ NULL, NULL, CLI_FLAG, NULL }
+};
+
+#define RUN_USAGE "[--quick] [--only LIST] [--hw NAME] [--db PATH]"
+
+static const struct cli_command calibrate_run = {
+	"calibrate run", RUN_USAGE,
+	"Measure this machine: GEMM (OpenBLAS), memory bandwidth (STREAM\n"
+	"kernels, one thread), MPI point-to-point and allreduce between two\n"
+	"ranks (mpirun); store every repetition and its median as one run.\n"
+	"Ctrl-C stops it, keeping what was measured.",
+	0, 0, run_options, cmd_calibrate_run
+};
+
 static const struct {
 	const char *name;
 	const struct cli_command *cmd;   /* NULL: not yet available */
@@ -49,9 +125,9 @@ static const struct {
 } subcommands[] = {
 	{ "import", &calibrate_import,
 	  "store nccl-tests, OSU, STREAM, DeepBench or CSV results" },
-	{ "run", NULL, "measure this machine (not yet available)" },
-	{ "fit", NULL, "fit models to the stored runs (not yet available)" },
-	{ "show", NULL, "print fitted models (not yet available)" },
+	{ "run", &calibrate_run, "measure this machine: " RUN_USAGE },
+	{ "fit", &calibrate_fit, "fit models to the stored runs" },
+	{ "show", &calibrate_show, "print fitted models, plot them" },
 };
 
 #define N_SUBCOMMANDS ((int)(sizeof(subcommands) / sizeof(subcommands[0])))
@@ -132,6 +208,242 @@ static int cmd_calibrate_import(const struct cli_command *cmd, int argc,
 	       "into %s\n", (long long)n, v.positional[1], (long long)run_id,
 	       cal_format_name(f), v.str[i], path);
 	db_close(db);
+	return cli_finish(CLI_OK);
+}
+
+/* A failure of fit or show after its arguments were read: the data were
+ * not there or not usable, which is exit 1 whatever the code. */
+static int fail_run(const struct dlsim_err *err)
+{
+	fprintf(stderr, "dlsim: %s\n", err->msg);
+	return CLI_FAIL;
+}
+
+/* 1 if image ends in .png or .svg. */
+static int plot_name_ok(const char *image)
+{
+	size_t n = strlen(image);
+
+	return n > 4 && (strcmp(image + n - 4, ".png") == 0 ||
+			 strcmp(image + n - 4, ".svg") == 0);
+}
+
+/* Open the database of --db (or the default) for a fit or show. */
+static int open_db(const struct cli_command *cmd,
+		   const struct cli_values *v, struct db **db,
+		   struct dlsim_err *err)
+{
+	char path[1024];
+	int i = cli_opt(cmd, "db");
+
+	*db = NULL;
+	if (db_resolve_path(v->set[i] ? v->str[i] : NULL, path, sizeof(path),
+			    err))
+		return err->code;
+	return db_open(path, db, err);
+}
+
+/* The options fit and show share: --hw (required) and --format. */
+static int fit_args(const struct cli_command *cmd, int argc, char **argv,
+		    struct cli_values *v, enum report_format *fmt)
+{
+	struct dlsim_err err = { 0, "" };
+	int rc = cli_parse(cmd, argc, argv, v);
+
+	if (rc >= 0)
+		return rc;
+	if (!v->set[cli_opt(cmd, "hw")])
+		return usage(cmd, "%s: --hw is required", cmd->name);
+	if (cli_format(cmd, v, fmt, &err))
+		return cli_fail(cmd, &err);
+	if (*fmt == REPORT_CSV)
+		return usage(cmd, "%s: --format is table or json", cmd->name);
+	return -1;
+}
+
+static int cmd_calibrate_fit(const struct cli_command *cmd, int argc,
+			     char **argv)
+{
+	struct dlsim_err err = { 0, "" };
+	struct cal_fit_report r = { 0 };
+	struct cli_values v;
+	enum report_format fmt;
+	struct db *db = NULL;
+	int rc = fit_args(cmd, argc, argv, &v, &fmt);
+
+	if (rc >= 0)
+		return rc;
+	if (open_db(cmd, &v, &db, &err) ||
+	    cal_fit_hw(db, v.str[cli_opt(cmd, "hw")], &r, &err) ||
+	    report_cal_fits(stdout, fmt, &r, &err)) {
+		rc = fail_run(&err);
+		goto cleanup;
+	}
+	rc = CLI_OK;
+	if (r.n_fit == 0) {
+		dlsim_err_set(&err, DLSIM_ENOTFOUND, "no model could be fitted "
+			      "to the samples of '%s'", r.hw);
+		rc = fail_run(&err);
+	}
+cleanup:
+	cal_fit_report_release(&r);
+	db_close(db);
+	return rc == CLI_OK ? cli_finish(CLI_OK) : rc;
+}
+
+static int cmd_calibrate_show(const struct cli_command *cmd, int argc,
+			      char **argv)
+{
+	struct dlsim_err err = { 0, "" };
+	struct cal_fit_report r = { 0 };
+	struct report_plot p;
+	struct cli_values v;
+	enum report_format fmt;
+	struct db *db = NULL;
+	int rc = fit_args(cmd, argc, argv, &v, &fmt), plot;
+
+	if (rc >= 0)
+		return rc;
+	plot = cli_opt(cmd, "plot");
+	if (v.set[plot] && !plot_name_ok(v.str[plot]))
+		return usage(cmd, "calibrate show: --plot '%s' must end in "
+			     ".png or .svg", v.str[plot]);
+	if (open_db(cmd, &v, &db, &err) ||
+	    cal_fit_load(db, v.str[cli_opt(cmd, "hw")], &r, &err) ||
+	    report_cal_fits(stdout, fmt, &r, &err) ||
+	    (v.set[plot] && report_cal_plot(v.str[plot], &r, &p, &err))) {
+		rc = fail_run(&err);
+		goto cleanup;
+	}
+	if (v.set[plot] && !p.drawn)
+		fprintf(stderr, "dlsim: warning: gnuplot not found; wrote %s "
+			"and %s\n", p.dat, p.gp);
+	rc = cli_finish(CLI_OK);
+cleanup:
+	cal_fit_report_release(&r);
+	db_close(db);
+	return rc;
+}
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* A bar on stderr, redrawn in place; only when stderr is a terminal. */
+static void progress_bar(void *ctx, int64_t done, int64_t total,
+			 const char *what)
+{
+	int width = 30, filled = total > 0 ? (int)(width * done / total) : 0;
+	char bar[32];
+
+	(void)ctx;
+	memset(bar, '#', (size_t)filled);
+	memset(bar + filled, '.', (size_t)(width - filled));
+	bar[width] = '\0';
+	fprintf(stderr, "\r[%s] %3lld/%-3lld %-44.44s", bar, (long long)done,
+		(long long)total, what);
+	fflush(stderr);
+}
+
+static void print_note(void *ctx, const char *msg)
+{
+	int *bar = ctx;
+
+	fprintf(stderr, "%sdlsim: %s\n", *bar ? "\r\033[K" : "", msg);
+}
+
+/* dlsim-mpibench beside this dlsim (/proc/self/exe), else NULL. */
+static const char *find_mpibench(char *buf, size_t n)
+{
+	char self[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (len <= 0)
+		return NULL;
+	self[len] = '\0';
+	if (!(slash = strrchr(self, '/')))
+		return NULL;
+	*slash = '\0';
+	if ((size_t)snprintf(buf, n, "%s/dlsim-mpibench", self) >= n)
+		return NULL;
+	return buf;
+}
+
+static void join_args(int argc, char **argv, char *buf, size_t n)
+{
+	size_t used = (size_t)snprintf(buf, n, "dlsim calibrate");
+	int i;
+
+	for (i = 0; i < argc && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, " %s", argv[i]);
+}
+
+static int cmd_calibrate_run(const struct cli_command *cmd, int argc,
+			     char **argv)
+{
+	struct dlsim_err err = { 0, "" };
+	struct cal_run_result res;
+	struct cal_run_opts o;
+	struct sigaction sa, old;
+	struct cli_values v;
+	struct db *db = NULL;
+	char path[1024], mpibench[PATH_MAX + 32], cmdline[512];
+	const char *tiny = getenv("DLSIM_CALIBRATE_TINY");
+	int rc = cli_parse(cmd, argc, argv, &v), bar, i;
+
+	if (rc >= 0)
+		return rc;
+	memset(&o, 0, sizeof(o));
+	if (v.set[i = cli_opt(cmd, "only")] &&
+	    cal_bench_parse(v.str[i], &o.only, &err))
+		return usage(cmd, "%s", err.msg);
+	o.quick = v.set[cli_opt(cmd, "quick")];
+	o.tiny = tiny && strcmp(tiny, "1") == 0;
+	o.hw = v.set[i = cli_opt(cmd, "hw")] ? v.str[i] : "local";
+	join_args(argc - 1, argv + 1, cmdline, sizeof(cmdline));
+	o.cmdline = cmdline;
+	o.mpibench = find_mpibench(mpibench, sizeof(mpibench));
+	o.stop = &interrupted;
+	bar = isatty(STDERR_FILENO);
+	if (bar)
+		o.progress = progress_bar;
+	o.note = print_note;
+	o.note_ctx = &bar;
+	if (db_resolve_path(v.set[cli_opt(cmd, "db")] ?
+			    v.str[cli_opt(cmd, "db")] : NULL, path,
+			    sizeof(path), &err) ||
+	    db_open(path, &db, &err))
+		return cli_fail(cmd, &err);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	interrupted = 0;
+	sigaction(SIGINT, &sa, &old);
+	rc = cal_run(db, &o, &res, &err);
+	sigaction(SIGINT, &old, NULL);
+	if (bar)
+		fputs("\r\033[K", stderr);
+	db_close(db);
+	if (rc) {
+		if (res.run_id)
+			fprintf(stderr, "dlsim: run %lld failed; kept %lld "
+				"samples\n", (long long)res.run_id,
+				(long long)res.n_samples);
+		return cli_fail(cmd, &err);
+	}
+	if (strcmp(res.status, "interrupted") == 0) {
+		fprintf(stderr, "dlsim: interrupted; kept %lld samples in run "
+			"%lld\n", (long long)res.n_samples,
+			(long long)res.run_id);
+		return CLI_FAIL;
+	}
+	printf("stored %lld samples as run %lld (hardware %s) into %s in "
+	       "%.1f s\n", (long long)res.n_samples, (long long)res.run_id,
+	       o.hw, path, res.elapsed_s);
 	return cli_finish(CLI_OK);
 }
 

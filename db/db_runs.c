@@ -207,6 +207,63 @@ int db_run_insert(struct db *db, struct db_run *run,
 	return DLSIM_OK;
 }
 
+/*
+ * Samples added to a run already stored, for a run that measures while
+ * it goes (dlsim calibrate run).  Such a run is stored "running" with no
+ * samples, grows by whole batches, and ends with db_run_finish; what it
+ * holds at any time is the samples of the batches committed so far, so
+ * invariant 5 holds per batch: a batch is all there or not at all.
+ */
+int db_run_append(struct db *db, int64_t run_id, const struct db_sample *s,
+		  int64_t n, struct dlsim_err *err)
+{
+	static const char sql[] =
+		"SELECT status FROM runs WHERE id = ?1";
+	const char *what = "adding samples to a run";
+	sqlite3_stmt *st = NULL;
+	char status[16] = "";
+	int64_t i;
+	int rc;
+
+	if (n < 0 || (n > 0 && !s))
+		return dlsim_err_set(err, DLSIM_EINVAL, "run %lld: %lld "
+				     "samples", (long long)run_id,
+				     (long long)n);
+	for (i = 0; i < n; i++)
+		if (!isfinite(s[i].value))
+			return dlsim_err_set(err, DLSIM_EINVAL, "run %lld: "
+					     "sample %lld (%.32s %.64s) is "
+					     "not a finite number",
+					     (long long)run_id, (long long)i,
+					     s[i].benchmark, s[i].params);
+	if ((rc = db_begin(db, what, err)))
+		return rc;
+	if ((rc = db_prepare(db, sql, &st, what, err)))
+		goto fail;
+	sqlite3_bind_int64(st, 1, run_id);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		rc = dlsim_err_set(err, DLSIM_ENOTFOUND, "run %lld not found",
+				   (long long)run_id);
+		goto fail;
+	}
+	db_column_field(st, 0, status, sizeof(status));
+	sqlite3_finalize(st);
+	st = NULL;
+	if (strcmp(status, "running") != 0) {
+		rc = dlsim_err_set(err, DLSIM_EINVAL, "run %lld is %s, not "
+				   "running: it takes no more samples",
+				   (long long)run_id, status);
+		goto fail;
+	}
+	if ((rc = store_samples(db, run_id, s, n, err)))
+		goto fail;
+	return db_commit(db, what, err);
+fail:
+	sqlite3_finalize(st);
+	db_rollback(db);
+	return rc;
+}
+
 int db_run_finish(struct db *db, int64_t run_id, const char *status,
 		  double end_s, struct dlsim_err *err)
 {

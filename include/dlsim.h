@@ -27,6 +27,7 @@
 #ifndef DLSIM_H
 #define DLSIM_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -1053,6 +1054,17 @@ int db_run_insert(struct db *db, struct db_run *run,
 		  const struct db_sample *s, int64_t n,
 		  struct dlsim_err *err);
 
+/*
+ * Append n samples to run run_id, which must still be "running" (a run
+ * that measures as it goes: stored by db_run_insert with no samples,
+ * grown batch by batch, closed by db_run_finish).  One transaction per
+ * call: the batch is stored whole or not at all.  DLSIM_EINVAL for n < 0,
+ * a non-finite value or a finished run; DLSIM_ENOTFOUND for no such run;
+ * DLSIM_EDB for what the schema refuses.
+ */
+int db_run_append(struct db *db, int64_t run_id, const struct db_sample *s,
+		  int64_t n, struct dlsim_err *err);
+
 /* Mark a run finished ("done", "interrupted", "failed") at end_s.
  * DLSIM_EINVAL for another status, DLSIM_ENOTFOUND for no such run. */
 int db_run_finish(struct db *db, int64_t run_id, const char *status,
@@ -1238,6 +1250,86 @@ int cal_import(struct db *db, enum cal_format f, const char *path,
 	       struct dlsim_err *err);
 
 /* ------------------------------------------------------------------ */
+/* Calibration: runs on this machine (calibrate/cal_run*.c)            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * `dlsim calibrate run` measures the local machine and stores one run of
+ * tool "calibrate" for hardware hw, its samples in the params conventions
+ * of the importers, with rep 0..R-1 for each repetition and rep -1 for
+ * the summary (the median; for stream, the best):
+ *
+ *   gemm         "m= n= k= dtype=fp32|fp64 threads="      s per call
+ *   stream       "bytes= kernel=copy|scale|add|triad threads=1"   B/s
+ *   p2p_latency  "bytes= ranks=2 dtype=int8"              s (one way)
+ *   p2p_bw       "bytes= ranks=2 dtype=int8"              B/s
+ *   allreduce    "bytes= ranks=2 op=sum inplace=0 dtype=fp32"     s
+ *
+ * calibrate/cal_run.c says how each is measured.
+ */
+enum cal_bench {
+	CAL_BENCH_GEMM = 0,     /* CBLAS sgemm and dgemm (OpenBLAS) */
+	CAL_BENCH_STREAM,       /* copy, scale, add, triad */
+	CAL_BENCH_P2P,          /* MPI ping-pong: latency and bandwidth */
+	CAL_BENCH_ALLREDUCE,    /* MPI_Allreduce */
+	CAL_BENCH_COUNT
+};
+
+#define CAL_BENCH_ALL ((1u << CAL_BENCH_COUNT) - 1)
+
+/* "gemm,stream,p2p,allreduce" (any of them, in any order, comma
+ * separated) into a bit mask of 1 << enum cal_bench.  DLSIM_EINVAL for an
+ * empty list or item, DLSIM_ENOTFOUND naming an unknown word; *mask is
+ * set only on success. */
+int cal_bench_parse(const char *list, unsigned *mask, struct dlsim_err *err);
+
+/* What a run measures and how it reports; every pointer is borrowed. */
+struct cal_run_opts {
+	int quick;              /* sizes up to 512 (gemm), 1 MiB (MPI) */
+	int tiny;               /* for tests only: a few tiny sizes, two
+				   repetitions (DLSIM_CALIBRATE_TINY) */
+	unsigned only;          /* mask of 1 << enum cal_bench; 0: all */
+	const char *hw;         /* the hardware name; NULL: "local" */
+	const char *cmdline;    /* recorded with the run; may be NULL */
+	const char *mpibench;   /* the dlsim-mpibench program; NULL or
+				   missing: p2p and allreduce are skipped */
+	const char *mpirun;     /* the launcher; NULL: "mpirun" on PATH */
+	const volatile sig_atomic_t *stop;  /* non-zero: stop before
+					       the next measurement (a
+					       SIGINT handler sets it);
+					       may be NULL */
+	void (*progress)(void *ctx, int64_t done, int64_t total,
+			 const char *what);  /* may be NULL */
+	void *progress_ctx;
+	void (*note)(void *ctx, const char *msg);  /* a benchmark skipped,
+						      and why; may be NULL */
+	void *note_ctx;
+};
+
+/* How a run ended. */
+struct cal_run_result {
+	int64_t run_id;
+	int64_t n_samples;      /* stored */
+	char status[16];        /* "done", "interrupted", "failed" */
+	double elapsed_s;
+};
+
+/*
+ * Measure what o asks for and store it in db: the host (db_host_upsert),
+ * one run stored "running" at the start, the samples in batches of one
+ * transaction each (db_run_append), then the run finished "done", or
+ * "interrupted" when *o->stop was seen (the samples of every whole
+ * measurement are kept; DLSIM_OK all the same), or "failed" when a
+ * measurement or a write failed (the error is returned; what was stored
+ * stays).  out is filled in every case where a run row was made.
+ * DLSIM_EINVAL for a bad hw name; DLSIM_ENOMEM if the buffers cannot be
+ * had; DLSIM_EDB as the db_* calls.  MPI missing is a note, not an
+ * error.
+ */
+int cal_run(struct db *db, const struct cal_run_opts *o,
+	    struct cal_run_result *out, struct dlsim_err *err);
+
+/* ------------------------------------------------------------------ */
 /* Calibration: fits (calibrate/cal_fit.c, GSL)                        */
 /* ------------------------------------------------------------------ */
 
@@ -1273,6 +1365,85 @@ struct cal_sat_fit {
 
 int cal_fit_saturating(const double *x, const double *y, int n,
 		       struct cal_sat_fit *out, struct dlsim_err *err);
+
+/* ---- Fits of the stored runs (calibrate/cal_fitdb.c) ---- */
+
+/*
+ * What cal_fit_hw fits, per group of samples (a group: one benchmark and
+ * every parameter but the size, e.g. "ranks=8 op=sum inplace=0
+ * dtype=fp32"):
+ *   CAL_MODEL_LINES       collectives and p2p_latency: time (s) against
+ *                         bytes, cal_fit_lines with up to 3 segments;
+ *                         kind "alphabeta:<benchmark>:<ranks>";
+ *   CAL_MODEL_SATURATING  gemm: achieved FLOP/s against 2mnk FLOPs,
+ *                         cal_fit_saturating; kind "gemm:<dtype>" (the
+ *                         device, for DeepBench, is part of the group);
+ *   CAL_MODEL_PLATEAU     stream: the median rate (B/s) of the working
+ *                         sets at least half the largest (the DRAM
+ *                         plateau); kind "stream:<kernel>".
+ * residual_rms is relative (residual / measured) for every model.
+ * Intervals are 95%: value +- 1.96 sigma.
+ */
+enum cal_model { CAL_MODEL_LINES = 0, CAL_MODEL_SATURATING,
+		 CAL_MODEL_PLATEAU };
+
+struct cal_fitted {
+	int64_t fit_id;              /* the row in the fits table */
+	char kind[32];
+	char benchmark[32];
+	char group[256];             /* the parameters the group shares */
+	enum cal_model model;
+	int64_t n_samples;
+	double residual_rms;         /* relative */
+	double created_s;
+	int n_segments;              /* LINES */
+	struct cal_line_fit seg[CAL_MAX_SEGMENTS];
+	struct cal_sat_fit sat;      /* SATURATING: FLOP/s against FLOPs */
+	double plateau_Bps, plateau_sigma_Bps, plateau_from_bytes;
+	double *x, *y;               /* owned: the measured points (size,
+				        time or rate), sorted by size */
+	int n_points;
+};
+
+/* What was not fitted, and why ("3 points: a line needs 3"). */
+struct cal_skipped {
+	char what[288];              /* "conv (12 samples)", a group */
+	char why[160];
+};
+
+struct cal_fit_report {
+	char hw[HW_NAME_LEN];
+	int64_t n_read;              /* samples read */
+	struct cal_fitted *fit;      /* owned, n_fit of them */
+	int n_fit, cap_fit;
+	struct cal_skipped *skip;    /* owned, n_skip of them */
+	int n_skip, cap_skip;
+};
+
+/* Free what a report owns and zero it; NULL is a no-op. */
+void cal_fit_report_release(struct cal_fit_report *r);
+
+/*
+ * Fit every sample stored for hardware hw (db_each_sample_of) as above
+ * and store one db_fit per group (params_json and covariance_json as
+ * cal_fitdb.c describes, sample_run_ids the runs the group came from).
+ * *out (zeroed first; the caller releases it with
+ * cal_fit_report_release, also on failure) lists the fits stored, with
+ * their points, and what was skipped and why.  DLSIM_ENOTFOUND "no samples for hardware 'X'" if
+ * there are none; DLSIM_EDB for the database; DLSIM_ENOMEM.  Each fit is
+ * its own transaction: on a failure part-way the fits before it stay.
+ */
+int cal_fit_hw(struct db *db, const char *hw, struct cal_fit_report *out,
+	       struct dlsim_err *err);
+
+/*
+ * The newest stored fit of each kind and group for hw, read back from
+ * the fits table, with the points of its group from the samples stored
+ * now (none if they are gone).  DLSIM_ENOTFOUND "no fits for hardware
+ * 'X'" if there are none.  Caller releases *out.
+ */
+int cal_fit_load(struct db *db, const char *hw, struct cal_fit_report *out,
+		 struct dlsim_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Reports                                                             */
@@ -1408,5 +1579,28 @@ struct report_plot {
  */
 int report_comm_plot(const char *image, const struct report_comm_sweep *sw,
 		     struct report_plot *out, struct dlsim_err *err);
+
+/*
+ * A calibration's fits (dlsim calibrate fit and show): table or JSON
+ * (CSV: DLSIM_EINVAL).  Table: one block per fit with its kind, group,
+ * samples, relative residual and parameters with 95% intervals (1.96
+ * sigma), then what was skipped.  JSON: {"hardware", "samples_read",
+ * "fits": [{"id", "kind", "benchmark", "group", "n_samples",
+ * "residual_rms", "params": {...}, "ci95": {"name": [lo, hi]}, and for
+ * line fits "segments": [{"x_lo", "x_hi", "alpha_s", "beta_s_per_byte",
+ * "n", "rel_rms", "ci95"}]}], "skipped": [{"what", "why"}]}.  DLSIM_EIO
+ * if a write failed.
+ */
+int report_cal_fits(FILE *f, enum report_format fmt,
+		    const struct cal_fit_report *r, struct dlsim_err *err);
+
+/*
+ * The collectives' measured times over their fitted lines, log-log, one
+ * colour per group, into image (.png or .svg) with its .dat and .gp
+ * beside it, as report_comm_plot.  DLSIM_EINVAL if r holds no line fit
+ * with points.
+ */
+int report_cal_plot(const char *image, const struct cal_fit_report *r,
+		    struct report_plot *out, struct dlsim_err *err);
 
 #endif /* DLSIM_H */

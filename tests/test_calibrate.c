@@ -773,12 +773,12 @@ START_TEST(cal_cli_import_and_its_errors)
 	assert_one_error(&r, 2, "--hw is required");
 	run(&r, "calibrate import stream");
 	assert_one_error(&r, 2, "missing argument");
-	run(&r, "calibrate run --quick");
-	assert_one_error(&r, 2, "calibrate run: not yet available");
-	run(&r, "calibrate fit --hw local");
-	assert_one_error(&r, 2, "calibrate fit: not yet available");
+	run(&r, "calibrate run --only frob");
+	assert_one_error(&r, 2, "unknown benchmark 'frob'");
+	run(&r, "calibrate fit");
+	assert_one_error(&r, 2, "calibrate fit: --hw is required");
 	run(&r, "calibrate show");
-	assert_one_error(&r, 2, "calibrate show: not yet available");
+	assert_one_error(&r, 2, "calibrate show: --hw is required");
 	run(&r, "calibrate frob");
 	assert_one_error(&r, 2, "unknown subcommand 'frob'");
 	run(&r, "calibrate");

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests.h"
 
@@ -28,6 +29,8 @@ static const struct suite_entry suites[] = {
 	{ "catalog", suite_catalog },
 	{ "calibrate", suite_calibrate },
 	{ "fit", suite_fit },
+	{ "calfit", suite_calfit },
+	{ "calrun", suite_calrun },
 	{ "sim", suite_sim },
 	{ "collective", suite_collective },
 	{ "report", suite_report },
@@ -50,11 +53,50 @@ static int wanted(int argc, char **argv, const char *name)
 	return 0;
 }
 
+/*
+ * No test may touch the user's database: point $DLSIM_DB and
+ * $XDG_DATA_HOME at a scratch directory for the whole run (tests that
+ * want their own database still pass --db or set DLSIM_DB).
+ */
+static char scratch[] = "/tmp/dlsim-tests-XXXXXX";
+static pid_t runner;   /* Check forks each test; only the runner cleans */
+
+static void isolate_database(void)
+{
+	char db[64];
+
+	runner = getpid();
+	if (!mkdtemp(scratch))
+		return;
+	snprintf(db, sizeof(db), "%s/default.db", scratch);
+	setenv("DLSIM_DB", db, 1);
+	setenv("XDG_DATA_HOME", scratch, 1);
+}
+
+static void remove_scratch(void)
+{
+	char db[96];
+	const char *const tails[] = { "", "-wal", "-shm" };
+	int i;
+
+	if (getpid() != runner)
+		return;
+	for (i = 0; i < 3; i++) {
+		snprintf(db, sizeof(db), "%s/default.db%s", scratch, tails[i]);
+		unlink(db);
+	}
+	snprintf(db, sizeof(db), "%s/dlsim", scratch);
+	rmdir(db);
+	rmdir(scratch);
+}
+
 int main(int argc, char **argv)
 {
 	SRunner *sr = NULL;
 	int i, failed;
 
+	isolate_database();
+	atexit(remove_scratch);
 	for (i = 0; i < N_SUITES; i++) {
 		if (!wanted(argc, argv, suites[i].name))
 			continue;

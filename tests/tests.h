@@ -20,6 +20,8 @@ Suite *suite_hw(void);
 Suite *suite_catalog(void);
 Suite *suite_calibrate(void);
 Suite *suite_fit(void);
+Suite *suite_calfit(void);
+Suite *suite_calrun(void);
 Suite *suite_sim(void);
 Suite *suite_collective(void);
 Suite *suite_report(void);

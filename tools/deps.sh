@@ -4,6 +4,8 @@
 # A package counts as present when pkg-config (libraries) or command -v
 # (programs) finds it.  As root the missing ones are installed with
 # apt-get; otherwise the one command to run is printed and we fail.
+# OpenBLAS (libopenblas-dev) and OpenMPI (libopenmpi-dev, openmpi-bin)
+# serve `dlsim calibrate run`.
 set -u
 missing=""
 need_pc() { pkg-config --exists "$1" 2>/dev/null || missing="$missing $2"; }
@@ -18,11 +20,15 @@ if command -v pkg-config >/dev/null 2>&1; then
 	need_pc check check
 	need_pc sqlite3 libsqlite3-dev
 	need_pc gsl libgsl-dev
+	need_pc openblas libopenblas-dev
+	need_pc ompi-c libopenmpi-dev
 fi
+need_cmd mpirun openmpi-bin
 [ -z "$missing" ] && exit 0
 # pkg-config was missing: the libraries could not be checked, so ask for
 # them too; apt-get skips what is already installed.
-case "$missing" in *pkg-config*) missing="$missing libcyaml-dev libyaml-dev check libsqlite3-dev libgsl-dev";; esac
+case "$missing" in *pkg-config*) missing="$missing libcyaml-dev libyaml-dev \
+	check libsqlite3-dev libgsl-dev libopenblas-dev libopenmpi-dev";; esac
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing$missing"
 	export DEBIAN_FRONTEND=noninteractive

@@ -1,0 +1,938 @@
+/*
+ * cal_fitdb.c -- fit the samples stored for one piece of hardware and
+ * keep the fits in the database (dlsim calibrate fit), and read the
+ * newest of them back (dlsim calibrate show).
+ *
+ * HOW IT WORKS
+ * Every sample of every run for the hardware is read once
+ * (db_each_sample_of).  Its benchmark picks a model (the table below);
+ * its parameters are split into the size (the x of the fit: bytes, or
+ * 2mnk FLOPs for a GEMM, as Ben-Nun & Hoefler count a multiply-add) and
+ * everything else, which names its group: "allreduce|ranks=8 op=sum
+ * inplace=0 dtype=fp32", "gemm|dtype=fp32 ... device=Tesla_V100".  So
+ * configurations that differ in anything but size (ranks, placement,
+ * data type, device, implementation, threads) are never fitted
+ * together.  Points are sorted by group, then size; where a group holds
+ * the tools' own summaries (rep -1) its repetitions are left out, so
+ * that no measurement counts twice.  Each group is fitted on its own:
+ *   collectives, p2p_latency  cal_fit_lines, 1 to 3 segments (LogGP's
+ *                             alpha and beta per protocol regime);
+ *   gemm                      cal_fit_saturating of achieved FLOP/s
+ *                             (x / time) against x, scaled by the
+ *                             largest rate so that the solver works on
+ *                             numbers near 1;
+ *   stream                    no curve: the median rate of the working
+ *                             sets at least half the largest one, which
+ *                             are past the last cache (the DRAM
+ *                             plateau), sigma their standard error.
+ * Groups with fewer than 3 points (stream: 1) are skipped and named in
+ * the report with the reason, as are benchmarks without a model (conv,
+ * rnn, p2p_bw) and samples in another unit.
+ *
+ * WHAT A FIT ROW HOLDS
+ * kind "alphabeta:<benchmark>:<ranks>", "gemm:<dtype>" or
+ * "stream:<kernel>" (at most 31 characters); params_json always has
+ * "benchmark" and "group" (kind alone does not tell in-place from
+ * out-of-place, or one DeepBench device from another), then
+ *   lines     "segments": [{"x_lo", "x_hi", "alpha_s",
+ *             "beta_s_per_byte", "n", "rel_rms"}, ...], covariance
+ *             [[[aa, ab], [ab, bb]], ...] one 2x2 per segment;
+ *   gemm      "flops_max", "flops_half", "device", "dtype", covariance
+ *             [[var_max, 0], [0, var_half]] (the fit gives variances);
+ *   stream    "bw_Bps", "from_bytes", covariance [[sigma^2]];
+ * residual_rms relative to the measured values for all three.
+ *
+ * LIMITATIONS
+ * - Each fit is stored in its own transaction (db_fit_insert): a
+ *   failure part-way keeps the fits before it.
+ * - The GEMM curve has size as its only variable: shapes (skinny, or
+ *   transposed) show up as residuals.
+ * - show draws the points stored now, which may be more than the fit
+ *   used if runs were added since.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate/cal.h"
+#include "core/core.h"
+#include "core/banned.h"
+
+#define LINE_SEGMENTS 3
+#define KEY_LEN 320
+
+/* ---------------------------------------------------------------- */
+/* Which model each benchmark gets                                   */
+/* ---------------------------------------------------------------- */
+
+static const struct {
+	const char *benchmark;
+	enum cal_model model;
+	const char *unit;
+} models[] = {
+	{ "allreduce", CAL_MODEL_LINES, "s" },
+	{ "allgather", CAL_MODEL_LINES, "s" },
+	{ "reduce-scatter", CAL_MODEL_LINES, "s" },
+	{ "broadcast", CAL_MODEL_LINES, "s" },
+	{ "reduce", CAL_MODEL_LINES, "s" },
+	{ "all-to-all", CAL_MODEL_LINES, "s" },
+	{ "p2p_latency", CAL_MODEL_LINES, "s" },
+	{ "gemm", CAL_MODEL_SATURATING, "s" },
+	{ "stream", CAL_MODEL_PLATEAU, "B/s" },
+};
+
+#define N_MODELS ((int)(sizeof(models) / sizeof(models[0])))
+
+static int model_find(const char *benchmark)
+{
+	int i;
+
+	for (i = 0; i < N_MODELS; i++)
+		if (strcmp(models[i].benchmark, benchmark) == 0)
+			return i;
+	return -1;
+}
+
+/* The keys that make the size, left out of the group. */
+static int size_key(enum cal_model m, const char *key, size_t len)
+{
+	static const char *const gemm[] = { "m", "n", "k", "transa",
+					    "transb", NULL };
+	int i;
+
+	if (m != CAL_MODEL_SATURATING)
+		return len == 5 && strncmp(key, "bytes", 5) == 0;
+	for (i = 0; gemm[i]; i++)
+		if (strlen(gemm[i]) == len && strncmp(key, gemm[i], len) == 0)
+			return 1;
+	return 0;
+}
+
+/* The value of key in a params string into buf ("" if absent). */
+static const char *param_get(const char *params, const char *key,
+			     char *buf, size_t n)
+{
+	size_t klen = strlen(key);
+	const char *p = params;
+
+	buf[0] = '\0';
+	while (*p) {
+		const char *end = strchr(p, ' ');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len > klen && strncmp(p, key, klen) == 0 &&
+		    p[klen] == '=') {
+			snprintf(buf, n, "%.*s", (int)(len - klen - 1),
+				 p + klen + 1);
+			break;
+		}
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	return buf;
+}
+
+static double param_num(const char *params, const char *key)
+{
+	char buf[64], *end;
+	double v;
+
+	param_get(params, key, buf, sizeof(buf));
+	if (!buf[0])
+		return NAN;
+	v = strtod(buf, &end);
+	return *end ? NAN : v;
+}
+
+/* ---------------------------------------------------------------- */
+/* Reading the samples into points                                   */
+/* ---------------------------------------------------------------- */
+
+struct point {
+	char key[KEY_LEN];      /* "benchmark|group" */
+	double x, y;
+	int64_t run_id;
+	int summary;            /* rep -1 */
+};
+
+/* Samples passed over, counted per benchmark and reason. */
+struct passed {
+	char what[32];
+	const char *why;
+	int64_t n;
+};
+
+struct reader {
+	struct point *v;
+	int64_t n, cap, n_read;
+	struct passed pass[16];
+	int n_pass;
+	int nomem;
+};
+
+static void pass_over(struct reader *rd, const char *benchmark,
+		      const char *why)
+{
+	int i;
+
+	for (i = 0; i < rd->n_pass; i++)
+		if (strcmp(rd->pass[i].what, benchmark) == 0 &&
+		    rd->pass[i].why == why) {
+			rd->pass[i].n++;
+			return;
+		}
+	if (rd->n_pass == (int)(sizeof(rd->pass) / sizeof(rd->pass[0])))
+		return;
+	snprintf(rd->pass[rd->n_pass].what, sizeof(rd->pass[0].what), "%s",
+		 benchmark);
+	rd->pass[rd->n_pass].why = why;
+	rd->pass[rd->n_pass++].n = 1;
+}
+
+static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
+{
+	struct reader *rd = ctx;
+	struct point *p;
+	const char *q;
+	size_t w;
+	int m;
+
+	rd->n_read++;
+	if ((m = model_find(s->benchmark)) < 0) {
+		pass_over(rd, s->benchmark, "no model for this benchmark");
+		return 0;
+	}
+	if (strcmp(s->unit, models[m].unit) != 0) {
+		pass_over(rd, s->benchmark, "a unit the model does not take");
+		return 0;
+	}
+	if (rd->n == rd->cap) {
+		int64_t cap = rd->cap ? 2 * rd->cap : 256;
+		struct point *v = realloc(rd->v, (size_t)cap * sizeof(*v));
+
+		if (!v) {
+			rd->nomem = 1;
+			return 1;
+		}
+		rd->v = v;
+		rd->cap = cap;
+	}
+	p = &rd->v[rd->n];
+	p->run_id = run_id;
+	p->summary = s->rep < 0;
+	if (models[m].model == CAL_MODEL_SATURATING) {
+		p->x = 2.0 * param_num(s->params, "m") *
+		       param_num(s->params, "n") * param_num(s->params, "k");
+		p->y = p->x / s->value;
+	} else {
+		p->x = param_num(s->params, "bytes");
+		p->y = s->value;
+	}
+	if (!isfinite(p->x) || !isfinite(p->y) || !(p->x > 0.0) ||
+	    !(p->y > 0.0)) {
+		pass_over(rd, s->benchmark, "no size, or a value not above 0");
+		return 0;
+	}
+	w = (size_t)snprintf(p->key, sizeof(p->key), "%s|", s->benchmark);
+	for (q = s->params; *q && w < sizeof(p->key) - 1;) {
+		const char *end = strchr(q, ' '), *eq = strchr(q, '=');
+		size_t len = end ? (size_t)(end - q) : strlen(q);
+
+		if (!eq || eq > q + len ||
+		    !size_key(models[m].model, q, (size_t)(eq - q)))
+			w += (size_t)snprintf(p->key + w, sizeof(p->key) - w,
+					      "%s%.*s",
+					      p->key[w - 1] == '|' ? "" : " ",
+					      (int)len, q);
+		q += len;
+		while (*q == ' ')
+			q++;
+	}
+	rd->n++;
+	return 0;
+}
+
+static int point_cmp(const void *a, const void *b)
+{
+	const struct point *p = a, *q = b;
+	int c = strcmp(p->key, q->key);
+
+	if (c)
+		return c;
+	return (p->x > q->x) - (p->x < q->x);
+}
+
+static int read_points(struct db *db, const char *hw, struct reader *rd,
+		       struct dlsim_err *err)
+{
+	int rc;
+
+	memset(rd, 0, sizeof(*rd));
+	rc = db_each_sample_of(db, hw, NULL, read_sample, rd, err);
+	if (!rc && rd->nomem)
+		rc = dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	if (rc) {
+		free(rd->v);
+		rd->v = NULL;
+		return rc;
+	}
+	if (rd->n > 1)
+		qsort(rd->v, (size_t)rd->n, sizeof(*rd->v), point_cmp);
+	return DLSIM_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* The report's lists                                                */
+/* ---------------------------------------------------------------- */
+
+void cal_fit_report_release(struct cal_fit_report *r)
+{
+	int i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->n_fit; i++) {
+		free(r->fit[i].x);
+		free(r->fit[i].y);
+	}
+	free(r->fit);
+	free(r->skip);
+	memset(r, 0, sizeof(*r));
+}
+
+static struct cal_fitted *fit_add(struct cal_fit_report *r)
+{
+	if (r->n_fit == r->cap_fit) {
+		int cap = r->cap_fit ? 2 * r->cap_fit : 16;
+		struct cal_fitted *v = realloc(r->fit, (size_t)cap *
+					       sizeof(*v));
+
+		if (!v)
+			return NULL;
+		r->fit = v;
+		r->cap_fit = cap;
+	}
+	memset(&r->fit[r->n_fit], 0, sizeof(r->fit[0]));
+	return &r->fit[r->n_fit++];
+}
+
+static int skip_add(struct cal_fit_report *r, const char *what,
+		    const char *why)
+{
+	if (r->n_skip == r->cap_skip) {
+		int cap = r->cap_skip ? 2 * r->cap_skip : 16;
+		struct cal_skipped *v = realloc(r->skip, (size_t)cap *
+						sizeof(*v));
+
+		if (!v)
+			return -1;
+		r->skip = v;
+		r->cap_skip = cap;
+	}
+	snprintf(r->skip[r->n_skip].what, sizeof(r->skip[0].what), "%s",
+		 what);
+	snprintf(r->skip[r->n_skip].why, sizeof(r->skip[0].why), "%s", why);
+	r->n_skip++;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* The fits                                                          */
+/* ---------------------------------------------------------------- */
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Lines: 1 to 3 segments; the relative rms over all of them. */
+static int fit_lines(struct cal_fitted *f, char *why, size_t n_why)
+{
+	struct dlsim_err e = { 0, "" };
+	double ss = 0.0;
+	int i;
+
+	if (cal_fit_lines(f->x, f->y, f->n_points, LINE_SEGMENTS, f->seg,
+			  &f->n_segments, &e)) {
+		core_strlcpy(why, e.msg, n_why);
+		return -1;
+	}
+	for (i = 0; i < f->n_segments; i++)
+		ss += f->seg[i].n * f->seg[i].rel_rms * f->seg[i].rel_rms;
+	f->residual_rms = sqrt(ss / f->n_points);
+	return 0;
+}
+
+/* GEMM: rates scaled to the largest, so the solver sees numbers near 1. */
+static int fit_saturating(struct cal_fitted *f, char *why, size_t n_why)
+{
+	struct dlsim_err e = { 0, "" };
+	double *y = malloc((size_t)f->n_points * sizeof(double));
+	double top = 0.0, ss = 0.0;
+	int i, rc;
+
+	if (!y) {
+		snprintf(why, n_why, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < f->n_points; i++)
+		top = f->y[i] > top ? f->y[i] : top;
+	for (i = 0; i < f->n_points; i++)
+		y[i] = f->y[i] / top;
+	rc = cal_fit_saturating(f->x, y, f->n_points, &f->sat, &e);
+	free(y);
+	if (rc) {
+		core_strlcpy(why, e.msg, n_why);
+		return -1;
+	}
+	f->sat.e_max *= top;
+	f->sat.var_e_max *= top * top;
+	f->sat.rms *= top;
+	for (i = 0; i < f->n_points; i++) {
+		double m = f->sat.e_max * f->x[i] / (f->x[i] + f->sat.x_half);
+		double r = (m - f->y[i]) / f->y[i];
+
+		ss += r * r;
+	}
+	f->residual_rms = sqrt(ss / f->n_points);
+	return 0;
+}
+
+/* STREAM: the median of the working sets from half the largest up. */
+static int fit_plateau(struct cal_fitted *f, char *why, size_t n_why)
+{
+	double from = f->x[f->n_points - 1] / 2.0, *v, med, ss = 0.0;
+	int i, m = 0;
+
+	v = malloc((size_t)f->n_points * sizeof(double));
+	if (!v) {
+		snprintf(why, n_why, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < f->n_points; i++)
+		if (f->x[i] >= from)
+			v[m++] = f->y[i];
+	qsort(v, (size_t)m, sizeof(double), dbl_cmp);
+	med = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+	for (i = 0; i < m; i++)
+		ss += (v[i] - med) * (v[i] - med);
+	free(v);
+	f->plateau_Bps = med;
+	f->plateau_from_bytes = from;
+	f->plateau_sigma_Bps = m > 1 ? sqrt(ss / (m - 1)) / sqrt((double)m) :
+			       0.0;
+	f->residual_rms = sqrt(ss / m) / med;
+	f->n_samples = m;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* JSON in and out                                                   */
+/* ---------------------------------------------------------------- */
+
+static void json_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.17g", v);
+	else
+		fputs("null", f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void params_json(FILE *o, const struct cal_fitted *f,
+			const char *dtype, const char *device)
+{
+	int i;
+
+	fputs("{\"benchmark\": ", o);
+	json_str(o, f->benchmark);
+	fputs(", \"group\": ", o);
+	json_str(o, f->group);
+	if (f->model == CAL_MODEL_LINES) {
+		fputs(", \"segments\": [", o);
+		for (i = 0; i < f->n_segments; i++) {
+			const struct cal_line_fit *s = &f->seg[i];
+
+			fputs(i ? ", {\"x_lo\": " : "{\"x_lo\": ", o);
+			json_num(o, s->x_lo);
+			fputs(", \"x_hi\": ", o);
+			json_num(o, s->x_hi);
+			fputs(", \"alpha_s\": ", o);
+			json_num(o, s->a);
+			fputs(", \"beta_s_per_byte\": ", o);
+			json_num(o, s->b);
+			fprintf(o, ", \"n\": %d, \"rel_rms\": ", s->n);
+			json_num(o, s->rel_rms);
+			fputc('}', o);
+		}
+		fputc(']', o);
+	} else if (f->model == CAL_MODEL_SATURATING) {
+		fputs(", \"flops_max\": ", o);
+		json_num(o, f->sat.e_max);
+		fputs(", \"flops_half\": ", o);
+		json_num(o, f->sat.x_half);
+		fputs(", \"dtype\": ", o);
+		json_str(o, dtype);
+		fputs(", \"device\": ", o);
+		json_str(o, device);
+	} else {
+		fputs(", \"bw_Bps\": ", o);
+		json_num(o, f->plateau_Bps);
+		fputs(", \"from_bytes\": ", o);
+		json_num(o, f->plateau_from_bytes);
+	}
+	fputc('}', o);
+}
+
+static void covariance_json(FILE *o, const struct cal_fitted *f)
+{
+	int i;
+
+	fputc('[', o);
+	if (f->model == CAL_MODEL_LINES) {
+		for (i = 0; i < f->n_segments; i++) {
+			const struct cal_line_fit *s = &f->seg[i];
+
+			fputs(i ? ", [[" : "[[", o);
+			json_num(o, s->cov_aa);
+			fputs(", ", o);
+			json_num(o, s->cov_ab);
+			fputs("], [", o);
+			json_num(o, s->cov_ab);
+			fputs(", ", o);
+			json_num(o, s->cov_bb);
+			fputs("]]", o);
+		}
+	} else if (f->model == CAL_MODEL_SATURATING) {
+		fputc('[', o);
+		json_num(o, f->sat.var_e_max);
+		fputs(", 0], [0, ", o);
+		json_num(o, f->sat.var_x_half);
+		fputc(']', o);
+	} else {
+		fputc('[', o);
+		json_num(o, f->plateau_sigma_Bps * f->plateau_sigma_Bps);
+		fputc(']', o);
+	}
+	fputc(']', o);
+}
+
+/* The kind, dtype and device of a fit from its group's parameters. */
+static int make_kind(struct cal_fitted *f, char *dtype, char *device,
+		     size_t n)
+{
+	char v[64];
+	int w;
+
+	param_get(f->group, "dtype", dtype, n);
+	param_get(f->group, "device", device, n);
+	if (f->model == CAL_MODEL_LINES)
+		w = snprintf(f->kind, sizeof(f->kind), "alphabeta:%s:%s",
+			     f->benchmark, param_get(f->group, "ranks", v,
+						     sizeof(v))[0] ? v : "0");
+	else if (f->model == CAL_MODEL_SATURATING)
+		w = snprintf(f->kind, sizeof(f->kind), "gemm:%s",
+			     dtype[0] ? dtype : "unknown");
+	else
+		w = snprintf(f->kind, sizeof(f->kind), "stream:%s",
+			     param_get(f->group, "kernel", v,
+				       sizeof(v))[0] ? v : "unknown");
+	return w < 0 || (size_t)w >= sizeof(f->kind);
+}
+
+/* Store f; its run ids as "[3, 4]" from the group's points. */
+static int store(struct db *db, const char *hw, struct cal_fitted *f,
+		 const struct point *p, int64_t np, const char *dtype,
+		 const char *device, struct dlsim_err *err)
+{
+	char *pj = NULL, *cj = NULL, *ids = NULL;
+	size_t lp = 0, lc = 0, li = 0;
+	FILE *a = open_memstream(&pj, &lp), *b = open_memstream(&cj, &lc);
+	FILE *c = open_memstream(&ids, &li);
+	int64_t *run = malloc((size_t)np * sizeof(int64_t)), i, k = 0;
+	struct db_fit row;
+	int rc = DLSIM_OK, bad;
+
+	if (a)
+		params_json(a, f, dtype, device);
+	if (b)
+		covariance_json(b, f);
+	if (c && run) {
+		for (i = 0; i < np; i++) {
+			int64_t j;
+
+			for (j = 0; j < k && run[j] != p[i].run_id; j++)
+				;
+			if (j == k)
+				run[k++] = p[i].run_id;
+		}
+		fputc('[', c);
+		for (i = 0; i < k; i++)
+			fprintf(c, "%s%lld", i ? ", " : "", (long long)run[i]);
+		fputc(']', c);
+	}
+	bad = !a || !b || !c || !run;
+	if (a)
+		bad |= ferror(a) | fclose(a);
+	if (b)
+		bad |= ferror(b) | fclose(b);
+	if (c)
+		bad |= ferror(c) | fclose(c);
+	if (bad) {
+		rc = dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	memset(&row, 0, sizeof(row));
+	snprintf(row.hw, sizeof(row.hw), "%s", hw);
+	memcpy(row.kind, f->kind, sizeof(row.kind));
+	row.params_json = pj;
+	row.covariance_json = cj;
+	row.residual_rms = f->residual_rms;
+	row.n_samples = f->n_samples;
+	row.sample_run_ids = ids;
+	if (!(rc = db_fit_insert(db, &row, err))) {
+		f->fit_id = row.id;
+		f->created_s = row.created_s;
+	}
+cleanup:
+	free(pj);
+	free(cj);
+	free(ids);
+	free(run);
+	return rc;
+}
+
+/* The points of group [lo, hi) into f->x, f->y: summaries only if the
+ * group has any.  Returns -1 when memory runs out. */
+static int take_points(struct cal_fitted *f, const struct point *p,
+		       int64_t lo, int64_t hi)
+{
+	int64_t i, any = 0;
+	int n = 0;
+
+	for (i = lo; i < hi; i++)
+		any |= p[i].summary;
+	f->x = malloc((size_t)(hi - lo) * sizeof(double));
+	f->y = malloc((size_t)(hi - lo) * sizeof(double));
+	if (!f->x || !f->y)
+		return -1;
+	for (i = lo; i < hi; i++)
+		if (!any || p[i].summary) {
+			f->x[n] = p[i].x;
+			f->y[n++] = p[i].y;
+		}
+	f->n_points = n;
+	f->n_samples = n;
+	return 0;
+}
+
+/* Split "benchmark|group" into f. */
+static void split_key(struct cal_fitted *f, const char *key)
+{
+	const char *bar = strchr(key, '|');
+
+	snprintf(f->benchmark, sizeof(f->benchmark), "%.*s",
+		 (int)(bar - key), key);
+	snprintf(f->group, sizeof(f->group), "%s", bar + 1);
+}
+
+static int fit_group(struct db *db, const char *hw, struct cal_fit_report *r,
+		     const struct point *p, int64_t lo, int64_t hi,
+		     struct dlsim_err *err)
+{
+	static const int min_points[] = { 3, 3, 1 };
+	struct cal_fitted *f = fit_add(r);
+	char why[160], what[KEY_LEN], dtype[64], device[128];
+	int rc;
+
+	if (!f || take_points(f, p, lo, hi))
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	split_key(f, p[lo].key);
+	f->model = models[model_find(f->benchmark)].model;
+	snprintf(what, sizeof(what), "%s %s", f->benchmark, f->group);
+	if (f->n_points < min_points[f->model]) {
+		snprintf(why, sizeof(why), "%d point%s: the fit needs %d",
+			 f->n_points, f->n_points == 1 ? "" : "s",
+			 min_points[f->model]);
+		rc = 1;
+	} else if (make_kind(f, dtype, device, sizeof(dtype))) {
+		snprintf(why, sizeof(why), "its kind is longer than 31 "
+			 "characters");
+		rc = 1;
+	} else if (f->model == CAL_MODEL_LINES) {
+		rc = fit_lines(f, why, sizeof(why));
+	} else if (f->model == CAL_MODEL_SATURATING) {
+		rc = fit_saturating(f, why, sizeof(why));
+	} else {
+		rc = fit_plateau(f, why, sizeof(why));
+	}
+	if (rc) {
+		free(f->x);
+		free(f->y);
+		r->n_fit--;
+		if (skip_add(r, what, why))
+			return dlsim_err_set(err, DLSIM_ENOMEM,
+					     "out of memory");
+		return DLSIM_OK;
+	}
+	return store(db, hw, f, p + lo, hi - lo, dtype, device, err);
+}
+
+int cal_fit_hw(struct db *db, const char *hw, struct cal_fit_report *out,
+	       struct dlsim_err *err)
+{
+	struct reader rd;
+	int64_t i, j;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->hw, sizeof(out->hw), "%s", hw);
+	if ((rc = read_points(db, hw, &rd, err)))
+		return rc;
+	out->n_read = rd.n_read;
+	if (rd.n_read == 0) {
+		free(rd.v);
+		return dlsim_err_set(err, DLSIM_ENOTFOUND, "no samples for "
+				     "hardware '%s'", hw);
+	}
+	for (i = 0; i < rd.n_pass; i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "%s (%lld sample%s)",
+			 rd.pass[i].what, (long long)rd.pass[i].n,
+			 rd.pass[i].n == 1 ? "" : "s");
+		if (skip_add(out, what, rd.pass[i].why)) {
+			free(rd.v);
+			return dlsim_err_set(err, DLSIM_ENOMEM,
+					     "out of memory");
+		}
+	}
+	for (i = 0; i < rd.n; i = j) {
+		for (j = i + 1; j < rd.n &&
+		     strcmp(rd.v[j].key, rd.v[i].key) == 0; j++)
+			;
+		if ((rc = fit_group(db, hw, out, rd.v, i, j, err)))
+			break;
+	}
+	free(rd.v);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- */
+/* Reading fits back                                                 */
+/* ---------------------------------------------------------------- */
+
+static double jnum(const struct cal_json_doc *d, const struct cal_json *o,
+		   const char *key)
+{
+	const struct cal_json *v = cal_json_get(d, o, key);
+
+	return v && v->type == CAL_JSON_NUMBER ? v->num : NAN;
+}
+
+/* The i-th element of an array (NULL past its end). */
+static const struct cal_json *jat(const struct cal_json_doc *d,
+				  const struct cal_json *a, int i)
+{
+	const struct cal_json *v = a ? cal_json_first(d, a) : NULL;
+
+	while (v && i-- > 0)
+		v = cal_json_next(d, v);
+	return v;
+}
+
+static double jnum_at(const struct cal_json_doc *d,
+		      const struct cal_json *a, int i, int j)
+{
+	const struct cal_json *v = jat(d, jat(d, a, i), j);
+
+	return v && v->type == CAL_JSON_NUMBER ? v->num : NAN;
+}
+
+/* Parse text (copied) into doc; -1 if it is not JSON. */
+static int parse(const char *text, char **copy, struct cal_json_doc *doc)
+{
+	size_t n = strlen(text);
+	struct cal_in in;
+
+	*copy = malloc(n + 1);
+	if (!*copy)
+		return -1;
+	memcpy(*copy, text, n + 1);
+	cal_in_init(&in, "fit", *copy, n);
+	return cal_json_parse(&in, doc, NULL) ? -1 : 0;
+}
+
+static int from_row(struct cal_fitted *f, const struct db_fit *row)
+{
+	struct cal_json_doc p = { 0 }, c = { 0 };
+	char *pt = NULL, *ct = NULL;
+	const struct cal_json *v, *cov;
+	int ok = -1, i;
+
+	memset(f, 0, sizeof(*f));
+	f->fit_id = row->id;
+	memcpy(f->kind, row->kind, sizeof(f->kind));
+	f->residual_rms = row->residual_rms;
+	f->n_samples = row->n_samples;
+	f->created_s = row->created_s;
+	if (parse(row->params_json, &pt, &p) ||
+	    parse(row->covariance_json, &ct, &c))
+		goto cleanup;
+	cov = &c.v[0];
+	if (!(v = cal_json_get(&p, &p.v[0], "benchmark")) ||
+	    v->type != CAL_JSON_STRING)
+		goto cleanup;
+	snprintf(f->benchmark, sizeof(f->benchmark), "%s", v->str);
+	if (!(v = cal_json_get(&p, &p.v[0], "group")) ||
+	    v->type != CAL_JSON_STRING)
+		goto cleanup;
+	snprintf(f->group, sizeof(f->group), "%s", v->str);
+	if (strncmp(f->kind, "alphabeta:", 10) == 0) {
+		f->model = CAL_MODEL_LINES;
+		v = cal_json_get(&p, &p.v[0], "segments");
+		for (i = 0; i < CAL_MAX_SEGMENTS && jat(&p, v, i); i++) {
+			const struct cal_json *s = jat(&p, v, i);
+			struct cal_line_fit *l = &f->seg[i];
+
+			l->x_lo = jnum(&p, s, "x_lo");
+			l->x_hi = jnum(&p, s, "x_hi");
+			l->a = jnum(&p, s, "alpha_s");
+			l->b = jnum(&p, s, "beta_s_per_byte");
+			l->n = (int)jnum(&p, s, "n");
+			l->rel_rms = jnum(&p, s, "rel_rms");
+			l->cov_aa = jnum_at(&c, jat(&c, cov, i), 0, 0);
+			l->cov_ab = jnum_at(&c, jat(&c, cov, i), 0, 1);
+			l->cov_bb = jnum_at(&c, jat(&c, cov, i), 1, 1);
+		}
+		f->n_segments = i;
+	} else if (strncmp(f->kind, "gemm:", 5) == 0) {
+		f->model = CAL_MODEL_SATURATING;
+		f->sat.e_max = jnum(&p, &p.v[0], "flops_max");
+		f->sat.x_half = jnum(&p, &p.v[0], "flops_half");
+		f->sat.var_e_max = jnum_at(&c, cov, 0, 0);
+		f->sat.var_x_half = jnum_at(&c, cov, 1, 1);
+		f->sat.n = (int)f->n_samples;
+	} else if (strncmp(f->kind, "stream:", 7) == 0) {
+		f->model = CAL_MODEL_PLATEAU;
+		f->plateau_Bps = jnum(&p, &p.v[0], "bw_Bps");
+		f->plateau_from_bytes = jnum(&p, &p.v[0], "from_bytes");
+		f->plateau_sigma_Bps = sqrt(jnum_at(&c, cov, 0, 0));
+	} else {
+		goto cleanup;
+	}
+	ok = 0;
+cleanup:
+	cal_json_release(&p);
+	cal_json_release(&c);
+	free(pt);
+	free(ct);
+	return ok;
+}
+
+struct loader {
+	struct cal_fit_report *r;
+	int nomem;
+};
+
+static int load_row(void *ctx, const struct db_fit *row)
+{
+	struct loader *ld = ctx;
+	struct cal_fitted f, *slot;
+	int i;
+
+	if (from_row(&f, row))
+		return 0;     /* a kind this dlsim does not know: not shown */
+	for (i = 0; i < ld->r->n_fit; i++)
+		if (strcmp(ld->r->fit[i].kind, f.kind) == 0 &&
+		    strcmp(ld->r->fit[i].group, f.group) == 0)
+			return 0;     /* an older fit of the same */
+	if (!(slot = fit_add(ld->r))) {
+		ld->nomem = 1;
+		return 1;
+	}
+	*slot = f;
+	return 0;
+}
+
+/* Give each fit the points of its group, as the fit would read them. */
+static int attach_points(struct db *db, struct cal_fit_report *r,
+			 struct dlsim_err *err)
+{
+	struct reader rd;
+	char key[KEY_LEN];
+	int64_t i, j;
+	int k, rc;
+
+	if ((rc = read_points(db, r->hw, &rd, err)))
+		return rc;
+	r->n_read = rd.n_read;
+	for (i = 0; i < rd.n; i = j) {
+		for (j = i + 1; j < rd.n &&
+		     strcmp(rd.v[j].key, rd.v[i].key) == 0; j++)
+			;
+		for (k = 0; k < r->n_fit; k++) {
+			struct cal_fitted *f = &r->fit[k];
+			int64_t n = f->n_samples;
+
+			snprintf(key, sizeof(key), "%s|%s", f->benchmark,
+				 f->group);
+			if (f->x || strcmp(key, rd.v[i].key) != 0)
+				continue;
+			if (take_points(f, rd.v, i, j)) {
+				free(rd.v);
+				return dlsim_err_set(err, DLSIM_ENOMEM,
+						     "out of memory");
+			}
+			f->n_samples = n;
+		}
+	}
+	free(rd.v);
+	return DLSIM_OK;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct cal_fitted *x = a, *y = b;
+
+	return (x->fit_id > y->fit_id) - (x->fit_id < y->fit_id);
+}
+
+int cal_fit_load(struct db *db, const char *hw, struct cal_fit_report *out,
+		 struct dlsim_err *err)
+{
+	struct loader ld = { out, 0 };
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->hw, sizeof(out->hw), "%s", hw);
+	if ((rc = db_each_fit(db, hw, NULL, load_row, &ld, err)))
+		return rc;
+	if (ld.nomem)
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	if (out->n_fit == 0)
+		return dlsim_err_set(err, DLSIM_ENOTFOUND, "no fits for "
+				     "hardware '%s'", hw);
+	/* in the order they were made, as fit printed them */
+	qsort(out->fit, (size_t)out->n_fit, sizeof(*out->fit), by_id);
+	return attach_points(db, out, err);
+}

@@ -1,0 +1,364 @@
+/*
+ * report_calib.c -- a calibration's fits (dlsim calibrate fit and show)
+ * as a table or JSON, and the collectives' measured times over their
+ * fitted lines as a gnuplot figure.
+ *
+ * CONVENTIONS
+ * Every parameter is printed with its 95% interval, value +- 1.96 sigma
+ * (the normal approximation: the fits' sigmas come from the least-squares
+ * covariance scaled by the residual variance, cal_fit.c).  Times stay in
+ * seconds and sizes in bytes, as stored; the table adds the bandwidth
+ * 1/beta in GB/s (10^9 bytes/s) because that is how people read a beta.
+ * residual_rms is relative to the measured values for every kind.
+ *
+ * The JSON keys hardware, samples_read, fits [{id, kind, benchmark,
+ * group, n_samples, residual_rms, params, ci95, segments}] and skipped
+ * [{what, why}] are a contract: keys may be added, never renamed.
+ *
+ * THE PLOT
+ * Time against bytes, log-log: each line-fitted group's measured points
+ * and its segments (a + b m drawn over each segment's size range) in one
+ * colour.  The .dat file holds two gnuplot data blocks per group (points,
+ * then curve, the segments of a curve split by a blank line), so the
+ * script picks them by index.
+ *
+ * LIMITATIONS
+ * - GEMM and STREAM fits are not drawn, only tabled.
+ * - Eight colours; a ninth group repeats the first.
+ */
+#include "reports/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/banned.h"
+
+#define Z95 1.96
+#define CURVE_POINTS 24
+
+/* ---------------------------------------------------------------- */
+/* Table                                                             */
+/* ---------------------------------------------------------------- */
+
+static void table_lines(FILE *f, const struct cal_fitted *x)
+{
+	char lo[32], hi[32];
+	int i;
+
+	for (i = 0; i < x->n_segments; i++) {
+		const struct cal_line_fit *s = &x->seg[i];
+
+		fprintf(f, "  %s .. %s (%d points, rms %.2g%%)\n",
+			report_bytes(s->x_lo, lo, sizeof(lo)),
+			report_bytes(s->x_hi, hi, sizeof(hi)), s->n,
+			100.0 * s->rel_rms);
+		fprintf(f, "    alpha_s          %.4g +- %.2g\n", s->a,
+			Z95 * sqrt(s->cov_aa >= 0.0 ? s->cov_aa : 0.0));
+		fprintf(f, "    beta_s_per_byte  %.4g +- %.2g", s->b,
+			Z95 * sqrt(s->cov_bb >= 0.0 ? s->cov_bb : 0.0));
+		if (s->b > 0.0)
+			fprintf(f, "  (%.4g GB/s)", 1.0 / s->b / 1e9);
+		fputc('\n', f);
+	}
+}
+
+static void table(FILE *f, const struct cal_fit_report *r)
+{
+	int i;
+
+	fprintf(f, "Fits for %s (%lld samples stored)\n", r->hw,
+		(long long)r->n_read);
+	for (i = 0; i < r->n_fit; i++) {
+		const struct cal_fitted *x = &r->fit[i];
+
+		fprintf(f, "\n%s  fit %lld, %lld samples, residual %.2g%% "
+			"rms\n  group: %s\n", x->kind, (long long)x->fit_id,
+			(long long)x->n_samples, 100.0 * x->residual_rms,
+			x->group);
+		if (x->model == CAL_MODEL_LINES) {
+			table_lines(f, x);
+		} else if (x->model == CAL_MODEL_SATURATING) {
+			fprintf(f, "    flops_max   %.4g +- %.2g FLOP/s\n",
+				x->sat.e_max, Z95 * sqrt(x->sat.var_e_max));
+			fprintf(f, "    flops_half  %.4g +- %.2g FLOPs\n",
+				x->sat.x_half, Z95 * sqrt(x->sat.var_x_half));
+		} else {
+			char b[32];
+
+			fprintf(f, "    bw_Bps      %.4g +- %.2g (working sets "
+				"from %s)\n", x->plateau_Bps,
+				Z95 * x->plateau_sigma_Bps,
+				report_bytes(x->plateau_from_bytes, b,
+					     sizeof(b)));
+		}
+	}
+	if (r->n_skip)
+		fputs("\nSkipped:\n", f);
+	for (i = 0; i < r->n_skip; i++)
+		fprintf(f, "  %s: %s\n", r->skip[i].what, r->skip[i].why);
+}
+
+/* ---------------------------------------------------------------- */
+/* JSON                                                              */
+/* ---------------------------------------------------------------- */
+
+static void json_ci(FILE *f, const char *key, double v, double var)
+{
+	double h = Z95 * sqrt(var > 0.0 ? var : 0.0);
+
+	report_json_string(f, key);
+	fputs(": [", f);
+	report_json_number(f, v - h);
+	fputs(", ", f);
+	report_json_number(f, v + h);
+	fputc(']', f);
+}
+
+static void json_param(FILE *f, const char *key, double v, int first)
+{
+	if (!first)
+		fputs(", ", f);
+	report_json_string(f, key);
+	fputs(": ", f);
+	report_json_number(f, v);
+}
+
+static void json_segments(FILE *f, const struct cal_fitted *x)
+{
+	int i;
+
+	fputs(", \"segments\": [", f);
+	for (i = 0; i < x->n_segments; i++) {
+		const struct cal_line_fit *s = &x->seg[i];
+
+		fputs(i ? ", {" : "{", f);
+		json_param(f, "x_lo", s->x_lo, 1);
+		json_param(f, "x_hi", s->x_hi, 0);
+		json_param(f, "alpha_s", s->a, 0);
+		json_param(f, "beta_s_per_byte", s->b, 0);
+		fprintf(f, ", \"n\": %d", s->n);
+		json_param(f, "rel_rms", s->rel_rms, 0);
+		fputs(", \"ci95\": {", f);
+		json_ci(f, "alpha_s", s->a, s->cov_aa);
+		fputs(", ", f);
+		json_ci(f, "beta_s_per_byte", s->b, s->cov_bb);
+		fputs("}}", f);
+	}
+	fputc(']', f);
+}
+
+static void json_fit(FILE *f, const struct cal_fitted *x)
+{
+	fprintf(f, "{\"id\": %lld, \"kind\": ", (long long)x->fit_id);
+	report_json_string(f, x->kind);
+	fputs(", \"benchmark\": ", f);
+	report_json_string(f, x->benchmark);
+	fputs(", \"group\": ", f);
+	report_json_string(f, x->group);
+	fprintf(f, ", \"n_samples\": %lld, \"residual_rms\": ",
+		(long long)x->n_samples);
+	report_json_number(f, x->residual_rms);
+	fputs(", \"params\": {", f);
+	if (x->model == CAL_MODEL_SATURATING) {
+		json_param(f, "flops_max", x->sat.e_max, 1);
+		json_param(f, "flops_half", x->sat.x_half, 0);
+		fputs("}, \"ci95\": {", f);
+		json_ci(f, "flops_max", x->sat.e_max, x->sat.var_e_max);
+		fputs(", ", f);
+		json_ci(f, "flops_half", x->sat.x_half, x->sat.var_x_half);
+		fputc('}', f);
+	} else if (x->model == CAL_MODEL_PLATEAU) {
+		json_param(f, "bw_Bps", x->plateau_Bps, 1);
+		json_param(f, "from_bytes", x->plateau_from_bytes, 0);
+		fputs("}, \"ci95\": {", f);
+		json_ci(f, "bw_Bps", x->plateau_Bps,
+			x->plateau_sigma_Bps * x->plateau_sigma_Bps);
+		fputc('}', f);
+	} else {
+		fputs("}, \"ci95\": {}", f);
+		json_segments(f, x);
+	}
+	fputc('}', f);
+}
+
+static void json(FILE *f, const struct cal_fit_report *r)
+{
+	int i;
+
+	fputs("{\"hardware\": ", f);
+	report_json_string(f, r->hw);
+	fprintf(f, ", \"samples_read\": %lld, \"fits\": [",
+		(long long)r->n_read);
+	for (i = 0; i < r->n_fit; i++) {
+		fputs(i ? ",\n  " : "\n  ", f);
+		json_fit(f, &r->fit[i]);
+	}
+	fputs("], \"skipped\": [", f);
+	for (i = 0; i < r->n_skip; i++) {
+		fputs(i ? ",\n  {\"what\": " : "\n  {\"what\": ", f);
+		report_json_string(f, r->skip[i].what);
+		fputs(", \"why\": ", f);
+		report_json_string(f, r->skip[i].why);
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+}
+
+/* ---------------------------------------------------------------- */
+/* Plot                                                              */
+/* ---------------------------------------------------------------- */
+
+static int plotted(const struct cal_fitted *x)
+{
+	return x->model == CAL_MODEL_LINES && x->n_points > 0 &&
+	       x->n_segments > 0;
+}
+
+static void plot_data(FILE *f, const struct cal_fit_report *r)
+{
+	int i, j, k;
+
+	fprintf(f, "# dlsim %s: measured times and fitted lines for %s\n",
+		DLSIM_VERSION, r->hw);
+	for (i = 0; i < r->n_fit; i++) {
+		const struct cal_fitted *x = &r->fit[i];
+
+		if (!plotted(x))
+			continue;
+		fprintf(f, "# %s %s: measured (bytes, s)\n", x->kind, x->group);
+		for (j = 0; j < x->n_points; j++)
+			fprintf(f, "%.9g %.9g\n", x->x[j], x->y[j]);
+		fprintf(f, "\n\n# %s %s: fitted (bytes, s)\n", x->kind,
+			x->group);
+		for (k = 0; k < x->n_segments; k++) {
+			const struct cal_line_fit *s = &x->seg[k];
+			double lo = s->x_lo > 0.0 ? s->x_lo : 1.0;
+			double hi = s->x_hi > lo ? s->x_hi : lo;
+
+			for (j = 0; j < CURVE_POINTS; j++) {
+				double m = lo * pow(hi / lo, (double)j /
+						    (CURVE_POINTS - 1));
+
+				fprintf(f, "%.9g %.9g\n", m, s->a + s->b * m);
+			}
+			fputc('\n', f);
+		}
+		fputs("\n", f);
+	}
+}
+
+static void plot_script(FILE *f, const char *image, const char *terminal,
+			const struct report_plot *p,
+			const struct cal_fit_report *r)
+{
+	static const char *const colour[] = {
+		"#d95f02", "#1b9e77", "#7570b3", "#e7298a", "#66a61e",
+		"#e6ab02", "#a6761d", "#666666"
+	};
+	char label[320], title[128];
+	int i, block = 0, first = 1;
+
+	fprintf(f, "# dlsim %s: measured collective times over their fitted "
+		"lines.\n# Restyle and redraw, in this file's directory, "
+		"with: gnuplot %s\n", DLSIM_VERSION, report_basename(p->gp));
+	fprintf(f, "set terminal %s\nset termoption noenhanced\n"
+		"set output ", terminal);
+	report_gp_string(f, report_basename(image));
+	snprintf(title, sizeof(title), "measured and fitted times on %s",
+		 r->hw);
+	fputs("\nset title ", f);
+	report_gp_string(f, title);
+	fputs(" font \",14\"\n"
+	      "set xlabel \"message size (bytes)\"\n"
+	      "set ylabel \"time (s)\"\n"
+	      "set logscale xy\nset format x \"%g\"\nset format y \"%g\"\n"
+	      "set grid xtics ytics back lt 1 lw 1 lc rgb \"#c8c8c8\"\n"
+	      "set key top left Left reverse box opaque spacing 1.2\n"
+	      "plot ", f);
+	for (i = 0; i < r->n_fit; i++) {
+		const struct cal_fitted *x = &r->fit[i];
+		const char *c = colour[(block / 2) % 8];
+
+		if (!plotted(x))
+			continue;
+		if (!first)
+			fputs(", \\\n     ", f);
+		first = 0;
+		report_gp_string(f, report_basename(p->dat));
+		fprintf(f, " index %d with points pt 7 ps 1.1 lc rgb \"%s\" "
+			"title ", block, c);
+		snprintf(label, sizeof(label), "%s %s", x->benchmark,
+			 x->group);
+		report_gp_string(f, label);
+		fprintf(f, ", \\\n     '' index %d with lines lw 2 lc rgb "
+			"\"%s\" notitle", block + 1, c);
+		block += 2;
+	}
+	fputc('\n', f);
+}
+
+static int render(char **out, const char *image, const char *terminal,
+		  const struct report_plot *p, const struct cal_fit_report *r,
+		  int script, struct dlsim_err *err)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(out, &len);
+
+	*out = NULL;
+	if (!f)
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	if (script)
+		plot_script(f, image, terminal, p, r);
+	else
+		plot_data(f, r);
+	if (ferror(f) | fclose(f)) {
+		free(*out);
+		*out = NULL;
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	}
+	return DLSIM_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* Public API                                                        */
+/* ---------------------------------------------------------------- */
+
+int report_cal_fits(FILE *f, enum report_format fmt,
+		    const struct cal_fit_report *r, struct dlsim_err *err)
+{
+	if (fmt == REPORT_CSV)
+		return dlsim_err_set(err, DLSIM_EINVAL, "fits are not one "
+				     "table: use --format table or json");
+	if (fmt == REPORT_JSON)
+		json(f, r);
+	else
+		table(f, r);
+	return report_check(f, err);
+}
+
+int report_cal_plot(const char *image, const struct cal_fit_report *r,
+		    struct report_plot *out, struct dlsim_err *err)
+{
+	const char *terminal;
+	char *data = NULL, *script = NULL;
+	int i, rc, any = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < r->n_fit; i++)
+		any |= plotted(&r->fit[i]);
+	if ((rc = report_plot_terminal(image, &terminal, err)) ||
+	    (rc = report_plot_paths(image, out->dat, out->gp,
+				    sizeof(out->dat), err)))
+		return rc;
+	if (!any)
+		return dlsim_err_set(err, DLSIM_EINVAL, "nothing to plot: no "
+				     "collective fit with measured points "
+				     "for %s", r->hw);
+	if (!(rc = render(&data, image, terminal, out, r, 0, err)) &&
+	    !(rc = render(&script, image, terminal, out, r, 1, err)))
+		rc = report_gnuplot(image, data, script, &out->drawn, err);
+	free(data);
+	free(script);
+	return rc;
+}

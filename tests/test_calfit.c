@@ -1,0 +1,364 @@
+/*
+ * test_calfit.c -- fits of stored runs (calibrate/cal_fitdb.c) and
+ * `dlsim calibrate fit|show`: synthetic samples with known parameters
+ * stored in a temporary database come back within three standard
+ * deviations under the right kinds; what cannot be fitted is named; a
+ * hardware with no samples fails cleanly; the real importer's nccl-tests
+ * fixture fits end to end.
+ *
+ * The synthetic collective is test_fit.c's: below 64 KiB t = 2 us +
+ * m / 10 GB/s, from 64 KiB on t = 10 us + m / 20 GB/s, +-1% noise.  The
+ * GEMM: achieved rate e_max x / (x + x_half) with e_max = 10^13 FLOP/s
+ * and x_half = 10^9 FLOPs, +-1% noise, over m = n = k = 32 .. 16384 in
+ * half octaves (19 sizes, so that the plateau has points enough).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "cli_util.h"
+#include "dlsim.h"
+
+#define DIR "tests/data/calibrate/"
+
+/* ---------------------------------------------------------------- */
+/* Helpers                                                           */
+/* ---------------------------------------------------------------- */
+
+struct tmpdb {
+	char dir[64], path[96];
+	struct db *db;
+};
+
+static void tmpdb_open(struct tmpdb *t)
+{
+	struct dlsim_err err = { 0, "" };
+
+	snprintf(t->dir, sizeof(t->dir), "/tmp/dlsim-calfit-XXXXXX");
+	ck_assert(mkdtemp(t->dir) != NULL);
+	snprintf(t->path, sizeof(t->path), "%s/fit.db", t->dir);
+	ck_assert_msg(db_open(t->path, &t->db, &err) == DLSIM_OK, "%s",
+		      err.msg);
+}
+
+static void tmpdb_close(struct tmpdb *t)
+{
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal",
+					   NULL };
+	static const char *const plot[] = { "p.png", "p.dat", "p.gp", NULL };
+	char p[160];
+	int i;
+
+	db_close(t->db);
+	for (i = 0; ext[i]; i++) {
+		snprintf(p, sizeof(p), "%s%s", t->path, ext[i]);
+		unlink(p);
+	}
+	for (i = 0; plot[i]; i++) {
+		snprintf(p, sizeof(p), "%s/%s", t->dir, plot[i]);
+		unlink(p);
+	}
+	rmdir(t->dir);
+}
+
+/* Park & Miller's minimal standard, as test_fit.c: the same noise on
+ * every run. */
+static double noise(unsigned long *state)
+{
+	*state = (*state * 48271UL) % 2147483647UL;
+	return (double)*state / 2147483647.0 - 0.5;
+}
+
+static void sample(struct db_sample *s, const char *bench,
+		   const char *params, double value, const char *unit)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->benchmark, sizeof(s->benchmark), "%s", bench);
+	snprintf(s->params, sizeof(s->params), "%s", params);
+	snprintf(s->unit, sizeof(s->unit), "%s", unit);
+	s->rep = -1;
+	s->value = value;
+}
+
+/* Store the synthetic runs for hardware "synth": 24 allreduce sizes, 19
+ * GEMM sizes, 2 allgather sizes (too few) and one conv (no model). */
+static void store_synthetic(struct db *db)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_sample s[64];
+	struct db_run run;
+	unsigned long st = 12345;
+	char params[256];
+	int i, n = 0;
+
+	for (i = 0; i < 24; i++) {
+		double x = 8.0 * pow(2.0, i);
+		double y = x < 65536.0 ? 2e-6 + x / 10e9 : 10e-6 + x / 20e9;
+
+		y *= 1.0 + 0.02 * noise(&st);
+		snprintf(params, sizeof(params), "bytes=%.0f ranks=8 op=sum "
+			 "inplace=0 dtype=fp32", x);
+		sample(&s[n++], "allreduce", params, y, "s");
+	}
+	st = 777;
+	for (i = 10; i <= 28; i++) {
+		double m = floor(pow(2.0, i / 2.0)), x = 2.0 * m * m * m;
+		double rate = 1e13 * x / (x + 1e9) *
+			      (1.0 + 0.02 * noise(&st));
+
+		snprintf(params, sizeof(params), "m=%.0f n=%.0f k=%.0f "
+			 "dtype=fp32", m, m, m);
+		sample(&s[n++], "gemm", params, x / rate, "s");
+	}
+	sample(&s[n++], "allgather", "bytes=8 ranks=4 op=none inplace=0 "
+	       "dtype=fp32", 1e-5, "s");
+	sample(&s[n++], "allgather", "bytes=16 ranks=4 op=none inplace=0 "
+	       "dtype=fp32", 1.1e-5, "s");
+	sample(&s[n++], "conv", "n=1 c=3 h=224 w=224 k=64 r=7 s=7 stride=2 "
+	       "pad=3 dtype=fp32", 1e-3, "s");
+	memset(&run, 0, sizeof(run));
+	snprintf(run.tool, sizeof(run.tool), "test");
+	snprintf(run.hw, sizeof(run.hw), "synth");
+	ck_assert_msg(db_run_insert(db, &run, s, n, &err) == DLSIM_OK, "%s",
+		      err.msg);
+}
+
+static const struct cal_fitted *find(const struct cal_fit_report *r,
+				     const char *kind)
+{
+	int i;
+
+	for (i = 0; i < r->n_fit; i++)
+		if (strcmp(r->fit[i].kind, kind) == 0)
+			return &r->fit[i];
+	return NULL;
+}
+
+#define WITHIN_3_SIGMA(v, want, var) \
+	ck_assert_msg(fabs((v) - (want)) <= 3.0 * sqrt(var), \
+		      "%s = %g +- %g, expected %g", #v, (v), sqrt(var), \
+		      (double)(want))
+
+static int count_fit(void *ctx, const struct db_fit *f)
+{
+	(void)f;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* The library                                                       */
+/* ---------------------------------------------------------------- */
+
+START_TEST(cal_fit_hw_recovers_known_parameters)
+{
+	struct dlsim_err err = { 0, "" };
+	struct cal_fit_report r;
+	const struct cal_fitted *ab, *g;
+	struct tmpdb t;
+	int stored = 0, i, seen_conv = 0, seen_ag = 0;
+
+	tmpdb_open(&t);
+	store_synthetic(t.db);
+	ck_assert_msg(cal_fit_hw(t.db, "synth", &r, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert_int_eq(r.n_read, 46);
+	ck_assert_int_eq(r.n_fit, 2);
+	ab = find(&r, "alphabeta:allreduce:8");
+	g = find(&r, "gemm:fp32");
+	ck_assert(ab != NULL && g != NULL);
+	ck_assert_str_eq(ab->group, "ranks=8 op=sum inplace=0 dtype=fp32");
+	ck_assert_int_eq(ab->n_samples, 24);
+	ck_assert_int_eq(ab->n_segments, 2);
+	ck_assert(ab->seg[0].x_hi < 65536.0 && ab->seg[1].x_lo == 65536.0);
+	WITHIN_3_SIGMA(ab->seg[0].a, 2e-6, ab->seg[0].cov_aa);
+	WITHIN_3_SIGMA(ab->seg[0].b, 1e-10, ab->seg[0].cov_bb);
+	WITHIN_3_SIGMA(ab->seg[1].a, 10e-6, ab->seg[1].cov_aa);
+	WITHIN_3_SIGMA(ab->seg[1].b, 5e-11, ab->seg[1].cov_bb);
+	ck_assert(ab->residual_rms > 0.0 && ab->residual_rms < 0.02);
+	ck_assert_int_eq(g->n_samples, 19);
+	WITHIN_3_SIGMA(g->sat.e_max, 1e13, g->sat.var_e_max);
+	WITHIN_3_SIGMA(g->sat.x_half, 1e9, g->sat.var_x_half);
+	ck_assert(g->residual_rms < 0.02);
+	for (i = 0; i < r.n_skip; i++) {
+		seen_conv |= strstr(r.skip[i].what, "conv (1 sample)") &&
+			     strstr(r.skip[i].why, "no model");
+		seen_ag |= strstr(r.skip[i].what, "allgather ranks=4") &&
+			   strstr(r.skip[i].why, "2 points");
+	}
+	ck_assert(seen_conv && seen_ag);
+	/* both stored, and read back as they were fitted */
+	ck_assert_int_eq(db_each_fit(t.db, "synth", NULL, count_fit, &stored,
+				     &err), DLSIM_OK);
+	ck_assert_int_eq(stored, 2);
+	cal_fit_report_release(&r);
+	ck_assert_msg(cal_fit_load(t.db, "synth", &r, &err) == DLSIM_OK,
+		      "%s", err.msg);
+	ck_assert_int_eq(r.n_fit, 2);
+	ab = find(&r, "alphabeta:allreduce:8");
+	ck_assert(ab != NULL && ab->n_segments == 2 && ab->n_points == 24);
+	WITHIN_3_SIGMA(ab->seg[1].b, 5e-11, ab->seg[1].cov_bb);
+	g = find(&r, "gemm:fp32");
+	ck_assert(g != NULL && g->n_points == 19);
+	WITHIN_3_SIGMA(g->sat.e_max, 1e13, g->sat.var_e_max);
+	cal_fit_report_release(&r);
+	/* a second fit is newer: show keeps one of each */
+	ck_assert_int_eq(cal_fit_hw(t.db, "synth", &r, &err), DLSIM_OK);
+	cal_fit_report_release(&r);
+	ck_assert_int_eq(cal_fit_load(t.db, "synth", &r, &err), DLSIM_OK);
+	ck_assert_int_eq(r.n_fit, 2);
+	ck_assert(r.fit[0].fit_id > 2 && r.fit[1].fit_id > 2);
+	cal_fit_report_release(&r);
+	tmpdb_close(&t);
+}
+END_TEST
+
+START_TEST(cal_fit_hw_without_samples_fails_cleanly)
+{
+	struct dlsim_err err = { 0, "" };
+	struct cal_fit_report r;
+	struct tmpdb t;
+	int stored = 0;
+
+	tmpdb_open(&t);
+	store_synthetic(t.db);
+	ck_assert_int_eq(cal_fit_hw(t.db, "other", &r, &err),
+			 DLSIM_ENOTFOUND);
+	ck_assert_str_eq(err.msg, "no samples for hardware 'other'");
+	ck_assert(r.n_fit == 0 && r.fit == NULL && r.n_skip == 0);
+	cal_fit_report_release(&r);
+	ck_assert_int_eq(db_each_fit(t.db, NULL, NULL, count_fit, &stored,
+				     &err), DLSIM_OK);
+	ck_assert_int_eq(stored, 0);
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(cal_fit_load(t.db, "synth", &r, &err),
+			 DLSIM_ENOTFOUND);
+	ck_assert_str_eq(err.msg, "no fits for hardware 'synth'");
+	cal_fit_report_release(&r);
+	cal_fit_report_release(NULL);
+	tmpdb_close(&t);
+}
+END_TEST
+
+/* The real importer's nccl-tests table: 6 sizes out of place and 6 in
+ * place are two groups of one kind. */
+START_TEST(cal_fit_imported_nccl_tests)
+{
+	struct dlsim_err err = { 0, "" };
+	struct cal_fit_report r;
+	struct tmpdb t;
+	int64_t id, n;
+	int i;
+
+	tmpdb_open(&t);
+	ck_assert_int_eq(cal_import(t.db, CAL_NCCL_TESTS, DIR
+				    "nccl_all_reduce.txt", "a100x8", &id, &n,
+				    &err), DLSIM_OK);
+	ck_assert_msg(cal_fit_hw(t.db, "a100x8", &r, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert_int_eq(r.n_fit, 2);
+	ck_assert_int_eq(r.n_skip, 0);
+	for (i = 0; i < 2; i++) {
+		const struct cal_fitted *f = &r.fit[i];
+
+		ck_assert_str_eq(f->kind, "alphabeta:allreduce:8");
+		ck_assert_int_eq(f->n_samples, 6);
+		ck_assert(f->n_segments >= 1 && f->seg[0].x_lo == 8.0);
+		ck_assert(f->seg[f->n_segments - 1].x_hi == 134217728.0);
+		/* 36.65 us at 8 B: alpha is tens of microseconds */
+		ck_assert(f->seg[0].a > 1e-6 && f->seg[0].a < 1e-4);
+		ck_assert(isfinite(f->residual_rms));
+		ck_assert(f->fit_id > 0);
+	}
+	ck_assert(strstr(r.fit[0].group, "inplace=0") &&
+		  strstr(r.fit[1].group, "inplace=1"));
+	cal_fit_report_release(&r);
+	tmpdb_close(&t);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* The command                                                       */
+/* ---------------------------------------------------------------- */
+
+START_TEST(cal_cli_fit_and_show)
+{
+	char args[512], buf[4096];
+	struct tmpdb t;
+	struct run r;
+
+	tmpdb_open(&t);
+	store_synthetic(t.db);
+	snprintf(args, sizeof(args), "calibrate fit --hw synth --db %s "
+		 "--format json", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_str_eq(r.err, "");
+	ck_assert(json_valid(r.out));
+	ck_assert(strstr(r.out, "\"kind\": \"alphabeta:allreduce:8\"") &&
+		  strstr(r.out, "\"kind\": \"gemm:fp32\"") &&
+		  strstr(r.out, "\"beta_s_per_byte\"") &&
+		  strstr(r.out, "\"ci95\"") && strstr(r.out, "\"skipped\""));
+	ck_assert_int_eq(json_number(r.out, "samples_read"), 46);
+	snprintf(args, sizeof(args), "calibrate show --hw synth --db %s",
+		 t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "Fits for synth") &&
+		  strstr(r.out, "alphabeta:allreduce:8") &&
+		  strstr(r.out, "alpha_s") && strstr(r.out, "+-") &&
+		  strstr(r.out, "flops_max"));
+	/* the plot: data and script beside the image, named relatively */
+	snprintf(args, sizeof(args), "calibrate show --hw synth --db %s "
+		 "--plot %s/p.png", t.path, t.dir);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	snprintf(args, sizeof(args), "%s/p.gp", t.dir);
+	slurp(args, buf, sizeof(buf));
+	ck_assert(strstr(buf, "set logscale xy") &&
+		  strstr(buf, "\"p.dat\" index 0") &&
+		  strstr(buf, "set output \"p.png\""));
+	snprintf(args, sizeof(args), "%s/p.dat", t.dir);
+	slurp(args, buf, sizeof(buf));
+	ck_assert(strstr(buf, "alphabeta:allreduce:8") != NULL);
+	/* errors: no samples (1), no fits (1), misuse (2) */
+	snprintf(args, sizeof(args), "calibrate fit --hw nothing --db %s",
+		 t.path);
+	run(&r, args);
+	assert_one_error(&r, 1, "no samples for hardware 'nothing'");
+	snprintf(args, sizeof(args), "calibrate show --hw nothing --db %s",
+		 t.path);
+	run(&r, args);
+	assert_one_error(&r, 1, "no fits for hardware 'nothing'");
+	snprintf(args, sizeof(args), "calibrate show --hw synth --db %s "
+		 "--plot x.pdf", t.path);
+	run(&r, args);
+	assert_one_error(&r, 2, "must end in .png or .svg");
+	snprintf(args, sizeof(args), "calibrate fit --hw synth --db %s "
+		 "--format csv", t.path);
+	run(&r, args);
+	assert_one_error(&r, 2, "--format is table or json");
+	run(&r, "calibrate fit --help");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.out, "Usage: dlsim calibrate fit --hw NAME") !=
+		  NULL);
+	tmpdb_close(&t);
+}
+END_TEST
+
+Suite *suite_calfit(void)
+{
+	Suite *s = suite_create("calfit");
+	TCase *c = tcase_create("calfit");
+
+	tcase_set_timeout(c, 30);
+	tcase_add_test(c, cal_fit_hw_recovers_known_parameters);
+	tcase_add_test(c, cal_fit_hw_without_samples_fails_cleanly);
+	tcase_add_test(c, cal_fit_imported_nccl_tests);
+	tcase_add_test(c, cal_cli_fit_and_show);
+	suite_add_tcase(s, c);
+	return s;
+}
