@@ -32,8 +32,11 @@ CLI_SRC := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/*.c)
 HW_YAML := $(sort $(wildcard configs/hw/*.yaml))
 GEN_SRC := $(BUILD)/gen/hw_builtin.c
+SEED_CSV := $(sort $(wildcard data/calibration/*.csv))
+SEED_SRC := $(BUILD)/gen/seed_builtin.c
 
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/hw_builtin.o
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/hw_builtin.o \
+	$(BUILD)/gen/seed_builtin.o
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
@@ -55,9 +58,14 @@ $(BUILD)/%.o: %.c | deps
 
 $(GEN_SRC): $(HW_YAML) tools/embed.sh
 	@mkdir -p $(dir $@)
-	$(Q)sh tools/embed.sh $@ $(HW_YAML)
+	$(Q)sh tools/embed.sh $@ hw_builtin_files $(HW_YAML)
 
-$(BUILD)/gen/hw_builtin.o: $(GEN_SRC)
+# The calibration data a fresh database is seeded with (cal_seed.c).
+$(SEED_SRC): $(SEED_CSV) tools/embed.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh tools/embed.sh $@ cal_seed_files $(SEED_CSV)
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(Q)$(CC) $(CPPFLAGS) $(DEPCFLAGS) $(WFLAGS) $(OPT) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/libdlsim.a: $(LIB_OBJ)
@@ -115,4 +123,5 @@ install: $(BUILD)/dlsim $(BUILD)/dlsim-mpibench
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) \
+	$(BUILD)/bench/bench_predict.d

@@ -189,4 +189,13 @@ int cal_parse_text(enum cal_format f, const char *path, char *text,
 		   size_t len, int64_t max, struct db_sample **out,
 		   int64_t *n, struct dlsim_err *err);
 
+/*
+ * cal_seed on a table of files (struct hw_builtin_file, hw/hw.h, ended
+ * by a NULL name) instead of the compiled-in cal_seed_files: what tests
+ * use to feed it a damaged file.  Same contract as cal_seed.
+ */
+struct hw_builtin_file;
+int cal_seed_from(struct db *db, const struct hw_builtin_file *files,
+		  int64_t *runs, int64_t *samples, struct dlsim_err *err);
+
 #endif /* DLSIM_CALIBRATE_CAL_H */

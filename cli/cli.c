@@ -8,7 +8,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/banned.h"
 
@@ -232,4 +234,88 @@ int cli_finish(int status)
 		return CLI_FAIL;
 	}
 	return status;
+}
+
+/* ---------------------------------------------------------------- */
+/* Calibration                                                       */
+/* ---------------------------------------------------------------- */
+
+/* db_resolve_path's choice without making its directories: only looking
+ * must leave no trace. */
+static int default_db_path(char *buf, size_t n)
+{
+	const char *x = getenv("DLSIM_DB"), *home = getenv("HOME");
+	int w;
+
+	if (x && *x)
+		w = snprintf(buf, n, "%s", x);
+	else if ((x = getenv("XDG_DATA_HOME")) && x[0] == '/')
+		w = snprintf(buf, n, "%s/dlsim/dlsim.db", x);
+	else if (home && *home)
+		w = snprintf(buf, n, "%s/.local/share/dlsim/dlsim.db", home);
+	else
+		return -1;
+	return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+int cli_calib_open(const struct cli_command *cmd, const struct cli_values *v,
+		   struct cli_calib_src *src, struct dlsim_err *err)
+{
+	char path[DB_PATH_LEN];
+	struct stat st;
+	int i = cli_opt(cmd, "db");
+
+	src->db = NULL;
+	if (v->set[cli_opt(cmd, "uncalibrated")])
+		return DLSIM_OK;
+	if (v->set[i]) {
+		if (stat(v->str[i], &st) != 0)
+			return dlsim_err_set(err, DLSIM_ENOTFOUND, "--db %s: "
+					     "%s", v->str[i],
+					     strerror(errno));
+		return db_open(v->str[i], &src->db, err);
+	}
+	if (default_db_path(path, sizeof(path)) || stat(path, &st) != 0)
+		return DLSIM_OK;
+	return db_open(path, &src->db, err);
+}
+
+void cli_calib_close(struct cli_calib_src *src)
+{
+	db_close(src->db);
+	src->db = NULL;
+}
+
+int cli_system_resolve(struct cli_calib_src *src, struct hw_catalog *cat,
+		       const char *spec, struct cli_system *out,
+		       struct dlsim_err *err)
+{
+	struct dlsim_err quiet = { 0, "" };
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (strcmp(spec, "local") == 0) {
+		if (!src->db)
+			return dlsim_err_set(err, DLSIM_ENOTFOUND, "no "
+					     "calibration for 'local': run "
+					     "'dlsim calibrate run' and "
+					     "'dlsim calibrate fit --hw "
+					     "local' first");
+		if ((rc = hw_local_system(src->db, &out->local, err)))
+			return rc;
+		out->sys = out->local.sys;
+		return DLSIM_OK;
+	}
+	if ((rc = hw_system_resolve(cat, spec, &out->sys, err)) || !src->db)
+		return rc;
+	rc = hw_calib_load(src->db, out->sys.device->name, &out->calib,
+			   &quiet);
+	if (rc == DLSIM_ENOTFOUND && out->sys.node)
+		rc = hw_calib_load(src->db, out->sys.node->name, &out->calib,
+				   &quiet);
+	if (rc == DLSIM_OK)
+		out->sys.calib = &out->calib;
+	else if (rc != DLSIM_ENOTFOUND)
+		return dlsim_err_set(err, rc, "%s", quiet.msg);
+	return DLSIM_OK;
 }

@@ -91,6 +91,47 @@ int cli_opt_find(const struct cli_command *cmd, const char *name);
 	{ "topk-ratio", "R", CLI_NUMBER, \
 	  "fraction of gradients topk keeps (default 0.01)" }
 
+/* The options of the commands that predict with a system's calibration
+ * (cli_calib_open). */
+#define CLI_CALIB_OPTIONS \
+	{ "db", "PATH", CLI_STRING, \
+	  "calibration database, read if it exists (default $DLSIM_DB, " \
+	  "else ~/.local/share/dlsim/dlsim.db)" }, \
+	{ "uncalibrated", NULL, CLI_FLAG, \
+	  "use the catalog's datasheet figures, not the database's fits" }
+
+/* Where a command's calibration comes from: db NULL for none. */
+struct cli_calib_src {
+	struct db *db;
+};
+
+/* A resolved system with the calibration it borrows; must stay put while
+ * sys is in use (sys points into it). */
+struct cli_system {
+	struct hw_system sys;
+	struct hw_calib calib;
+	struct hw_local local;
+};
+
+/*
+ * Open the calibration database of --db, $DLSIM_DB or the default path,
+ * but only if that file exists: looking never creates one.  --db naming
+ * no file is an error (DLSIM_ENOTFOUND); --uncalibrated opens nothing.
+ * src->db is NULL when there is nothing to read.
+ */
+int cli_calib_open(const struct cli_command *cmd, const struct cli_values *v,
+		   struct cli_calib_src *src, struct dlsim_err *err);
+void cli_calib_close(struct cli_calib_src *src);
+
+/*
+ * Resolve spec ("local", or what hw_system_resolve takes) into out, with
+ * the newest fits for its device's name (else its node's) attached when
+ * src has a database holding any.  "local" needs the database's fits.
+ */
+int cli_system_resolve(struct cli_calib_src *src, struct hw_catalog *cat,
+		       const char *spec, struct cli_system *out,
+		       struct dlsim_err *err);
+
 int cli_sim_options(const struct cli_command *cmd,
 		    const struct cli_values *v, struct sim_options *o,
 		    struct dlsim_err *err);

@@ -1,5 +1,5 @@
 /*
- * cmd_calibrate.c -- `dlsim calibrate import|run|fit|show`: fill the
+ * cmd_calibrate.c -- `dlsim calibrate import|run|fit|show|seed`: fill the
  * measurement store and fit models from it.
  *
  * The subcommands are a nested table in this file (git's
@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -31,6 +32,8 @@ static volatile sig_atomic_t interrupted;
 static int cmd_calibrate_fit(const struct cli_command *cmd, int argc,
 			     char **argv);
 static int cmd_calibrate_show(const struct cli_command *cmd, int argc,
+			      char **argv);
+static int cmd_calibrate_seed(const struct cli_command *cmd, int argc,
 			      char **argv);
 
 /* ---------------------------------------------------------------- */
@@ -118,6 +121,24 @@ static const struct cli_command calibrate_run = {
 	0, 0, run_options, cmd_calibrate_run
 };
 
+static const struct cli_option seed_options[] = {
+	{ "db", "PATH", CLI_STRING, "the database (default $DLSIM_DB, else "
+	  "the XDG data directory)" },
+	{ "help", NULL, CLI_FLAG, "this text" },
+	{ NULL, NULL, CLI_FLAG, NULL }
+};
+
+static const struct cli_command calibrate_seed = {
+	"calibrate seed", "[--db PATH]",
+	"Store the calibration data dlsim ships (DeepBench GEMM, convolution\n"
+	"and all-reduce results for V100, P100 and Xeon Phi 7250; vTrain's\n"
+	"nccl-tests all-reduce curves for A100 and V100) and fit them.\n"
+	"A database already seeded is left as it is.  A new database at the\n"
+	"default place (no --db, no $DLSIM_DB) is seeded by its first\n"
+	"calibrate command.",
+	0, 0, seed_options, cmd_calibrate_seed
+};
+
 static const struct {
 	const char *name;
 	const struct cli_command *cmd;   /* NULL: not yet available */
@@ -128,6 +149,8 @@ static const struct {
 	{ "run", &calibrate_run, "measure this machine: " RUN_USAGE },
 	{ "fit", &calibrate_fit, "fit models to the stored runs" },
 	{ "show", &calibrate_show, "print fitted models, plot them" },
+	{ "seed", &calibrate_seed, "store and fit the calibration data "
+	  "dlsim ships" },
 };
 
 #define N_SUBCOMMANDS ((int)(sizeof(subcommands) / sizeof(subcommands[0])))
@@ -179,6 +202,40 @@ static int help(const struct cli_command *cmd)
 	return cli_finish(CLI_OK);
 }
 
+/*
+ * Resolve and open the database of --db (given, may be NULL).  A NEW
+ * database at the default place (no --db, no $DLSIM_DB) is seeded with
+ * the shipped calibration data (cal_seed) on this first use, and stderr
+ * says so; one named explicitly (as every test's is) never is.  A seed
+ * that fails is a warning: the database is still there to use.
+ */
+static int open_calibrate_db(const char *given, char *path, size_t n,
+			     struct db **db, struct dlsim_err *err)
+{
+	struct dlsim_err e = { 0, "" };
+	const char *env = getenv("DLSIM_DB");
+	int fresh, rc;
+	int64_t runs, samples;
+
+	*db = NULL;
+	if ((rc = db_resolve_path(given, path, n, err)))
+		return rc;
+	fresh = !(given && *given) && !(env && *env) &&
+		access(path, F_OK) != 0;
+	if ((rc = db_open(path, db, err)))
+		return rc;
+	if (!fresh)
+		return DLSIM_OK;
+	if (cal_seed(*db, &runs, &samples, &e))
+		fprintf(stderr, "dlsim: warning: seeding the new database "
+			"failed: %s\n", e.msg);
+	else
+		fprintf(stderr, "dlsim: new database %s seeded with the "
+			"shipped calibration data (%lld runs, %lld samples)\n",
+			path, (long long)runs, (long long)samples);
+	return DLSIM_OK;
+}
+
 static int cmd_calibrate_import(const struct cli_command *cmd, int argc,
 				char **argv)
 {
@@ -196,10 +253,9 @@ static int cmd_calibrate_import(const struct cli_command *cmd, int argc,
 		return usage(cmd, "%s: --hw is required", cmd->name);
 	if (cal_format_parse(v.positional[0], &f, &err))
 		return cli_fail(cmd, &err);
-	if (db_resolve_path(v.set[cli_opt(cmd, "db")] ?
-			    v.str[cli_opt(cmd, "db")] : NULL, path,
-			    sizeof(path), &err) ||
-	    db_open(path, &db, &err) ||
+	if (open_calibrate_db(v.set[cli_opt(cmd, "db")] ?
+			      v.str[cli_opt(cmd, "db")] : NULL, path,
+			      sizeof(path), &db, &err) ||
 	    cal_import(db, f, v.positional[1], v.str[i], &run_id, &n, &err)) {
 		db_close(db);
 		return fail_nothing_imported(cmd, &err);
@@ -236,11 +292,8 @@ static int open_db(const struct cli_command *cmd,
 	char path[1024];
 	int i = cli_opt(cmd, "db");
 
-	*db = NULL;
-	if (db_resolve_path(v->set[i] ? v->str[i] : NULL, path, sizeof(path),
-			    err))
-		return err->code;
-	return db_open(path, db, err);
+	return open_calibrate_db(v->set[i] ? v->str[i] : NULL, path,
+				 sizeof(path), db, err);
 }
 
 /* The options fit and show share: --hw (required) and --format. */
@@ -412,11 +465,12 @@ static int cmd_calibrate_run(const struct cli_command *cmd, int argc,
 		o.progress = progress_bar;
 	o.note = print_note;
 	o.note_ctx = &bar;
-	if (db_resolve_path(v.set[cli_opt(cmd, "db")] ?
-			    v.str[cli_opt(cmd, "db")] : NULL, path,
-			    sizeof(path), &err) ||
-	    db_open(path, &db, &err))
+	if (open_calibrate_db(v.set[cli_opt(cmd, "db")] ?
+			      v.str[cli_opt(cmd, "db")] : NULL, path,
+			      sizeof(path), &db, &err)) {
+		db_close(db);
 		return cli_fail(cmd, &err);
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
 	sigemptyset(&sa.sa_mask);
@@ -447,6 +501,65 @@ static int cmd_calibrate_run(const struct cli_command *cmd, int argc,
 	return cli_finish(CLI_OK);
 }
 
+/* What calibrate seed fitted for hw: the count and the kinds. */
+static void print_seed_fits(struct db *db, const char *hw)
+{
+	struct dlsim_err err = { 0, "" };
+	struct cal_fit_report r = { 0 };
+
+	if (cal_fit_load(db, hw, &r, &err)) {
+		printf("  %-9s no fits (%s)\n", hw, err.msg);
+	} else {
+		printf("  %-9s %d fits:", hw, r.n_fit);
+		for (int i = 0; i < r.n_fit; i++) {
+			int seen = 0;
+
+			for (int j = 0; j < i && !seen; j++)
+				seen = !strcmp(r.fit[j].kind, r.fit[i].kind);
+			if (!seen)
+				printf(" %s", r.fit[i].kind);
+		}
+		putchar('\n');
+	}
+	cal_fit_report_release(&r);
+}
+
+static int cmd_calibrate_seed(const struct cli_command *cmd, int argc,
+			      char **argv)
+{
+	struct dlsim_err err = { 0, "" };
+	struct timespec t0, t1;
+	struct cli_values v;
+	struct db *db = NULL;
+	char path[1024];
+	int64_t runs, samples;
+	int rc = cli_parse(cmd, argc, argv, &v), i = cli_opt(cmd, "db");
+
+	if (rc >= 0)
+		return rc;
+	if (db_resolve_path(v.set[i] ? v.str[i] : NULL, path, sizeof(path),
+			    &err) ||
+	    db_open(path, &db, &err))
+		return cli_fail(cmd, &err);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (cal_seed(db, &runs, &samples, &err)) {
+		db_close(db);
+		return fail_nothing_imported(cmd, &err);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (runs == 0)
+		printf("%s: already seeded, nothing added\n", path);
+	else
+		printf("seeded %s: %lld runs, %lld samples, fitted in %.2f s\n",
+		       path, (long long)runs, (long long)samples,
+		       (double)(t1.tv_sec - t0.tv_sec) +
+		       1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+	for (i = 0; cal_seed_hw(i); i++)
+		print_seed_fits(db, cal_seed_hw(i));
+	db_close(db);
+	return cli_finish(CLI_OK);
+}
+
 /* ---------------------------------------------------------------- */
 /* The command                                                       */
 /* ---------------------------------------------------------------- */
@@ -462,13 +575,13 @@ int cmd_calibrate(const struct cli_command *cmd, int argc, char **argv)
 		return help(cmd);
 	if (argv[1][0] == '-')
 		return usage(cmd, "calibrate: the subcommand (import, run, "
-			     "fit, show) comes before '%s'", argv[1]);
+			     "fit, show, seed) comes before '%s'", argv[1]);
 	for (i = 0; i < N_SUBCOMMANDS; i++)
 		if (strcmp(argv[1], subcommands[i].name) == 0)
 			break;
 	if (i == N_SUBCOMMANDS)
 		return usage(cmd, "calibrate: unknown subcommand '%s' "
-			     "(expected import, run, fit, show)", argv[1]);
+			     "(expected import, run, fit, show, seed)", argv[1]);
 	if (!subcommands[i].cmd)
 		return usage(cmd, "calibrate %s: not yet available", argv[1]);
 	return subcommands[i].cmd->run(subcommands[i].cmd, argc - 1, argv + 1);

@@ -37,6 +37,7 @@ static const struct cli_option options[] = {
 	  "bytes, FROM to TO by factor F; K = 1024 (default 8:1G:2)" },
 	{ "algo", "A", CLI_STRING, "auto (default: the cheapest), ring, "
 	  "tree, halving-doubling, ..." },
+	CLI_CALIB_OPTIONS,
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
 	{ "plot", "FILE", CLI_STRING, "also plot busbw against size with "
 	  "gnuplot (.png or .svg)" },
@@ -241,7 +242,8 @@ int cmd_comm(const struct cli_command *cmd, int argc, char **argv)
 	struct sim_comm_result *res = NULL;
 	struct report_comm_sweep sw;
 	struct comm_request r;
-	struct hw_system sys;
+	struct cli_system *cs = NULL;
+	struct cli_calib_src src = { NULL };
 	struct cli_values v;
 	int rc = cli_parse(cmd, argc, argv, &v);
 
@@ -254,18 +256,23 @@ int cmd_comm(const struct cli_command *cmd, int argc, char **argv)
 	if ((rc = cli_catalog(cmd, &cat)) >= 0)
 		goto cleanup;
 	res = calloc((size_t)r.n, sizeof(*res));
-	if (!res)
+	cs = malloc(sizeof(*cs));
+	if (!res || !cs)
 		dlsim_err_set(&err, DLSIM_ENOMEM, "out of memory");
-	sw = (struct report_comm_sweep){ &sys, r.collective, r.algo, r.n,
-					 r.bytes, res };
-	if (!res || hw_system_resolve(cat, r.hw, &sys, &err) ||
-	    sweep(&sys, &r, res, &err) ||
+	else
+		sw = (struct report_comm_sweep){ &cs->sys, r.collective,
+						 r.algo, r.n, r.bytes, res };
+	if (!res || !cs || cli_calib_open(cmd, &v, &src, &err) ||
+	    cli_system_resolve(&src, cat, r.hw, cs, &err) ||
+	    sweep(&cs->sys, &r, res, &err) ||
 	    (r.plot && plot(r.plot, &sw, &err)) ||
 	    report_comm(stdout, r.fmt, &sw, &err))
 		rc = cli_fail(cmd, &err);
 	else
 		rc = cli_finish(CLI_OK);
 cleanup:
+	cli_calib_close(&src);
+	free(cs);
 	free(res);
 	free(r.bytes);
 	hw_catalog_free(cat);

@@ -10,8 +10,10 @@
 
 static const struct cli_option options[] = {
 	{ "hw", "HW", CLI_STRING,
-	  "system: DEVICE, DEVICExN, NODExN or FILE.yaml (required)" },
+	  "system: DEVICE, DEVICExN, NODExN, FILE.yaml or local "
+	  "(required)" },
 	CLI_SIM_OPTIONS,
+	CLI_CALIB_OPTIONS,
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
 	{ "layers", NULL, CLI_FLAG, "add the per-layer table" },
 	{ "trace", "FILE", CLI_STRING,
@@ -95,7 +97,9 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	struct model *m = NULL;
 	struct sim_result r;
 	struct sim_options o;
-	struct hw_system sys;
+	struct cli_system cs;
+	struct cli_calib_src src = { NULL };
+	const struct hw_system *sys = &cs.sys;
 	struct cli_values v;
 	struct sim_train tr;
 	const struct sim_train *shown = NULL;
@@ -114,16 +118,19 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	if ((rc = cli_catalog(cmd, &cat)) >= 0)
 		return rc;
 	if (model_resolve(v.positional[0], &m, &err) ||
-	    hw_system_resolve(cat, v.str[cli_opt(cmd, "hw")], &sys, &err) ||
-	    sim_predict(m, &sys, &o, &r, &err) ||
-	    train(cmd, &v, m, &sys, &r, &tr, &shown, &err) ||
+	    cli_calib_open(cmd, &v, &src, &err) ||
+	    cli_system_resolve(&src, cat, v.str[cli_opt(cmd, "hw")], &cs,
+			       &err) ||
+	    sim_predict(m, sys, &o, &r, &err) ||
+	    train(cmd, &v, m, sys, &r, &tr, &shown, &err) ||
 	    (o.want_trace &&
-	     report_trace(v.str[cli_opt(cmd, "trace")], m, &sys, &r, &err)) ||
-	    report_prediction(stdout, fmt, m, &sys, &r, shown, o.want_layers,
+	     report_trace(v.str[cli_opt(cmd, "trace")], m, sys, &r, &err)) ||
+	    report_prediction(stdout, fmt, m, sys, &r, shown, o.want_layers,
 			      &err))
 		rc = cli_fail(cmd, &err);
 	else
 		rc = cli_finish(CLI_OK);
+	cli_calib_close(&src);
 	sim_result_release(&r);
 	model_free(m);
 	hw_catalog_free(cat);

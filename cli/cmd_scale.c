@@ -21,6 +21,7 @@ static const struct cli_option options[] = {
 	{ "strong", NULL, CLI_FLAG, "fixed --global-batch over all devices" },
 	{ "weak", NULL, CLI_FLAG, "fixed --batch per device (the default)" },
 	CLI_SIM_OPTIONS,
+	CLI_CALIB_OPTIONS,
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
 	{ "plot", "FILE", CLI_STRING,
 	  "draw FILE.png or FILE.svg with gnuplot (and FILE.dat, FILE.gp)" },
@@ -89,12 +90,16 @@ static int parse_counts(const char *arg, int64_t *counts, int *n,
 }
 
 /* Predict one point: resolve NAMExCOUNT, predict, keep the result. */
-static int point(struct hw_catalog *cat, const struct model *m,
-		 const char *hw, int64_t count, const struct sim_options *o,
-		 struct sim_scale_point *p, struct dlsim_err *err)
+static int point(struct cli_calib_src *src, struct hw_catalog *cat,
+		 const struct model *m, const char *hw, int64_t count,
+		 const struct sim_options *o, struct sim_scale_point *p,
+		 struct dlsim_err *err)
 {
-	struct hw_system sys;
+	struct cli_system *cs = malloc(sizeof(*cs));
 	int rc;
+
+	if (!cs)
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
 
 	memset(p, 0, sizeof(*p));
 	snprintf(p->series, sizeof(p->series), "%s", hw);
@@ -103,11 +108,11 @@ static int point(struct hw_catalog *cat, const struct model *m,
 	else
 		snprintf(p->spec, sizeof(p->spec), "%sx%lld", hw,
 			 (long long)count);
-	if ((rc = hw_system_resolve(cat, p->spec, &sys, err)) ||
-	    (rc = sim_predict(m, &sys, o, &p->r, err)))
-		return rc;
-	p->nodes = sys.n_nodes;
-	return DLSIM_OK;
+	if (!(rc = cli_system_resolve(src, cat, p->spec, cs, err)) &&
+	    !(rc = sim_predict(m, &cs->sys, o, &p->r, err)))
+		p->nodes = cs->sys.n_nodes;
+	free(cs);
+	return rc;
 }
 
 /* Series are device or node names, each once: a count is appended to
@@ -155,6 +160,7 @@ static int mode_of(const struct cli_command *cmd, const struct cli_values *v,
 }
 
 static int sweep(const struct cli_command *cmd, struct cli_values *v,
+		 struct cli_calib_src *src,
 		 struct hw_catalog *cat, const struct model *m,
 		 struct sim_scale_point *pts, int *n, const char **mode,
 		 struct dlsim_err *err)
@@ -177,8 +183,8 @@ static int sweep(const struct cli_command *cmd, struct cli_values *v,
 	*n = 0;
 	for (i = 0; i < n_hw; i++)
 		for (j = 0; j < n_counts; j++) {
-			rc = point(cat, m, hw[i], counts[j], &o, &pts[*n],
-				   err);
+			rc = point(src, cat, m, hw[i], counts[j], &o,
+				   &pts[*n], err);
 			if (rc)
 				return rc;
 			(*n)++;
@@ -209,6 +215,7 @@ int cmd_scale(const struct cli_command *cmd, int argc, char **argv)
 	struct model *m = NULL;
 	struct sim_scale_point *pts;
 	struct cli_values v;
+	struct cli_calib_src src = { NULL };
 	enum report_format fmt;
 	const char *mode = "weak";
 	int rc = cli_parse(cmd, argc, argv, &v), n = 0, i;
@@ -231,13 +238,15 @@ int cmd_scale(const struct cli_command *cmd, int argc, char **argv)
 		return rc;
 	}
 	if (model_resolve(v.positional[0], &m, &err) ||
-	    sweep(cmd, &v, cat, m, pts, &n, &mode, &err) ||
+	    cli_calib_open(cmd, &v, &src, &err) ||
+	    sweep(cmd, &v, &src, cat, m, pts, &n, &mode, &err) ||
 	    (v.set[cli_opt(cmd, "plot")] &&
 	     plot(cmd, &v, m, mode, pts, n, &err)) ||
 	    report_scaling(stdout, fmt, m, mode, pts, n, &err))
 		rc = cli_fail(cmd, &err);
 	else
 		rc = cli_finish(CLI_OK);
+	cli_calib_close(&src);
 	for (i = 0; i < n; i++)
 		sim_result_release(&pts[i].r);
 	free(pts);

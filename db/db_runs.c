@@ -88,6 +88,43 @@ fail:
 	return rc;
 }
 
+int db_host_newest(struct db *db, const char *hw, struct db_host *out,
+		   struct dlsim_err *err)
+{
+	static const char sql[] =
+		"SELECT h.name, h.hw, h.cpu, h.gpu, h.cores, h.mem_bytes,"
+		" h.kernel, h.libs FROM runs r JOIN hosts h"
+		" ON h.id = r.host_id WHERE r.hw = ?1"
+		" ORDER BY r.start_s DESC, r.id DESC LIMIT 1";
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = db_prepare(db, sql, &st, "reading hosts", err)))
+		return rc;
+	db_bind_field(st, 1, hw);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		db_column_field(st, 0, out->name, sizeof(out->name));
+		db_column_field(st, 1, out->hw, sizeof(out->hw));
+		db_column_field(st, 2, out->cpu, sizeof(out->cpu));
+		db_column_field(st, 3, out->gpu, sizeof(out->gpu));
+		out->cores = sqlite3_column_int64(st, 4);
+		out->mem_bytes = sqlite3_column_double(st, 5);
+		db_column_field(st, 6, out->kernel, sizeof(out->kernel));
+		db_column_field(st, 7, out->libs, sizeof(out->libs));
+		sqlite3_finalize(st);
+		return DLSIM_OK;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		memset(out, 0, sizeof(*out));
+		return db_fail(db, "reading hosts", err);
+	}
+	return dlsim_err_set(err, DLSIM_ENOTFOUND, "no host has run "
+			     "benchmarks for hardware '%s'", hw);
+}
+
 /* ---------------------------------------------------------------- */
 /* Runs and samples                                                  */
 /* ---------------------------------------------------------------- */

@@ -508,6 +508,9 @@ struct hw_system {
 	int64_t n_devices;
 	int64_t devices_per_node;        /* used per node */
 	int64_t n_nodes;
+	const struct hw_calib *calib;    /* borrowed; NULL: uncalibrated,
+					    the catalog's datasheet
+					    figures (hw_calib_load) */
 };
 
 /*
@@ -613,6 +616,106 @@ enum dlsim_precision hw_device_auto_precision(const struct hw_device *d);
 
 /* 1 if the device has a peak figure at precision p. */
 int hw_device_supports(const struct hw_device *d, enum dlsim_precision p);
+
+/* ---- Calibration attached to a system (hw_calib.c) ---- */
+
+struct db;
+
+/* Where one override came from: a row of the fits table. */
+struct hw_calib_fit {
+	int64_t id;                  /* fit id; 0: no such override */
+	char kind[32];               /* "gemm:fp32", "stream:triad", ... */
+	int64_t n_samples;
+	double created_s;            /* Unix time the fit was made */
+};
+
+/*
+ * Fitted figures that override the catalog's datasheet ones for one
+ * hardware name.  Each override is present when its fit's id is not 0.
+ *
+ * - GEMM, per precision: the attained rate of a matrix pass of F FLOPs
+ *   is flops_max F / (F + flops_half) FLOP/s (the saturating curve of
+ *   `calibrate fit`, kind "gemm:<dtype>").  The simulator uses it for
+ *   GEMM and convolution passes alike: the fits are of GEMMs, and
+ *   convolutions run as GEMMs (im2col), so this is the best figure the
+ *   runs give for both.
+ * - Memory: the attainable bandwidth, the DRAM plateau of the STREAM
+ *   triad ("stream:triad"; another stream kernel if no triad was fitted).
+ * - The intra-node collective: alpha and beta of one ring step, derived
+ *   from an allreduce fit at R ranks ("alphabeta:allreduce:<R>") by
+ *   inverting the ring form t = 2(R-1) alpha + 2(R-1)/R n beta on its
+ *   largest-size segment t = a + b n: alpha = a / (2(R-1)) and
+ *   beta = b R / (2(R-1)).  The simulator then costs every collective
+ *   inside a node over uniform paths of that alpha and beta, in place of
+ *   the catalog's links and topology: the fit measured this node as a
+ *   whole.
+ * The sigmas are one standard deviation from the fits' covariance; they
+ * give the interval of a prediction (sim_result.step_time_s_low/high).
+ */
+struct hw_calib {
+	char hw[HW_NAME_LEN];        /* the hardware name the fits are for */
+	double gemm_flops_max[DLSIM_PRECISION_COUNT];
+	double gemm_flops_half[DLSIM_PRECISION_COUNT];
+	double gemm_sigma_flops_max[DLSIM_PRECISION_COUNT];
+	struct hw_calib_fit gemm[DLSIM_PRECISION_COUNT];
+	double mem_bw_Bps;
+	double mem_sigma_Bps;
+	struct hw_calib_fit stream;
+	int64_t intra_ranks;         /* R of the allreduce fitted */
+	double intra_alpha_s;
+	double intra_beta_s_per_byte;
+	double intra_sigma_beta;     /* s/byte */
+	struct hw_calib_fit intra;
+};
+
+/*
+ * Read the newest fits stored for hardware name hw (catalog device or
+ * node, or "local") from db into *out: per kind the newest, except that
+ * STREAM triad wins over the other kernels and the allreduce fit at the
+ * most ranks over those at fewer.  Fits of kinds this dlsim does not
+ * use, or whose parameters are not finite and positive, are skipped.
+ * DLSIM_ENOTFOUND ("no usable fits for hardware 'x'") if none is usable,
+ * DLSIM_EDB on a query failure; *out is zeroed on failure.  Leaves the
+ * database unchanged.
+ */
+int hw_calib_load(struct db *db, const char *hw, struct hw_calib *out,
+		  struct dlsim_err *err);
+
+/*
+ * `--hw local`: this machine as one CPU device, made from the newest
+ * `calibrate run` host record for hardware "local" (cores, memory) and
+ * its fits: the GEMM curves give the matrix and vector peaks at the
+ * precisions fitted (fp32, fp64), the STREAM plateau the bandwidth; no
+ * links, no launch overhead (a CPU dispatches a kernel as a call).  sys
+ * points into the struct, so it must not be copied or moved while sys is
+ * in use.
+ */
+struct hw_local {
+	struct hw_device dev;
+	struct hw_node node;
+	struct hw_calib calib;
+	struct hw_system sys;
+};
+
+/*
+ * Fill *out from db as above.  DLSIM_ENOTFOUND ("no calibration for
+ * 'local': run 'dlsim calibrate run' and 'dlsim calibrate fit --hw
+ * local' first") without a GEMM and a STREAM fit for "local";
+ * DLSIM_EDB on a query failure; *out is zeroed on failure.
+ */
+int hw_local_system(struct db *db, struct hw_local *out,
+		    struct dlsim_err *err);
+
+/* The number of overrides present (0: nothing calibrated). */
+int hw_calib_count(const struct hw_calib *c);
+
+/*
+ * c with every rate moved z standard deviations: flops_max and the
+ * bandwidth up by z sigma, beta down by z sigma (z > 0: faster), each
+ * kept above a tenth of its value.  in and out may not alias.
+ */
+void hw_calib_shift(const struct hw_calib *in, double z,
+		    struct hw_calib *out);
 
 /* ------------------------------------------------------------------ */
 /* Simulation                                                          */
@@ -801,6 +904,20 @@ struct sim_result {
 	enum sim_compression compression;
 	enum sim_collective grad_collective;  /* allreduce; allgather for
 						 top-k */
+	int calibrated;                  /* 1: the system's calibration
+					    was used */
+	int n_calib_used;                /* the fits it used: the GEMM
+					    curve at the precision, the
+					    bandwidth, the intra-node
+					    collective when devices share
+					    a node (copies) */
+	struct hw_calib_fit calib_used[3];
+	double step_time_s_low;          /* the step at the fits' 95%
+					    bounds (+-1.96 sigma of
+					    flops_max, bandwidth and
+					    beta); both step_time_s when
+					    uncalibrated */
+	double step_time_s_high;
 };
 
 /* Release what a result owns (its layer and event arrays); the struct
@@ -1008,6 +1125,12 @@ struct db_host {
  * cores, memory, kernel and libraries are then updated to h's); sets
  * *id (0 on failure).  One transaction. */
 int db_host_upsert(struct db *db, const struct db_host *h, int64_t *id,
+		   struct dlsim_err *err);
+
+/* The host of the newest run (by start time) for hardware hw into *out.
+ * DLSIM_ENOTFOUND if no run for hw names a host, DLSIM_EDB on a query
+ * failure; *out is zeroed on failure. */
+int db_host_newest(struct db *db, const char *hw, struct db_host *out,
 		   struct dlsim_err *err);
 
 /* A run: one invocation of a tool (dlsim calibrate run, an import). */
@@ -1444,6 +1567,27 @@ int cal_fit_hw(struct db *db, const char *hw, struct cal_fit_report *out,
  */
 int cal_fit_load(struct db *db, const char *hw, struct cal_fit_report *out,
 		 struct dlsim_err *err);
+
+/* ---- The shipped calibration data (calibrate/cal_seed.c) ---- */
+
+/*
+ * Seed db with the calibration data compiled into dlsim (data/
+ * calibration/: DeepBench GEMM, convolution and all-reduce results for
+ * V100, P100 and Xeon Phi 7250, vTrain's nccl-tests all-reduce curves
+ * for A100 and V100): runs of tool "seed:<file>", hw the catalog name
+ * (v100, p100, phi-7250, a100), then cal_fit_hw for each hardware
+ * seeded.  Idempotent: a file already seeded (a run of its tool name is
+ * stored) is skipped, so a second call adds nothing.  Every file to seed
+ * is parsed before the database is touched.  *runs and *samples get
+ * what was stored (0 and 0 for a no-op).  Errors as cal_import and
+ * cal_fit_hw.
+ */
+int cal_seed(struct db *db, int64_t *runs, int64_t *samples,
+	     struct dlsim_err *err);
+
+/* The catalog names the seed describes, i = 0, 1, ...; NULL past the
+ * last. */
+const char *cal_seed_hw(int i);
 
 /* ------------------------------------------------------------------ */
 /* Reports                                                             */

@@ -89,6 +89,13 @@ static void system_line(FILE *f, const struct hw_system *s)
 /* Table                                                             */
 /* ---------------------------------------------------------------- */
 
+/* 1 if the system's calibration changes its collectives: an intra-node
+ * fit and devices sharing a node. */
+static int comm_calibrated(const struct hw_system *s)
+{
+	return s->calib && s->calib->intra.id && s->devices_per_node > 1;
+}
+
 static void table(FILE *f, const struct report_comm_sweep *sw)
 {
 	int i;
@@ -102,6 +109,15 @@ static void table(FILE *f, const struct report_comm_sweep *sw)
 	fprintf(f, "\nranks           %lld\nlinks           ",
 		(long long)sw->system->n_devices);
 	links_line(f, sw->system);
+	if (comm_calibrated(sw->system)) {
+		const struct hw_calib *c = sw->system->calib;
+
+		fprintf(f, "\ncalibrated      %s fit #%lld, %lld samples: "
+			"alpha %.3g s, beta %.3g s/B per ring step (inside "
+			"a node)", c->intra.kind, (long long)c->intra.id,
+			(long long)c->intra.n_samples, c->intra_alpha_s,
+			c->intra_beta_s_per_byte);
+	}
 	fprintf(f, "\n%12s %11s %11s %8s %8s  %-18s %s\n", "size", "count",
 		"time", "algbw", "busbw", "algorithm", "hierarchical");
 	fprintf(f, "%12s %11s %11s %8s %8s\n", "(B)", "(elements)", "(us)",
@@ -163,9 +179,22 @@ static void json(FILE *f, const struct report_comm_sweep *sw)
 	fputs(",\n  \"device\": ", f);
 	report_json_string(f, s->device->name);
 	fprintf(f, ",\n  \"ranks\": %lld, \"nodes\": %lld,\n"
-		"  \"algorithm_requested\": \"%s\",\n  \"rows\": [",
+		"  \"algorithm_requested\": \"%s\",\n  \"calibration\": ",
 		(long long)s->n_devices, (long long)s->n_nodes,
 		sim_algo_name(sw->requested));
+	if (comm_calibrated(s)) {
+		fprintf(f, "{\"fit_id\": %lld, \"kind\": ",
+			(long long)s->calib->intra.id);
+		report_json_string(f, s->calib->intra.kind);
+		fprintf(f, ", \"n_samples\": %lld, \"alpha_s\": %.17g, "
+			"\"beta_s_per_byte\": %.17g}",
+			(long long)s->calib->intra.n_samples,
+			s->calib->intra_alpha_s,
+			s->calib->intra_beta_s_per_byte);
+	} else {
+		fputs("null", f);
+	}
+	fputs(",\n  \"rows\": [", f);
 	for (i = 0; i < sw->n; i++) {
 		const struct sim_comm_result *r = &sw->result[i];
 

@@ -6,13 +6,17 @@
  * precision, batch_per_device, global_batch, step_time_s, throughput,
  * throughput_per_device, scaling_efficiency, memory_per_device_bytes,
  * memory_capacity_bytes, fits, breakdown_s {forward, backward, optimizer,
- * comm, comm_exposed}, and layers when asked for.  New keys may be added;
+ * comm, comm_exposed}, and layers when asked for.  Issue 4 adds
+ * step_time_s_low and step_time_s_high (the fits' 95% bounds; the point
+ * when uncalibrated) and calibration: null, or {hw, fits: [{id, kind,
+ * n_samples, created_s, age_s}]}.  New keys may be added;
  * these are never renamed.  Times are seconds, throughput samples/s.
  */
 #include "reports/report.h"
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/core.h"
 #include "core/banned.h"
@@ -149,6 +153,44 @@ static void table_train(FILE *f, const struct sim_train *t)
 		fprintf(f, "  cost          %s\n", t->cost_note);
 }
 
+/* "2 h", "3 d", "40 s": a fit's age for people. */
+static const char *age_label(double s, char *buf, size_t n)
+{
+	if (s < 0.0)
+		s = 0.0;
+	if (s < 120.0)
+		snprintf(buf, n, "%.0f s", s);
+	else if (s < 7200.0)
+		snprintf(buf, n, "%.0f min", s / 60.0);
+	else if (s < 172800.0)
+		snprintf(buf, n, "%.0f h", s / 3600.0);
+	else
+		snprintf(buf, n, "%.0f d", s / 86400.0);
+	return buf;
+}
+
+static void table_calib(FILE *f, const struct sim_result *r)
+{
+	const struct hw_calib_fit *fit = r->calib_used;
+	double now = (double)time(NULL);
+	char a[32], b[32];
+	int i;
+
+	if (!r->calibrated)
+		return;
+	fputs("calibrated      ", f);
+	for (i = 0; i < r->n_calib_used; i++)
+		fprintf(f, "%s%s fit #%lld, %lld samples, %s old",
+			i ? "; " : "",
+			fit[i].kind, (long long)fit[i].id,
+			(long long)fit[i].n_samples,
+			age_label(now - fit[i].created_s, a, sizeof(a)));
+	fprintf(f, "\ninterval        %s .. ",
+		report_seconds(r->step_time_s_low, a, sizeof(a)));
+	fprintf(f, "%s (95%%, from the fits' covariance)\n",
+		report_seconds(r->step_time_s_high, b, sizeof(b)));
+}
+
 static void table(FILE *f, const struct model *m, const struct hw_system *s,
 		  const struct sim_result *r, const struct sim_train *train,
 		  int layers)
@@ -172,6 +214,7 @@ static void table(FILE *f, const struct model *m, const struct hw_system *s,
 		(long long)r->batch_per_device, (long long)r->global_batch);
 	fprintf(f, "step time       %s\n", report_seconds(r->step_time_s, a,
 		sizeof(a)));
+	table_calib(f, r);
 	fprintf(f, "throughput      %.1f samples/s (%.1f per device)\n",
 		r->throughput, r->throughput_per_device);
 	fprintf(f, "scaling eff.    %.1f%% (vs. one device at the same "
@@ -322,6 +365,33 @@ static void json_train(FILE *f, const struct sim_train *t)
 	fputc('}', f);
 }
 
+static void json_calib(FILE *f, const struct hw_system *s,
+		       const struct sim_result *r)
+{
+	const struct hw_calib_fit *fit = r->calib_used;
+	double now = (double)time(NULL);
+	int i;
+
+	if (!r->calibrated || !s->calib) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"hw\": ", f);
+	report_json_string(f, s->calib->hw);
+	fputs(", \"fits\": [", f);
+	for (i = 0; i < r->n_calib_used; i++) {
+		fprintf(f, "%s{\"id\": %lld, \"kind\": ", i ? ", " : "",
+			(long long)fit[i].id);
+		report_json_string(f, fit[i].kind);
+		fprintf(f, ", \"n_samples\": %lld, ",
+			(long long)fit[i].n_samples);
+		json_kv(f, "created_s", fit[i].created_s, 0);
+		json_kv(f, "age_s", now - fit[i].created_s, 1);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+}
+
 static void json(FILE *f, const struct model *m, const struct hw_system *s,
 		 const struct sim_result *r, const struct sim_train *train,
 		 int layers)
@@ -346,6 +416,11 @@ static void json(FILE *f, const struct model *m, const struct hw_system *s,
 	json_kv(f, "step_time_s", r->step_time_s, 0);
 	json_kv(f, "throughput", r->throughput, 0);
 	fputs("\n  ", f);
+	json_kv(f, "step_time_s_low", r->step_time_s_low, 0);
+	json_kv(f, "step_time_s_high", r->step_time_s_high, 0);
+	fputs("\n  \"calibration\": ", f);
+	json_calib(f, s, r);
+	fputs(",\n  ", f);
 	json_kv(f, "throughput_per_device", r->throughput_per_device, 0);
 	json_kv(f, "scaling_efficiency", r->scaling_efficiency, 0);
 	fputs("\n  ", f);

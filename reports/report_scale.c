@@ -24,6 +24,30 @@ static double compute_s(const struct sim_result *r)
 	return r->breakdown.forward_s + r->breakdown.backward_s;
 }
 
+/* Below the table: which points used fitted figures, and which fits
+ * (a point is named when its series' previous one used fewer: the
+ * collective's fit joins once devices share a node). */
+static void table_calib(FILE *f, const struct sim_scale_point *p, int n)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		const struct sim_result *r = &p[i].r;
+
+		if (!r->calibrated ||
+		    (i > 0 && strcmp(p[i - 1].series, p[i].series) == 0 &&
+		     p[i - 1].r.n_calib_used == r->n_calib_used))
+			continue;
+		fprintf(f, "calibrated: %s:", p[i].spec);
+		for (j = 0; j < r->n_calib_used; j++)
+			fprintf(f, "%s %s fit #%lld, %lld samples",
+				j ? ";" : "", r->calib_used[j].kind,
+				(long long)r->calib_used[j].id,
+				(long long)r->calib_used[j].n_samples);
+		fputc('\n', f);
+	}
+}
+
 static void table(FILE *f, const struct model *m, const char *mode,
 		  const struct sim_scale_point *p, int n)
 {
@@ -46,6 +70,7 @@ static void table(FILE *f, const struct model *m, const char *mode,
 			100.0 * p[i].comm_fraction, r->fits ? "" :
 			"  (does not fit)");
 	}
+	table_calib(f, p, n);
 }
 
 static void csv(FILE *f, const struct model *m, const char *mode,
@@ -94,11 +119,16 @@ static void json(FILE *f, const struct model *m, const char *mode,
 			"\"step_time_s\": %.9g, \"throughput\": %.9g, "
 			"\"speedup\": %.9g, \"efficiency\": %.9g, "
 			"\"comm_fraction\": %.9g, \"comm_exposed_s\": %.9g, "
+			"\"step_time_s_low\": %.9g, "
+			"\"step_time_s_high\": %.9g, "
+			"\"calibrated\": %s, "
 			"\"fits\": %s}", (long long)r->devices,
 			(long long)p[i].nodes, (long long)r->batch_per_device,
 			(long long)r->global_batch, r->step_time_s,
 			r->throughput, p[i].speedup, p[i].efficiency,
 			p[i].comm_fraction, r->breakdown.comm_exposed_s,
+			r->step_time_s_low, r->step_time_s_high,
+			r->calibrated ? "true" : "false",
 			r->fits ? "true" : "false");
 	}
 	fputs("\n]}\n", f);

@@ -12,14 +12,21 @@
  * prediction so that costing a layer is a handful of multiplies. */
 struct sim_roof {
 	double rate[MODEL_KERNEL_COUNT];  /* attainable FLOP/s per kernel
-					     class (direct-count FLOPs) */
+					     class (direct-count FLOPs); with
+					     a fitted curve, its flops_max */
+	double half[MODEL_KERNEL_COUNT];  /* the curve's flops_half: a pass
+					     of F FLOPs takes (F + half) /
+					     rate; 0 uncalibrated */
 	double bandwidth_Bps;   /* attainable memory bandwidth */
 	double cycle_s;         /* one clock: the unit of Brent's depth */
 	double launch_s;        /* per kernel */
 };
 
+/* The roofline of device d at precision p; cal (NULL: none) replaces
+ * the matrix rates and the bandwidth with fitted ones where it has them
+ * (struct hw_calib). */
 void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
-		   enum dlsim_precision p);
+		   enum dlsim_precision p, const struct hw_calib *cal);
 
 /* Time of one pass with cost c; sets *bound. */
 double sim_pass_time(const struct sim_roof *r,

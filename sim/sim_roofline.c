@@ -34,14 +34,24 @@
  *   small or oddly shaped GEMMs (wave quantization) are too optimistic.
  *   The calibration issue replaces these scalars with fitted curves.
  * - Caches are ignored: every pass streams its tensors from memory.
+ *
+ * CALIBRATED
+ *   With a system calibration (struct hw_calib) holding a GEMM curve at
+ *   the pass's precision, every matrix pass -- GEMM and convolution alike,
+ *   since the fits are of GEMMs and convolutions run as GEMMs -- runs at
+ *   flops_max F / (F + flops_half), i.e. takes (F + flops_half) /
+ *   flops_max: small passes pay the curve's ramp, the wave quantization
+ *   the catalog's scalars miss.  A fitted STREAM plateau replaces the
+ *   attainable bandwidth.  Element-wise passes keep the vector peak.
  */
 #include <math.h>
+#include <string.h>
 
 #include "sim/sim.h"
 #include "core/banned.h"
 
 void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
-		   enum dlsim_precision p)
+		   enum dlsim_precision p, const struct hw_calib *cal)
 {
 	const struct hw_peak *pk = &d->peak[p];
 	double clock = d->clock_avx512_hz > 0.0 ? d->clock_avx512_hz :
@@ -54,6 +64,19 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 	r->bandwidth_Bps = d->mem[0].bandwidth_Bps * d->eff_memory;
 	r->cycle_s = clock > 0.0 ? 1.0 / clock : 0.0;
 	r->launch_s = d->launch_overhead_s;
+	memset(r->half, 0, sizeof(r->half));
+	if (!cal)
+		return;
+	if (cal->gemm[p].id) {
+		r->rate[MODEL_KERNEL_GEMM] = cal->gemm_flops_max[p];
+		r->rate[MODEL_KERNEL_CONV] = cal->gemm_flops_max[p];
+		r->rate[MODEL_KERNEL_CONV3X3] = cal->gemm_flops_max[p];
+		r->half[MODEL_KERNEL_GEMM] = cal->gemm_flops_half[p];
+		r->half[MODEL_KERNEL_CONV] = cal->gemm_flops_half[p];
+		r->half[MODEL_KERNEL_CONV3X3] = cal->gemm_flops_half[p];
+	}
+	if (cal->stream.id)
+		r->bandwidth_Bps = cal->mem_bw_Bps;
 }
 
 double sim_pass_time(const struct sim_roof *r,
@@ -65,7 +88,8 @@ double sim_pass_time(const struct sim_roof *r,
 		*bound = SIM_BOUND_NONE;
 		return 0.0;
 	}
-	tc = c->flops / r->rate[c->kernel] + c->depth * r->cycle_s;
+	tc = (c->flops > 0.0 ? c->flops + r->half[c->kernel] : 0.0) /
+	     r->rate[c->kernel] + c->depth * r->cycle_s;
 	tm = c->bytes / r->bandwidth_Bps;
 	t = tc > tm ? tc : tm;
 	if (r->launch_s > t)

@@ -476,9 +476,9 @@ static void finish(struct step *st, double fwd, double bwd_end,
 /* Public API                                                        */
 /* ---------------------------------------------------------------- */
 
-int sim_predict(const struct model *m, const struct hw_system *s,
-		const struct sim_options *o, struct sim_result *r,
-		struct dlsim_err *err)
+static int predict_one(const struct model *m, const struct hw_system *s,
+		       const struct sim_options *o, struct sim_result *r,
+		       struct dlsim_err *err)
 {
 	unsigned char stack_needs[512], *needs = stack_needs;
 	struct step st;
@@ -515,7 +515,7 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 	st.batch = r->batch_per_device;
 	st.used = o->allreduce;
 	sizes_for(r->precision, &st.sz);
-	sim_roof_init(&st.roof, s->device, r->precision);
+	sim_roof_init(&st.roof, s->device, r->precision, s->calib);
 	mark_requires_grad(m, needs);
 	st.needs = needs;
 	for (i = 1; i < m->n_layers; i++)
@@ -561,5 +561,53 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 	r->n_layers = st.rec ? m->n_layers : 0;
 	r->events = st.ev;
 	r->n_events = st.n_ev;
+	return DLSIM_OK;
+}
+
+/*
+ * The interval of a calibrated prediction: the same step at the fits'
+ * 95% bounds, every rate moved +-1.96 sigma together (hw_calib_shift),
+ * without per-layer results or a timeline.  Moving all of them the same
+ * way bounds the step, which is monotone in each rate.  Uncalibrated,
+ * there is one run and the bounds are the point.
+ */
+int sim_predict(const struct model *m, const struct hw_system *s,
+		const struct sim_options *o, struct sim_result *r,
+		struct dlsim_err *err)
+{
+	struct hw_system b = *s;
+	struct hw_calib cb;
+	struct sim_options ob = *o;
+	struct sim_result rb;
+	int rc, k;
+
+	if ((rc = predict_one(m, s, o, r, err)))
+		return rc;
+	r->step_time_s_low = r->step_time_s_high = r->step_time_s;
+	if (hw_calib_count(s->calib) == 0)
+		return DLSIM_OK;
+	r->calibrated = 1;
+	if (s->calib->gemm[r->precision].id)
+		r->calib_used[r->n_calib_used++] = s->calib->gemm[r->precision];
+	if (s->calib->stream.id)
+		r->calib_used[r->n_calib_used++] = s->calib->stream;
+	if (s->calib->intra.id && s->devices_per_node > 1)
+		r->calib_used[r->n_calib_used++] = s->calib->intra;
+	ob.want_layers = 0;
+	ob.want_trace = 0;
+	b.calib = &cb;
+	for (k = 0; k < 2; k++) {
+		hw_calib_shift(s->calib, k ? -1.96 : 1.96, &cb);
+		if ((rc = predict_one(m, &b, &ob, &rb, err))) {
+			sim_result_release(r);
+			memset(r, 0, sizeof(*r));
+			return rc;
+		}
+		if (k)
+			r->step_time_s_high = rb.step_time_s;
+		else
+			r->step_time_s_low = rb.step_time_s;
+		sim_result_release(&rb);
+	}
 	return DLSIM_OK;
 }

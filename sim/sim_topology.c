@@ -286,6 +286,14 @@ static void intra_level(const struct hw_system *s, struct sim_level *lv)
 		sim_level_uniform(lv, 1, &p);
 		return;
 	}
+	if (s->calib && s->calib->intra.id) {
+		/* fitted on this node as a whole: uniform paths of the ring
+		 * step's alpha and beta (struct hw_calib) */
+		sim_loggp_alpha_beta(&p, s->calib->intra_alpha_s,
+				     s->calib->intra_beta_s_per_byte);
+		sim_level_uniform(lv, g, &p);
+		return;
+	}
 	sim_loggp_link(&p, il, all);
 	sim_level_uniform(lv, g, &p);
 	switch (topo) {

@@ -37,6 +37,8 @@ static const struct suite_entry suites[] = {
 	{ "cli", suite_cli },
 	{ "cli_sweep", suite_cli_sweep },
 	{ "db", suite_db },
+	{ "hwcalib", suite_hwcalib },
+	{ "seed", suite_seed },
 };
 
 #define N_SUITES ((int)(sizeof(suites) / sizeof(suites[0])))

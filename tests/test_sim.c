@@ -320,7 +320,7 @@ START_TEST(roofline_compute_bound_side)
 	enum sim_bound b;
 
 	roof_device(&d);
-	sim_roof_init(&roof, &d, DLSIM_FP32);
+	sim_roof_init(&roof, &d, DLSIM_FP32, NULL);
 	ck_assert_rel(sim_pass_time(&roof, &c, &b), 1e-3 + 10e-9 + 5e-6,
 		      1e-12);
 	ck_assert_int_eq(b, SIM_BOUND_COMPUTE);
@@ -344,7 +344,7 @@ START_TEST(roofline_memory_bound_side)
 	enum sim_bound b;
 
 	roof_device(&d);
-	sim_roof_init(&roof, &d, DLSIM_FP32);
+	sim_roof_init(&roof, &d, DLSIM_FP32, NULL);
 	ck_assert_rel(sim_pass_time(&roof, &c, &b), 2e-3 + 5e-6, 1e-12);
 	ck_assert_int_eq(b, SIM_BOUND_MEMORY);
 }
@@ -362,7 +362,7 @@ START_TEST(roofline_latency_and_empty_passes)
 	enum sim_bound b;
 
 	roof_device(&d);
-	sim_roof_init(&roof, &d, DLSIM_FP32);
+	sim_roof_init(&roof, &d, DLSIM_FP32, NULL);
 	/* 400 B / 5e11 B/s = 0.8 ns; 1 cycle = 1 ns; 100 FLOP = 0.01 ns */
 	ck_assert_rel(sim_pass_time(&roof, &tiny, &b),
 		      5e-6 + 1e-9 + 1e-11, 1e-9);

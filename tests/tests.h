@@ -28,6 +28,8 @@ Suite *suite_report(void);
 Suite *suite_cli(void);
 Suite *suite_cli_sweep(void);
 Suite *suite_db(void);
+Suite *suite_hwcalib(void);
+Suite *suite_seed(void);
 
 /* Relative closeness: |a - b| <= tol * |b|. */
 #define ck_assert_rel(a, b, tol) do { \

@@ -1,0 +1,461 @@
+/*
+ * test_hwcalib.c -- a system's calibration (hw/hw_calib.c) and what the
+ * simulator makes of it: synthetic fits stored with db_fit_insert in a
+ * temporary database are read back as worked out by hand, change the
+ * roofline's rates and the intra-node collective's alpha and beta
+ * exactly, and give a prediction an interval that brackets it; without a
+ * calibration nothing changes.
+ *
+ * The fits, by hand:
+ *   gemm:fp32    flops_max 2e11 FLOP/s (variance 4e18: sigma 2e9),
+ *                flops_half 5e8 FLOPs; an older one (1e11) is ignored,
+ *                and so is one stored at the same time for fewer threads
+ *                (1.5e11): the fastest of one fit's curves wins.
+ *   stream:triad 2e10 B/s (variance 1e16: sigma 1e8); a newer
+ *                stream:copy (3e10) is not taken: triad wins.
+ *   alphabeta:allreduce:4, largest segment t = 6e-5 s + 3e-10 s/B n
+ *                (variance of beta 9e-24: sigma 3e-12), so the ring step
+ *                has alpha = 6e-5 / (2 x 3) = 1e-5 s and beta =
+ *                3e-10 x 4 / 6 = 2e-10 s/B (sigma 2e-12 s/B).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "cli_util.h"
+#include "dlsim.h"
+#include "sim/sim.h"
+
+/* ---------------------------------------------------------------- */
+/* Helpers                                                           */
+/* ---------------------------------------------------------------- */
+
+struct tmpdb {
+	char dir[64], path[96];
+	struct db *db;
+};
+
+static void tmpdb_open(struct tmpdb *t)
+{
+	struct dlsim_err err = { 0, "" };
+
+	snprintf(t->dir, sizeof(t->dir), "/tmp/dlsim-hwcalib-XXXXXX");
+	ck_assert(mkdtemp(t->dir) != NULL);
+	snprintf(t->path, sizeof(t->path), "%s/cal.db", t->dir);
+	ck_assert_msg(db_open(t->path, &t->db, &err) == DLSIM_OK, "%s",
+		      err.msg);
+}
+
+static void tmpdb_close(struct tmpdb *t)
+{
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal",
+					   NULL };
+	char p[160];
+	int i;
+
+	db_close(t->db);
+	t->db = NULL;
+	for (i = 0; ext[i]; i++) {
+		snprintf(p, sizeof(p), "%s%s", t->path, ext[i]);
+		unlink(p);
+	}
+	rmdir(t->dir);
+}
+
+static int64_t put_fit(struct db *db, const char *hw, const char *kind,
+		       const char *params, const char *cov, double created_s)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_fit f;
+
+	memset(&f, 0, sizeof(f));
+	snprintf(f.hw, sizeof(f.hw), "%s", hw);
+	snprintf(f.kind, sizeof(f.kind), "%s", kind);
+	f.params_json = params;
+	f.covariance_json = cov;
+	f.residual_rms = 0.01;
+	f.n_samples = 20;
+	f.sample_run_ids = "[]";
+	f.created_s = created_s;
+	ck_assert_msg(db_fit_insert(db, &f, &err) == DLSIM_OK, "%s", err.msg);
+	return f.id;
+}
+
+/* The fits of the file comment, for hw. */
+static void put_fits(struct db *db, const char *hw)
+{
+	put_fit(db, hw, "gemm:fp32", "{\"benchmark\": \"gemm\", \"group\": "
+		"\"dtype=fp32\", \"flops_max\": 1e11, \"flops_half\": 1e8}",
+		"[[1e18, 0], [0, 1]]", 1000.0);
+	put_fit(db, hw, "gemm:fp32", "{\"benchmark\": \"gemm\", \"group\": "
+		"\"dtype=fp32\", \"flops_max\": 2e11, \"flops_half\": 5e8}",
+		"[[4e18, 0], [0, 1]]", 2000.0);
+	put_fit(db, hw, "gemm:fp32", "{\"benchmark\": \"gemm\", \"group\": "
+		"\"dtype=fp32 threads=1\", \"flops_max\": 1.5e11, "
+		"\"flops_half\": 5e8}", "[[4e18, 0], [0, 1]]", 2000.0);
+	put_fit(db, hw, "stream:triad", "{\"benchmark\": \"stream\", "
+		"\"group\": \"kernel=triad\", \"bw_Bps\": 2e10, "
+		"\"from_bytes\": 1e8}", "[[1e16]]", 2000.0);
+	put_fit(db, hw, "stream:copy", "{\"benchmark\": \"stream\", "
+		"\"group\": \"kernel=copy\", \"bw_Bps\": 3e10, "
+		"\"from_bytes\": 1e8}", "[[1e16]]", 3000.0);
+	put_fit(db, hw, "alphabeta:allreduce:4", "{\"benchmark\": "
+		"\"allreduce\", \"group\": \"ranks=4\", \"segments\": ["
+		"{\"x_lo\": 8, \"x_hi\": 65536, \"alpha_s\": 1e-5, "
+		"\"beta_s_per_byte\": 1e-9, \"n\": 5, \"rel_rms\": 0.01}, "
+		"{\"x_lo\": 65536, \"x_hi\": 6.7e7, \"alpha_s\": 6e-5, "
+		"\"beta_s_per_byte\": 3e-10, \"n\": 5, \"rel_rms\": 0.01}]}",
+		"[[[1e-12, 0], [0, 1e-20]], [[1e-12, 0], [0, 9e-24]]]",
+		2000.0);
+}
+
+struct rig {
+	struct hw_device dev;
+	struct hw_link intra;
+	struct hw_node node;
+	struct hw_system sys;
+};
+
+/* A device of 1e12 FLOP/s and 1e11 B/s, four to a node on 1 GB/s links
+ * of 1 us. */
+static void rig_init(struct rig *r)
+{
+	struct hw_peak *p;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->dev.name, sizeof(r->dev.name), "dev");
+	p = &r->dev.peak[DLSIM_FP32];
+	p->matrix_flops = 1e12;
+	p->vector_flops = 1e12;
+	p->eff_gemm = p->eff_conv = p->eff_conv3x3 = 1.0;
+	r->dev.mem[0].bandwidth_Bps = 1e11;
+	r->dev.mem[0].capacity_bytes = 64.0 * 1073741824.0;
+	r->dev.mem_capacity_bytes = r->dev.mem[0].capacity_bytes;
+	r->dev.n_mem = 1;
+	r->dev.eff_memory = 1.0;
+	r->dev.clock_boost_hz = 1e9;
+	snprintf(r->node.name, sizeof(r->node.name), "box");
+	r->node.devices_per_node = 4;
+	r->node.intra_links_per_device = 1;
+	r->intra.bandwidth_Bps = 1e9;
+	r->intra.latency_s = 1e-6;
+	r->sys.device = &r->dev;
+	r->sys.node = &r->node;
+	r->sys.intra = &r->intra;
+	r->sys.devices_per_node = 4;
+	r->sys.n_nodes = 1;
+	r->sys.n_devices = 4;
+	snprintf(r->sys.spec, sizeof(r->sys.spec), "test");
+}
+
+static void load(struct hw_calib *c)
+{
+	struct dlsim_err err = { 0, "" };
+	struct tmpdb t;
+
+	tmpdb_open(&t);
+	put_fits(t.db, "box");
+	ck_assert_msg(hw_calib_load(t.db, "box", c, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	tmpdb_close(&t);
+}
+
+/* ---------------------------------------------------------------- */
+/* Loading                                                           */
+/* ---------------------------------------------------------------- */
+
+START_TEST(hwcalib_load_takes_newest_fits_as_by_hand)
+{
+	struct hw_calib c;
+
+	load(&c);
+	ck_assert_int_eq(hw_calib_count(&c), 3);
+	ck_assert_rel(c.gemm_flops_max[DLSIM_FP32], 2e11, 1e-12);
+	ck_assert_rel(c.gemm_flops_half[DLSIM_FP32], 5e8, 1e-12);
+	ck_assert_rel(c.gemm_sigma_flops_max[DLSIM_FP32], 2e9, 1e-12);
+	ck_assert_int_eq(c.gemm[DLSIM_FP32].n_samples, 20);
+	ck_assert_str_eq(c.gemm[DLSIM_FP32].kind, "gemm:fp32");
+	ck_assert_int_eq(c.gemm[DLSIM_FP64].id, 0);
+	ck_assert_str_eq(c.stream.kind, "stream:triad");
+	ck_assert_rel(c.mem_bw_Bps, 2e10, 1e-12);
+	ck_assert_rel(c.mem_sigma_Bps, 1e8, 1e-12);
+	ck_assert_int_eq(c.intra_ranks, 4);
+	ck_assert_rel(c.intra_alpha_s, 1e-5, 1e-12);
+	ck_assert_rel(c.intra_beta_s_per_byte, 2e-10, 1e-12);
+	ck_assert_rel(c.intra_sigma_beta, 2e-12, 1e-9);
+}
+END_TEST
+
+START_TEST(hwcalib_load_without_fits_is_not_found)
+{
+	struct dlsim_err err = { 0, "" };
+	struct hw_calib c;
+	struct tmpdb t;
+
+	tmpdb_open(&t);
+	put_fits(t.db, "other");
+	ck_assert_int_eq(hw_calib_load(t.db, "box", &c, &err),
+			 DLSIM_ENOTFOUND);
+	ck_assert(strstr(err.msg, "'box'") != NULL);
+	ck_assert_int_eq(hw_calib_count(&c), 0);
+	tmpdb_close(&t);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* The simulator                                                     */
+/* ---------------------------------------------------------------- */
+
+/* A conv pass of 1e9 FLOPs and 1e3 bytes: (1e9 + 5e8) / 2e11 = 7.5 ms
+ * calibrated, 1e9 / 1e12 = 1 ms from the datasheet; a memory-bound
+ * vector pass of 1e9 bytes: 1e9 / 2e10 = 50 ms against 10 ms. */
+START_TEST(hwcalib_roofline_uses_curve_and_plateau)
+{
+	struct model_pass_cost conv = { 1e9, 1e3, 0.0, 0.0,
+					MODEL_KERNEL_CONV };
+	struct model_pass_cost vec = { 1e3, 1e9, 0.0, 0.0,
+				       MODEL_KERNEL_VECTOR };
+	struct hw_calib c;
+	struct sim_roof roof;
+	struct rig r;
+	enum sim_bound b;
+
+	rig_init(&r);
+	load(&c);
+	sim_roof_init(&roof, &r.dev, DLSIM_FP32, NULL);
+	ck_assert_rel(sim_pass_time(&roof, &conv, &b), 1e-3, 1e-9);
+	ck_assert_rel(sim_pass_time(&roof, &vec, &b), 1e-2, 1e-9);
+	sim_roof_init(&roof, &r.dev, DLSIM_FP32, &c);
+	ck_assert_rel(sim_pass_time(&roof, &conv, &b), 7.5e-3, 1e-9);
+	ck_assert_int_eq(b, SIM_BOUND_COMPUTE);
+	ck_assert_rel(sim_pass_time(&roof, &vec, &b), 5e-2, 1e-9);
+	ck_assert_int_eq(b, SIM_BOUND_MEMORY);
+}
+END_TEST
+
+/* Ring allreduce over the 4 ranks the fit measured gives the fit back:
+ * 2 x 3 x (1e-5 + n / 4 x 2e-10) = 6e-5 + 3e-10 n; n = 1e6 B: 360 us.
+ * Uncalibrated: 6 x (1e-6 + 2.5e5 / 1e9) = 1.506 ms. */
+START_TEST(hwcalib_collective_uses_fitted_alpha_beta)
+{
+	struct hw_calib c;
+	struct rig r;
+
+	rig_init(&r);
+	load(&c);
+	ck_assert_rel(sim_allreduce_time(&r.sys, 1e6, SIM_ALGO_RING, NULL,
+					 NULL), 1.506e-3, 1e-9);
+	r.sys.calib = &c;
+	ck_assert_rel(sim_allreduce_time(&r.sys, 1e6, SIM_ALGO_RING, NULL,
+					 NULL), 3.6e-4, 1e-9);
+}
+END_TEST
+
+START_TEST(hwcalib_interval_brackets_the_prediction)
+{
+	struct dlsim_err err = { 0, "" };
+	struct model *m = NULL;
+	struct sim_options o;
+	struct sim_result plain, cal;
+	struct hw_calib c;
+	struct rig r;
+
+	rig_init(&r);
+	load(&c);
+	ck_assert_int_eq(model_zoo_build("resnet18", &m, &err), DLSIM_OK);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP32;
+	ck_assert_msg(sim_predict(m, &r.sys, &o, &plain, &err) == DLSIM_OK,
+		      "%s", err.msg);
+	ck_assert_int_eq(plain.calibrated, 0);
+	ck_assert(plain.step_time_s_low == plain.step_time_s);
+	ck_assert(plain.step_time_s_high == plain.step_time_s);
+	r.sys.calib = &c;
+	ck_assert_msg(sim_predict(m, &r.sys, &o, &cal, &err) == DLSIM_OK,
+		      "%s", err.msg);
+	ck_assert_int_eq(cal.calibrated, 1);
+	/* all three used: fp32 GEMM, triad, and four devices in a node */
+	ck_assert_int_eq(cal.n_calib_used, 3);
+	ck_assert_str_eq(cal.calib_used[0].kind, "gemm:fp32");
+	ck_assert_int_eq(cal.calib_used[0].id, c.gemm[DLSIM_FP32].id);
+	ck_assert_str_eq(cal.calib_used[1].kind, "stream:triad");
+	ck_assert_str_eq(cal.calib_used[2].kind, "alphabeta:allreduce:4");
+	ck_assert_int_eq(cal.calib_used[2].n_samples, 20);
+	ck_assert(cal.step_time_s != plain.step_time_s);
+	ck_assert(cal.step_time_s_low < cal.step_time_s);
+	ck_assert(cal.step_time_s < cal.step_time_s_high);
+	sim_result_release(&plain);
+	sim_result_release(&cal);
+	model_free(m);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* The command line                                                  */
+/* ---------------------------------------------------------------- */
+
+/* The fits of the file comment for "local" and "v100", and a host with
+ * 8 cores and 16 GiB that ran benchmarks for "local". */
+static void cli_db(struct tmpdb *t)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_host h;
+	struct db_run r;
+
+	tmpdb_open(t);
+	put_fits(t->db, "local");
+	put_fits(t->db, "v100");
+	memset(&h, 0, sizeof(h));
+	snprintf(h.name, sizeof(h.name), "box");
+	snprintf(h.hw, sizeof(h.hw), "local");
+	snprintf(h.cpu, sizeof(h.cpu), "Test CPU");
+	h.cores = 8;
+	h.mem_bytes = 16.0 * 1073741824.0;
+	memset(&r, 0, sizeof(r));
+	ck_assert_msg(db_host_upsert(t->db, &h, &r.host_id, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	snprintf(r.tool, sizeof(r.tool), "calibrate");
+	snprintf(r.hw, sizeof(r.hw), "local");
+	r.start_s = 1000.0;
+	ck_assert_msg(db_run_insert(t->db, &r, NULL, 0, &err) == DLSIM_OK,
+		      "%s", err.msg);
+}
+
+START_TEST(hwcalib_cli_local_predicts_with_fits)
+{
+	struct tmpdb t;
+	struct run r;
+	char args[256];
+	double lo, mid, hi;
+
+	cli_db(&t);
+	snprintf(args, sizeof(args), "predict resnet18 --hw local --db %s "
+		 "--format json", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_valid(r.out));
+	ck_assert(strstr(r.out, "\"kind\": \"gemm:fp32\"") != NULL);
+	ck_assert(strstr(r.out, "\"kind\": \"stream:triad\"") != NULL);
+	ck_assert(strstr(r.out, "\"precision\": \"fp32\"") != NULL);
+	lo = json_number(r.out, "step_time_s_low");
+	mid = json_number(r.out, "step_time_s");
+	hi = json_number(r.out, "step_time_s_high");
+	ck_assert(lo < mid && mid < hi);
+	/* 8 cores and 16 GiB from the host record */
+	ck_assert_rel(json_number(r.out, "memory_capacity_bytes"),
+		      16.0 * 1073741824.0, 1e-12);
+	snprintf(args, sizeof(args), "predict resnet18 --hw local --db %s",
+		 t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "calibrated      gemm:fp32 fit #") != NULL);
+	ck_assert(strstr(r.out, "20 samples") != NULL);
+	tmpdb_close(&t);
+}
+END_TEST
+
+START_TEST(hwcalib_cli_catalog_device_uses_and_ignores_fits)
+{
+	struct tmpdb t;
+	struct run r;
+	char args[256];
+	double cal, plain;
+
+	cli_db(&t);
+	snprintf(args, sizeof(args), "predict resnet18 --hw v100 "
+		 "--precision fp32 --db %s --format json", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "\"calibration\": {\"hw\": \"v100\"")
+		  != NULL);
+	cal = json_number(r.out, "step_time_s");
+	snprintf(args, sizeof(args), "predict resnet18 --hw v100 "
+		 "--precision fp32 --db %s --format json --uncalibrated",
+		 t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "\"calibration\": null") != NULL);
+	plain = json_number(r.out, "step_time_s");
+	ck_assert(json_number(r.out, "step_time_s_low") == plain);
+	/* 2e11 FLOP/s against V100's ~14 TFLOP/s: far slower */
+	ck_assert(cal > 10.0 * plain);
+	tmpdb_close(&t);
+}
+END_TEST
+
+START_TEST(hwcalib_cli_local_without_fits_says_what_to_run)
+{
+	struct tmpdb t;
+	struct run r;
+	char args[256];
+
+	tmpdb_open(&t);
+	put_fits(t.db, "v100");
+	snprintf(args, sizeof(args), "predict resnet18 --hw local --db %s",
+		 t.path);
+	run(&r, args);
+	assert_one_error(&r, 2, "run 'dlsim calibrate run' and 'dlsim "
+			 "calibrate fit --hw local' first");
+	snprintf(args, sizeof(args), "predict resnet18 --hw local --db %s "
+		 "--uncalibrated", t.path);
+	run(&r, args);
+	assert_one_error(&r, 2, "calibrate run");
+	tmpdb_close(&t);
+	run(&r, "predict resnet18 --hw v100 --db /nonexistent/dlsim.db");
+	assert_one_error(&r, 2, "/nonexistent/dlsim.db");
+}
+END_TEST
+
+START_TEST(hwcalib_cli_comm_and_scale_use_fits)
+{
+	struct tmpdb t;
+	struct run r;
+	char args[256];
+
+	cli_db(&t);
+	/* ring allreduce of 1 MiB over the 4 ranks fitted: 6e-5 + 3e-10 x
+	 * 1048576 = 374.573 us */
+	snprintf(args, sizeof(args), "comm allreduce --hw v100x4 --db %s "
+		 "--sizes 1M:1M --algo ring --format json", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_rel(json_number(r.out, "time_s"), 374.5728e-6, 1e-9);
+	ck_assert(strstr(r.out, "\"kind\": \"alphabeta:allreduce:4\"") !=
+		  NULL);
+	snprintf(args, sizeof(args), "comm allreduce --hw v100x4 --db %s "
+		 "--sizes 1M:1M --algo ring --format json --uncalibrated",
+		 t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_number(r.out, "time_s") < 100e-6);
+	snprintf(args, sizeof(args), "scale resnet18 --hw local --devices 1 "
+		 "--db %s --format json", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_valid(r.out));
+	tmpdb_close(&t);
+}
+END_TEST
+
+Suite *suite_hwcalib(void)
+{
+	Suite *s = suite_create("hwcalib");
+	TCase *tc = tcase_create("hwcalib");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, hwcalib_load_takes_newest_fits_as_by_hand);
+	tcase_add_test(tc, hwcalib_load_without_fits_is_not_found);
+	tcase_add_test(tc, hwcalib_roofline_uses_curve_and_plateau);
+	tcase_add_test(tc, hwcalib_collective_uses_fitted_alpha_beta);
+	tcase_add_test(tc, hwcalib_interval_brackets_the_prediction);
+	tcase_add_test(tc, hwcalib_cli_local_predicts_with_fits);
+	tcase_add_test(tc, hwcalib_cli_catalog_device_uses_and_ignores_fits);
+	tcase_add_test(tc, hwcalib_cli_local_without_fits_says_what_to_run);
+	tcase_add_test(tc, hwcalib_cli_comm_and_scale_use_fits);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,382 @@
+/*
+ * test_seed.c -- seeding a database with the shipped calibration data
+ * (calibrate/cal_seed.c): the runs and samples each file gives, the
+ * fits that follow, idempotence, a damaged file storing nothing, and
+ * `dlsim calibrate seed` with the automatic seed of a new default
+ * database.  Every database here is a temporary one.
+ *
+ * The expected counts were taken by hand from data/calibration/ (a
+ * sample per time cell that is not empty or N/A):
+ *   deepbench_gemm.csv       160 rows per precision: v100 2 x 160,
+ *                            p100 2 x 160, phi-7250 160 (time_ms)
+ *   deepbench_conv.csv       94 rows per precision, three passes each
+ *                            less the N/A cells: v100 544, p100 564,
+ *                            phi-7250 273
+ *   deepbench_allreduce.csv  p100 28, phi-7250 35 (mean_time_ms)
+ *   vtrain_allreduce.csv     22 sizes x 7 GPU counts x 2 GPUs, two
+ *                            samples (out of place, in place) per row:
+ *                            7 runs of 44 per GPU
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "cli_util.h"
+#include "dlsim.h"
+#include "calibrate/cal.h"
+#include "hw/hw.h"
+
+/* ---------------------------------------------------------------- */
+/* Helpers                                                           */
+/* ---------------------------------------------------------------- */
+
+struct tmpdb {
+	char dir[64], path[96];
+	struct db *db;
+};
+
+static void tmpdb_open(struct tmpdb *t)
+{
+	struct dlsim_err err = { 0, "" };
+
+	snprintf(t->dir, sizeof(t->dir), "/tmp/dlsim-seed-XXXXXX");
+	ck_assert(mkdtemp(t->dir) != NULL);
+	snprintf(t->path, sizeof(t->path), "%s/seed.db", t->dir);
+	ck_assert_msg(db_open(t->path, &t->db, &err) == DLSIM_OK, "%s",
+		      err.msg);
+}
+
+static void tmpdb_close(struct tmpdb *t)
+{
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal",
+					   NULL };
+	char p[160];
+
+	db_close(t->db);
+	t->db = NULL;
+	for (int i = 0; ext[i]; i++) {
+		snprintf(p, sizeof(p), "%s%s", t->path, ext[i]);
+		unlink(p);
+	}
+	snprintf(p, sizeof(p), "%s/dlsim", t->dir);
+	rmdir(p);
+	rmdir(t->dir);
+}
+
+/* Runs and samples per (tool, hw). */
+struct tally {
+	const char *tool, *hw;
+	int64_t runs, samples;
+};
+
+static struct tally expected[] = {
+	{ "seed:deepbench_gemm.csv", "v100", 1, 320 },
+	{ "seed:deepbench_gemm.csv", "p100", 1, 320 },
+	{ "seed:deepbench_gemm.csv", "phi-7250", 1, 160 },
+	{ "seed:deepbench_conv.csv", "v100", 1, 544 },
+	{ "seed:deepbench_conv.csv", "p100", 1, 564 },
+	{ "seed:deepbench_conv.csv", "phi-7250", 1, 273 },
+	{ "seed:deepbench_allreduce.csv", "p100", 1, 28 },
+	{ "seed:deepbench_allreduce.csv", "phi-7250", 1, 35 },
+	{ "seed:vtrain_allreduce.csv", "a100", 7, 308 },
+	{ "seed:vtrain_allreduce.csv", "v100", 7, 308 },
+};
+
+#define N_EXPECTED ((int)(sizeof(expected) / sizeof(expected[0])))
+#define SEED_RUNS 22
+#define SEED_SAMPLES 2860
+
+struct count_ctx {
+	struct tally got[N_EXPECTED];
+	int other;
+};
+
+static int count_run(void *ctx, const struct db_run *r)
+{
+	struct count_ctx *c = ctx;
+
+	for (int i = 0; i < N_EXPECTED; i++)
+		if (!strcmp(r->tool, c->got[i].tool) &&
+		    !strcmp(r->hw, c->got[i].hw)) {
+			c->got[i].runs++;
+			c->got[i].samples += r->n_samples;
+			ck_assert_str_eq(r->status, "done");
+			ck_assert_msg(strstr(r->source, "@") != NULL,
+				      "run %lld: source '%s' is no "
+				      "repo@commit:path", (long long)r->id,
+				      r->source);
+			return 0;
+		}
+	c->other++;
+	return 0;
+}
+
+static int count_fit(void *ctx, const struct db_fit *f)
+{
+	(void)f;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static int n_fits(struct db *db, const char *hw, const char *kind)
+{
+	struct dlsim_err err = { 0, "" };
+	int n = 0;
+
+	ck_assert_msg(db_each_fit(db, hw, kind, count_fit, &n, &err) == 0,
+		      "%s", err.msg);
+	return n;
+}
+
+static void info(struct db *db, struct db_info *i)
+{
+	struct dlsim_err err = { 0, "" };
+
+	ck_assert_msg(db_info(db, i, &err) == DLSIM_OK, "%s", err.msg);
+}
+
+static void seed_ok(struct db *db, int64_t *runs, int64_t *samples)
+{
+	struct dlsim_err err = { 0, "" };
+
+	ck_assert_msg(cal_seed(db, runs, samples, &err) == DLSIM_OK, "%s",
+		      err.msg);
+}
+
+/* ---------------------------------------------------------------- */
+/* Tests                                                             */
+/* ---------------------------------------------------------------- */
+
+START_TEST(test_seed_counts)
+{
+	struct count_ctx c;
+	struct dlsim_err err = { 0, "" };
+	struct tmpdb t;
+	int64_t runs, samples;
+
+	tmpdb_open(&t);
+	seed_ok(t.db, &runs, &samples);
+	ck_assert_int_eq(runs, SEED_RUNS);
+	ck_assert_int_eq(samples, SEED_SAMPLES);
+	memset(&c, 0, sizeof(c));
+	for (int i = 0; i < N_EXPECTED; i++) {
+		c.got[i].tool = expected[i].tool;
+		c.got[i].hw = expected[i].hw;
+	}
+	ck_assert(db_each_run(t.db, count_run, &c, &err) == DLSIM_OK);
+	ck_assert_int_eq(c.other, 0);
+	for (int i = 0; i < N_EXPECTED; i++) {
+		ck_assert_msg(c.got[i].runs == expected[i].runs &&
+			      c.got[i].samples == expected[i].samples,
+			      "%s %s: %lld runs, %lld samples; expected "
+			      "%lld, %lld", expected[i].tool, expected[i].hw,
+			      (long long)c.got[i].runs,
+			      (long long)c.got[i].samples,
+			      (long long)expected[i].runs,
+			      (long long)expected[i].samples);
+	}
+	tmpdb_close(&t);
+}
+END_TEST
+
+START_TEST(test_seed_fits)
+{
+	struct tmpdb t;
+	int64_t runs, samples;
+
+	tmpdb_open(&t);
+	seed_ok(t.db, &runs, &samples);
+	for (int i = 0; cal_seed_hw(i); i++)
+		ck_assert_msg(n_fits(t.db, cal_seed_hw(i), NULL) > 0,
+			      "no fits for %s", cal_seed_hw(i));
+	ck_assert_int_eq(n_fits(t.db, "v100", "gemm:fp32"), 1);
+	ck_assert_int_eq(n_fits(t.db, "v100", "gemm:fp16"), 1);
+	ck_assert_int_eq(n_fits(t.db, "p100", "gemm:fp32"), 1);
+	ck_assert_int_eq(n_fits(t.db, "phi-7250", "gemm:fp32"), 1);
+	ck_assert_int_ge(n_fits(t.db, "phi-7250", "alphabeta:allreduce:8"),
+			 1);
+	/* vTrain: out of place and in place, for each GPU count. */
+	ck_assert_int_eq(n_fits(t.db, "a100", "alphabeta:allreduce:8"), 2);
+	ck_assert_int_eq(n_fits(t.db, "a100", "alphabeta:allreduce:2"), 2);
+	ck_assert_int_ge(n_fits(t.db, "v100", "alphabeta:allreduce:8"), 2);
+	ck_assert_int_eq(cal_seed_hw(4) == NULL, 1);
+	tmpdb_close(&t);
+}
+END_TEST
+
+START_TEST(test_seed_twice)
+{
+	struct db_info a, b;
+	struct tmpdb t;
+	int64_t runs, samples;
+
+	tmpdb_open(&t);
+	seed_ok(t.db, &runs, &samples);
+	info(t.db, &a);
+	ck_assert_int_eq(a.runs, SEED_RUNS);
+	ck_assert_int_eq(a.samples, SEED_SAMPLES);
+	ck_assert_int_gt(a.fits, 0);
+	seed_ok(t.db, &runs, &samples);
+	ck_assert_int_eq(runs, 0);
+	ck_assert_int_eq(samples, 0);
+	info(t.db, &b);
+	ck_assert_int_eq(b.runs, a.runs);
+	ck_assert_int_eq(b.samples, a.samples);
+	ck_assert_int_eq(b.fits, a.fits);
+	tmpdb_close(&t);
+}
+END_TEST
+
+/* A good file, then a damaged one: the whole seed stores nothing. */
+START_TEST(test_seed_damaged_stores_nothing)
+{
+	static const char good[] =
+		"gpu,num_gpus,size_bytes,count,type,time_oop_ns,"
+		"busbw_oop_GBps,time_ip_ns,busbw_ip_GBps,source\n"
+		"A100,2,1048576,262144,float,44210,23.72,45100,23.25,x@y:z\n";
+	static const char bad_vtrain[] =
+		"gpu,num_gpus,size_bytes,count,type,time_oop_ns,"
+		"busbw_oop_GBps,time_ip_ns,busbw_ip_GBps,source\n"
+		"A100,2,1048576,262144,float,44210,23.72,45100,23.25,x@y:z\n"
+		"A100,2,2097152,524288,float,-5,39.25,51130,41.01,x@y:z\n";
+	static const char bad_deepbench[] =
+		"hardware,setting,sheet,precision,application,size_floats,"
+		"ranks,mean_time_ms,reported_GBps,algorithm,std_ms,source\n"
+		"NVIDIA Tesla P100,training,Results FP32,Float,,100000,2,"
+		"0.09,8.8,NCCL,0,x@y:z\n"
+		"NVIDIA Tesla P100,training,Results FP32,Float,,100000\n";
+	static const char other_device[] =
+		"hardware,setting,sheet,precision,application,size_floats,"
+		"ranks,mean_time_ms,reported_GBps,algorithm,std_ms,source\n"
+		"Nvidia TitanX,training,Results FP32,Float,,100000,2,"
+		"0.09,8.8,NCCL,0,x@y:z\n";
+	struct hw_builtin_file cases[][3] = {
+		{ { "t/vtrain_good.csv", good, sizeof(good) - 1 },
+		  { "t/vtrain_allreduce.csv", bad_vtrain,
+		    sizeof(bad_vtrain) - 1 },
+		  { NULL, NULL, 0 } },
+		{ { "t/vtrain_good.csv", good, sizeof(good) - 1 },
+		  { "t/deepbench_allreduce.csv", bad_deepbench,
+		    sizeof(bad_deepbench) - 1 },
+		  { NULL, NULL, 0 } },
+		{ { "t/vtrain_good.csv", good, sizeof(good) - 1 },
+		  { "t/deepbench_allreduce.csv", other_device,
+		    sizeof(other_device) - 1 },
+		  { NULL, NULL, 0 } },
+	};
+	static const char *const where[] = {
+		"t/vtrain_allreduce.csv:3", "t/deepbench_allreduce.csv:3",
+		"no catalog hardware",
+	};
+	struct dlsim_err err = { 0, "" };
+	struct db_info i;
+	struct tmpdb t;
+	int64_t runs, samples;
+
+	tmpdb_open(&t);
+	for (int c = 0; c < 3; c++) {
+		dlsim_err_clear(&err);
+		ck_assert_int_eq(cal_seed_from(t.db, cases[c], &runs, &samples,
+					       &err), DLSIM_EPARSE);
+		ck_assert_msg(strstr(err.msg, where[c]) != NULL,
+			      "case %d: '%s' lacks '%s'", c, err.msg,
+			      where[c]);
+		ck_assert_int_eq(runs, 0);
+		ck_assert_int_eq(samples, 0);
+		info(t.db, &i);
+		ck_assert_int_eq(i.runs, 0);
+		ck_assert_int_eq(i.samples, 0);
+		ck_assert_int_eq(i.fits, 0);
+	}
+	/* The good file alone seeds: one a100 run of two samples. */
+	cases[0][1] = (struct hw_builtin_file){ NULL, NULL, 0 };
+	ck_assert_msg(cal_seed_from(t.db, cases[0], &runs, &samples, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(runs, 1);
+	ck_assert_int_eq(samples, 2);
+	tmpdb_close(&t);
+}
+END_TEST
+
+START_TEST(test_seed_cli)
+{
+	struct tmpdb t;
+	struct run r;
+	char args[256];
+
+	tmpdb_open(&t);
+	db_close(t.db);
+	t.db = NULL;
+	snprintf(args, sizeof(args), "calibrate seed --db %s", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.out, "22 runs, 2860 samples") != NULL, "%s",
+		      r.out);
+	ck_assert_msg(strstr(r.out, "phi-7250") != NULL, "%s", r.out);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.out, "already seeded") != NULL, "%s", r.out);
+	tmpdb_close(&t);
+}
+END_TEST
+
+/* A new database at the default place is seeded by its first calibrate
+ * command; one named by $DLSIM_DB (every other test's) is not. */
+START_TEST(test_seed_default_db)
+{
+	char *saved_db = getenv("DLSIM_DB") ? strdup(getenv("DLSIM_DB"))
+					    : NULL;
+	char *saved_xdg = getenv("XDG_DATA_HOME") ?
+		strdup(getenv("XDG_DATA_HOME")) : NULL;
+	struct dlsim_err err = { 0, "" };
+	struct db_info i;
+	struct tmpdb t;
+	struct run r;
+
+	tmpdb_open(&t);
+	db_close(t.db);
+	unlink(t.path);
+	snprintf(t.path, sizeof(t.path), "%s/dlsim/dlsim.db", t.dir);
+	unsetenv("DLSIM_DB");
+	setenv("XDG_DATA_HOME", t.dir, 1);
+	run(&r, "calibrate fit --hw v100");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.err, "seeded") != NULL, "%s", r.err);
+	run(&r, "calibrate fit --hw v100");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.err, "seeded") == NULL, "%s", r.err);
+	ck_assert_msg(db_open(t.path, &t.db, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	info(t.db, &i);
+	ck_assert_int_eq(i.runs, SEED_RUNS);
+	if (saved_db)
+		setenv("DLSIM_DB", saved_db, 1);
+	if (saved_xdg)
+		setenv("XDG_DATA_HOME", saved_xdg, 1);
+	free(saved_db);
+	free(saved_xdg);
+	tmpdb_close(&t);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* Suite                                                             */
+/* ---------------------------------------------------------------- */
+
+Suite *suite_seed(void)
+{
+	Suite *s = suite_create("seed");
+	TCase *tc = tcase_create("seed");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_seed_counts);
+	tcase_add_test(tc, test_seed_fits);
+	tcase_add_test(tc, test_seed_twice);
+	tcase_add_test(tc, test_seed_damaged_stores_nothing);
+	tcase_add_test(tc, test_seed_cli);
+	tcase_add_test(tc, test_seed_default_db);
+	suite_add_tcase(s, tc);
+	return s;
+}
