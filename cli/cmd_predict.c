@@ -1,9 +1,13 @@
 /*
  * cmd_predict.c -- `dlsim predict MODEL --hw HW`: one step's time, where
- * it goes, and the memory it needs.
+ * it goes, and the memory it needs.  With --record the prediction is kept
+ * in the database (db_prediction_insert): its inputs, the JSON it prints
+ * without the layers, and the ids of the fits it used.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "core/banned.h"
@@ -25,6 +29,8 @@ static const struct cli_option options[] = {
 	  "what a device-hour costs, for the cost to train" },
 	{ "years", "Y", CLI_NUMBER,
 	  "amortize the catalog list price over Y years instead" },
+	{ "record", NULL, CLI_FLAG,
+	  "store the prediction in the database (an existing one, or --db)" },
 	{ "help", NULL, CLI_FLAG, "this text" },
 	{ NULL, NULL, CLI_FLAG, NULL }
 };
@@ -90,6 +96,156 @@ static int train(const struct cli_command *cmd, const struct cli_values *v,
 	return asked ? rc : DLSIM_OK;
 }
 
+/* ---------------------------------------------------------------- */
+/* --record                                                          */
+/* ---------------------------------------------------------------- */
+
+/* --record --db PATH may create PATH, so that the calibration lookup
+ * (which never creates) finds it. */
+static int record_create(const struct cli_command *cmd,
+			 const struct cli_values *v, struct dlsim_err *err)
+{
+	struct stat st;
+	struct db *db = NULL;
+	int i = cli_opt(cmd, "db"), rc;
+
+	if (!v->set[cli_opt(cmd, "record")] || !v->set[i] ||
+	    stat(v->str[i], &st) == 0)
+		return DLSIM_OK;
+	rc = db_open(v->str[i], &db, err);
+	db_close(db);
+	return rc;
+}
+
+/* The database to record into, found before anything is predicted or
+ * printed: the calibration's, else (--uncalibrated) the one it would have
+ * read; *owned is set when the caller must close it.  No database is
+ * DLSIM_ENOTFOUND: --record never creates one at the default path. */
+static int record_db(const struct cli_command *cmd,
+		     const struct cli_values *v, struct cli_calib_src *src,
+		     struct db **out, struct db **owned,
+		     struct dlsim_err *err)
+{
+	struct cli_values w = *v;
+	struct cli_calib_src s = { NULL };
+	int rc;
+
+	*out = src->db;
+	*owned = NULL;
+	if (src->db)
+		return DLSIM_OK;
+	w.set[cli_opt(cmd, "uncalibrated")] = 0;
+	if ((rc = cli_calib_open(cmd, &w, &s, err)))
+		return rc;
+	if (!s.db)
+		return dlsim_err_set(err, DLSIM_ENOTFOUND, "--record: no "
+				     "database to record into (name one "
+				     "with --db)");
+	*out = *owned = s.db;
+	return DLSIM_OK;
+}
+
+/* inputs_json: what the prediction was asked. */
+static void record_inputs(FILE *f, const struct cli_command *cmd,
+			  const struct cli_values *v, const struct model *m,
+			  const struct hw_system *sys,
+			  const struct sim_options *o,
+			  const struct sim_result *r)
+{
+	fputs("{\"model\": ", f);
+	report_json_string(f, m->name);
+	fputs(", \"model_arg\": ", f);
+	report_json_string(f, v->positional[0]);
+	fputs(", \"hardware\": ", f);
+	report_json_string(f, sys->spec);
+	fprintf(f, ", \"batch_per_device\": %lld, \"global_batch\": %lld, "
+		"\"precision\": \"%s\", \"options\": {\"precision_auto\": "
+		"%s, \"optimizer\": \"%s\", \"allreduce\": \"%s\", "
+		"\"bucket_bytes\": %.17g, \"overlap\": %s, "
+		"\"compression\": \"%s\", \"topk_ratio\": %.17g, "
+		"\"uncalibrated\": %s}}",
+		(long long)r->batch_per_device, (long long)r->global_batch,
+		dlsim_precision_name(r->precision),
+		o->precision_auto ? "true" : "false",
+		sim_optimizer_name(o->optimizer), sim_algo_name(o->allreduce),
+		o->bucket_bytes, o->overlap ? "true" : "false",
+		sim_compression_name(o->compression), o->topk_ratio,
+		v->set[cli_opt(cmd, "uncalibrated")] ? "true" : "false");
+}
+
+/* fit_ids: "[12, 13]", "[]" uncalibrated. */
+static void record_fit_ids(FILE *f, const struct sim_result *r)
+{
+	int i;
+
+	fputc('[', f);
+	for (i = 0; r->calibrated && i < r->n_calib_used; i++)
+		fprintf(f, "%s%lld", i ? ", " : "",
+			(long long)r->calib_used[i].id);
+	fputc(']', f);
+}
+
+/* The three JSON texts of the row, each caller-owned (free), NULL on
+ * failure. */
+static int record_texts(char **in, char **outj, char **ids,
+			const struct cli_command *cmd,
+			const struct cli_values *v, const struct model *m,
+			const struct hw_system *sys,
+			const struct sim_options *o, const struct sim_result *r,
+			const struct sim_train *shown, struct dlsim_err *err)
+{
+	size_t n1 = 0, n2 = 0, n3 = 0;
+	FILE *f1 = open_memstream(in, &n1);
+	FILE *f2 = open_memstream(outj, &n2);
+	FILE *f3 = open_memstream(ids, &n3);
+	int rc = DLSIM_OK;
+
+	if (f1)
+		record_inputs(f1, cmd, v, m, sys, o, r);
+	if (f2)
+		rc = report_prediction(f2, REPORT_JSON, m, sys, r, shown, 0,
+				       err);
+	if (f3)
+		record_fit_ids(f3, r);
+	if ((!f1 || fclose(f1) != 0 || !f2 || fclose(f2) != 0 || !f3 ||
+	     fclose(f3) != 0) && !rc)
+		rc = dlsim_err_set(err, DLSIM_ENOMEM, "--record: out of "
+				   "memory");
+	return rc;
+}
+
+/* Store the prediction; says its id on stderr. */
+static int record(struct db *db, const struct cli_command *cmd,
+		  const struct cli_values *v, const struct model *m,
+		  const struct hw_system *sys, const struct sim_options *o,
+		  const struct sim_result *r, const struct sim_train *shown,
+		  struct dlsim_err *err)
+{
+	struct db_prediction p;
+	char *in = NULL, *outj = NULL, *ids = NULL;
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	if ((rc = record_texts(&in, &outj, &ids, cmd, v, m, sys, o, r, shown,
+			       err)))
+		goto cleanup;
+	p.inputs_json = in;
+	p.outputs_json = outj;
+	p.fit_ids = ids;
+	if ((rc = db_prediction_insert(db, &p, err)))
+		goto cleanup;
+	fprintf(stderr, "dlsim: recorded prediction %lld\n", (long long)p.id);
+cleanup:
+	free(in);
+	free(outj);
+	free(ids);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- */
+/* The command                                                       */
+/* ---------------------------------------------------------------- */
+
 int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct dlsim_err err = { 0, "" };
@@ -103,8 +259,9 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	struct cli_values v;
 	struct sim_train tr;
 	const struct sim_train *shown = NULL;
+	struct db *rec = NULL, *rec_owned = NULL;
 	enum report_format fmt;
-	int rc = cli_parse(cmd, argc, argv, &v);
+	int rc = cli_parse(cmd, argc, argv, &v), want_record;
 
 	if (rc >= 0)
 		return rc;
@@ -117,8 +274,12 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 		return cli_fail(cmd, &err);
 	if ((rc = cli_catalog(cmd, &cat)) >= 0)
 		return rc;
+	want_record = v.set[cli_opt(cmd, "record")];
 	if (model_resolve(v.positional[0], &m, &err) ||
+	    record_create(cmd, &v, &err) ||
 	    cli_calib_open(cmd, &v, &src, &err) ||
+	    (want_record &&
+	     record_db(cmd, &v, &src, &rec, &rec_owned, &err)) ||
 	    cli_system_resolve(&src, cat, v.str[cli_opt(cmd, "hw")], &cs,
 			       &err) ||
 	    sim_predict(m, sys, &o, &r, &err) ||
@@ -126,10 +287,13 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	    (o.want_trace &&
 	     report_trace(v.str[cli_opt(cmd, "trace")], m, sys, &r, &err)) ||
 	    report_prediction(stdout, fmt, m, sys, &r, shown, o.want_layers,
-			      &err))
+			      &err) ||
+	    (want_record &&
+	     record(rec, cmd, &v, m, sys, &o, &r, shown, &err)))
 		rc = cli_fail(cmd, &err);
 	else
 		rc = cli_finish(CLI_OK);
+	db_close(rec_owned);
 	cli_calib_close(&src);
 	sim_result_release(&r);
 	model_free(m);

@@ -9,7 +9,8 @@
  * comm, comm_exposed}, and layers when asked for.  Issue 4 adds
  * step_time_s_low and step_time_s_high (the fits' 95% bounds; the point
  * when uncalibrated) and calibration: null, or {hw, fits: [{id, kind,
- * n_samples, created_s, age_s}]}.  New keys may be added;
+ * n_samples, created_s, age_s}]}; the CSV ends with the same two columns,
+ * empty when uncalibrated.  New keys may be added;
  * these are never renamed.  Times are seconds, throughput samples/s.
  */
 #include "reports/report.h"
@@ -287,7 +288,8 @@ static void csv(FILE *f, const struct model *m, const struct hw_system *s,
 	      "global_batch,step_time_s,throughput,throughput_per_device,"
 	      "scaling_efficiency,forward_s,backward_s,optimizer_s,comm_s,"
 	      "comm_exposed_s,memory_per_device_bytes,memory_capacity_bytes,"
-	      "fits,train_time_s,train_energy_J,train_cost_usd\n", f);
+	      "fits,train_time_s,train_energy_J,train_cost_usd,"
+	      "step_time_s_low,step_time_s_high\n", f);
 	report_csv_field(f, m->name);
 	fputc(',', f);
 	report_csv_field(f, s->spec);
@@ -309,6 +311,12 @@ static void csv(FILE *f, const struct model *m, const struct hw_system *s,
 	fputc(',', f);
 	if (train && train->cost_known)
 		fprintf(f, "%.9g", train->cost_usd);
+	/* the interval only where a fit gives one */
+	if (r->calibrated)
+		fprintf(f, ",%.9g,%.9g", r->step_time_s_low,
+			r->step_time_s_high);
+	else
+		fputs(",,", f);
 	fputc('\n', f);
 }
 

@@ -5,8 +5,12 @@
  * The plot's data file holds one block per series (gnuplot's `index`),
  * columns: devices, throughput, ideal throughput (the first point's per
  * device throughput times devices), efficiency %, compute ms (forward +
- * backward), optimizer ms, exposed communication ms.  The breakdown panel
- * stacks the first series' three parts as boxes over its device counts.
+ * backward), optimizer ms, exposed communication ms, then the throughput
+ * interval's low and high ends (global batch over step_time_s_high and
+ * step_time_s_low; NaN, which gnuplot skips, when the point is not
+ * calibrated).  When any point is calibrated the throughput panel draws
+ * those two columns as error bars.  The breakdown panel stacks the first
+ * series' three parts as boxes over its device counts.
  */
 #include "reports/report.h"
 
@@ -34,7 +38,7 @@ static void table_calib(FILE *f, const struct sim_scale_point *p, int n)
 	for (i = 0; i < n; i++) {
 		const struct sim_result *r = &p[i].r;
 
-		if (!r->calibrated ||
+		if (!r->calibrated || r->n_calib_used == 0 ||
 		    (i > 0 && strcmp(p[i - 1].series, p[i].series) == 0 &&
 		     p[i - 1].r.n_calib_used == r->n_calib_used))
 			continue;
@@ -81,13 +85,13 @@ static void csv(FILE *f, const struct model *m, const char *mode,
 	fputs("model,mode,series,hardware,devices,nodes,batch_per_device,"
 	      "global_batch,step_time_s,throughput,speedup,efficiency,"
 	      "comm_fraction,compute_s,optimizer_s,comm_s,comm_exposed_s,"
-	      "fits\n", f);
+	      "fits,step_time_s_low,step_time_s_high\n", f);
 	for (i = 0; i < n; i++) {
 		const struct sim_result *r = &p[i].r;
 
 		report_csv_field(f, m->name);
 		fprintf(f, ",%s,%s,%s,%lld,%lld,%lld,%lld,%.9g,%.9g,%.6f,%.6f,"
-			"%.6f,%.9g,%.9g,%.9g,%.9g,%s\n", mode, p[i].series,
+			"%.6f,%.9g,%.9g,%.9g,%.9g,%s,", mode, p[i].series,
 			p[i].spec, (long long)r->devices,
 			(long long)p[i].nodes, (long long)r->batch_per_device,
 			(long long)r->global_batch, r->step_time_s,
@@ -96,6 +100,12 @@ static void csv(FILE *f, const struct model *m, const char *mode,
 			r->breakdown.optimizer_s, r->breakdown.comm_s,
 			r->breakdown.comm_exposed_s,
 			r->fits ? "true" : "false");
+		/* the interval only where a fit gives one */
+		if (r->calibrated)
+			fprintf(f, "%.9g,%.9g\n", r->step_time_s_low,
+				r->step_time_s_high);
+		else
+			fputs(",\n", f);
 	}
 }
 
@@ -151,6 +161,30 @@ int report_scaling(FILE *f, enum report_format fmt, const struct model *m,
 /* Plot                                                              */
 /* ---------------------------------------------------------------- */
 
+/* A point's throughput interval, columns 8 and 9: the slow end of the
+ * step is the low end of the throughput. */
+static void plot_interval(FILE *f, const struct sim_result *r)
+{
+	if (!r->calibrated || !(r->step_time_s_low > 0.0) ||
+	    !(r->step_time_s_high > 0.0)) {
+		fputs(" NaN NaN\n", f);
+		return;
+	}
+	fprintf(f, " %.6g %.6g\n",
+		(double)r->global_batch / r->step_time_s_high,
+		(double)r->global_batch / r->step_time_s_low);
+}
+
+static int any_calibrated(const struct sim_scale_point *p, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (p[i].r.calibrated)
+			return 1;
+	return 0;
+}
+
 /* The data file: one block per series. */
 static char *plot_data(const struct sim_scale_point *p, int n)
 {
@@ -170,14 +204,16 @@ static char *plot_data(const struct sim_scale_point *p, int n)
 				fputs("\n\n", f);
 			fprintf(f, "# %s\n# devices throughput ideal "
 				"efficiency_pct compute_ms optimizer_ms "
-				"comm_exposed_ms\n", p[i].series);
+				"comm_exposed_ms throughput_low "
+				"throughput_high\n", p[i].series);
 			per_dev = r->throughput / (double)r->devices;
 		}
-		fprintf(f, "%lld %.6g %.6g %.4f %.6g %.6g %.6g\n",
+		fprintf(f, "%lld %.6g %.6g %.4f %.6g %.6g %.6g",
 			(long long)r->devices, r->throughput,
 			per_dev * (double)r->devices, 100.0 * p[i].efficiency,
 			1e3 * compute_s(r), 1e3 * r->breakdown.optimizer_s,
 			1e3 * r->breakdown.comm_exposed_s);
+		plot_interval(f, r);
 	}
 	if (fclose(f) != 0) {
 		free(buf);
@@ -221,15 +257,28 @@ static const char *precision_of(const struct sim_scale_point *p, int n)
 	return dlsim_precision_name(p[0].r.precision);
 }
 
-static void plot_panels(FILE *f, const char *dat, int k, const char *first)
+/* The throughput panel; bars: draw columns 8 and 9 as error bars. */
+static void plot_throughput(FILE *f, const char *dat, int k, int bars)
 {
 	fprintf(f, "set title 'Throughput'\nset logscale y\n"
 		"set ylabel 'samples per second'\n"
 		"plot for [i=0:%d] %s index i using 1:2 with linespoints "
 		"lw 2 pt 7 title word(names, i+1), \\\n"
 		"     for [i=0:%d] %s index i using 1:3 with lines dt 2 lc "
-		"'gray40' title (i == 0 ? 'ideal (linear)' : '')\n", k - 1,
+		"'gray40' title (i == 0 ? 'ideal (linear)' : '')", k - 1,
 		dat, k - 1, dat);
+	if (bars)
+		fprintf(f, ", \\\n     for [i=0:%d] %s index i using "
+			"1:2:8:9 with yerrorbars lc 'black' pt 0 "
+			"title (i == 0 ? '95%% interval (fits)' : '')", k - 1,
+			dat);
+	fputc('\n', f);
+}
+
+static void plot_panels(FILE *f, const char *dat, int k, const char *first,
+			int bars)
+{
+	plot_throughput(f, dat, k, bars);
 	fprintf(f, "set title 'Parallel efficiency'\nunset logscale y\n"
 		"set ylabel 'efficiency (%%)'\nset yrange [0:105]\n"
 		"set key bottom left box opaque\n"
@@ -295,7 +344,7 @@ static char *plot_script(const char *image, const char *datpath,
 	      "set logscale x 2\nset xlabel 'devices'\nnames = ", f);
 	report_gp_string(f, words);
 	fputc('\n', f);
-	plot_panels(f, dat, k, p[0].series);
+	plot_panels(f, dat, k, p[0].series, any_calibrated(p, n));
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;
