@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdio.h>
+
 #include "dlsim.h"
 
 #define CAL_MAX_SAMPLES ((int64_t)10000000)  /* 10^7 per import */
@@ -197,5 +199,31 @@ int cal_parse_text(enum cal_format f, const char *path, char *text,
 struct hw_builtin_file;
 int cal_seed_from(struct db *db, const struct hw_builtin_file *files,
 		  int64_t *runs, int64_t *samples, struct dlsim_err *err);
+
+/*
+ * The fitting models of `calibrate fit` (cal_fitmodels.c): each fits the
+ * points in f->x, f->y (sorted by x) and fills f, or returns -1 with the
+ * reason in why.
+ */
+#define CAL_LINE_SEGMENTS 3
+#define CAL_BW_LEVELS 4     /* cache levels of a bandwidth curve, at most */
+#define CAL_BW_MIN_RUN 2    /* points per level, so that it has a sigma */
+
+int cal_model_lines(struct cal_fitted *f, char *why, size_t n_why);
+int cal_model_saturating(struct cal_fitted *f, char *why, size_t n_why);
+int cal_model_plateau(struct cal_fitted *f, char *why, size_t n_why);
+int cal_model_levels(struct cal_fitted *f, char *why, size_t n_why);
+
+/* A bandwidth curve: a plateau model with its levels in seg. */
+static inline int cal_fitted_is_curve(const struct cal_fitted *f)
+{
+	return f->model == CAL_MODEL_PLATEAU && f->n_segments > 0;
+}
+
+/* A fit's JSON form (cal_fitjson.c). */
+void cal_fit_params_json(FILE *o, const struct cal_fitted *f,
+			 const char *dtype, const char *device);
+void cal_fit_covariance_json(FILE *o, const struct cal_fitted *f);
+int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row);
 
 #endif /* DLSIM_CALIBRATE_CAL_H */

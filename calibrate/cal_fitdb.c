@@ -7,9 +7,13 @@
  * Every sample of every run for the hardware is read once
  * (db_each_sample_of).  Its benchmark picks a model (the table below);
  * its parameters are split into the size (the x of the fit: bytes, or
- * 2mnk FLOPs for a GEMM, as Ben-Nun & Hoefler count a multiply-add) and
- * everything else, which names its group: "allreduce|ranks=8 op=sum
- * inplace=0 dtype=fp32", "gemm|dtype=fp32 ... device=Tesla_V100".  So
+ * 2mnk FLOPs for a GEMM, as Ben-Nun & Hoefler count a multiply-add, or
+ * the direct-convolution FLOPs 2 N K P Q C R S for a conv, with P =
+ * floor((h + 2 pad_h - r) / stride_h) + 1 and Q likewise from w, s,
+ * pad_w, stride_w, or from the generic table's pad and stride, pad 0 and
+ * stride 1 when absent) and everything else, which names its group:
+ * "allreduce|ranks=8 op=sum inplace=0 dtype=fp32", "gemm|dtype=fp32
+ * ... device=Tesla_V100".  So
  * configurations that differ in anything but size (ranks, placement,
  * data type, device, implementation, threads) are never fitted
  * together.  Points are sorted by group, then size; where a group holds
@@ -17,39 +21,65 @@
  * that no measurement counts twice.  Each group is fitted on its own:
  *   collectives, p2p_latency  cal_fit_lines, 1 to 3 segments (LogGP's
  *                             alpha and beta per protocol regime);
- *   gemm                      cal_fit_saturating of achieved FLOP/s
+ *   gemm, conv                cal_fit_saturating of achieved FLOP/s
  *                             (x / time) against x, scaled by the
  *                             largest rate so that the solver works on
- *                             numbers near 1;
- *   stream                    no curve: the median rate of the working
- *                             sets at least half the largest one, which
- *                             are past the last cache (the DRAM
- *                             plateau), sigma their standard error.
- * Groups with fewer than 3 points (stream: 1) are skipped and named in
- * the report with the reason, as are benchmarks without a model (conv,
- * rnn, p2p_bw) and samples in another unit.
+ *                             numbers near 1 (a conv group: pass,
+ *                             dtype, math, setting, device);
+ *   stream                    two fits.  The plateau: the median rate
+ *                             of the working sets at least half the
+ *                             largest one, which are past the last
+ *                             cache (the DRAM plateau), sigma their
+ *                             standard error.  The bandwidth curve:
+ *                             1 to 4 levels of constant rate (cache
+ *                             levels) over working-set bytes, cut
+ *                             exactly by dynamic programming on log
+ *                             rate, one more level kept only when the
+ *                             F-test of nested models passes at 0.1%
+ *                             (fit_levels; cal_fit_lines's rule with
+ *                             two parameters a level instead of
+ *                             three); each level's rate is the
+ *                             geometric mean of its points, sigma by
+ *                             the delta method.
+ * Groups with fewer than 3 points (stream: 1, its curve 2) are skipped
+ * and named in the report with the reason, as are benchmarks without a
+ * model (rnn, p2p_bw) and samples in another unit.
  *
  * WHAT A FIT ROW HOLDS
- * kind "alphabeta:<benchmark>:<ranks>", "gemm:<dtype>" or
- * "stream:<kernel>" (at most 31 characters); params_json always has
+ * kind "alphabeta:<benchmark>:<ranks>", "gemm:<dtype>", "conv:<dtype>",
+ * "stream:<kernel>" or "bwcurve:<kernel>" (at most 31 characters);
+ * params_json always has
  * "benchmark" and "group" (kind alone does not tell in-place from
  * out-of-place, or one DeepBench device from another), then
  *   lines     "segments": [{"x_lo", "x_hi", "alpha_s",
  *             "beta_s_per_byte", "n", "rel_rms"}, ...], covariance
  *             [[[aa, ab], [ab, bb]], ...] one 2x2 per segment;
- *   gemm      "flops_max", "flops_half", "device", "dtype", covariance
- *             [[var_max, 0], [0, var_half]] (the fit gives variances);
+ *   gemm,     "flops_max", "flops_half", "device", "dtype", covariance
+ *   conv      [[var_max, 0], [0, var_half]] (the fit gives variances);
  *   stream    "bw_Bps", "from_bytes", covariance [[sigma^2]];
- * residual_rms relative to the measured values for all three.
+ *   bwcurve   "levels": [{"bytes_lo", "bytes_hi", "Bps", "sigma_Bps",
+ *             "n", "rel_rms"}, ...] in order of size (bytes_lo, bytes_hi
+ *             the first and last working set measured in the level: a
+ *             cache boundary lies between one level's bytes_hi and the
+ *             next one's bytes_lo), covariance the diagonal matrix of
+ *             the levels' variances sigma_Bps^2;
+ * residual_rms relative to the measured values for all of them.
  *
  * LIMITATIONS
  * - Each fit is stored in its own transaction (db_fit_insert): a
  *   failure part-way keeps the fits before it.
- * - The GEMM curve has size as its only variable: shapes (skinny, or
- *   transposed) show up as residuals.
+ * - The GEMM and conv curves have size as their only variable: shapes
+ *   (skinny, transposed, 1x1 or strided filters) show up as residuals.
+ *   Conv FLOPs are the direct algorithm's, so a library that runs
+ *   Winograd or FFT convolutions reaches an "achieved" rate above the
+ *   device's peak (DeepBench's V100 fp32: flops_max about 2.3e13).
+ * - A bandwidth level needs 2 points, and a cut never falls between two
+ *   points of the same size; the levels are steps, so a gradual fall
+ *   between caches becomes extra levels or residual.
  * - show draws the points stored now, which may be more than the fit
  *   used if runs were added since.
  */
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +89,6 @@
 #include "core/core.h"
 #include "core/banned.h"
 
-#define LINE_SEGMENTS 3
 #define KEY_LEN 320
 
 /* ---------------------------------------------------------------- */
@@ -79,6 +108,7 @@ static const struct {
 	{ "all-to-all", CAL_MODEL_LINES, "s" },
 	{ "p2p_latency", CAL_MODEL_LINES, "s" },
 	{ "gemm", CAL_MODEL_SATURATING, "s" },
+	{ "conv", CAL_MODEL_SATURATING, "s" },
 	{ "stream", CAL_MODEL_PLATEAU, "B/s" },
 };
 
@@ -94,17 +124,23 @@ static int model_find(const char *benchmark)
 	return -1;
 }
 
-/* The keys that make the size, left out of the group. */
-static int size_key(enum cal_model m, const char *key, size_t len)
+/* The keys that make the size (or shape), left out of the group. */
+static int size_key(const char *benchmark, enum cal_model m,
+		    const char *key, size_t len)
 {
 	static const char *const gemm[] = { "m", "n", "k", "transa",
 					    "transb", NULL };
+	static const char *const conv[] = { "n", "c", "h", "w", "k", "r",
+					    "s", "pad", "stride", "pad_h",
+					    "pad_w", "stride_h", "stride_w",
+					    NULL };
+	const char *const *keys = strcmp(benchmark, "conv") ? gemm : conv;
 	int i;
 
 	if (m != CAL_MODEL_SATURATING)
 		return len == 5 && strncmp(key, "bytes", 5) == 0;
-	for (i = 0; gemm[i]; i++)
-		if (strlen(gemm[i]) == len && strncmp(key, gemm[i], len) == 0)
+	for (i = 0; keys[i]; i++)
+		if (strlen(keys[i]) == len && strncmp(key, keys[i], len) == 0)
 			return 1;
 	return 0;
 }
@@ -144,6 +180,43 @@ static double param_num(const char *params, const char *key)
 		return NAN;
 	v = strtod(buf, &end);
 	return *end ? NAN : v;
+}
+
+/* key_h (DeepBench) or key (the generic table), else dflt. */
+static double param_hw(const char *params, const char *key,
+		       const char *key_hw, double dflt)
+{
+	double v = param_num(params, key_hw);
+
+	if (isnan(v))
+		v = param_num(params, key);
+	return isnan(v) ? dflt : v;
+}
+
+/* One output extent, floor((in + 2 pad - filter) / stride) + 1; NAN
+ * when the filter does not fit. */
+static double conv_out(double in, double filter, double pad, double stride)
+{
+	double o = floor((in + 2.0 * pad - filter) / stride) + 1.0;
+
+	return stride >= 1.0 && pad >= 0.0 && o >= 1.0 ? o : NAN;
+}
+
+/* Direct-convolution FLOPs 2 N K P Q C R S (a multiply-add is two),
+ * P and Q from h, w, r, s, pad and stride (pad 0 and stride 1 when the
+ * params leave them out); NAN when a dimension is missing. */
+static double conv_flops(const char *params)
+{
+	double p = conv_out(param_num(params, "h"), param_num(params, "r"),
+			    param_hw(params, "pad", "pad_h", 0.0),
+			    param_hw(params, "stride", "stride_h", 1.0));
+	double q = conv_out(param_num(params, "w"), param_num(params, "s"),
+			    param_hw(params, "pad", "pad_w", 0.0),
+			    param_hw(params, "stride", "stride_w", 1.0));
+
+	return 2.0 * param_num(params, "n") * param_num(params, "k") * p *
+	       q * param_num(params, "c") * param_num(params, "r") *
+	       param_num(params, "s");
 }
 
 /* ---------------------------------------------------------------- */
@@ -223,7 +296,9 @@ static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 	p->run_id = run_id;
 	p->summary = s->rep < 0;
 	if (models[m].model == CAL_MODEL_SATURATING) {
-		p->x = 2.0 * param_num(s->params, "m") *
+		p->x = strcmp(s->benchmark, "conv") == 0 ?
+		       conv_flops(s->params) :
+		       2.0 * param_num(s->params, "m") *
 		       param_num(s->params, "n") * param_num(s->params, "k");
 		p->y = p->x / s->value;
 	} else {
@@ -241,7 +316,8 @@ static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 		size_t len = end ? (size_t)(end - q) : strlen(q);
 
 		if (!eq || eq > q + len ||
-		    !size_key(models[m].model, q, (size_t)(eq - q)))
+		    !size_key(s->benchmark, models[m].model, q,
+			      (size_t)(eq - q)))
 			w += (size_t)snprintf(p->key + w, sizeof(p->key) - w,
 					      "%s%.*s",
 					      p->key[w - 1] == '|' ? "" : " ",
@@ -338,204 +414,6 @@ static int skip_add(struct cal_fit_report *r, const char *what,
 	return 0;
 }
 
-/* ---------------------------------------------------------------- */
-/* The fits                                                          */
-/* ---------------------------------------------------------------- */
-
-static int dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Lines: 1 to 3 segments; the relative rms over all of them. */
-static int fit_lines(struct cal_fitted *f, char *why, size_t n_why)
-{
-	struct dlsim_err e = { 0, "" };
-	double ss = 0.0;
-	int i;
-
-	if (cal_fit_lines(f->x, f->y, f->n_points, LINE_SEGMENTS, f->seg,
-			  &f->n_segments, &e)) {
-		core_strlcpy(why, e.msg, n_why);
-		return -1;
-	}
-	for (i = 0; i < f->n_segments; i++)
-		ss += f->seg[i].n * f->seg[i].rel_rms * f->seg[i].rel_rms;
-	f->residual_rms = sqrt(ss / f->n_points);
-	return 0;
-}
-
-/* GEMM: rates scaled to the largest, so the solver sees numbers near 1. */
-static int fit_saturating(struct cal_fitted *f, char *why, size_t n_why)
-{
-	struct dlsim_err e = { 0, "" };
-	double *y = malloc((size_t)f->n_points * sizeof(double));
-	double top = 0.0, ss = 0.0;
-	int i, rc;
-
-	if (!y) {
-		snprintf(why, n_why, "out of memory");
-		return -1;
-	}
-	for (i = 0; i < f->n_points; i++)
-		top = f->y[i] > top ? f->y[i] : top;
-	for (i = 0; i < f->n_points; i++)
-		y[i] = f->y[i] / top;
-	rc = cal_fit_saturating(f->x, y, f->n_points, &f->sat, &e);
-	free(y);
-	if (rc) {
-		core_strlcpy(why, e.msg, n_why);
-		return -1;
-	}
-	f->sat.e_max *= top;
-	f->sat.var_e_max *= top * top;
-	f->sat.rms *= top;
-	for (i = 0; i < f->n_points; i++) {
-		double m = f->sat.e_max * f->x[i] / (f->x[i] + f->sat.x_half);
-		double r = (m - f->y[i]) / f->y[i];
-
-		ss += r * r;
-	}
-	f->residual_rms = sqrt(ss / f->n_points);
-	return 0;
-}
-
-/* STREAM: the median of the working sets from half the largest up. */
-static int fit_plateau(struct cal_fitted *f, char *why, size_t n_why)
-{
-	double from = f->x[f->n_points - 1] / 2.0, *v, med, ss = 0.0;
-	int i, m = 0;
-
-	v = malloc((size_t)f->n_points * sizeof(double));
-	if (!v) {
-		snprintf(why, n_why, "out of memory");
-		return -1;
-	}
-	for (i = 0; i < f->n_points; i++)
-		if (f->x[i] >= from)
-			v[m++] = f->y[i];
-	qsort(v, (size_t)m, sizeof(double), dbl_cmp);
-	med = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
-	for (i = 0; i < m; i++)
-		ss += (v[i] - med) * (v[i] - med);
-	free(v);
-	f->plateau_Bps = med;
-	f->plateau_from_bytes = from;
-	f->plateau_sigma_Bps = m > 1 ? sqrt(ss / (m - 1)) / sqrt((double)m) :
-			       0.0;
-	f->residual_rms = sqrt(ss / m) / med;
-	f->n_samples = m;
-	return 0;
-}
-
-/* ---------------------------------------------------------------- */
-/* JSON in and out                                                   */
-/* ---------------------------------------------------------------- */
-
-static void json_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.17g", v);
-	else
-		fputs("null", f);
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void params_json(FILE *o, const struct cal_fitted *f,
-			const char *dtype, const char *device)
-{
-	int i;
-
-	fputs("{\"benchmark\": ", o);
-	json_str(o, f->benchmark);
-	fputs(", \"group\": ", o);
-	json_str(o, f->group);
-	if (f->model == CAL_MODEL_LINES) {
-		fputs(", \"segments\": [", o);
-		for (i = 0; i < f->n_segments; i++) {
-			const struct cal_line_fit *s = &f->seg[i];
-
-			fputs(i ? ", {\"x_lo\": " : "{\"x_lo\": ", o);
-			json_num(o, s->x_lo);
-			fputs(", \"x_hi\": ", o);
-			json_num(o, s->x_hi);
-			fputs(", \"alpha_s\": ", o);
-			json_num(o, s->a);
-			fputs(", \"beta_s_per_byte\": ", o);
-			json_num(o, s->b);
-			fprintf(o, ", \"n\": %d, \"rel_rms\": ", s->n);
-			json_num(o, s->rel_rms);
-			fputc('}', o);
-		}
-		fputc(']', o);
-	} else if (f->model == CAL_MODEL_SATURATING) {
-		fputs(", \"flops_max\": ", o);
-		json_num(o, f->sat.e_max);
-		fputs(", \"flops_half\": ", o);
-		json_num(o, f->sat.x_half);
-		fputs(", \"dtype\": ", o);
-		json_str(o, dtype);
-		fputs(", \"device\": ", o);
-		json_str(o, device);
-	} else {
-		fputs(", \"bw_Bps\": ", o);
-		json_num(o, f->plateau_Bps);
-		fputs(", \"from_bytes\": ", o);
-		json_num(o, f->plateau_from_bytes);
-	}
-	fputc('}', o);
-}
-
-static void covariance_json(FILE *o, const struct cal_fitted *f)
-{
-	int i;
-
-	fputc('[', o);
-	if (f->model == CAL_MODEL_LINES) {
-		for (i = 0; i < f->n_segments; i++) {
-			const struct cal_line_fit *s = &f->seg[i];
-
-			fputs(i ? ", [[" : "[[", o);
-			json_num(o, s->cov_aa);
-			fputs(", ", o);
-			json_num(o, s->cov_ab);
-			fputs("], [", o);
-			json_num(o, s->cov_ab);
-			fputs(", ", o);
-			json_num(o, s->cov_bb);
-			fputs("]]", o);
-		}
-	} else if (f->model == CAL_MODEL_SATURATING) {
-		fputc('[', o);
-		json_num(o, f->sat.var_e_max);
-		fputs(", 0], [0, ", o);
-		json_num(o, f->sat.var_x_half);
-		fputc(']', o);
-	} else {
-		fputc('[', o);
-		json_num(o, f->plateau_sigma_Bps * f->plateau_sigma_Bps);
-		fputc(']', o);
-	}
-	fputc(']', o);
-}
-
 /* The kind, dtype and device of a fit from its group's parameters. */
 static int make_kind(struct cal_fitted *f, char *dtype, char *device,
 		     size_t n)
@@ -550,8 +428,8 @@ static int make_kind(struct cal_fitted *f, char *dtype, char *device,
 			     f->benchmark, param_get(f->group, "ranks", v,
 						     sizeof(v))[0] ? v : "0");
 	else if (f->model == CAL_MODEL_SATURATING)
-		w = snprintf(f->kind, sizeof(f->kind), "gemm:%s",
-			     dtype[0] ? dtype : "unknown");
+		w = snprintf(f->kind, sizeof(f->kind), "%s:%s",
+			     f->benchmark, dtype[0] ? dtype : "unknown");
 	else
 		w = snprintf(f->kind, sizeof(f->kind), "stream:%s",
 			     param_get(f->group, "kernel", v,
@@ -573,9 +451,9 @@ static int store(struct db *db, const char *hw, struct cal_fitted *f,
 	int rc = DLSIM_OK, bad;
 
 	if (a)
-		params_json(a, f, dtype, device);
+		cal_fit_params_json(a, f, dtype, device);
 	if (b)
-		covariance_json(b, f);
+		cal_fit_covariance_json(b, f);
 	if (c && run) {
 		for (i = 0; i < np; i++) {
 			int64_t j;
@@ -655,6 +533,45 @@ static void split_key(struct cal_fitted *f, const char *key)
 	snprintf(f->group, sizeof(f->group), "%s", bar + 1);
 }
 
+/* A stream group's second fit: bandwidth against working set,
+ * "bwcurve:<kernel>". */
+static int fit_bwcurve(struct db *db, const char *hw,
+		       struct cal_fit_report *r, const struct point *p,
+		       int64_t lo, int64_t hi, struct dlsim_err *err)
+{
+	struct cal_fitted *f = fit_add(r);
+	char why[160], what[KEY_LEN], v[64];
+	int w, rc = 1;
+
+	if (!f || take_points(f, p, lo, hi))
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	split_key(f, p[lo].key);
+	f->model = CAL_MODEL_PLATEAU;
+	snprintf(what, sizeof(what), "%s %s (bwcurve)", f->benchmark,
+		 f->group);
+	w = snprintf(f->kind, sizeof(f->kind), "bwcurve:%s",
+		     param_get(f->group, "kernel", v, sizeof(v))[0] ? v :
+		     "unknown");
+	if (f->n_points < CAL_BW_MIN_RUN)
+		snprintf(why, sizeof(why), "%d point: the curve needs %d",
+			 f->n_points, CAL_BW_MIN_RUN);
+	else if (w < 0 || (size_t)w >= sizeof(f->kind))
+		snprintf(why, sizeof(why), "its kind is longer than 31 "
+			 "characters");
+	else
+		rc = cal_model_levels(f, why, sizeof(why));
+	if (rc) {
+		free(f->x);
+		free(f->y);
+		r->n_fit--;
+		if (skip_add(r, what, why))
+			return dlsim_err_set(err, DLSIM_ENOMEM,
+					     "out of memory");
+		return DLSIM_OK;
+	}
+	return store(db, hw, f, p + lo, hi - lo, "", "", err);
+}
+
 static int fit_group(struct db *db, const char *hw, struct cal_fit_report *r,
 		     const struct point *p, int64_t lo, int64_t hi,
 		     struct dlsim_err *err)
@@ -679,11 +596,11 @@ static int fit_group(struct db *db, const char *hw, struct cal_fit_report *r,
 			 "characters");
 		rc = 1;
 	} else if (f->model == CAL_MODEL_LINES) {
-		rc = fit_lines(f, why, sizeof(why));
+		rc = cal_model_lines(f, why, sizeof(why));
 	} else if (f->model == CAL_MODEL_SATURATING) {
-		rc = fit_saturating(f, why, sizeof(why));
+		rc = cal_model_saturating(f, why, sizeof(why));
 	} else {
-		rc = fit_plateau(f, why, sizeof(why));
+		rc = cal_model_plateau(f, why, sizeof(why));
 	}
 	if (rc) {
 		free(f->x);
@@ -694,7 +611,10 @@ static int fit_group(struct db *db, const char *hw, struct cal_fit_report *r,
 					     "out of memory");
 		return DLSIM_OK;
 	}
-	return store(db, hw, f, p + lo, hi - lo, dtype, device, err);
+	if ((rc = store(db, hw, f, p + lo, hi - lo, dtype, device, err)) ||
+	    f->model != CAL_MODEL_PLATEAU)
+		return rc;
+	return fit_bwcurve(db, hw, r, p, lo, hi, err);
 }
 
 int cal_fit_hw(struct db *db, const char *hw, struct cal_fit_report *out,
@@ -741,114 +661,7 @@ int cal_fit_hw(struct db *db, const char *hw, struct cal_fit_report *out,
 /* Reading fits back                                                 */
 /* ---------------------------------------------------------------- */
 
-static double jnum(const struct cal_json_doc *d, const struct cal_json *o,
-		   const char *key)
-{
-	const struct cal_json *v = cal_json_get(d, o, key);
-
-	return v && v->type == CAL_JSON_NUMBER ? v->num : NAN;
-}
-
-/* The i-th element of an array (NULL past its end). */
-static const struct cal_json *jat(const struct cal_json_doc *d,
-				  const struct cal_json *a, int i)
-{
-	const struct cal_json *v = a ? cal_json_first(d, a) : NULL;
-
-	while (v && i-- > 0)
-		v = cal_json_next(d, v);
-	return v;
-}
-
-static double jnum_at(const struct cal_json_doc *d,
-		      const struct cal_json *a, int i, int j)
-{
-	const struct cal_json *v = jat(d, jat(d, a, i), j);
-
-	return v && v->type == CAL_JSON_NUMBER ? v->num : NAN;
-}
-
-/* Parse text (copied) into doc; -1 if it is not JSON. */
-static int parse(const char *text, char **copy, struct cal_json_doc *doc)
-{
-	size_t n = strlen(text);
-	struct cal_in in;
-
-	*copy = malloc(n + 1);
-	if (!*copy)
-		return -1;
-	memcpy(*copy, text, n + 1);
-	cal_in_init(&in, "fit", *copy, n);
-	return cal_json_parse(&in, doc, NULL) ? -1 : 0;
-}
-
-static int from_row(struct cal_fitted *f, const struct db_fit *row)
-{
-	struct cal_json_doc p = { 0 }, c = { 0 };
-	char *pt = NULL, *ct = NULL;
-	const struct cal_json *v, *cov;
-	int ok = -1, i;
-
-	memset(f, 0, sizeof(*f));
-	f->fit_id = row->id;
-	memcpy(f->kind, row->kind, sizeof(f->kind));
-	f->residual_rms = row->residual_rms;
-	f->n_samples = row->n_samples;
-	f->created_s = row->created_s;
-	if (parse(row->params_json, &pt, &p) ||
-	    parse(row->covariance_json, &ct, &c))
-		goto cleanup;
-	cov = &c.v[0];
-	if (!(v = cal_json_get(&p, &p.v[0], "benchmark")) ||
-	    v->type != CAL_JSON_STRING)
-		goto cleanup;
-	snprintf(f->benchmark, sizeof(f->benchmark), "%s", v->str);
-	if (!(v = cal_json_get(&p, &p.v[0], "group")) ||
-	    v->type != CAL_JSON_STRING)
-		goto cleanup;
-	snprintf(f->group, sizeof(f->group), "%s", v->str);
-	if (strncmp(f->kind, "alphabeta:", 10) == 0) {
-		f->model = CAL_MODEL_LINES;
-		v = cal_json_get(&p, &p.v[0], "segments");
-		for (i = 0; i < CAL_MAX_SEGMENTS && jat(&p, v, i); i++) {
-			const struct cal_json *s = jat(&p, v, i);
-			struct cal_line_fit *l = &f->seg[i];
-
-			l->x_lo = jnum(&p, s, "x_lo");
-			l->x_hi = jnum(&p, s, "x_hi");
-			l->a = jnum(&p, s, "alpha_s");
-			l->b = jnum(&p, s, "beta_s_per_byte");
-			l->n = (int)jnum(&p, s, "n");
-			l->rel_rms = jnum(&p, s, "rel_rms");
-			l->cov_aa = jnum_at(&c, jat(&c, cov, i), 0, 0);
-			l->cov_ab = jnum_at(&c, jat(&c, cov, i), 0, 1);
-			l->cov_bb = jnum_at(&c, jat(&c, cov, i), 1, 1);
-		}
-		f->n_segments = i;
-	} else if (strncmp(f->kind, "gemm:", 5) == 0) {
-		f->model = CAL_MODEL_SATURATING;
-		f->sat.e_max = jnum(&p, &p.v[0], "flops_max");
-		f->sat.x_half = jnum(&p, &p.v[0], "flops_half");
-		f->sat.var_e_max = jnum_at(&c, cov, 0, 0);
-		f->sat.var_x_half = jnum_at(&c, cov, 1, 1);
-		f->sat.n = (int)f->n_samples;
-	} else if (strncmp(f->kind, "stream:", 7) == 0) {
-		f->model = CAL_MODEL_PLATEAU;
-		f->plateau_Bps = jnum(&p, &p.v[0], "bw_Bps");
-		f->plateau_from_bytes = jnum(&p, &p.v[0], "from_bytes");
-		f->plateau_sigma_Bps = sqrt(jnum_at(&c, cov, 0, 0));
-	} else {
-		goto cleanup;
-	}
-	ok = 0;
-cleanup:
-	cal_json_release(&p);
-	cal_json_release(&c);
-	free(pt);
-	free(ct);
-	return ok;
-}
-
+/* The fits read back, gathered into a report. */
 struct loader {
 	struct cal_fit_report *r;
 	int nomem;
@@ -860,7 +673,7 @@ static int load_row(void *ctx, const struct db_fit *row)
 	struct cal_fitted f, *slot;
 	int i;
 
-	if (from_row(&f, row))
+	if (cal_fit_from_row(&f, row))
 		return 0;     /* a kind this dlsim does not know: not shown */
 	for (i = 0; i < ld->r->n_fit; i++)
 		if (strcmp(ld->r->fit[i].kind, f.kind) == 0 &&

@@ -1501,9 +1501,21 @@ int cal_fit_saturating(const double *x, const double *y, int n,
  *   CAL_MODEL_SATURATING  gemm: achieved FLOP/s against 2mnk FLOPs,
  *                         cal_fit_saturating; kind "gemm:<dtype>" (the
  *                         device, for DeepBench, is part of the group);
+ *                         conv likewise against the direct-convolution
+ *                         FLOPs 2 N K P Q C R S (P, Q from h, w, r, s,
+ *                         pad and stride), kind "conv:<dtype>", grouped
+ *                         by pass, dtype, math, setting and device;
  *   CAL_MODEL_PLATEAU     stream: the median rate (B/s) of the working
  *                         sets at least half the largest (the DRAM
- *                         plateau); kind "stream:<kernel>".
+ *                         plateau); kind "stream:<kernel>", n_segments
+ *                         0.  And, per stream group, the bandwidth
+ *                         curve: 1 to 4 levels of constant rate (cache
+ *                         levels) over working-set bytes, kind
+ *                         "bwcurve:<kernel>", n_segments levels in seg
+ *                         with x_lo, x_hi the first and last working
+ *                         set of the level (bytes), a its rate (B/s),
+ *                         cov_aa a's variance, n, rel_rms (b, cov_ab,
+ *                         cov_bb 0).
  * residual_rms is relative (residual / measured) for every model.
  * Intervals are 95%: value +- 1.96 sigma.
  */
@@ -1519,7 +1531,8 @@ struct cal_fitted {
 	int64_t n_samples;
 	double residual_rms;         /* relative */
 	double created_s;
-	int n_segments;              /* LINES */
+	int n_segments;              /* LINES; PLATEAU: the levels of a
+				        "bwcurve:" fit, 0 for "stream:" */
 	struct cal_line_fit seg[CAL_MAX_SEGMENTS];
 	struct cal_sat_fit sat;      /* SATURATING: FLOP/s against FLOPs */
 	double plateau_Bps, plateau_sigma_Bps, plateau_from_bytes;

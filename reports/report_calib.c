@@ -13,7 +13,11 @@
  *
  * The JSON keys hardware, samples_read, fits [{id, kind, benchmark,
  * group, n_samples, residual_rms, params, ci95, segments}] and skipped
- * [{what, why}] are a contract: keys may be added, never renamed.
+ * [{what, why}] are a contract: keys may be added, never renamed.  A
+ * bandwidth curve (kind "bwcurve:<kernel>") has empty params and ci95
+ * and its cache levels as "levels": [{bytes_lo, bytes_hi, Bps, n,
+ * rel_rms, ci95: {Bps}}]; the table prints each level's working sets
+ * and rate.
  *
  * THE PLOT
  * Time against bytes, log-log: each line-fitted group's measured points
@@ -23,7 +27,8 @@
  * script picks them by index.
  *
  * LIMITATIONS
- * - GEMM and STREAM fits are not drawn, only tabled.
+ * - GEMM, convolution, STREAM and bandwidth-curve fits are not drawn,
+ *   only tabled.
  * - Eight colours; a ninth group repeats the first.
  */
 #include "reports/report.h"
@@ -63,6 +68,31 @@ static void table_lines(FILE *f, const struct cal_fitted *x)
 	}
 }
 
+/* A bandwidth curve (kind "bwcurve:"): its levels are in seg, a the
+ * rate in B/s and cov_aa its variance. */
+static int is_curve(const struct cal_fitted *x)
+{
+	return x->model == CAL_MODEL_PLATEAU && x->n_segments > 0;
+}
+
+static void table_levels(FILE *f, const struct cal_fitted *x)
+{
+	char lo[32], hi[32];
+	int i;
+
+	for (i = 0; i < x->n_segments; i++) {
+		const struct cal_line_fit *s = &x->seg[i];
+
+		fprintf(f, "  %s .. %s (%d points, rms %.2g%%)\n",
+			report_bytes(s->x_lo, lo, sizeof(lo)),
+			report_bytes(s->x_hi, hi, sizeof(hi)), s->n,
+			100.0 * s->rel_rms);
+		fprintf(f, "    Bps         %.4g +- %.2g  (%.4g GB/s)\n", s->a,
+			Z95 * sqrt(s->cov_aa >= 0.0 ? s->cov_aa : 0.0),
+			s->a / 1e9);
+	}
+}
+
 static void table(FILE *f, const struct cal_fit_report *r)
 {
 	int i;
@@ -78,6 +108,8 @@ static void table(FILE *f, const struct cal_fit_report *r)
 			x->group);
 		if (x->model == CAL_MODEL_LINES) {
 			table_lines(f, x);
+		} else if (is_curve(x)) {
+			table_levels(f, x);
 		} else if (x->model == CAL_MODEL_SATURATING) {
 			fprintf(f, "    flops_max   %.4g +- %.2g FLOP/s\n",
 				x->sat.e_max, Z95 * sqrt(x->sat.var_e_max));
@@ -148,6 +180,27 @@ static void json_segments(FILE *f, const struct cal_fitted *x)
 	fputc(']', f);
 }
 
+static void json_levels(FILE *f, const struct cal_fitted *x)
+{
+	int i;
+
+	fputs(", \"levels\": [", f);
+	for (i = 0; i < x->n_segments; i++) {
+		const struct cal_line_fit *s = &x->seg[i];
+
+		fputs(i ? ", {" : "{", f);
+		json_param(f, "bytes_lo", s->x_lo, 1);
+		json_param(f, "bytes_hi", s->x_hi, 0);
+		json_param(f, "Bps", s->a, 0);
+		fprintf(f, ", \"n\": %d", s->n);
+		json_param(f, "rel_rms", s->rel_rms, 0);
+		fputs(", \"ci95\": {", f);
+		json_ci(f, "Bps", s->a, s->cov_aa);
+		fputs("}}", f);
+	}
+	fputc(']', f);
+}
+
 static void json_fit(FILE *f, const struct cal_fitted *x)
 {
 	fprintf(f, "{\"id\": %lld, \"kind\": ", (long long)x->fit_id);
@@ -168,6 +221,9 @@ static void json_fit(FILE *f, const struct cal_fitted *x)
 		fputs(", ", f);
 		json_ci(f, "flops_half", x->sat.x_half, x->sat.var_x_half);
 		fputc('}', f);
+	} else if (is_curve(x)) {
+		fputs("}, \"ci95\": {}", f);
+		json_levels(f, x);
 	} else if (x->model == CAL_MODEL_PLATEAU) {
 		json_param(f, "bw_Bps", x->plateau_Bps, 1);
 		json_param(f, "from_bytes", x->plateau_from_bytes, 0);

@@ -11,6 +11,8 @@
  * GEMM: achieved rate e_max x / (x + x_half) with e_max = 10^13 FLOP/s
  * and x_half = 10^9 FLOPs, +-1% noise, over m = n = k = 32 .. 16384 in
  * half octaves (19 sizes, so that the plateau has points enough).
+ * Convolutions and bandwidth curves (the last section) have their own
+ * synthetic data, described where it is made.
  */
 #include <math.h>
 #include <stdio.h>
@@ -84,7 +86,7 @@ static void sample(struct db_sample *s, const char *bench,
 }
 
 /* Store the synthetic runs for hardware "synth": 24 allreduce sizes, 19
- * GEMM sizes, 2 allgather sizes (too few) and one conv (no model). */
+ * GEMM sizes, 2 allgather sizes (too few) and one conv (too few). */
 static void store_synthetic(struct db *db)
 {
 	struct dlsim_err err = { 0, "" };
@@ -184,8 +186,8 @@ START_TEST(cal_fit_hw_recovers_known_parameters)
 	WITHIN_3_SIGMA(g->sat.x_half, 1e9, g->sat.var_x_half);
 	ck_assert(g->residual_rms < 0.02);
 	for (i = 0; i < r.n_skip; i++) {
-		seen_conv |= strstr(r.skip[i].what, "conv (1 sample)") &&
-			     strstr(r.skip[i].why, "no model");
+		seen_conv |= strstr(r.skip[i].what, "conv dtype=fp32") &&
+			     strstr(r.skip[i].why, "1 point");
 		seen_ag |= strstr(r.skip[i].what, "allgather ranks=4") &&
 			   strstr(r.skip[i].why, "2 points");
 	}
@@ -349,6 +351,250 @@ START_TEST(cal_cli_fit_and_show)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- */
+/* Convolution and bandwidth curves                                  */
+/* ---------------------------------------------------------------- */
+
+/*
+ * Synthetic convolutions on hardware "conv": achieved rate e_max x /
+ * (x + x_half), e_max = 5e13 FLOP/s, x_half = 2e9 FLOPs, +-1% noise, x
+ * = 2 N K P Q C R S worked out here by hand: 3x3 filters with pad 1 and
+ * stride 1 keep P = h, Q = w (DeepBench's keys), and 7x7 with pad 3 and
+ * stride 2 on 224 give P = Q = floor((224 + 6 - 7) / 2) + 1 = 112 (the
+ * generic table's keys).  Another pass is another group.
+ */
+static void store_conv(struct db *db)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_sample s[64];
+	struct db_run run;
+	unsigned long st = 4242;
+	char params[256];
+	int i, n = 0;
+
+	for (i = 0; i < 18; i++) {
+		double b = pow(2.0, i / 2), c = i % 2 ? 64.0 : 128.0;
+		double hw = 28.0, x = 2.0 * b * 64.0 * hw * hw * c * 9.0;
+		double rate = 5e13 * x / (x + 2e9) *
+			      (1.0 + 0.02 * noise(&st));
+
+		snprintf(params, sizeof(params), "n=%.0f c=%.0f h=28 w=28 "
+			 "k=64 r=3 s=3 pad_h=1 pad_w=1 stride_h=1 stride_w=1 "
+			 "pass=fwd dtype=fp16 math=fp32 device=Synth", b, c);
+		sample(&s[n++], "conv", params, x / rate, "s");
+	}
+	for (i = 0; i < 4; i++) {
+		double b = pow(4.0, i);
+		double x = 2.0 * b * 64.0 * 112.0 * 112.0 * 3.0 * 49.0;
+		double rate = 5e13 * x / (x + 2e9) *
+			      (1.0 + 0.02 * noise(&st));
+
+		snprintf(params, sizeof(params), "n=%.0f c=3 h=224 w=224 "
+			 "k=64 r=7 s=7 stride=2 pad=3 pass=fwd dtype=fp16 "
+			 "math=fp32 device=Synth", b);
+		sample(&s[n++], "conv", params, x / rate, "s");
+	}
+	for (i = 0; i < 3; i++) {
+		snprintf(params, sizeof(params), "n=%d c=64 h=28 w=28 k=64 "
+			 "r=3 s=3 pad_h=1 pad_w=1 stride_h=1 stride_w=1 "
+			 "pass=bwd_data dtype=fp16 math=fp32 device=Synth",
+			 1 << i);
+		sample(&s[n++], "conv", params, 1e-3 * (1 << i), "s");
+	}
+	memset(&run, 0, sizeof(run));
+	snprintf(run.tool, sizeof(run.tool), "test");
+	snprintf(run.hw, sizeof(run.hw), "conv");
+	ck_assert_msg(db_run_insert(db, &run, s, n, &err) == DLSIM_OK, "%s",
+		      err.msg);
+}
+
+START_TEST(cal_fit_conv_recovers_saturating_curve)
+{
+	struct dlsim_err err = { 0, "" };
+	struct cal_fit_report r;
+	const struct cal_fitted *c = NULL;
+	struct tmpdb t;
+	int i, n_conv = 0;
+
+	tmpdb_open(&t);
+	store_conv(t.db);
+	ck_assert_msg(cal_fit_hw(t.db, "conv", &r, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	for (i = 0; i < r.n_fit; i++)
+		if (strcmp(r.fit[i].kind, "conv:fp16") == 0) {
+			n_conv++;
+			if (strstr(r.fit[i].group, "pass=fwd"))
+				c = &r.fit[i];
+		}
+	ck_assert_int_eq(n_conv, 2);
+	ck_assert(c != NULL);
+	ck_assert_str_eq(c->group, "pass=fwd dtype=fp16 math=fp32 "
+			 "device=Synth");
+	ck_assert_int_eq(c->n_samples, 22);
+	WITHIN_3_SIGMA(c->sat.e_max, 5e13, c->sat.var_e_max);
+	WITHIN_3_SIGMA(c->sat.x_half, 2e9, c->sat.var_x_half);
+	ck_assert(c->residual_rms < 0.02);
+	cal_fit_report_release(&r);
+	ck_assert_int_eq(cal_fit_load(t.db, "conv", &r, &err), DLSIM_OK);
+	for (i = 0, c = NULL; i < r.n_fit; i++)
+		if (strstr(r.fit[i].group, "pass=fwd"))
+			c = &r.fit[i];
+	ck_assert(c != NULL && c->model == CAL_MODEL_SATURATING);
+	ck_assert_str_eq(c->kind, "conv:fp16");
+	ck_assert_int_eq(c->n_points, 22);
+	WITHIN_3_SIGMA(c->sat.e_max, 5e13, c->sat.var_e_max);
+	cal_fit_report_release(&r);
+	tmpdb_close(&t);
+}
+END_TEST
+
+/*
+ * Synthetic triad on hardware "bw": 200 GB/s below 32 KiB, 100 GB/s
+ * from 32 KiB to below 1 MiB, 20 GB/s from 1 MiB, +-1% noise, working
+ * sets 4 KiB .. 256 MiB at four per octave (so 32 KiB and 1 MiB are
+ * measured sizes: the 13th and 33rd).
+ */
+static void store_bw(struct db *db)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_sample s[80];
+	struct db_run run;
+	unsigned long st = 99;
+	char params[256];
+	int i, n = 0;
+
+	for (i = 0; i <= 64; i++) {
+		double x = floor(4096.0 * pow(2.0, i / 4.0) + 0.5);
+		double y = x < 32768.0 ? 200e9 : x < 1048576.0 ? 100e9 : 20e9;
+
+		y *= 1.0 + 0.02 * noise(&st);
+		snprintf(params, sizeof(params), "kernel=triad bytes=%.0f "
+			 "threads=1", x);
+		sample(&s[n++], "stream", params, y, "B/s");
+	}
+	memset(&run, 0, sizeof(run));
+	snprintf(run.tool, sizeof(run.tool), "test");
+	snprintf(run.hw, sizeof(run.hw), "bw");
+	ck_assert_msg(db_run_insert(db, &run, s, n, &err) == DLSIM_OK, "%s",
+		      err.msg);
+}
+
+static void assert_three_levels(const struct cal_fitted *b)
+{
+	ck_assert(b != NULL && b->model == CAL_MODEL_PLATEAU);
+	ck_assert_int_eq(b->n_segments, 3);
+	ck_assert(b->seg[0].x_lo == 4096.0 && b->seg[0].x_hi < 32768.0);
+	ck_assert(b->seg[1].x_lo == 32768.0 && b->seg[1].x_hi < 1048576.0);
+	ck_assert(b->seg[2].x_lo == 1048576.0);
+	ck_assert(b->seg[2].x_hi == 268435456.0);
+	ck_assert_int_eq(b->seg[0].n + b->seg[1].n + b->seg[2].n, 65);
+	WITHIN_3_SIGMA(b->seg[0].a, 200e9, b->seg[0].cov_aa);
+	WITHIN_3_SIGMA(b->seg[1].a, 100e9, b->seg[1].cov_aa);
+	WITHIN_3_SIGMA(b->seg[2].a, 20e9, b->seg[2].cov_aa);
+	ck_assert(b->residual_rms > 0.0 && b->residual_rms < 0.02);
+}
+
+START_TEST(cal_fit_bwcurve_finds_three_levels)
+{
+	struct dlsim_err err = { 0, "" };
+	struct cal_fit_report r;
+	const struct cal_fitted *p;
+	struct tmpdb t;
+
+	tmpdb_open(&t);
+	store_bw(t.db);
+	ck_assert_msg(cal_fit_hw(t.db, "bw", &r, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert_int_eq(r.n_fit, 2);
+	p = find(&r, "stream:triad");   /* the DRAM plateau stays */
+	ck_assert(p != NULL && p->n_segments == 0);
+	ck_assert(fabs(p->plateau_Bps - 20e9) < 0.01 * 20e9);
+	assert_three_levels(find(&r, "bwcurve:triad"));
+	cal_fit_report_release(&r);
+	ck_assert_int_eq(cal_fit_load(t.db, "bw", &r, &err), DLSIM_OK);
+	ck_assert_int_eq(r.n_fit, 2);
+	assert_three_levels(find(&r, "bwcurve:triad"));
+	ck_assert(find(&r, "bwcurve:triad")->n_points == 65);
+	cal_fit_report_release(&r);
+	tmpdb_close(&t);
+}
+END_TEST
+
+/* One plateau with nothing to cut stays one level; one point is no
+ * curve, and is named. */
+START_TEST(cal_fit_bwcurve_flat_and_single)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_sample s[20];
+	struct cal_fit_report r;
+	const struct cal_fitted *b;
+	struct db_run run;
+	struct tmpdb t;
+	unsigned long st = 5;
+	char params[128];
+	int i, seen = 0;
+
+	tmpdb_open(&t);
+	for (i = 0; i < 16; i++) {
+		snprintf(params, sizeof(params), "kernel=copy bytes=%.0f",
+			 16384.0 * pow(2.0, i));
+		sample(&s[i], "stream", params,
+		       50e9 * (1.0 + 0.02 * noise(&st)), "B/s");
+	}
+	sample(&s[16], "stream", "kernel=add bytes=1048576", 30e9, "B/s");
+	memset(&run, 0, sizeof(run));
+	snprintf(run.tool, sizeof(run.tool), "test");
+	snprintf(run.hw, sizeof(run.hw), "flat");
+	ck_assert_int_eq(db_run_insert(t.db, &run, s, 17, &err), DLSIM_OK);
+	ck_assert_msg(cal_fit_hw(t.db, "flat", &r, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	b = find(&r, "bwcurve:copy");
+	ck_assert(b != NULL && b->n_segments == 1 && b->seg[0].n == 16);
+	WITHIN_3_SIGMA(b->seg[0].a, 50e9, b->seg[0].cov_aa);
+	ck_assert(find(&r, "stream:add") != NULL);
+	ck_assert(find(&r, "bwcurve:add") == NULL);
+	for (i = 0; i < r.n_skip; i++)
+		seen |= strstr(r.skip[i].what, "kernel=add (bwcurve)") &&
+			strstr(r.skip[i].why, "1 point");
+	ck_assert(seen);
+	cal_fit_report_release(&r);
+	tmpdb_close(&t);
+}
+END_TEST
+
+START_TEST(cal_cli_show_prints_levels_and_conv)
+{
+	char args[512];
+	struct tmpdb t;
+	struct run r;
+
+	tmpdb_open(&t);
+	store_bw(t.db);
+	snprintf(args, sizeof(args), "calibrate fit --hw bw --db %s "
+		 "--format json", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_valid(r.out));
+	ck_assert(strstr(r.out, "\"kind\": \"bwcurve:triad\"") &&
+		  strstr(r.out, "\"levels\": [") &&
+		  strstr(r.out, "\"bytes_lo\": 32768"));
+	snprintf(args, sizeof(args), "calibrate show --hw bw --db %s",
+		 t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "bwcurve:triad") &&
+		  strstr(r.out, "Bps ") && strstr(r.out, "GB/s") &&
+		  strstr(r.out, "bw_Bps"));
+	store_conv(t.db);
+	snprintf(args, sizeof(args), "calibrate fit --hw conv --db %s",
+		 t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "conv:fp16") && strstr(r.out, "flops_max"));
+	tmpdb_close(&t);
+}
+END_TEST
+
 Suite *suite_calfit(void)
 {
 	Suite *s = suite_create("calfit");
@@ -359,6 +605,10 @@ Suite *suite_calfit(void)
 	tcase_add_test(c, cal_fit_hw_without_samples_fails_cleanly);
 	tcase_add_test(c, cal_fit_imported_nccl_tests);
 	tcase_add_test(c, cal_cli_fit_and_show);
+	tcase_add_test(c, cal_fit_conv_recovers_saturating_curve);
+	tcase_add_test(c, cal_fit_bwcurve_finds_three_levels);
+	tcase_add_test(c, cal_fit_bwcurve_flat_and_single);
+	tcase_add_test(c, cal_cli_show_prints_levels_and_conv);
 	suite_add_tcase(s, c);
 	return s;
 }

@@ -1,0 +1,286 @@
+/*
+ * cal_fitjson.c -- a fit's JSON form: the params_json and
+ * covariance_json a fit is stored with (db fits table), and reading them
+ * back into a struct cal_fitted for `calibrate show` and hw/hw_calib.c.
+ * The keys per model are listed in cal_fitdb.c's header comment.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate/cal.h"
+#include "core/core.h"
+#include "core/banned.h"
+
+/* ---------------------------------------------------------------- */
+/* JSON in and out                                                   */
+/* ---------------------------------------------------------------- */
+
+static void json_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.17g", v);
+	else
+		fputs("null", f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+void cal_fit_params_json(FILE *o, const struct cal_fitted *f,
+			const char *dtype, const char *device)
+{
+	int i;
+
+	fputs("{\"benchmark\": ", o);
+	json_str(o, f->benchmark);
+	fputs(", \"group\": ", o);
+	json_str(o, f->group);
+	if (f->model == CAL_MODEL_LINES) {
+		fputs(", \"segments\": [", o);
+		for (i = 0; i < f->n_segments; i++) {
+			const struct cal_line_fit *s = &f->seg[i];
+
+			fputs(i ? ", {\"x_lo\": " : "{\"x_lo\": ", o);
+			json_num(o, s->x_lo);
+			fputs(", \"x_hi\": ", o);
+			json_num(o, s->x_hi);
+			fputs(", \"alpha_s\": ", o);
+			json_num(o, s->a);
+			fputs(", \"beta_s_per_byte\": ", o);
+			json_num(o, s->b);
+			fprintf(o, ", \"n\": %d, \"rel_rms\": ", s->n);
+			json_num(o, s->rel_rms);
+			fputc('}', o);
+		}
+		fputc(']', o);
+	} else if (cal_fitted_is_curve(f)) {
+		fputs(", \"levels\": [", o);
+		for (i = 0; i < f->n_segments; i++) {
+			const struct cal_line_fit *s = &f->seg[i];
+
+			fputs(i ? ", {\"bytes_lo\": " : "{\"bytes_lo\": ", o);
+			json_num(o, s->x_lo);
+			fputs(", \"bytes_hi\": ", o);
+			json_num(o, s->x_hi);
+			fputs(", \"Bps\": ", o);
+			json_num(o, s->a);
+			fputs(", \"sigma_Bps\": ", o);
+			json_num(o, sqrt(s->cov_aa));
+			fprintf(o, ", \"n\": %d, \"rel_rms\": ", s->n);
+			json_num(o, s->rel_rms);
+			fputc('}', o);
+		}
+		fputc(']', o);
+	} else if (f->model == CAL_MODEL_SATURATING) {
+		fputs(", \"flops_max\": ", o);
+		json_num(o, f->sat.e_max);
+		fputs(", \"flops_half\": ", o);
+		json_num(o, f->sat.x_half);
+		fputs(", \"dtype\": ", o);
+		json_str(o, dtype);
+		fputs(", \"device\": ", o);
+		json_str(o, device);
+	} else {
+		fputs(", \"bw_Bps\": ", o);
+		json_num(o, f->plateau_Bps);
+		fputs(", \"from_bytes\": ", o);
+		json_num(o, f->plateau_from_bytes);
+	}
+	fputc('}', o);
+}
+
+void cal_fit_covariance_json(FILE *o, const struct cal_fitted *f)
+{
+	int i;
+
+	fputc('[', o);
+	if (f->model == CAL_MODEL_LINES) {
+		for (i = 0; i < f->n_segments; i++) {
+			const struct cal_line_fit *s = &f->seg[i];
+
+			fputs(i ? ", [[" : "[[", o);
+			json_num(o, s->cov_aa);
+			fputs(", ", o);
+			json_num(o, s->cov_ab);
+			fputs("], [", o);
+			json_num(o, s->cov_ab);
+			fputs(", ", o);
+			json_num(o, s->cov_bb);
+			fputs("]]", o);
+		}
+	} else if (cal_fitted_is_curve(f)) {
+		int j;
+
+		/* the levels are fitted apart: a diagonal matrix */
+		for (i = 0; i < f->n_segments; i++) {
+			fputs(i ? ", [" : "[", o);
+			for (j = 0; j < f->n_segments; j++) {
+				if (j)
+					fputs(", ", o);
+				if (i == j)
+					json_num(o, f->seg[i].cov_aa);
+				else
+					fputc('0', o);
+			}
+			fputc(']', o);
+		}
+	} else if (f->model == CAL_MODEL_SATURATING) {
+		fputc('[', o);
+		json_num(o, f->sat.var_e_max);
+		fputs(", 0], [0, ", o);
+		json_num(o, f->sat.var_x_half);
+		fputc(']', o);
+	} else {
+		fputc('[', o);
+		json_num(o, f->plateau_sigma_Bps * f->plateau_sigma_Bps);
+		fputc(']', o);
+	}
+	fputc(']', o);
+}
+
+/* ---------------------------------------------------------------- */
+/* Reading fits back                                                 */
+/* ---------------------------------------------------------------- */
+
+static double jnum(const struct cal_json_doc *d, const struct cal_json *o,
+		   const char *key)
+{
+	const struct cal_json *v = cal_json_get(d, o, key);
+
+	return v && v->type == CAL_JSON_NUMBER ? v->num : NAN;
+}
+
+/* The i-th element of an array (NULL past its end). */
+static const struct cal_json *jat(const struct cal_json_doc *d,
+				  const struct cal_json *a, int i)
+{
+	const struct cal_json *v = a ? cal_json_first(d, a) : NULL;
+
+	while (v && i-- > 0)
+		v = cal_json_next(d, v);
+	return v;
+}
+
+static double jnum_at(const struct cal_json_doc *d,
+		      const struct cal_json *a, int i, int j)
+{
+	const struct cal_json *v = jat(d, jat(d, a, i), j);
+
+	return v && v->type == CAL_JSON_NUMBER ? v->num : NAN;
+}
+
+/* Parse text (copied) into doc; -1 if it is not JSON. */
+static int parse(const char *text, char **copy, struct cal_json_doc *doc)
+{
+	size_t n = strlen(text);
+	struct cal_in in;
+
+	*copy = malloc(n + 1);
+	if (!*copy)
+		return -1;
+	memcpy(*copy, text, n + 1);
+	cal_in_init(&in, "fit", *copy, n);
+	return cal_json_parse(&in, doc, NULL) ? -1 : 0;
+}
+
+int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
+{
+	struct cal_json_doc p = { 0 }, c = { 0 };
+	char *pt = NULL, *ct = NULL;
+	const struct cal_json *v, *cov;
+	int ok = -1, i;
+
+	memset(f, 0, sizeof(*f));
+	f->fit_id = row->id;
+	memcpy(f->kind, row->kind, sizeof(f->kind));
+	f->residual_rms = row->residual_rms;
+	f->n_samples = row->n_samples;
+	f->created_s = row->created_s;
+	if (parse(row->params_json, &pt, &p) ||
+	    parse(row->covariance_json, &ct, &c))
+		goto cleanup;
+	cov = &c.v[0];
+	if (!(v = cal_json_get(&p, &p.v[0], "benchmark")) ||
+	    v->type != CAL_JSON_STRING)
+		goto cleanup;
+	snprintf(f->benchmark, sizeof(f->benchmark), "%s", v->str);
+	if (!(v = cal_json_get(&p, &p.v[0], "group")) ||
+	    v->type != CAL_JSON_STRING)
+		goto cleanup;
+	snprintf(f->group, sizeof(f->group), "%s", v->str);
+	if (strncmp(f->kind, "alphabeta:", 10) == 0) {
+		f->model = CAL_MODEL_LINES;
+		v = cal_json_get(&p, &p.v[0], "segments");
+		for (i = 0; i < CAL_MAX_SEGMENTS && jat(&p, v, i); i++) {
+			const struct cal_json *s = jat(&p, v, i);
+			struct cal_line_fit *l = &f->seg[i];
+
+			l->x_lo = jnum(&p, s, "x_lo");
+			l->x_hi = jnum(&p, s, "x_hi");
+			l->a = jnum(&p, s, "alpha_s");
+			l->b = jnum(&p, s, "beta_s_per_byte");
+			l->n = (int)jnum(&p, s, "n");
+			l->rel_rms = jnum(&p, s, "rel_rms");
+			l->cov_aa = jnum_at(&c, jat(&c, cov, i), 0, 0);
+			l->cov_ab = jnum_at(&c, jat(&c, cov, i), 0, 1);
+			l->cov_bb = jnum_at(&c, jat(&c, cov, i), 1, 1);
+		}
+		f->n_segments = i;
+	} else if (strncmp(f->kind, "gemm:", 5) == 0 ||
+		   strncmp(f->kind, "conv:", 5) == 0) {
+		f->model = CAL_MODEL_SATURATING;
+		f->sat.e_max = jnum(&p, &p.v[0], "flops_max");
+		f->sat.x_half = jnum(&p, &p.v[0], "flops_half");
+		f->sat.var_e_max = jnum_at(&c, cov, 0, 0);
+		f->sat.var_x_half = jnum_at(&c, cov, 1, 1);
+		f->sat.n = (int)f->n_samples;
+	} else if (strncmp(f->kind, "bwcurve:", 8) == 0) {
+		f->model = CAL_MODEL_PLATEAU;
+		v = cal_json_get(&p, &p.v[0], "levels");
+		for (i = 0; i < CAL_MAX_SEGMENTS && jat(&p, v, i); i++) {
+			const struct cal_json *s = jat(&p, v, i);
+			struct cal_line_fit *l = &f->seg[i];
+
+			l->x_lo = jnum(&p, s, "bytes_lo");
+			l->x_hi = jnum(&p, s, "bytes_hi");
+			l->a = jnum(&p, s, "Bps");
+			l->n = (int)jnum(&p, s, "n");
+			l->rel_rms = jnum(&p, s, "rel_rms");
+			l->cov_aa = jnum_at(&c, cov, i, i);
+		}
+		f->n_segments = i;
+		if (i == 0)
+			goto cleanup;
+	} else if (strncmp(f->kind, "stream:", 7) == 0) {
+		f->model = CAL_MODEL_PLATEAU;
+		f->plateau_Bps = jnum(&p, &p.v[0], "bw_Bps");
+		f->plateau_from_bytes = jnum(&p, &p.v[0], "from_bytes");
+		f->plateau_sigma_Bps = sqrt(jnum_at(&c, cov, 0, 0));
+	} else {
+		goto cleanup;
+	}
+	ok = 0;
+cleanup:
+	cal_json_release(&p);
+	cal_json_release(&c);
+	free(pt);
+	free(ct);
+	return ok;
+}
+
+

@@ -1,0 +1,240 @@
+/*
+ * cal_fitmodels.c -- the models `dlsim calibrate fit` puts through a
+ * group of points (cal_fitdb.c gathers the groups and stores the fits):
+ * piecewise alpha-beta lines, the saturating compute curve, the DRAM
+ * plateau of a bandwidth sweep, and its step curve over cache levels.
+ * Each takes the group's points in f->x, f->y and fills f's parameters,
+ * or returns -1 with the reason in why.  The statistics of each are
+ * explained next to it and in cal_fit.c.
+ */
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate/cal.h"
+#include "core/core.h"
+#include "core/banned.h"
+
+/* ---------------------------------------------------------------- */
+/* The fits                                                          */
+/* ---------------------------------------------------------------- */
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Lines: 1 to 3 segments; the relative rms over all of them. */
+int cal_model_lines(struct cal_fitted *f, char *why, size_t n_why)
+{
+	struct dlsim_err e = { 0, "" };
+	double ss = 0.0;
+	int i;
+
+	if (cal_fit_lines(f->x, f->y, f->n_points, CAL_LINE_SEGMENTS, f->seg,
+			  &f->n_segments, &e)) {
+		core_strlcpy(why, e.msg, n_why);
+		return -1;
+	}
+	for (i = 0; i < f->n_segments; i++)
+		ss += f->seg[i].n * f->seg[i].rel_rms * f->seg[i].rel_rms;
+	f->residual_rms = sqrt(ss / f->n_points);
+	return 0;
+}
+
+/* GEMM: rates scaled to the largest, so the solver sees numbers near 1. */
+int cal_model_saturating(struct cal_fitted *f, char *why, size_t n_why)
+{
+	struct dlsim_err e = { 0, "" };
+	double *y = malloc((size_t)f->n_points * sizeof(double));
+	double top = 0.0, ss = 0.0;
+	int i, rc;
+
+	if (!y) {
+		snprintf(why, n_why, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < f->n_points; i++)
+		top = f->y[i] > top ? f->y[i] : top;
+	for (i = 0; i < f->n_points; i++)
+		y[i] = f->y[i] / top;
+	rc = cal_fit_saturating(f->x, y, f->n_points, &f->sat, &e);
+	free(y);
+	if (rc) {
+		core_strlcpy(why, e.msg, n_why);
+		return -1;
+	}
+	f->sat.e_max *= top;
+	f->sat.var_e_max *= top * top;
+	f->sat.rms *= top;
+	for (i = 0; i < f->n_points; i++) {
+		double m = f->sat.e_max * f->x[i] / (f->x[i] + f->sat.x_half);
+		double r = (m - f->y[i]) / f->y[i];
+
+		ss += r * r;
+	}
+	f->residual_rms = sqrt(ss / f->n_points);
+	return 0;
+}
+
+/* STREAM: the median of the working sets from half the largest up. */
+int cal_model_plateau(struct cal_fitted *f, char *why, size_t n_why)
+{
+	double from = f->x[f->n_points - 1] / 2.0, *v, med, ss = 0.0;
+	int i, m = 0;
+
+	v = malloc((size_t)f->n_points * sizeof(double));
+	if (!v) {
+		snprintf(why, n_why, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < f->n_points; i++)
+		if (f->x[i] >= from)
+			v[m++] = f->y[i];
+	qsort(v, (size_t)m, sizeof(double), dbl_cmp);
+	med = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+	for (i = 0; i < m; i++)
+		ss += (v[i] - med) * (v[i] - med);
+	free(v);
+	f->plateau_Bps = med;
+	f->plateau_from_bytes = from;
+	f->plateau_sigma_Bps = m > 1 ? sqrt(ss / (m - 1)) / sqrt((double)m) :
+			       0.0;
+	f->residual_rms = sqrt(ss / m) / med;
+	f->n_samples = m;
+	return 0;
+}
+
+/* Least SSE of log rates over points [i, j) from prefix sums s1, s2. */
+static double level_sse(const double *s1, const double *s2, int i, int j)
+{
+	double n = (double)(j - i), s = s1[j] - s1[i];
+	double v = s2[j] - s2[i] - s * s / n;
+
+	return v > 0.0 ? v : 0.0;
+}
+
+/* Best cut of [0, n) into k levels (cal_fit.c's best_cut, with a
+ * constant per run); never between two points of the same size. */
+static double level_cut(const double *x, const double *s1,
+			const double *s2, int n, int k, int *starts,
+			double *cost, int *cut)
+{
+	int r, i, j;
+
+	for (j = 0; j <= n; j++)
+		cost[j] = j >= CAL_BW_MIN_RUN ? level_sse(s1, s2, 0, j) :
+			  HUGE_VAL;
+	for (r = 2; r <= k; r++) {
+		double *prev = cost + (size_t)(r - 2) * (n + 1);
+		double *cur = prev + (n + 1);
+		int *c = cut + (size_t)(r - 1) * (n + 1);
+
+		for (j = 0; j <= n; j++) {
+			cur[j] = HUGE_VAL;
+			for (i = CAL_BW_MIN_RUN * (r - 1); i + CAL_BW_MIN_RUN <= j;
+			     i++) {
+				double v;
+
+				if (x[i] == x[i - 1])
+					continue;
+				v = prev[i] + level_sse(s1, s2, i, j);
+				if (v < cur[j]) {
+					cur[j] = v;
+					c[j] = i;
+				}
+			}
+		}
+	}
+	for (j = n, r = k; r >= 1; r--) {
+		starts[r - 1] = r == 1 ? 0 : cut[(size_t)(r - 1) * (n + 1) + j];
+		j = starts[r - 1];
+	}
+	return cost[(size_t)(k - 1) * (n + 1) + n];
+}
+
+/* Level [lo, hi) into l: a = exp(mean log rate), cov_aa its variance
+ * by the delta method (a^2 var(log) / n). */
+static void level_set(const struct cal_fitted *f, int lo, int hi,
+		      struct cal_line_fit *l, double *ss)
+{
+	double m = 0.0, v = 0.0, r2 = 0.0;
+	int i, n = hi - lo;
+
+	for (i = lo; i < hi; i++)
+		m += log(f->y[i]) / n;
+	for (i = lo; i < hi; i++)
+		v += (log(f->y[i]) - m) * (log(f->y[i]) - m);
+	memset(l, 0, sizeof(*l));
+	l->a = exp(m);
+	l->cov_aa = l->a * l->a * v / (n - 1) / n;
+	for (i = lo; i < hi; i++)
+		r2 += (l->a - f->y[i]) * (l->a - f->y[i]) / (f->y[i] * f->y[i]);
+	*ss += r2;
+	l->rel_rms = sqrt(r2 / n);
+	l->n = n;
+	l->x_lo = f->x[lo];
+	l->x_hi = f->x[hi - 1];
+}
+
+/*
+ * Bandwidth against working set: 1 to CAL_BW_LEVELS plateaus (cache
+ * levels) of log rate, cut exactly by dynamic programming; one more
+ * level is kept only if the F-test of nested models, F = ((SSE_k -
+ * SSE_k+1) / 2) / (SSE_k+1 / (n - 2(k+1) + 1)) (a level and a cut point
+ * more), passes at the 0.1% level, as cal_fit_lines does for lines.
+ * The levels go into f->seg (a = B/s, cov_aa its variance, b = 0).
+ */
+int cal_model_levels(struct cal_fitted *f, char *why, size_t n_why)
+{
+	int n = f->n_points, starts[CAL_BW_LEVELS], best[CAL_BW_LEVELS];
+	double *s1 = calloc(2 * ((size_t)n + 1), sizeof(double)), *s2;
+	double *cost = malloc(CAL_BW_LEVELS * ((size_t)n + 1) * sizeof(double));
+	int *cut = calloc(CAL_BW_LEVELS * ((size_t)n + 1), sizeof(int));
+	double best_sse = HUGE_VAL, ss = 0.0;
+	int i, k, best_k = 0;
+
+	if (!s1 || !cost || !cut) {
+		free(s1);
+		free(cost);
+		free(cut);
+		snprintf(why, n_why, "out of memory");
+		return -1;
+	}
+	s2 = s1 + n + 1;
+	for (i = 0; i < n; i++) {
+		s1[i + 1] = s1[i] + log(f->y[i]);
+		s2[i + 1] = s2[i] + log(f->y[i]) * log(f->y[i]);
+	}
+	for (k = 1; k <= CAL_BW_LEVELS && k * CAL_BW_MIN_RUN <= n; k++) {
+		double sse = level_cut(f->x, s1, s2, n, k, starts, cost, cut);
+		double dof = (double)(n - 2 * k + 1);
+
+		if (!isfinite(sse))
+			break;
+		if (k > 1) {
+			double F = ((best_sse - sse) / 2.0) /
+				   (sse > 1e-300 ? sse / dof : 1e-300);
+
+			if (dof < 1.0 || gsl_cdf_fdist_Q(F, 2.0, dof) >= 1e-3)
+				break;
+		}
+		best_sse = sse;
+		best_k = k;
+		memcpy(best, starts, (size_t)k * sizeof(int));
+	}
+	free(s1);
+	free(cost);
+	free(cut);
+	for (k = 0; k < best_k; k++)
+		level_set(f, best[k], k + 1 < best_k ? best[k + 1] : n,
+			  &f->seg[k], &ss);
+	f->n_segments = best_k;
+	f->residual_rms = sqrt(ss / n);
+	return 0;
+}
+
