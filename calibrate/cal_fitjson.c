@@ -282,5 +282,3 @@ cleanup:
 	free(ct);
 	return ok;
 }
-
-
