@@ -17,54 +17,30 @@
 /* JSON in and out                                                   */
 /* ---------------------------------------------------------------- */
 
-static void json_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.17g", v);
-	else
-		fputs("null", f);
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 void cal_fit_params_json(FILE *o, const struct cal_fitted *f,
 			const char *dtype, const char *device)
 {
 	int i;
 
 	fputs("{\"benchmark\": ", o);
-	json_str(o, f->benchmark);
+	report_json_string(o, f->benchmark);
 	fputs(", \"group\": ", o);
-	json_str(o, f->group);
+	report_json_string(o, f->group);
 	if (f->model == CAL_MODEL_LINES) {
 		fputs(", \"segments\": [", o);
 		for (i = 0; i < f->n_segments; i++) {
 			const struct cal_line_fit *s = &f->seg[i];
 
 			fputs(i ? ", {\"x_lo\": " : "{\"x_lo\": ", o);
-			json_num(o, s->x_lo);
+			report_json_number(o, s->x_lo);
 			fputs(", \"x_hi\": ", o);
-			json_num(o, s->x_hi);
+			report_json_number(o, s->x_hi);
 			fputs(", \"alpha_s\": ", o);
-			json_num(o, s->a);
+			report_json_number(o, s->a);
 			fputs(", \"beta_s_per_byte\": ", o);
-			json_num(o, s->b);
+			report_json_number(o, s->b);
 			fprintf(o, ", \"n\": %d, \"rel_rms\": ", s->n);
-			json_num(o, s->rel_rms);
+			report_json_number(o, s->rel_rms);
 			fputc('}', o);
 		}
 		fputc(']', o);
@@ -74,32 +50,32 @@ void cal_fit_params_json(FILE *o, const struct cal_fitted *f,
 			const struct cal_line_fit *s = &f->seg[i];
 
 			fputs(i ? ", {\"bytes_lo\": " : "{\"bytes_lo\": ", o);
-			json_num(o, s->x_lo);
+			report_json_number(o, s->x_lo);
 			fputs(", \"bytes_hi\": ", o);
-			json_num(o, s->x_hi);
+			report_json_number(o, s->x_hi);
 			fputs(", \"Bps\": ", o);
-			json_num(o, s->a);
+			report_json_number(o, s->a);
 			fputs(", \"sigma_Bps\": ", o);
-			json_num(o, sqrt(s->cov_aa));
+			report_json_number(o, sqrt(s->cov_aa));
 			fprintf(o, ", \"n\": %d, \"rel_rms\": ", s->n);
-			json_num(o, s->rel_rms);
+			report_json_number(o, s->rel_rms);
 			fputc('}', o);
 		}
 		fputc(']', o);
 	} else if (f->model == CAL_MODEL_SATURATING) {
 		fputs(", \"flops_max\": ", o);
-		json_num(o, f->sat.e_max);
+		report_json_number(o, f->sat.e_max);
 		fputs(", \"flops_half\": ", o);
-		json_num(o, f->sat.x_half);
+		report_json_number(o, f->sat.x_half);
 		fputs(", \"dtype\": ", o);
-		json_str(o, dtype);
+		report_json_string(o, dtype);
 		fputs(", \"device\": ", o);
-		json_str(o, device);
+		report_json_string(o, device);
 	} else {
 		fputs(", \"bw_Bps\": ", o);
-		json_num(o, f->plateau_Bps);
+		report_json_number(o, f->plateau_Bps);
 		fputs(", \"from_bytes\": ", o);
-		json_num(o, f->plateau_from_bytes);
+		report_json_number(o, f->plateau_from_bytes);
 	}
 	fputc('}', o);
 }
@@ -114,13 +90,13 @@ void cal_fit_covariance_json(FILE *o, const struct cal_fitted *f)
 			const struct cal_line_fit *s = &f->seg[i];
 
 			fputs(i ? ", [[" : "[[", o);
-			json_num(o, s->cov_aa);
+			report_json_number(o, s->cov_aa);
 			fputs(", ", o);
-			json_num(o, s->cov_ab);
+			report_json_number(o, s->cov_ab);
 			fputs("], [", o);
-			json_num(o, s->cov_ab);
+			report_json_number(o, s->cov_ab);
 			fputs(", ", o);
-			json_num(o, s->cov_bb);
+			report_json_number(o, s->cov_bb);
 			fputs("]]", o);
 		}
 	} else if (cal_fitted_is_curve(f)) {
@@ -133,7 +109,7 @@ void cal_fit_covariance_json(FILE *o, const struct cal_fitted *f)
 				if (j)
 					fputs(", ", o);
 				if (i == j)
-					json_num(o, f->seg[i].cov_aa);
+					report_json_number(o, f->seg[i].cov_aa);
 				else
 					fputc('0', o);
 			}
@@ -141,13 +117,13 @@ void cal_fit_covariance_json(FILE *o, const struct cal_fitted *f)
 		}
 	} else if (f->model == CAL_MODEL_SATURATING) {
 		fputc('[', o);
-		json_num(o, f->sat.var_e_max);
+		report_json_number(o, f->sat.var_e_max);
 		fputs(", 0], [0, ", o);
-		json_num(o, f->sat.var_x_half);
+		report_json_number(o, f->sat.var_x_half);
 		fputc(']', o);
 	} else {
 		fputc('[', o);
-		json_num(o, f->plateau_sigma_Bps * f->plateau_sigma_Bps);
+		report_json_number(o, f->plateau_sigma_Bps * f->plateau_sigma_Bps);
 		fputc(']', o);
 	}
 	fputc(']', o);

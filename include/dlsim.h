@@ -1682,6 +1682,10 @@ int report_trace(const char *path, const struct model *m,
 void report_json_string(FILE *f, const char *s);
 void report_csv_field(FILE *f, const char *s);
 
+/* Write v as a JSON number that reads back exactly (%.17g), or null
+ * when it is not finite. */
+void report_json_number(FILE *f, double v);
+
 /* The zoo's names and summaries (dlsim models), in any format. */
 int report_zoo(FILE *f, enum report_format fmt, struct dlsim_err *err);
 

@@ -9,10 +9,6 @@
 
 #include "dlsim.h"
 
-/* Write a double as JSON: finite values with 17 significant digits
- * (round-trip exact), anything else as null. */
-void report_json_number(FILE *f, double v);
-
 /* "12.3 GiB", "456 MiB" ... into buf. */
 const char *report_bytes(double bytes, char *buf, size_t n);
 
