@@ -226,4 +226,12 @@ void cal_fit_params_json(FILE *o, const struct cal_fitted *f,
 void cal_fit_covariance_json(FILE *o, const struct cal_fitted *f);
 int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row);
 
+/*
+ * Does a model with `extra` more parameters explain significantly more?
+ * The F-test of nested models at the 0.1% level (cal_fit.c), dof being
+ * the larger model's residual degrees of freedom.  1: keep it.
+ */
+int cal_f_test_keeps(double sse_fewer, double sse_more, double extra,
+		     double dof);
+
 #endif /* DLSIM_CALIBRATE_CAL_H */

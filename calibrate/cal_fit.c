@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "dlsim.h"
+#include "calibrate/cal.h"
 #include "core/banned.h"
 
 #define CAL_MIN_RUN 3
@@ -134,6 +135,18 @@ static double best_cut(const struct sums *s, int n, int k, int *starts,
 	return cost[(size_t)(k - 1) * (n + 1) + n];
 }
 
+int cal_f_test_keeps(double sse_fewer, double sse_more, double extra,
+		     double dof)
+{
+	double f;
+
+	if (dof < 1.0)
+		return 0;
+	f = ((sse_fewer - sse_more) / extra) /
+	    (sse_more > 1e-300 ? sse_more / dof : 1e-300);
+	return gsl_cdf_fdist_Q(f, extra, dof) < 1e-3;
+}
+
 static int fit_run(const double *x, const double *y, int lo, int hi,
 		   struct cal_line_fit *f)
 {
@@ -212,13 +225,8 @@ int cal_fit_lines(const double *x, const double *y, int n,
 		double sse = best_cut(&s, n, k, starts, cost, cut);
 		double dof = (double)(n - 3 * k + 1);
 
-		if (k > 1) {
-			double f = ((best_sse - sse) / 3.0) /
-				   (sse > 1e-300 ? sse / dof : 1e-300);
-
-			if (dof < 1.0 || gsl_cdf_fdist_Q(f, 3.0, dof) >= 1e-3)
-				break;
-		}
+		if (k > 1 && !cal_f_test_keeps(best_sse, sse, 3.0, dof))
+			break;
 		best_sse = sse;
 		best_k = k;
 		memcpy(best_starts, starts, (size_t)k * sizeof(int));

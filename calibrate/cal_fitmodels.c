@@ -216,13 +216,8 @@ int cal_model_levels(struct cal_fitted *f, char *why, size_t n_why)
 
 		if (!isfinite(sse))
 			break;
-		if (k > 1) {
-			double F = ((best_sse - sse) / 2.0) /
-				   (sse > 1e-300 ? sse / dof : 1e-300);
-
-			if (dof < 1.0 || gsl_cdf_fdist_Q(F, 2.0, dof) >= 1e-3)
-				break;
-		}
+		if (k > 1 && !cal_f_test_keeps(best_sse, sse, 2.0, dof))
+			break;
 		best_sse = sse;
 		best_k = k;
 		memcpy(best, starts, (size_t)k * sizeof(int));
