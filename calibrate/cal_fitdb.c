@@ -79,7 +79,6 @@
  * - show draws the points stored now, which may be more than the fit
  *   used if runs were added since.
  */
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,6 @@
  * or returns -1 with the reason in why.  The statistics of each are
  * explained next to it and in cal_fit.c.
  */
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
