@@ -17,6 +17,41 @@
 /* JSON in and out                                                   */
 /* ---------------------------------------------------------------- */
 
+/* One ", \"key\": value" member: every member after the first. */
+static void json_num_member(FILE *o, const char *key, double v)
+{
+	fprintf(o, ", \"%s\": ", key);
+	report_json_number(o, v);
+}
+
+static void json_str_member(FILE *o, const char *key, const char *v)
+{
+	fprintf(o, ", \"%s\": ", key);
+	report_json_string(o, v);
+}
+
+/* A segment of a piecewise line, or a level of a bandwidth curve: the
+ * same span and count, with the line's alpha and beta or the level's
+ * bandwidth and its sigma. */
+static void json_segment(FILE *o, const struct cal_line_fit *s, int curve,
+			 int first)
+{
+	fputs(first ? "{" : ", {", o);
+	fprintf(o, "\"%s\": ", curve ? "bytes_lo" : "x_lo");
+	report_json_number(o, s->x_lo);
+	json_num_member(o, curve ? "bytes_hi" : "x_hi", s->x_hi);
+	if (curve) {
+		json_num_member(o, "Bps", s->a);
+		json_num_member(o, "sigma_Bps", sqrt(s->cov_aa));
+	} else {
+		json_num_member(o, "alpha_s", s->a);
+		json_num_member(o, "beta_s_per_byte", s->b);
+	}
+	fprintf(o, ", \"n\": %d", s->n);
+	json_num_member(o, "rel_rms", s->rel_rms);
+	fputc('}', o);
+}
+
 void cal_fit_params_json(FILE *o, const struct cal_fitted *f,
 			const char *dtype, const char *device)
 {
@@ -24,58 +59,22 @@ void cal_fit_params_json(FILE *o, const struct cal_fitted *f,
 
 	fputs("{\"benchmark\": ", o);
 	report_json_string(o, f->benchmark);
-	fputs(", \"group\": ", o);
-	report_json_string(o, f->group);
-	if (f->model == CAL_MODEL_LINES) {
-		fputs(", \"segments\": [", o);
-		for (i = 0; i < f->n_segments; i++) {
-			const struct cal_line_fit *s = &f->seg[i];
+	json_str_member(o, "group", f->group);
+	if (f->model == CAL_MODEL_LINES || cal_fitted_is_curve(f)) {
+		int curve = f->model != CAL_MODEL_LINES;
 
-			fputs(i ? ", {\"x_lo\": " : "{\"x_lo\": ", o);
-			report_json_number(o, s->x_lo);
-			fputs(", \"x_hi\": ", o);
-			report_json_number(o, s->x_hi);
-			fputs(", \"alpha_s\": ", o);
-			report_json_number(o, s->a);
-			fputs(", \"beta_s_per_byte\": ", o);
-			report_json_number(o, s->b);
-			fprintf(o, ", \"n\": %d, \"rel_rms\": ", s->n);
-			report_json_number(o, s->rel_rms);
-			fputc('}', o);
-		}
-		fputc(']', o);
-	} else if (cal_fitted_is_curve(f)) {
-		fputs(", \"levels\": [", o);
-		for (i = 0; i < f->n_segments; i++) {
-			const struct cal_line_fit *s = &f->seg[i];
-
-			fputs(i ? ", {\"bytes_lo\": " : "{\"bytes_lo\": ", o);
-			report_json_number(o, s->x_lo);
-			fputs(", \"bytes_hi\": ", o);
-			report_json_number(o, s->x_hi);
-			fputs(", \"Bps\": ", o);
-			report_json_number(o, s->a);
-			fputs(", \"sigma_Bps\": ", o);
-			report_json_number(o, sqrt(s->cov_aa));
-			fprintf(o, ", \"n\": %d, \"rel_rms\": ", s->n);
-			report_json_number(o, s->rel_rms);
-			fputc('}', o);
-		}
+		fprintf(o, ", \"%s\": [", curve ? "levels" : "segments");
+		for (i = 0; i < f->n_segments; i++)
+			json_segment(o, &f->seg[i], curve, i == 0);
 		fputc(']', o);
 	} else if (f->model == CAL_MODEL_SATURATING) {
-		fputs(", \"flops_max\": ", o);
-		report_json_number(o, f->sat.e_max);
-		fputs(", \"flops_half\": ", o);
-		report_json_number(o, f->sat.x_half);
-		fputs(", \"dtype\": ", o);
-		report_json_string(o, dtype);
-		fputs(", \"device\": ", o);
-		report_json_string(o, device);
+		json_num_member(o, "flops_max", f->sat.e_max);
+		json_num_member(o, "flops_half", f->sat.x_half);
+		json_str_member(o, "dtype", dtype);
+		json_str_member(o, "device", device);
 	} else {
-		fputs(", \"bw_Bps\": ", o);
-		report_json_number(o, f->plateau_Bps);
-		fputs(", \"from_bytes\": ", o);
-		report_json_number(o, f->plateau_from_bytes);
+		json_num_member(o, "bw_Bps", f->plateau_Bps);
+		json_num_member(o, "from_bytes", f->plateau_from_bytes);
 	}
 	fputc('}', o);
 }
