@@ -201,6 +201,46 @@ int cal_seed_from(struct db *db, const struct hw_builtin_file *files,
 		  int64_t *runs, int64_t *samples, struct dlsim_err *err);
 
 /*
+ * The stored samples of one hardware name as fit points (cal_points.c).
+ * key is "benchmark|group"; x the size (bytes or FLOPs), y the value
+ * (time, or for a GEMM or conv its FLOP/s), q a GEMM's or conv's bytes.
+ */
+#define CAL_KEY_LEN 320
+
+struct cal_point {
+	char key[CAL_KEY_LEN];
+	double x, y, q;
+	int64_t run_id;
+	int summary;            /* rep -1: a tool's own summary */
+};
+
+/* What cal_points_read gathered, and what it passed over and why. */
+struct cal_points {
+	struct cal_point *v;
+	int64_t n, cap, n_read;
+	struct {
+		char what[32];
+		const char *why;
+		int64_t n;
+	} pass[16];
+	int n_pass;
+	int nomem;
+};
+
+/* Every sample stored for hw as points, sorted by key then size; the
+ * caller frees rd->v (also after a failure, when it is NULL). */
+int cal_points_read(struct db *db, const char *hw, struct cal_points *rd,
+		    struct dlsim_err *err);
+
+/* The enum cal_model a benchmark is fitted with, -1 if none. */
+int cal_benchmark_model(const char *benchmark);
+
+/* The value of key in a params string ("k=v k=v") into buf, "" if it is
+ * absent; returns buf. */
+const char *cal_param_get(const char *params, const char *key, char *buf,
+			  size_t n);
+
+/*
  * The fitting models of `calibrate fit` (cal_fitmodels.c): each fits the
  * points in f->x, f->y (sorted by x) and fills f, or returns -1 with the
  * reason in why.
@@ -210,7 +250,7 @@ int cal_seed_from(struct db *db, const struct hw_builtin_file *files,
 #define CAL_BW_MIN_RUN 2    /* points per level, so that it has a sigma */
 
 int cal_model_lines(struct cal_fitted *f, char *why, size_t n_why);
-int cal_model_saturating(struct cal_fitted *f, char *why, size_t n_why);
+int cal_model_roofline(struct cal_fitted *f, char *why, size_t n_why);
 int cal_model_plateau(struct cal_fitted *f, char *why, size_t n_why);
 int cal_model_levels(struct cal_fitted *f, char *why, size_t n_why);
 

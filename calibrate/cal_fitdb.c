@@ -4,28 +4,17 @@
  * newest of them back (dlsim calibrate show).
  *
  * HOW IT WORKS
- * Every sample of every run for the hardware is read once
- * (db_each_sample_of).  Its benchmark picks a model (the table below);
- * its parameters are split into the size (the x of the fit: bytes, or
- * 2mnk FLOPs for a GEMM, as Ben-Nun & Hoefler count a multiply-add, or
- * the direct-convolution FLOPs 2 N K P Q C R S for a conv, with P =
- * floor((h + 2 pad_h - r) / stride_h) + 1 and Q likewise from w, s,
- * pad_w, stride_w, or from the generic table's pad and stride, pad 0 and
- * stride 1 when absent) and everything else, which names its group:
- * "allreduce|ranks=8 op=sum inplace=0 dtype=fp32", "gemm|dtype=fp32
- * ... device=Tesla_V100".  So
- * configurations that differ in anything but size (ranks, placement,
- * data type, device, implementation, threads) are never fitted
- * together.  Points are sorted by group, then size; where a group holds
+ * Every sample of every run for the hardware is read once as a point
+ * with its group (cal_points.c: the size, the kernel's bytes, and the
+ * key "benchmark|everything but the size", so configurations that
+ * differ in anything but size are never fitted together).  Points are sorted by group, then size; where a group holds
  * the tools' own summaries (rep -1) its repetitions are left out, so
  * that no measurement counts twice.  Each group is fitted on its own:
  *   collectives, p2p_latency  cal_fit_lines, 1 to 3 segments (LogGP's
  *                             alpha and beta per protocol regime);
- *   gemm, conv                cal_fit_saturating of achieved FLOP/s
- *                             (x / time) against x, scaled by the
- *                             largest rate so that the solver works on
- *                             numbers near 1 (a conv group: pass,
- *                             dtype, math, setting, device);
+ *   gemm, conv                cal_fit_roofline of the time against
+ *                             FLOPs and bytes (a conv group: filter
+ *                             class, dtype, math, setting, device);
  *   stream                    two fits.  The plateau: the median rate
  *                             of the working sets at least half the
  *                             largest one, which are past the last
@@ -46,16 +35,18 @@
  * model (rnn, p2p_bw) and samples in another unit.
  *
  * WHAT A FIT ROW HOLDS
- * kind "alphabeta:<benchmark>:<ranks>", "gemm:<dtype>", "conv:<dtype>",
- * "stream:<kernel>" or "bwcurve:<kernel>" (at most 31 characters);
+ * kind "alphabeta:<benchmark>:<ranks>", "gemm:<dtype>", "conv:<dtype>"
+ * or "conv3x3:<dtype>" (class 3x3s1), "stream:<kernel>" or
+ * "bwcurve:<kernel>" (at most 31 characters);
  * params_json always has
  * "benchmark" and "group" (kind alone does not tell in-place from
  * out-of-place, or one DeepBench device from another), then
  *   lines     "segments": [{"x_lo", "x_hi", "alpha_s",
  *             "beta_s_per_byte", "n", "rel_rms"}, ...], covariance
  *             [[[aa, ab], [ab, bb]], ...] one 2x2 per segment;
- *   gemm,     "flops_max", "flops_half", "device", "dtype", covariance
- *   conv      [[var_max, 0], [0, var_half]] (the fit gives variances);
+ *   gemm,     "fixed_s", "s_per_flop", "s_per_byte", "flops_per_s"
+ *   conv      (1 / s_per_flop, for people), "device", "dtype",
+ *             covariance the 3x3 over (fixed_s, s_per_flop, s_per_byte);
  *   stream    "bw_Bps", "from_bytes", covariance [[sigma^2]];
  *   bwcurve   "levels": [{"bytes_lo", "bytes_hi", "Bps", "sigma_Bps",
  *             "n", "rel_rms"}, ...] in order of size (bytes_lo, bytes_hi
@@ -68,11 +59,12 @@
  * LIMITATIONS
  * - Each fit is stored in its own transaction (db_fit_insert): a
  *   failure part-way keeps the fits before it.
- * - The GEMM and conv curves have size as their only variable: shapes
- *   (skinny, transposed, 1x1 or strided filters) show up as residuals.
- *   Conv FLOPs are the direct algorithm's, so a library that runs
- *   Winograd or FFT convolutions reaches an "achieved" rate above the
- *   device's peak (DeepBench's V100 fp32: flops_max about 2.3e13).
+ * - The GEMM and conv rooflines see a shape only through its FLOPs and
+ *   bytes: wave quantization and a library's algorithm switches show up
+ *   as residuals.  Conv FLOPs are the direct algorithm's, so a library
+ *   that runs Winograd or FFT convolutions reaches an "achieved" rate
+ *   above the device's peak (DeepBench's V100 fp32 3x3s1: about 3.3e13
+ *   against a 1.57e13 peak).
  * - A bandwidth level needs 2 points, and a cut never falls between two
  *   points of the same size; the levels are steps, so a gradual fall
  *   between caches becomes extra levels or residual.
@@ -88,279 +80,17 @@
 #include "core/core.h"
 #include "core/banned.h"
 
-#define KEY_LEN 320
-
-/* ---------------------------------------------------------------- */
-/* Which model each benchmark gets                                   */
-/* ---------------------------------------------------------------- */
-
-static const struct {
-	const char *benchmark;
-	enum cal_model model;
-	const char *unit;
-} models[] = {
-	{ "allreduce", CAL_MODEL_LINES, "s" },
-	{ "allgather", CAL_MODEL_LINES, "s" },
-	{ "reduce-scatter", CAL_MODEL_LINES, "s" },
-	{ "broadcast", CAL_MODEL_LINES, "s" },
-	{ "reduce", CAL_MODEL_LINES, "s" },
-	{ "all-to-all", CAL_MODEL_LINES, "s" },
-	{ "p2p_latency", CAL_MODEL_LINES, "s" },
-	{ "gemm", CAL_MODEL_SATURATING, "s" },
-	{ "conv", CAL_MODEL_SATURATING, "s" },
-	{ "stream", CAL_MODEL_PLATEAU, "B/s" },
-};
-
-#define N_MODELS ((int)(sizeof(models) / sizeof(models[0])))
-
-static int model_find(const char *benchmark)
-{
-	int i;
-
-	for (i = 0; i < N_MODELS; i++)
-		if (strcmp(models[i].benchmark, benchmark) == 0)
-			return i;
-	return -1;
-}
-
-/* The keys that make the size (or shape), left out of the group. */
-static int size_key(const char *benchmark, enum cal_model m,
-		    const char *key, size_t len)
-{
-	static const char *const gemm[] = { "m", "n", "k", "transa",
-					    "transb", NULL };
-	static const char *const conv[] = { "n", "c", "h", "w", "k", "r",
-					    "s", "pad", "stride", "pad_h",
-					    "pad_w", "stride_h", "stride_w",
-					    NULL };
-	const char *const *keys = strcmp(benchmark, "conv") ? gemm : conv;
-	int i;
-
-	if (m != CAL_MODEL_SATURATING)
-		return len == 5 && strncmp(key, "bytes", 5) == 0;
-	for (i = 0; keys[i]; i++)
-		if (strlen(keys[i]) == len && strncmp(key, keys[i], len) == 0)
-			return 1;
-	return 0;
-}
-
-/* The value of key in a params string into buf ("" if absent). */
-static const char *param_get(const char *params, const char *key,
-			     char *buf, size_t n)
-{
-	size_t klen = strlen(key);
-	const char *p = params;
-
-	buf[0] = '\0';
-	while (*p) {
-		const char *end = strchr(p, ' ');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		if (len > klen && strncmp(p, key, klen) == 0 &&
-		    p[klen] == '=') {
-			snprintf(buf, n, "%.*s", (int)(len - klen - 1),
-				 p + klen + 1);
-			break;
-		}
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	return buf;
-}
-
-static double param_num(const char *params, const char *key)
-{
-	char buf[64], *end;
-	double v;
-
-	param_get(params, key, buf, sizeof(buf));
-	if (!buf[0])
-		return NAN;
-	v = strtod(buf, &end);
-	return *end ? NAN : v;
-}
-
-/* key_h (DeepBench) or key (the generic table), else dflt. */
-static double param_hw(const char *params, const char *key,
-		       const char *key_hw, double dflt)
-{
-	double v = param_num(params, key_hw);
-
-	if (isnan(v))
-		v = param_num(params, key);
-	return isnan(v) ? dflt : v;
-}
-
-/* One output extent, floor((in + 2 pad - filter) / stride) + 1; NAN
- * when the filter does not fit. */
-static double conv_out(double in, double filter, double pad, double stride)
-{
-	double o = floor((in + 2.0 * pad - filter) / stride) + 1.0;
-
-	return stride >= 1.0 && pad >= 0.0 && o >= 1.0 ? o : NAN;
-}
-
-/* Direct-convolution FLOPs 2 N K P Q C R S (a multiply-add is two),
- * P and Q from h, w, r, s, pad and stride (pad 0 and stride 1 when the
- * params leave them out); NAN when a dimension is missing. */
-static double conv_flops(const char *params)
-{
-	double p = conv_out(param_num(params, "h"), param_num(params, "r"),
-			    param_hw(params, "pad", "pad_h", 0.0),
-			    param_hw(params, "stride", "stride_h", 1.0));
-	double q = conv_out(param_num(params, "w"), param_num(params, "s"),
-			    param_hw(params, "pad", "pad_w", 0.0),
-			    param_hw(params, "stride", "stride_w", 1.0));
-
-	return 2.0 * param_num(params, "n") * param_num(params, "k") * p *
-	       q * param_num(params, "c") * param_num(params, "r") *
-	       param_num(params, "s");
-}
-
-/* ---------------------------------------------------------------- */
-/* Reading the samples into points                                   */
-/* ---------------------------------------------------------------- */
-
-struct point {
-	char key[KEY_LEN];      /* "benchmark|group" */
-	double x, y;
-	int64_t run_id;
-	int summary;            /* rep -1 */
-};
-
-/* Samples passed over, counted per benchmark and reason. */
-struct passed {
-	char what[32];
-	const char *why;
-	int64_t n;
-};
-
-struct reader {
-	struct point *v;
-	int64_t n, cap, n_read;
-	struct passed pass[16];
-	int n_pass;
-	int nomem;
-};
-
-static void pass_over(struct reader *rd, const char *benchmark,
-		      const char *why)
-{
-	int i;
-
-	for (i = 0; i < rd->n_pass; i++)
-		if (strcmp(rd->pass[i].what, benchmark) == 0 &&
-		    rd->pass[i].why == why) {
-			rd->pass[i].n++;
-			return;
-		}
-	if (rd->n_pass == (int)(sizeof(rd->pass) / sizeof(rd->pass[0])))
-		return;
-	snprintf(rd->pass[rd->n_pass].what, sizeof(rd->pass[0].what), "%s",
-		 benchmark);
-	rd->pass[rd->n_pass].why = why;
-	rd->pass[rd->n_pass++].n = 1;
-}
-
-static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
-{
-	struct reader *rd = ctx;
-	struct point *p;
-	const char *q;
-	size_t w;
-	int m;
-
-	rd->n_read++;
-	if ((m = model_find(s->benchmark)) < 0) {
-		pass_over(rd, s->benchmark, "no model for this benchmark");
-		return 0;
-	}
-	if (strcmp(s->unit, models[m].unit) != 0) {
-		pass_over(rd, s->benchmark, "a unit the model does not take");
-		return 0;
-	}
-	if (rd->n == rd->cap) {
-		int64_t cap = rd->cap ? 2 * rd->cap : 256;
-		struct point *v = realloc(rd->v, (size_t)cap * sizeof(*v));
-
-		if (!v) {
-			rd->nomem = 1;
-			return 1;
-		}
-		rd->v = v;
-		rd->cap = cap;
-	}
-	p = &rd->v[rd->n];
-	p->run_id = run_id;
-	p->summary = s->rep < 0;
-	if (models[m].model == CAL_MODEL_SATURATING) {
-		p->x = strcmp(s->benchmark, "conv") == 0 ?
-		       conv_flops(s->params) :
-		       2.0 * param_num(s->params, "m") *
-		       param_num(s->params, "n") * param_num(s->params, "k");
-		p->y = p->x / s->value;
-	} else {
-		p->x = param_num(s->params, "bytes");
-		p->y = s->value;
-	}
-	if (!isfinite(p->x) || !isfinite(p->y) || !(p->x > 0.0) ||
-	    !(p->y > 0.0)) {
-		pass_over(rd, s->benchmark, "no size, or a value not above 0");
-		return 0;
-	}
-	w = (size_t)snprintf(p->key, sizeof(p->key), "%s|", s->benchmark);
-	for (q = s->params; *q && w < sizeof(p->key) - 1;) {
-		const char *end = strchr(q, ' '), *eq = strchr(q, '=');
-		size_t len = end ? (size_t)(end - q) : strlen(q);
-
-		if (!eq || eq > q + len ||
-		    !size_key(s->benchmark, models[m].model, q,
-			      (size_t)(eq - q)))
-			w += (size_t)snprintf(p->key + w, sizeof(p->key) - w,
-					      "%s%.*s",
-					      p->key[w - 1] == '|' ? "" : " ",
-					      (int)len, q);
-		q += len;
-		while (*q == ' ')
-			q++;
-	}
-	rd->n++;
-	return 0;
-}
-
-static int point_cmp(const void *a, const void *b)
-{
-	const struct point *p = a, *q = b;
-	int c = strcmp(p->key, q->key);
-
-	if (c)
-		return c;
-	return (p->x > q->x) - (p->x < q->x);
-}
-
-static int read_points(struct db *db, const char *hw, struct reader *rd,
-		       struct dlsim_err *err)
-{
-	int rc;
-
-	memset(rd, 0, sizeof(*rd));
-	rc = db_each_sample_of(db, hw, NULL, read_sample, rd, err);
-	if (!rc && rd->nomem)
-		rc = dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
-	if (rc) {
-		free(rd->v);
-		rd->v = NULL;
-		return rc;
-	}
-	if (rd->n > 1)
-		qsort(rd->v, (size_t)rd->n, sizeof(*rd->v), point_cmp);
-	return DLSIM_OK;
-}
-
 /* ---------------------------------------------------------------- */
 /* The report's lists                                                */
 /* ---------------------------------------------------------------- */
+
+static void fitted_free_points(struct cal_fitted *f)
+{
+	free(f->x);
+	free(f->y);
+	free(f->q);
+	f->x = f->y = f->q = NULL;
+}
 
 void cal_fit_report_release(struct cal_fit_report *r)
 {
@@ -368,10 +98,8 @@ void cal_fit_report_release(struct cal_fit_report *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < r->n_fit; i++) {
-		free(r->fit[i].x);
-		free(r->fit[i].y);
-	}
+	for (i = 0; i < r->n_fit; i++)
+		fitted_free_points(&r->fit[i]);
 	free(r->fit);
 	free(r->skip);
 	memset(r, 0, sizeof(*r));
@@ -420,25 +148,28 @@ static int make_kind(struct cal_fitted *f, char *dtype, char *device,
 	char v[64];
 	int w;
 
-	param_get(f->group, "dtype", dtype, n);
-	param_get(f->group, "device", device, n);
+	cal_param_get(f->group, "dtype", dtype, n);
+	cal_param_get(f->group, "device", device, n);
 	if (f->model == CAL_MODEL_LINES)
 		w = snprintf(f->kind, sizeof(f->kind), "alphabeta:%s:%s",
-			     f->benchmark, param_get(f->group, "ranks", v,
+			     f->benchmark, cal_param_get(f->group, "ranks", v,
 						     sizeof(v))[0] ? v : "0");
-	else if (f->model == CAL_MODEL_SATURATING)
-		w = snprintf(f->kind, sizeof(f->kind), "%s:%s",
-			     f->benchmark, dtype[0] ? dtype : "unknown");
+	else if (f->model == CAL_MODEL_ROOFLINE)
+		w = snprintf(f->kind, sizeof(f->kind), "%s%s:%s",
+			     f->benchmark,
+			     strcmp(cal_param_get(f->group, "class", v,
+						  sizeof(v)), "3x3s1") ? "" :
+			     "3x3", dtype[0] ? dtype : "unknown");
 	else
 		w = snprintf(f->kind, sizeof(f->kind), "stream:%s",
-			     param_get(f->group, "kernel", v,
+			     cal_param_get(f->group, "kernel", v,
 				       sizeof(v))[0] ? v : "unknown");
 	return w < 0 || (size_t)w >= sizeof(f->kind);
 }
 
 /* Store f; its run ids as "[3, 4]" from the group's points. */
 static int store(struct db *db, const char *hw, struct cal_fitted *f,
-		 const struct point *p, int64_t np, const char *dtype,
+		 const struct cal_point *p, int64_t np, const char *dtype,
 		 const char *device, struct dlsim_err *err)
 {
 	char *pj = NULL, *cj = NULL, *ids = NULL;
@@ -498,9 +229,9 @@ cleanup:
 	return rc;
 }
 
-/* The points of group [lo, hi) into f->x, f->y: summaries only if the
+/* The points of group [lo, hi) into f->x, f->y, f->q: summaries only if the
  * group has any.  Returns -1 when memory runs out. */
-static int take_points(struct cal_fitted *f, const struct point *p,
+static int take_points(struct cal_fitted *f, const struct cal_point *p,
 		       int64_t lo, int64_t hi)
 {
 	int64_t i, any = 0;
@@ -510,11 +241,13 @@ static int take_points(struct cal_fitted *f, const struct point *p,
 		any |= p[i].summary;
 	f->x = malloc((size_t)(hi - lo) * sizeof(double));
 	f->y = malloc((size_t)(hi - lo) * sizeof(double));
-	if (!f->x || !f->y)
+	f->q = malloc((size_t)(hi - lo) * sizeof(double));
+	if (!f->x || !f->y || !f->q)
 		return -1;
 	for (i = lo; i < hi; i++)
 		if (!any || p[i].summary) {
 			f->x[n] = p[i].x;
+			f->q[n] = p[i].q;
 			f->y[n++] = p[i].y;
 		}
 	f->n_points = n;
@@ -535,11 +268,11 @@ static void split_key(struct cal_fitted *f, const char *key)
 /* A stream group's second fit: bandwidth against working set,
  * "bwcurve:<kernel>". */
 static int fit_bwcurve(struct db *db, const char *hw,
-		       struct cal_fit_report *r, const struct point *p,
+		       struct cal_fit_report *r, const struct cal_point *p,
 		       int64_t lo, int64_t hi, struct dlsim_err *err)
 {
 	struct cal_fitted *f = fit_add(r);
-	char why[160], what[KEY_LEN], v[64];
+	char why[160], what[CAL_KEY_LEN], v[64];
 	int w, rc = 1;
 
 	if (!f || take_points(f, p, lo, hi))
@@ -549,7 +282,7 @@ static int fit_bwcurve(struct db *db, const char *hw,
 	snprintf(what, sizeof(what), "%s %s (bwcurve)", f->benchmark,
 		 f->group);
 	w = snprintf(f->kind, sizeof(f->kind), "bwcurve:%s",
-		     param_get(f->group, "kernel", v, sizeof(v))[0] ? v :
+		     cal_param_get(f->group, "kernel", v, sizeof(v))[0] ? v :
 		     "unknown");
 	if (f->n_points < CAL_BW_MIN_RUN)
 		snprintf(why, sizeof(why), "%d point: the curve needs %d",
@@ -560,8 +293,7 @@ static int fit_bwcurve(struct db *db, const char *hw,
 	else
 		rc = cal_model_levels(f, why, sizeof(why));
 	if (rc) {
-		free(f->x);
-		free(f->y);
+		fitted_free_points(f);
 		r->n_fit--;
 		if (skip_add(r, what, why))
 			return dlsim_err_set(err, DLSIM_ENOMEM,
@@ -572,18 +304,18 @@ static int fit_bwcurve(struct db *db, const char *hw,
 }
 
 static int fit_group(struct db *db, const char *hw, struct cal_fit_report *r,
-		     const struct point *p, int64_t lo, int64_t hi,
+		     const struct cal_point *p, int64_t lo, int64_t hi,
 		     struct dlsim_err *err)
 {
 	static const int min_points[] = { 3, 3, 1 };
 	struct cal_fitted *f = fit_add(r);
-	char why[160], what[KEY_LEN], dtype[64], device[128];
+	char why[160], what[CAL_KEY_LEN], dtype[64], device[128];
 	int rc;
 
 	if (!f || take_points(f, p, lo, hi))
 		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
 	split_key(f, p[lo].key);
-	f->model = models[model_find(f->benchmark)].model;
+	f->model = cal_benchmark_model(f->benchmark);
 	snprintf(what, sizeof(what), "%s %s", f->benchmark, f->group);
 	if (f->n_points < min_points[f->model]) {
 		snprintf(why, sizeof(why), "%d point%s: the fit needs %d",
@@ -596,14 +328,13 @@ static int fit_group(struct db *db, const char *hw, struct cal_fit_report *r,
 		rc = 1;
 	} else if (f->model == CAL_MODEL_LINES) {
 		rc = cal_model_lines(f, why, sizeof(why));
-	} else if (f->model == CAL_MODEL_SATURATING) {
-		rc = cal_model_saturating(f, why, sizeof(why));
+	} else if (f->model == CAL_MODEL_ROOFLINE) {
+		rc = cal_model_roofline(f, why, sizeof(why));
 	} else {
 		rc = cal_model_plateau(f, why, sizeof(why));
 	}
 	if (rc) {
-		free(f->x);
-		free(f->y);
+		fitted_free_points(f);
 		r->n_fit--;
 		if (skip_add(r, what, why))
 			return dlsim_err_set(err, DLSIM_ENOMEM,
@@ -619,13 +350,13 @@ static int fit_group(struct db *db, const char *hw, struct cal_fit_report *r,
 int cal_fit_hw(struct db *db, const char *hw, struct cal_fit_report *out,
 	       struct dlsim_err *err)
 {
-	struct reader rd;
+	struct cal_points rd;
 	int64_t i, j;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->hw, sizeof(out->hw), "%s", hw);
-	if ((rc = read_points(db, hw, &rd, err)))
+	if ((rc = cal_points_read(db, hw, &rd, err)))
 		return rc;
 	out->n_read = rd.n_read;
 	if (rd.n_read == 0) {
@@ -690,12 +421,12 @@ static int load_row(void *ctx, const struct db_fit *row)
 static int attach_points(struct db *db, struct cal_fit_report *r,
 			 struct dlsim_err *err)
 {
-	struct reader rd;
-	char key[KEY_LEN];
+	struct cal_points rd;
+	char key[CAL_KEY_LEN];
 	int64_t i, j;
 	int k, rc;
 
-	if ((rc = read_points(db, r->hw, &rd, err)))
+	if ((rc = cal_points_read(db, r->hw, &rd, err)))
 		return rc;
 	r->n_read = rd.n_read;
 	for (i = 0; i < rd.n; i = j) {

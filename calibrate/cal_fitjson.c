@@ -67,9 +67,11 @@ void cal_fit_params_json(FILE *o, const struct cal_fitted *f,
 		for (i = 0; i < f->n_segments; i++)
 			json_segment(o, &f->seg[i], curve, i == 0);
 		fputc(']', o);
-	} else if (f->model == CAL_MODEL_SATURATING) {
-		json_num_member(o, "flops_max", f->sat.e_max);
-		json_num_member(o, "flops_half", f->sat.x_half);
+	} else if (f->model == CAL_MODEL_ROOFLINE) {
+		json_num_member(o, "fixed_s", f->roof.fixed_s);
+		json_num_member(o, "s_per_flop", f->roof.s_per_flop);
+		json_num_member(o, "s_per_byte", f->roof.s_per_byte);
+		json_num_member(o, "flops_per_s", 1.0 / f->roof.s_per_flop);
 		json_str_member(o, "dtype", dtype);
 		json_str_member(o, "device", device);
 	} else {
@@ -114,12 +116,18 @@ void cal_fit_covariance_json(FILE *o, const struct cal_fitted *f)
 			}
 			fputc(']', o);
 		}
-	} else if (f->model == CAL_MODEL_SATURATING) {
-		fputc('[', o);
-		report_json_number(o, f->sat.var_e_max);
-		fputs(", 0], [0, ", o);
-		report_json_number(o, f->sat.var_x_half);
-		fputc(']', o);
+	} else if (f->model == CAL_MODEL_ROOFLINE) {
+		int j;
+
+		for (i = 0; i < 3; i++) {
+			fputs(i ? ", [" : "[", o);
+			for (j = 0; j < 3; j++) {
+				if (j)
+					fputs(", ", o);
+				report_json_number(o, f->roof.cov[i][j]);
+			}
+			fputc(']', o);
+		}
 	} else {
 		fputc('[', o);
 		report_json_number(o, f->plateau_sigma_Bps * f->plateau_sigma_Bps);
@@ -173,6 +181,49 @@ static int parse(const char *text, char **copy, struct cal_json_doc *doc)
 	return cal_json_parse(&in, doc, NULL) ? -1 : 0;
 }
 
+/*
+ * A roofline's parameters, or those of the saturating curve dlsim stored
+ * before it (schema 1 fits made by the first calibration release:
+ * "flops_max" R and "flops_half" h, rate R F / (F + h), i.e. time h / R
+ * + F / R), turned into the roofline they are: fixed h / R, s_per_flop
+ * 1 / R, no byte term, variances by the delta method.  -1 if neither
+ * form is complete.
+ */
+static int read_roofline(const struct cal_json_doc *p,
+			 const struct cal_json_doc *c,
+			 const struct cal_json *cov, struct cal_roof_fit *r)
+{
+	int i, j;
+
+	r->fixed_s = jnum(p, &p->v[0], "fixed_s");
+	r->s_per_flop = jnum(p, &p->v[0], "s_per_flop");
+	r->s_per_byte = jnum(p, &p->v[0], "s_per_byte");
+	if (isfinite(r->fixed_s) && isfinite(r->s_per_flop) &&
+	    isfinite(r->s_per_byte)) {
+		for (i = 0; i < 3; i++)
+			for (j = 0; j < 3; j++)
+				r->cov[i][j] = jnum_at(c, cov, i, j);
+		r->terms = (r->fixed_s > 0.0 ? 1u : 0u) | 2u |
+			   (r->s_per_byte > 0.0 ? 4u : 0u);
+		return 0;
+	} else {
+		double R = jnum(p, &p->v[0], "flops_max");
+		double h = jnum(p, &p->v[0], "flops_half");
+		double vR = jnum_at(c, cov, 0, 0), vh = jnum_at(c, cov, 1, 1);
+
+		if (!isfinite(R) || !isfinite(h) || !(R > 0.0))
+			return -1;
+		r->fixed_s = h / R;
+		r->s_per_flop = 1.0 / R;
+		r->s_per_byte = 0.0;
+		memset(r->cov, 0, sizeof(r->cov));
+		r->cov[0][0] = vh / (R * R) + h * h * vR / (R * R * R * R);
+		r->cov[1][1] = vR / (R * R * R * R);
+		r->terms = 3u;
+		return 0;
+	}
+}
+
 int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 {
 	struct cal_json_doc p = { 0 }, c = { 0 };
@@ -217,13 +268,13 @@ int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 		}
 		f->n_segments = i;
 	} else if (strncmp(f->kind, "gemm:", 5) == 0 ||
-		   strncmp(f->kind, "conv:", 5) == 0) {
-		f->model = CAL_MODEL_SATURATING;
-		f->sat.e_max = jnum(&p, &p.v[0], "flops_max");
-		f->sat.x_half = jnum(&p, &p.v[0], "flops_half");
-		f->sat.var_e_max = jnum_at(&c, cov, 0, 0);
-		f->sat.var_x_half = jnum_at(&c, cov, 1, 1);
-		f->sat.n = (int)f->n_samples;
+		   strncmp(f->kind, "conv:", 5) == 0 ||
+		   strncmp(f->kind, "conv3x3:", 8) == 0) {
+		f->model = CAL_MODEL_ROOFLINE;
+		if (read_roofline(&p, &c, cov, &f->roof))
+			goto cleanup;
+		f->roof.n = (int)f->n_samples;
+		f->roof.rms = f->residual_rms;
 	} else if (strncmp(f->kind, "bwcurve:", 8) == 0) {
 		f->model = CAL_MODEL_PLATEAU;
 		v = cal_json_get(&p, &p.v[0], "levels");

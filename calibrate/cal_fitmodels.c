@@ -1,7 +1,7 @@
 /*
  * cal_fitmodels.c -- the models `dlsim calibrate fit` puts through a
  * group of points (cal_fitdb.c gathers the groups and stores the fits):
- * piecewise alpha-beta lines, the saturating compute curve, the DRAM
+ * piecewise alpha-beta lines, the calibrated kernel roofline, the DRAM
  * plateau of a bandwidth sweep, and its step curve over cache levels.
  * Each takes the group's points in f->x, f->y and fills f's parameters,
  * or returns -1 with the reason in why.  The statistics of each are
@@ -45,38 +45,27 @@ int cal_model_lines(struct cal_fitted *f, char *why, size_t n_why)
 	return 0;
 }
 
-/* GEMM: rates scaled to the largest, so the solver sees numbers near 1. */
-int cal_model_saturating(struct cal_fitted *f, char *why, size_t n_why)
+/* GEMM, conv: times from the rates (y = F / t), and the relative rms of
+ * the times. */
+int cal_model_roofline(struct cal_fitted *f, char *why, size_t n_why)
 {
 	struct dlsim_err e = { 0, "" };
-	double *y = malloc((size_t)f->n_points * sizeof(double));
-	double top = 0.0, ss = 0.0;
+	double *t = malloc((size_t)f->n_points * sizeof(double));
 	int i, rc;
 
-	if (!y) {
+	if (!t) {
 		snprintf(why, n_why, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < f->n_points; i++)
-		top = f->y[i] > top ? f->y[i] : top;
-	for (i = 0; i < f->n_points; i++)
-		y[i] = f->y[i] / top;
-	rc = cal_fit_saturating(f->x, y, f->n_points, &f->sat, &e);
-	free(y);
+		t[i] = f->x[i] / f->y[i];
+	rc = cal_fit_roofline(f->x, f->q, t, f->n_points, &f->roof, &e);
+	free(t);
 	if (rc) {
 		core_strlcpy(why, e.msg, n_why);
 		return -1;
 	}
-	f->sat.e_max *= top;
-	f->sat.var_e_max *= top * top;
-	f->sat.rms *= top;
-	for (i = 0; i < f->n_points; i++) {
-		double m = f->sat.e_max * f->x[i] / (f->x[i] + f->sat.x_half);
-		double r = (m - f->y[i]) / f->y[i];
-
-		ss += r * r;
-	}
-	f->residual_rms = sqrt(ss / f->n_points);
+	f->residual_rms = f->roof.rms;
 	return 0;
 }
 

@@ -308,11 +308,7 @@ int cli_system_resolve(struct cli_calib_src *src, struct hw_catalog *cat,
 	}
 	if ((rc = hw_system_resolve(cat, spec, &out->sys, err)) || !src->db)
 		return rc;
-	rc = hw_calib_load(src->db, out->sys.device->name, &out->calib,
-			   &quiet);
-	if (rc == DLSIM_ENOTFOUND && out->sys.node)
-		rc = hw_calib_load(src->db, out->sys.node->name, &out->calib,
-				   &quiet);
+	rc = hw_calib_load_system(src->db, &out->sys, &out->calib, &quiet);
 	if (rc == DLSIM_OK)
 		out->sys.calib = &out->calib;
 	else if (rc != DLSIM_ENOTFOUND)

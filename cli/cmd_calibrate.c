@@ -73,7 +73,8 @@ static const struct cli_command calibrate_fit = {
 	"calibrate fit", "--hw NAME [--db PATH] [--format table|json]",
 	"Fit models to every run stored for the hardware and store them:\n"
 	"alpha-beta lines with breakpoints for collectives and p2p latency,\n"
-	"a saturating FLOP/s curve for GEMM, the DRAM plateau for STREAM.",
+	"a roofline t = fixed + FLOPs/R + bytes/B for GEMM and convolution,\n"
+	"the DRAM plateau and cache levels for STREAM.",
 	0, 0, fit_options, cmd_calibrate_fit
 };
 

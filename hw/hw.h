@@ -125,6 +125,7 @@ struct hw_raw_device {
 	unsigned memory_count;
 	double eff_memory;
 	char *eff_memory_source;
+	char *calibration_from, *calibration_from_source;
 };
 
 struct hw_raw_link {

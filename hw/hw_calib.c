@@ -5,15 +5,16 @@
  * HOW IT WORKS
  *   db_each_fit visits the fits for the name newest first, and the first
  *   usable fit of each kind wins, with three exceptions: STREAM triad
- *   beats the other kernels; of the GEMM curves one `calibrate fit`
- *   stored together (one per thread count) the fastest wins, since
- *   training uses every thread; of the allreduce fits, the one at the
- *   most ranks.  The parameters come from the JSON `dlsim calibrate fit`
- *   stores (calibrate/cal_fitdb.c), read with the calibration module's
- *   JSON reader (calibrate/cal.h: the one dependency of hw/ on another
- *   module beside core/).  The allreduce fit is turned into the alpha
- *   and beta of one ring step by inverting the ring form (see struct
- *   hw_calib in dlsim.h).
+ *   beats the other kernels (plateau and curve alike); of the kernel
+ *   rooflines one `calibrate fit` stored together (one per thread count)
+ *   the fastest wins, since training uses every thread; of the
+ *   allreduce fits, the one at the most ranks.  A row is decoded by
+ *   cal_fit_from_row, the one reader of the format `calibrate fit`
+ *   writes (calibrate/cal_fitjson.c; the one dependency of hw/ on
+ *   another module beside core/ and db/: the calibration module owns its
+ *   format, and two readers of it would drift).  The allreduce fit is
+ *   turned into the alpha and beta of one ring step by inverting the
+ *   ring form (see struct hw_calib in dlsim.h).
  *
  * LIMITATIONS
  * - Only intra-node collectives are calibrated; a multi-node system keeps
@@ -31,50 +32,9 @@
 
 struct loader {
 	struct hw_calib *c;
-	int nomem;
 	int have_triad;
+	int have_triad_curve;
 };
-
-static double num(const struct cal_json_doc *d, const struct cal_json *o,
-		  const char *key)
-{
-	const struct cal_json *v = o ? cal_json_get(d, o, key) : NULL;
-
-	return v && v->type == CAL_JSON_NUMBER ? v->num : NAN;
-}
-
-/* The i-th element of an array or NULL. */
-static const struct cal_json *at(const struct cal_json_doc *d,
-				 const struct cal_json *a, int i)
-{
-	const struct cal_json *v;
-
-	if (!a || a->type != CAL_JSON_ARRAY)
-		return NULL;
-	for (v = cal_json_first(d, a); v && i > 0; i--)
-		v = cal_json_next(d, v);
-	return v;
-}
-
-static double num_at(const struct cal_json_doc *d, const struct cal_json *a,
-		     int i)
-{
-	const struct cal_json *v = at(d, a, i);
-
-	return v && v->type == CAL_JSON_NUMBER ? v->num : NAN;
-}
-
-static int parse(const char *text, char **copy, struct cal_json_doc *doc)
-{
-	size_t n = text ? strlen(text) : 0;
-	struct cal_in in;
-
-	if (!text || !(*copy = malloc(n + 1)))
-		return -1;
-	memcpy(*copy, text, n + 1);
-	cal_in_init(&in, "fit", *copy, n);
-	return cal_json_parse(&in, doc, NULL) ? -1 : 0;
-}
 
 static int positive(double x)
 {
@@ -94,113 +54,154 @@ static void provenance(struct hw_calib_fit *p, const struct db_fit *f)
 	p->created_s = f->created_s;
 }
 
-static void take_gemm(struct hw_calib *c, const struct db_fit *f,
-		      const struct cal_json_doc *p,
-		      const struct cal_json_doc *cv)
+/* "gemm:fp32" -> GEMM, fp32; -1 for another kind or precision. */
+static int kernel_of(const char *kind, enum model_kernel *k,
+		     enum dlsim_precision *p)
 {
-	enum dlsim_precision pr;
-	double fmax = num(p, &p->v[0], "flops_max");
-	double half = num(p, &p->v[0], "flops_half");
+	static const struct {
+		const char *prefix;
+		enum model_kernel k;
+	} map[] = {
+		{ "gemm:", MODEL_KERNEL_GEMM },
+		{ "conv:", MODEL_KERNEL_CONV },
+		{ "conv3x3:", MODEL_KERNEL_CONV3X3 },
+	};
+	size_t i, n;
 
-	if (dlsim_precision_parse(f->kind + 5, &pr, NULL) ||
-	    !positive(fmax) || !(isfinite(half) && half >= 0.0))
-		return;
-	/* one `calibrate fit` stores a curve per thread count at one time:
-	 * of those, the fastest (all threads, as training runs) */
-	if (c->gemm[pr].id && !(f->created_s == c->gemm[pr].created_s &&
-				fmax > c->gemm_flops_max[pr]))
-		return;
-	c->gemm_flops_max[pr] = fmax;
-	c->gemm_flops_half[pr] = half;
-	c->gemm_sigma_flops_max[pr] = sigma(num_at(cv, at(cv, &cv->v[0], 0),
-						   0));
-	provenance(&c->gemm[pr], f);
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		n = strlen(map[i].prefix);
+		if (strncmp(kind, map[i].prefix, n) == 0) {
+			*k = map[i].k;
+			return dlsim_precision_parse(kind + n, p, NULL) ? -1 :
+			       0;
+		}
+	}
+	return -1;
 }
 
-static void take_stream(struct loader *ld, const struct db_fit *f,
-			const struct cal_json_doc *p,
-			const struct cal_json_doc *cv)
+static void take_kernel(struct hw_calib *c, const struct db_fit *row,
+			const struct cal_fitted *f)
+{
+	const struct cal_roof_fit *r = &f->roof;
+	struct hw_calib_kernel *kc;
+	enum model_kernel k;
+	enum dlsim_precision p;
+	int i;
+
+	if (kernel_of(row->kind, &k, &p) || !positive(r->s_per_flop) ||
+	    !(isfinite(r->fixed_s) && r->fixed_s >= 0.0) ||
+	    !(isfinite(r->s_per_byte) && r->s_per_byte >= 0.0))
+		return;
+	kc = &c->kernel[k][p];
+	/* one `calibrate fit` stores a roofline per thread count at one
+	 * time: of those, the fastest (all threads, as training runs) */
+	if (kc->fit.id && !(row->created_s == kc->fit.created_s &&
+			    r->s_per_flop < kc->s_per_flop))
+		return;
+	kc->fixed_s = r->fixed_s;
+	kc->s_per_flop = r->s_per_flop;
+	kc->s_per_byte = r->s_per_byte;
+	for (i = 0; i < 3; i++)
+		kc->sigma[i] = sigma(r->cov[i][i]);
+	provenance(&kc->fit, row);
+}
+
+static void take_stream(struct loader *ld, const struct db_fit *row,
+			const struct cal_fitted *f)
 {
 	struct hw_calib *c = ld->c;
-	int triad = strcmp(f->kind, "stream:triad") == 0;
-	double bw = num(p, &p->v[0], "bw_Bps");
+	int triad = strcmp(row->kind, "stream:triad") == 0;
 
 	/* triad, the kernel STREAM reports as the machine's bandwidth, wins
 	 * over any other; else the newest kernel */
-	if (ld->have_triad || (c->stream.id && !triad) || !positive(bw))
+	if (ld->have_triad || (c->stream.id && !triad) ||
+	    !positive(f->plateau_Bps))
 		return;
-	c->mem_bw_Bps = bw;
-	c->mem_sigma_Bps = sigma(num_at(cv, at(cv, &cv->v[0], 0), 0));
-	provenance(&c->stream, f);
+	c->mem_bw_Bps = f->plateau_Bps;
+	c->mem_sigma_Bps = f->plateau_sigma_Bps > 0.0 ?
+			   f->plateau_sigma_Bps : 0.0;
+	provenance(&c->stream, row);
 	ld->have_triad = triad;
 }
 
-static void take_allreduce(struct hw_calib *c, const struct db_fit *f,
-			   const struct cal_json_doc *p,
-			   const struct cal_json_doc *cv)
+/* A bandwidth curve's levels, boundaries at the geometric mean of the
+ * sets on either side (the cache size lies between them). */
+static void take_curve(struct loader *ld, const struct db_fit *row,
+		       const struct cal_fitted *f)
 {
-	const struct cal_json *segs = cal_json_get(p, &p->v[0], "segments");
-	const struct cal_json *s, *last = NULL;
-	const char *rk = f->kind + strlen("alphabeta:allreduce:");
+	struct hw_calib *c = ld->c;
+	int triad = strcmp(row->kind, "bwcurve:triad") == 0, i;
+
+	if (ld->have_triad_curve || (c->bwcurve.id && !triad) ||
+	    f->n_segments < 1 || f->n_segments > HW_CALIB_LEVELS)
+		return;
+	for (i = 0; i < f->n_segments; i++)
+		if (!positive(f->seg[i].a) || !positive(f->seg[i].x_hi))
+			return;
+	for (i = 0; i < f->n_segments; i++) {
+		c->level_Bps[i] = f->seg[i].a;
+		c->level_sigma_Bps[i] = sigma(f->seg[i].cov_aa);
+		c->level_upto_bytes[i] = i + 1 < f->n_segments ?
+			sqrt(f->seg[i].x_hi * f->seg[i + 1].x_lo) : INFINITY;
+	}
+	c->n_levels = f->n_segments;
+	provenance(&c->bwcurve, row);
+	ld->have_triad_curve = triad;
+}
+
+static void take_allreduce(struct hw_calib *c, const struct db_fit *row,
+			   const struct cal_fitted *f)
+{
+	const char *rk = row->kind + strlen("alphabeta:allreduce:");
+	const struct cal_line_fit *last;
 	char *end;
 	long r;
-	int i, n = 0;
-	double a, b, k;
+	double k;
 
 	r = strtol(rk, &end, 10);
 	if (end == rk || *end || r < 2 || r > 1000000 ||
-	    (c->intra.id && r <= c->intra_ranks))
+	    (c->intra.id && r <= c->intra_ranks) || f->n_segments < 1)
 		return;
-	for (i = 0; (s = at(p, segs, i)); i++, n++)
-		last = s;   /* segments run in increasing size */
-	if (!last)
-		return;
-	a = num(p, last, "alpha_s");
-	b = num(p, last, "beta_s_per_byte");
-	if (!(isfinite(a) && a >= 0.0) || !positive(b))
+	last = &f->seg[f->n_segments - 1];  /* segments run up in size */
+	if (!(isfinite(last->a) && last->a >= 0.0) || !positive(last->b))
 		return;
 	k = 2.0 * (double)(r - 1);
 	c->intra_ranks = r;
-	c->intra_alpha_s = a / k;
-	c->intra_beta_s_per_byte = b * (double)r / k;
-	c->intra_sigma_beta = sigma(num_at(cv, at(cv, at(cv, &cv->v[0],
-							      n - 1), 1),
-					   1)) * (double)r / k;
-	provenance(&c->intra, f);
+	c->intra_alpha_s = last->a / k;
+	c->intra_beta_s_per_byte = last->b * (double)r / k;
+	c->intra_sigma_beta = sigma(last->cov_bb) * (double)r / k;
+	provenance(&c->intra, row);
 }
 
-static int visit(void *ctx, const struct db_fit *f)
+static int visit(void *ctx, const struct db_fit *row)
 {
 	struct loader *ld = ctx;
-	struct cal_json_doc p = { 0 }, cv = { 0 };
-	char *pt = NULL, *ct = NULL;
+	struct cal_fitted f;
 
-	if (parse(f->params_json, &pt, &p) ||
-	    parse(f->covariance_json, &ct, &cv) || p.n < 1 || cv.n < 1)
-		goto cleanup;   /* not ours to judge: skipped */
-	if (strncmp(f->kind, "gemm:", 5) == 0)
-		take_gemm(ld->c, f, &p, &cv);
-	else if (strncmp(f->kind, "stream:", 7) == 0)
-		take_stream(ld, f, &p, &cv);
-	else if (strncmp(f->kind, "alphabeta:allreduce:", 20) == 0)
-		take_allreduce(ld->c, f, &p, &cv);
-cleanup:
-	cal_json_release(&p);
-	cal_json_release(&cv);
-	free(pt);
-	free(ct);
+	if (cal_fit_from_row(&f, row))
+		return 0;       /* not ours to judge: skipped */
+	if (f.model == CAL_MODEL_ROOFLINE)
+		take_kernel(ld->c, row, &f);
+	else if (strncmp(row->kind, "stream:", 7) == 0)
+		take_stream(ld, row, &f);
+	else if (strncmp(row->kind, "bwcurve:", 8) == 0)
+		take_curve(ld, row, &f);
+	else if (strncmp(row->kind, "alphabeta:allreduce:", 20) == 0)
+		take_allreduce(ld->c, row, &f);
 	return 0;
 }
 
 int hw_calib_count(const struct hw_calib *c)
 {
-	int i, n = 0;
+	int i, k, n = 0;
 
 	if (!c)
 		return 0;
-	for (i = 0; i < DLSIM_PRECISION_COUNT; i++)
-		n += c->gemm[i].id != 0;
-	return n + (c->stream.id != 0) + (c->intra.id != 0);
+	for (k = 0; k < MODEL_KERNEL_COUNT; k++)
+		for (i = 0; i < DLSIM_PRECISION_COUNT; i++)
+			n += c->kernel[k][i].fit.id != 0;
+	return n + (c->stream.id != 0) + (c->bwcurve.id != 0) +
+	       (c->intra.id != 0);
 }
 
 int hw_calib_load(struct db *db, const char *hw, struct hw_calib *out,
@@ -227,6 +228,32 @@ int hw_calib_load(struct db *db, const char *hw, struct hw_calib *out,
 	return DLSIM_OK;
 }
 
+int hw_calib_load_system(struct db *db, const struct hw_system *sys,
+			 struct hw_calib *out, struct dlsim_err *err)
+{
+	const struct hw_device *d = sys->device;
+	int rc = hw_calib_load(db, d->name, out, err);
+
+	if (rc == DLSIM_ENOTFOUND && sys->node)
+		rc = hw_calib_load(db, sys->node->name, out, err);
+	if (rc != DLSIM_ENOTFOUND || !d->calib_from[0])
+		return rc;
+	if ((rc = hw_calib_load(db, d->calib_from, out, err)))
+		return rc;
+	/* the chip's fits, not its node's: the collective measured another
+	 * node */
+	out->intra_ranks = 0;
+	out->intra_alpha_s = out->intra_beta_s_per_byte = 0.0;
+	out->intra_sigma_beta = 0.0;
+	memset(&out->intra, 0, sizeof(out->intra));
+	if (hw_calib_count(out) == 0) {
+		memset(out, 0, sizeof(*out));
+		return dlsim_err_set(err, DLSIM_ENOTFOUND, "no usable device "
+				     "fits for hardware '%s'", d->calib_from);
+	}
+	return DLSIM_OK;
+}
+
 static double moved(double x, double dx)
 {
 	return x + dx > 0.1 * x ? x + dx : 0.1 * x;
@@ -235,13 +262,22 @@ static double moved(double x, double dx)
 void hw_calib_shift(const struct hw_calib *in, double z,
 		    struct hw_calib *out)
 {
-	int i;
+	int i, k;
 
 	*out = *in;
-	for (i = 0; i < DLSIM_PRECISION_COUNT; i++)
-		out->gemm_flops_max[i] = moved(in->gemm_flops_max[i],
-					       z * in->gemm_sigma_flops_max[i]);
+	for (k = 0; k < MODEL_KERNEL_COUNT; k++)
+		for (i = 0; i < DLSIM_PRECISION_COUNT; i++) {
+			const struct hw_calib_kernel *a = &in->kernel[k][i];
+			struct hw_calib_kernel *b = &out->kernel[k][i];
+
+			b->fixed_s = moved(a->fixed_s, -z * a->sigma[0]);
+			b->s_per_flop = moved(a->s_per_flop, -z * a->sigma[1]);
+			b->s_per_byte = moved(a->s_per_byte, -z * a->sigma[2]);
+		}
 	out->mem_bw_Bps = moved(in->mem_bw_Bps, z * in->mem_sigma_Bps);
+	for (i = 0; i < in->n_levels; i++)
+		out->level_Bps[i] = moved(in->level_Bps[i],
+					  z * in->level_sigma_Bps[i]);
 	out->intra_beta_s_per_byte = moved(in->intra_beta_s_per_byte,
 					   -z * in->intra_sigma_beta);
 }
@@ -262,7 +298,7 @@ int hw_local_system(struct db *db, struct hw_local *out,
 	if (rc && rc != DLSIM_ENOTFOUND)
 		return dlsim_err_set(err, rc, "%s", quiet.msg);
 	for (p = 0; p < DLSIM_PRECISION_COUNT; p++)
-		any |= out->calib.gemm[p].id != 0;
+		any |= out->calib.kernel[MODEL_KERNEL_GEMM][p].fit.id != 0;
 	if (rc || !any || !out->calib.stream.id) {
 		memset(out, 0, sizeof(*out));
 		return dlsim_err_set(err, DLSIM_ENOTFOUND, "%s", first);
@@ -279,16 +315,18 @@ int hw_local_system(struct db *db, struct hw_local *out,
 	d->units = h.cores;
 	for (p = 0; p < DLSIM_PRECISION_COUNT; p++) {
 		struct hw_peak *pk = &d->peak[p];
+		const struct hw_calib_kernel *g =
+			&out->calib.kernel[MODEL_KERNEL_GEMM][p];
 
-		if (!out->calib.gemm[p].id)
+		if (!g->fit.id)
 			continue;
-		/* the fitted plateau is the best rate seen: it stands for
-		 * the peak, the curve for the efficiency */
-		pk->matrix_flops = out->calib.gemm_flops_max[p];
-		pk->vector_flops = out->calib.gemm_flops_max[p];
+		/* the fitted FLOP rate is the best the GEMMs reach: it stands
+		 * for the peak, the roofline for the efficiency */
+		pk->matrix_flops = 1.0 / g->s_per_flop;
+		pk->vector_flops = 1.0 / g->s_per_flop;
 		pk->eff_gemm = pk->eff_conv = pk->eff_conv3x3 = 1.0;
 		snprintf(pk->source, sizeof(pk->source), "fit #%lld",
-			 (long long)out->calib.gemm[p].id);
+			 (long long)g->fit.id);
 	}
 	d->n_mem = 1;
 	snprintf(d->mem[0].type, sizeof(d->mem[0].type), "DRAM");

@@ -279,6 +279,18 @@ int hw_catalog_check(const struct hw_catalog *cat, struct dlsim_err *err)
 					     "%s:%d: device '%s': node '%s' "
 					     "is not in the catalog", d->file,
 					     d->line, d->name, d->node);
+		if (d->calib_from[0] && !hw_device_find(cat, d->calib_from))
+			return dlsim_err_set(err, DLSIM_EPARSE,
+					     "%s:%d: device '%s': "
+					     "calibration_from '%s' is not in "
+					     "the catalog", d->file, d->line,
+					     d->name, d->calib_from);
+		if (d->calib_from[0] && !d->calib_from_source[0])
+			return dlsim_err_set(err, DLSIM_EPARSE,
+					     "%s:%d: device '%s': "
+					     "calibration_from needs a "
+					     "calibration_from_source", d->file,
+					     d->line, d->name);
 	}
 	return DLSIM_OK;
 }

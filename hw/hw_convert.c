@@ -290,6 +290,12 @@ static void copy_device_strings(const struct hw_raw_device *rd,
 	core_strlcpy(dev->source, rd->source, sizeof(dev->source));
 	core_strlcpy(dev->eff_memory_source, rd->eff_memory_source,
 		     sizeof(dev->eff_memory_source));
+	/* optional: "" when absent (dev is not zeroed before) */
+	core_strlcpy(dev->calib_from, rd->calibration_from ?
+		     rd->calibration_from : "", sizeof(dev->calib_from));
+	core_strlcpy(dev->calib_from_source, rd->calibration_from_source ?
+		     rd->calibration_from_source : "",
+		     sizeof(dev->calib_from_source));
 }
 
 static int convert_device(struct reader *r, unsigned d,

@@ -146,6 +146,9 @@ static const cyaml_schema_field_t device_fields[] = {
 	CYAML_FIELD_FLOAT("eff_memory", CYAML_FLAG_DEFAULT,
 			  struct hw_raw_device, eff_memory),
 	STR("eff_memory_source", struct hw_raw_device, eff_memory_source),
+	ONAME("calibration_from", struct hw_raw_device, calibration_from),
+	OSTR("calibration_from_source", struct hw_raw_device,
+	     calibration_from_source),
 	CYAML_FIELD_END
 };
 

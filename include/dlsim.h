@@ -405,6 +405,12 @@ struct hw_device {
 	char eff_memory_source[HW_SOURCE_LEN];
 	char node[HW_NAME_LEN];      /* the device's usual node */
 	char source[HW_SOURCE_LEN];
+	char calib_from[HW_NAME_LEN];  /* "": none.  Another device whose
+					  fits stand for this one's when it
+					  has none: the same chip at the
+					  same clocks (calib_from_source
+					  says why) */
+	char calib_from_source[HW_SOURCE_LEN];
 	char file[160];              /* where it was defined, and line */
 	int line;
 };
@@ -633,14 +639,20 @@ struct hw_calib_fit {
  * Fitted figures that override the catalog's datasheet ones for one
  * hardware name.  Each override is present when its fit's id is not 0.
  *
- * - GEMM, per precision: the attained rate of a matrix pass of F FLOPs
- *   is flops_max F / (F + flops_half) FLOP/s (the saturating curve of
- *   `calibrate fit`, kind "gemm:<dtype>").  The simulator uses it for
- *   GEMM and convolution passes alike: the fits are of GEMMs, and
- *   convolutions run as GEMMs (im2col), so this is the best figure the
- *   runs give for both.
+ * - Kernels, per class (GEMM, convolution, 3x3 stride-1 convolution:
+ *   the catalog's efficiency classes) and precision: the calibrated
+ *   roofline of `calibrate fit` (kinds "gemm:<dtype>", "conv:<dtype>",
+ *   "conv3x3:<dtype>"), a pass of F FLOPs moving Q bytes taking
+ *   fixed_s + F s_per_flop + Q s_per_byte.  A convolution class with no
+ *   fit of its own uses the GEMM roofline at its precision (convolutions
+ *   run as GEMMs, im2col), and says so (sim_result.calib_used).
  * - Memory: the attainable bandwidth, the DRAM plateau of the STREAM
- *   triad ("stream:triad"; another stream kernel if no triad was fitted).
+ *   triad ("stream:triad"; another stream kernel if no triad was fitted),
+ *   and where a bandwidth curve was fitted ("bwcurve:<kernel>", triad
+ *   first) its cache levels: an element-wise pass moving B bytes gets the
+ *   rate of the level whose working sets B falls among (the boundary
+ *   between two levels is the geometric mean of the largest set measured
+ *   in one and the smallest in the next; past the last, the last).
  * - The intra-node collective: alpha and beta of one ring step, derived
  *   from an allreduce fit at R ranks ("alphabeta:allreduce:<R>") by
  *   inverting the ring form t = 2(R-1) alpha + 2(R-1)/R n beta on its
@@ -652,15 +664,27 @@ struct hw_calib_fit {
  * The sigmas are one standard deviation from the fits' covariance; they
  * give the interval of a prediction (sim_result.step_time_s_low/high).
  */
+#define HW_CALIB_LEVELS 4
+
+struct hw_calib_kernel {
+	double fixed_s, s_per_flop, s_per_byte;
+	double sigma[3];             /* of the three, in that order */
+	struct hw_calib_fit fit;
+};
+
 struct hw_calib {
 	char hw[HW_NAME_LEN];        /* the hardware name the fits are for */
-	double gemm_flops_max[DLSIM_PRECISION_COUNT];
-	double gemm_flops_half[DLSIM_PRECISION_COUNT];
-	double gemm_sigma_flops_max[DLSIM_PRECISION_COUNT];
-	struct hw_calib_fit gemm[DLSIM_PRECISION_COUNT];
+	struct hw_calib_kernel kernel[MODEL_KERNEL_COUNT]
+				     [DLSIM_PRECISION_COUNT];
+				     /* [MODEL_KERNEL_VECTOR] unused */
 	double mem_bw_Bps;
 	double mem_sigma_Bps;
 	struct hw_calib_fit stream;
+	int n_levels;                /* of the bandwidth curve; 0: none */
+	double level_upto_bytes[HW_CALIB_LEVELS];  /* the last: infinity */
+	double level_Bps[HW_CALIB_LEVELS];
+	double level_sigma_Bps[HW_CALIB_LEVELS];
+	struct hw_calib_fit bwcurve;
 	int64_t intra_ranks;         /* R of the allreduce fitted */
 	double intra_alpha_s;
 	double intra_beta_s_per_byte;
@@ -706,13 +730,24 @@ struct hw_local {
 int hw_local_system(struct db *db, struct hw_local *out,
 		    struct dlsim_err *err);
 
+/*
+ * The calibration a resolved system uses: the fits of its device's name,
+ * else of its node's, else (struct hw_device.calib_from) those of the
+ * device it names as the same chip, without the intra-node collective,
+ * which measured another node.  Errors as hw_calib_load; DLSIM_ENOTFOUND
+ * when none of the three has usable fits.
+ */
+int hw_calib_load_system(struct db *db, const struct hw_system *sys,
+			 struct hw_calib *out, struct dlsim_err *err);
+
 /* The number of overrides present (0: nothing calibrated). */
 int hw_calib_count(const struct hw_calib *c);
 
 /*
- * c with every rate moved z standard deviations: flops_max and the
- * bandwidth up by z sigma, beta down by z sigma (z > 0: faster), each
- * kept above a tenth of its value.  in and out may not alias.
+ * c with every figure moved z standard deviations toward faster (z > 0)
+ * or slower: each roofline term and beta down by z sigma, the
+ * bandwidths up, each kept above a tenth of its value (the terms of a
+ * roofline at 0 stay 0).  in and out may not alias.
  */
 void hw_calib_shift(const struct hw_calib *in, double z,
 		    struct hw_calib *out);
@@ -906,15 +941,17 @@ struct sim_result {
 						 top-k */
 	int calibrated;                  /* 1: the system's calibration
 					    was used */
-	int n_calib_used;                /* the fits it used: the GEMM
-					    curve at the precision, the
-					    bandwidth, the intra-node
-					    collective when devices share
-					    a node (copies) */
-	struct hw_calib_fit calib_used[3];
+	int n_calib_used;                /* the fits it used (copies): the
+					    kernel rooflines at the
+					    precision (GEMM, conv, conv
+					    3x3, each once), the STREAM
+					    plateau, the bandwidth curve,
+					    the intra-node collective when
+					    devices share a node */
+	struct hw_calib_fit calib_used[6];
 	double step_time_s_low;          /* the step at the fits' 95%
-					    bounds (+-1.96 sigma of
-					    flops_max, bandwidth and
+					    bounds (+-1.96 sigma of every
+					    roofline term, bandwidth and
 					    beta); both step_time_s when
 					    uncalibrated */
 	double step_time_s_high;
@@ -1478,16 +1515,33 @@ int cal_fit_lines(const double *x, const double *y, int n,
 		  int max_segments, struct cal_line_fit *out, int *n_out,
 		  struct dlsim_err *err);
 
-/* e(x) = e_max x / (x + x_half), fitted with its variances. */
-struct cal_sat_fit {
-	double e_max, x_half;
-	double var_e_max, var_x_half;
+/*
+ * The calibrated roofline of a kernel: t = fixed_s + F s_per_flop +
+ * Q s_per_byte for F FLOPs moving Q bytes (cal_fit.c explains the form).
+ * terms has bit 0, 1, 2 set for each of the three kept (a dropped term
+ * is 0, as are its covariances); cov is over (fixed_s, s_per_flop,
+ * s_per_byte); rms is the relative rms of the times.
+ */
+struct cal_roof_fit {
+	double fixed_s, s_per_flop, s_per_byte;
+	double cov[3][3];
+	unsigned terms;
 	double rms;
 	int n;
 };
 
-int cal_fit_saturating(const double *x, const double *y, int n,
-		       struct cal_sat_fit *out, struct dlsim_err *err);
+/*
+ * Fit times t (s) of n kernels of F FLOPs and Q bytes by non-negative
+ * weighted least squares with a positive FLOP term.  DLSIM_EINVAL for
+ * fewer than 3 points, a value not positive and finite, or no feasible
+ * fit.
+ */
+int cal_fit_roofline(const double *F, const double *Q, const double *t,
+		     int n, struct cal_roof_fit *out, struct dlsim_err *err);
+
+/* The time f gives a kernel of flops and bytes. */
+double cal_roof_time(const struct cal_roof_fit *f, double flops,
+		     double bytes);
 
 /* ---- Fits of the stored runs (calibrate/cal_fitdb.c) ---- */
 
@@ -1498,13 +1552,20 @@ int cal_fit_saturating(const double *x, const double *y, int n,
  *   CAL_MODEL_LINES       collectives and p2p_latency: time (s) against
  *                         bytes, cal_fit_lines with up to 3 segments;
  *                         kind "alphabeta:<benchmark>:<ranks>";
- *   CAL_MODEL_SATURATING  gemm: achieved FLOP/s against 2mnk FLOPs,
- *                         cal_fit_saturating; kind "gemm:<dtype>" (the
+ *   CAL_MODEL_ROOFLINE    gemm: time against F = 2mnk FLOPs and Q =
+ *                         e (mk + kn + mn) bytes (e the dtype's size),
+ *                         cal_fit_roofline; kind "gemm:<dtype>" (the
  *                         device, for DeepBench, is part of the group);
  *                         conv likewise against the direct-convolution
  *                         FLOPs 2 N K P Q C R S (P, Q from h, w, r, s,
- *                         pad and stride), kind "conv:<dtype>", grouped
- *                         by pass, dtype, math, setting and device;
+ *                         pad and stride) and e (NCHW + KCRS + NKPQ)
+ *                         bytes, in two classes as the simulator's
+ *                         kernels: kind "conv3x3:<dtype>" for 3x3
+ *                         filters at stride 1 (Winograd's domain),
+ *                         "conv:<dtype>" for the others; the three
+ *                         passes (fwd, bwd_data, bwd_filter) of a class
+ *                         are fitted together, grouped by dtype, math,
+ *                         setting and device;
  *   CAL_MODEL_PLATEAU     stream: the median rate (B/s) of the working
  *                         sets at least half the largest (the DRAM
  *                         plateau); kind "stream:<kernel>", n_segments
@@ -1519,7 +1580,7 @@ int cal_fit_saturating(const double *x, const double *y, int n,
  * residual_rms is relative (residual / measured) for every model.
  * Intervals are 95%: value +- 1.96 sigma.
  */
-enum cal_model { CAL_MODEL_LINES = 0, CAL_MODEL_SATURATING,
+enum cal_model { CAL_MODEL_LINES = 0, CAL_MODEL_ROOFLINE,
 		 CAL_MODEL_PLATEAU };
 
 struct cal_fitted {
@@ -1534,10 +1595,12 @@ struct cal_fitted {
 	int n_segments;              /* LINES; PLATEAU: the levels of a
 				        "bwcurve:" fit, 0 for "stream:" */
 	struct cal_line_fit seg[CAL_MAX_SEGMENTS];
-	struct cal_sat_fit sat;      /* SATURATING: FLOP/s against FLOPs */
+	struct cal_roof_fit roof;    /* ROOFLINE: time over FLOPs, bytes */
 	double plateau_Bps, plateau_sigma_Bps, plateau_from_bytes;
 	double *x, *y;               /* owned: the measured points (size,
 				        time or rate), sorted by size */
+	double *q;                   /* owned, ROOFLINE only: each point's
+					bytes (x its FLOPs, y its FLOP/s) */
 	int n_points;
 };
 

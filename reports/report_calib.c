@@ -93,6 +93,33 @@ static void table_levels(FILE *f, const struct cal_fitted *x)
 	}
 }
 
+/* t = fixed + F s_per_flop + Q s_per_byte, each with its interval, and
+ * the rates people read: 1 / s_per_flop and 1 / s_per_byte. */
+static void table_roofline(FILE *f, const struct cal_fitted *x)
+{
+	const struct cal_roof_fit *r = &x->roof;
+	double v[3] = { r->fixed_s, r->s_per_flop, r->s_per_byte };
+	static const char *const name[3] = { "fixed_s", "s_per_flop",
+					     "s_per_byte" };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		double h = Z95 * sqrt(r->cov[i][i] > 0.0 ? r->cov[i][i] : 0.0);
+
+		if (!(r->terms & (1u << i))) {
+			fprintf(f, "    %-11s 0 (dropped: a negative fit)\n",
+				name[i]);
+			continue;
+		}
+		fprintf(f, "    %-11s %.4g +- %.2g", name[i], v[i], h);
+		if (i == 1)
+			fprintf(f, "  (%.4g TFLOP/s)", 1e-12 / v[i]);
+		if (i == 2)
+			fprintf(f, "  (%.4g GB/s)", 1e-9 / v[i]);
+		fputc('\n', f);
+	}
+}
+
 static void table(FILE *f, const struct cal_fit_report *r)
 {
 	int i;
@@ -110,11 +137,8 @@ static void table(FILE *f, const struct cal_fit_report *r)
 			table_lines(f, x);
 		} else if (is_curve(x)) {
 			table_levels(f, x);
-		} else if (x->model == CAL_MODEL_SATURATING) {
-			fprintf(f, "    flops_max   %.4g +- %.2g FLOP/s\n",
-				x->sat.e_max, Z95 * sqrt(x->sat.var_e_max));
-			fprintf(f, "    flops_half  %.4g +- %.2g FLOPs\n",
-				x->sat.x_half, Z95 * sqrt(x->sat.var_x_half));
+		} else if (x->model == CAL_MODEL_ROOFLINE) {
+			table_roofline(f, x);
 		} else {
 			char b[32];
 
@@ -213,13 +237,19 @@ static void json_fit(FILE *f, const struct cal_fitted *x)
 		(long long)x->n_samples);
 	report_json_number(f, x->residual_rms);
 	fputs(", \"params\": {", f);
-	if (x->model == CAL_MODEL_SATURATING) {
-		json_param(f, "flops_max", x->sat.e_max, 1);
-		json_param(f, "flops_half", x->sat.x_half, 0);
+	if (x->model == CAL_MODEL_ROOFLINE) {
+		const struct cal_roof_fit *r = &x->roof;
+
+		json_param(f, "fixed_s", r->fixed_s, 1);
+		json_param(f, "s_per_flop", r->s_per_flop, 0);
+		json_param(f, "s_per_byte", r->s_per_byte, 0);
+		json_param(f, "flops_per_s", 1.0 / r->s_per_flop, 0);
 		fputs("}, \"ci95\": {", f);
-		json_ci(f, "flops_max", x->sat.e_max, x->sat.var_e_max);
+		json_ci(f, "fixed_s", r->fixed_s, r->cov[0][0]);
 		fputs(", ", f);
-		json_ci(f, "flops_half", x->sat.x_half, x->sat.var_x_half);
+		json_ci(f, "s_per_flop", r->s_per_flop, r->cov[1][1]);
+		fputs(", ", f);
+		json_ci(f, "s_per_byte", r->s_per_byte, r->cov[2][2]);
 		fputc('}', f);
 	} else if (is_curve(x)) {
 		fputs("}, \"ci95\": {}", f);

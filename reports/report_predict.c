@@ -170,7 +170,8 @@ static const char *age_label(double s, char *buf, size_t n)
 	return buf;
 }
 
-static void table_calib(FILE *f, const struct sim_result *r)
+static void table_calib(FILE *f, const struct hw_system *s,
+			const struct sim_result *r)
 {
 	const struct hw_calib_fit *fit = r->calib_used;
 	double now = (double)time(NULL);
@@ -180,6 +181,9 @@ static void table_calib(FILE *f, const struct sim_result *r)
 	if (!r->calibrated)
 		return;
 	fputs("calibrated      ", f);
+	/* fits of another name: a node's, or a same-chip device's */
+	if (s->calib && strcmp(s->calib->hw, s->device->name) != 0)
+		fprintf(f, "with the fits of %s: ", s->calib->hw);
 	for (i = 0; i < r->n_calib_used; i++)
 		fprintf(f, "%s%s fit #%lld, %lld samples, %s old",
 			i ? "; " : "",
@@ -215,7 +219,7 @@ static void table(FILE *f, const struct model *m, const struct hw_system *s,
 		(long long)r->batch_per_device, (long long)r->global_batch);
 	fprintf(f, "step time       %s\n", report_seconds(r->step_time_s, a,
 		sizeof(a)));
-	table_calib(f, r);
+	table_calib(f, s, r);
 	fprintf(f, "throughput      %.1f samples/s (%.1f per device)\n",
 		r->throughput, r->throughput_per_device);
 	fprintf(f, "scaling eff.    %.1f%% (vs. one device at the same "

@@ -12,19 +12,23 @@
  * prediction so that costing a layer is a handful of multiplies. */
 struct sim_roof {
 	double rate[MODEL_KERNEL_COUNT];  /* attainable FLOP/s per kernel
-					     class (direct-count FLOPs); with
-					     a fitted curve, its flops_max */
-	double half[MODEL_KERNEL_COUNT];  /* the curve's flops_half: a pass
-					     of F FLOPs takes (F + half) /
-					     rate; 0 uncalibrated */
+					     class (direct-count FLOPs) */
+	int fitted[MODEL_KERNEL_COUNT];   /* 1: the class has a calibrated
+					     roofline, the three below */
+	double fixed_s[MODEL_KERNEL_COUNT];
+	double s_per_flop[MODEL_KERNEL_COUNT];
+	double s_per_byte[MODEL_KERNEL_COUNT];
 	double bandwidth_Bps;   /* attainable memory bandwidth */
+	int n_levels;           /* a fitted bandwidth curve's, 0: none */
+	double level_upto_bytes[HW_CALIB_LEVELS];
+	double level_Bps[HW_CALIB_LEVELS];
 	double cycle_s;         /* one clock: the unit of Brent's depth */
 	double launch_s;        /* per kernel */
 };
 
 /* The roofline of device d at precision p; cal (NULL: none) replaces
- * the matrix rates and the bandwidth with fitted ones where it has them
- * (struct hw_calib). */
+ * the matrix classes' costs and the bandwidth with fitted ones where it
+ * has them (struct hw_calib). */
 void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 		   enum dlsim_precision p, const struct hw_calib *cal);
 

@@ -36,13 +36,18 @@
  * - Caches are ignored: every pass streams its tensors from memory.
  *
  * CALIBRATED
- *   With a system calibration (struct hw_calib) holding a GEMM curve at
- *   the pass's precision, every matrix pass -- GEMM and convolution alike,
- *   since the fits are of GEMMs and convolutions run as GEMMs -- runs at
- *   flops_max F / (F + flops_half), i.e. takes (F + flops_half) /
- *   flops_max: small passes pay the curve's ramp, the wave quantization
- *   the catalog's scalars miss.  A fitted STREAM plateau replaces the
- *   attainable bandwidth.  Element-wise passes keep the vector peak.
+ *   With a system calibration (struct hw_calib), a matrix pass whose
+ *   class and precision have a fitted kernel roofline takes
+ *   fixed + F s_per_flop + Q s_per_byte (cal_fit.c) for its F FLOPs and
+ *   Q bytes, instead of the max above.  The fit measured whole kernels,
+ *   back to back as a training step issues them, so its fixed term
+ *   stands for the launch overhead and the depth term: neither is added.
+ *   A convolution class without a fit of its own takes the GEMM roofline
+ *   (convolutions run as GEMMs).  A fitted STREAM plateau replaces the
+ *   attainable bandwidth; a fitted bandwidth curve gives an element-wise
+ *   pass the rate of the cache level its bytes fit in (a pass reading
+ *   what the pass before it wrote finds it in cache when it fits).
+ *   Element-wise passes keep the vector peak.
  */
 #include <math.h>
 #include <string.h>
@@ -50,13 +55,24 @@
 #include "sim/sim.h"
 #include "core/banned.h"
 
+static void roof_take(struct sim_roof *r, enum model_kernel k,
+		      const struct hw_calib_kernel *c)
+{
+	r->fitted[k] = 1;
+	r->fixed_s[k] = c->fixed_s;
+	r->s_per_flop[k] = c->s_per_flop;
+	r->s_per_byte[k] = c->s_per_byte;
+}
+
 void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 		   enum dlsim_precision p, const struct hw_calib *cal)
 {
 	const struct hw_peak *pk = &d->peak[p];
 	double clock = d->clock_avx512_hz > 0.0 ? d->clock_avx512_hz :
 		       d->clock_boost_hz;
+	int k;
 
+	memset(r, 0, sizeof(*r));
 	r->rate[MODEL_KERNEL_VECTOR] = pk->vector_flops;
 	r->rate[MODEL_KERNEL_GEMM] = pk->matrix_flops * pk->eff_gemm;
 	r->rate[MODEL_KERNEL_CONV] = pk->matrix_flops * pk->eff_conv;
@@ -64,19 +80,51 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 	r->bandwidth_Bps = d->mem[0].bandwidth_Bps * d->eff_memory;
 	r->cycle_s = clock > 0.0 ? 1.0 / clock : 0.0;
 	r->launch_s = d->launch_overhead_s;
-	memset(r->half, 0, sizeof(r->half));
 	if (!cal)
 		return;
-	if (cal->gemm[p].id) {
-		r->rate[MODEL_KERNEL_GEMM] = cal->gemm_flops_max[p];
-		r->rate[MODEL_KERNEL_CONV] = cal->gemm_flops_max[p];
-		r->rate[MODEL_KERNEL_CONV3X3] = cal->gemm_flops_max[p];
-		r->half[MODEL_KERNEL_GEMM] = cal->gemm_flops_half[p];
-		r->half[MODEL_KERNEL_CONV] = cal->gemm_flops_half[p];
-		r->half[MODEL_KERNEL_CONV3X3] = cal->gemm_flops_half[p];
+	for (k = MODEL_KERNEL_GEMM; k < MODEL_KERNEL_COUNT; k++) {
+		const struct hw_calib_kernel *c = &cal->kernel[k][p];
+
+		if (c->fit.id)
+			roof_take(r, (enum model_kernel)k, c);
+		else if (k != MODEL_KERNEL_GEMM &&
+			 cal->kernel[MODEL_KERNEL_GEMM][p].fit.id)
+			roof_take(r, (enum model_kernel)k,
+				  &cal->kernel[MODEL_KERNEL_GEMM][p]);
 	}
 	if (cal->stream.id)
 		r->bandwidth_Bps = cal->mem_bw_Bps;
+	r->n_levels = cal->bwcurve.id ? cal->n_levels : 0;
+	memcpy(r->level_upto_bytes, cal->level_upto_bytes,
+	       sizeof(r->level_upto_bytes));
+	memcpy(r->level_Bps, cal->level_Bps, sizeof(r->level_Bps));
+}
+
+/* The bandwidth a pass moving bytes attains: its cache level's. */
+static double roof_bandwidth(const struct sim_roof *r, double bytes)
+{
+	int i;
+
+	for (i = 0; i < r->n_levels; i++)
+		if (bytes <= r->level_upto_bytes[i] || i == r->n_levels - 1)
+			return r->level_Bps[i];
+	return r->bandwidth_Bps;
+}
+
+/* A fitted kernel's pass: fixed + F / R + Q / B; bound by the largest. */
+static double fitted_time(const struct sim_roof *r,
+			  const struct model_pass_cost *c,
+			  enum sim_bound *bound)
+{
+	double t0 = r->fixed_s[c->kernel];
+	double tc = c->flops * r->s_per_flop[c->kernel];
+	double tm = c->bytes * r->s_per_byte[c->kernel];
+
+	if (t0 > tc && t0 > tm)
+		*bound = SIM_BOUND_LATENCY;
+	else
+		*bound = tc >= tm ? SIM_BOUND_COMPUTE : SIM_BOUND_MEMORY;
+	return t0 + tc + tm;
 }
 
 double sim_pass_time(const struct sim_roof *r,
@@ -88,9 +136,10 @@ double sim_pass_time(const struct sim_roof *r,
 		*bound = SIM_BOUND_NONE;
 		return 0.0;
 	}
-	tc = (c->flops > 0.0 ? c->flops + r->half[c->kernel] : 0.0) /
-	     r->rate[c->kernel] + c->depth * r->cycle_s;
-	tm = c->bytes / r->bandwidth_Bps;
+	if (r->fitted[c->kernel] && c->flops > 0.0)
+		return fitted_time(r, c, bound);
+	tc = c->flops / r->rate[c->kernel] + c->depth * r->cycle_s;
+	tm = c->bytes / roof_bandwidth(r, c->bytes);
 	t = tc > tm ? tc : tm;
 	if (r->launch_s > t)
 		*bound = SIM_BOUND_LATENCY;

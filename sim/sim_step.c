@@ -564,6 +564,57 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	return DLSIM_OK;
 }
 
+/* Does m run a pass of kernel class k? */
+static int uses_kernel(const struct model *m, enum model_kernel k)
+{
+	struct model_pass_cost c;
+	int i;
+
+	for (i = 0; i < m->n_layers; i++) {
+		model_layer_cost(&m->layers[i], MODEL_PASS_FWD, 1, 4.0, 4.0,
+				 &c);
+		if (c.kernel == k && c.flops > 0.0)
+			return 1;
+	}
+	return 0;
+}
+
+static void use_fit(struct sim_result *r, const struct hw_calib_fit *f)
+{
+	int i;
+
+	for (i = 0; i < r->n_calib_used; i++)
+		if (r->calib_used[i].id == f->id)
+			return;
+	r->calib_used[r->n_calib_used++] = *f;
+}
+
+/* The fits a calibrated prediction used, as sim_roof_init takes them:
+ * each matrix class m runs, its own roofline or the GEMM's. */
+static void list_calib_used(const struct model *m, const struct hw_system *s,
+			    struct sim_result *r)
+{
+	const struct hw_calib *c = s->calib;
+	int k;
+
+	for (k = MODEL_KERNEL_GEMM; k < MODEL_KERNEL_COUNT; k++) {
+		const struct hw_calib_fit *f = &c->kernel[k][r->precision].fit;
+
+		if (!uses_kernel(m, (enum model_kernel)k))
+			continue;
+		if (!f->id)
+			f = &c->kernel[MODEL_KERNEL_GEMM][r->precision].fit;
+		if (f->id)
+			use_fit(r, f);
+	}
+	if (c->stream.id)
+		use_fit(r, &c->stream);
+	if (c->bwcurve.id)
+		use_fit(r, &c->bwcurve);
+	if (c->intra.id && s->devices_per_node > 1)
+		use_fit(r, &c->intra);
+}
+
 /*
  * The interval of a calibrated prediction: the same step at the fits'
  * 95% bounds, every rate moved +-1.96 sigma together (hw_calib_shift),
@@ -587,12 +638,7 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 	if (hw_calib_count(s->calib) == 0)
 		return DLSIM_OK;
 	r->calibrated = 1;
-	if (s->calib->gemm[r->precision].id)
-		r->calib_used[r->n_calib_used++] = s->calib->gemm[r->precision];
-	if (s->calib->stream.id)
-		r->calib_used[r->n_calib_used++] = s->calib->stream;
-	if (s->calib->intra.id && s->devices_per_node > 1)
-		r->calib_used[r->n_calib_used++] = s->calib->intra;
+	list_calib_used(m, s, r);
 	ob.want_layers = 0;
 	ob.want_trace = 0;
 	b.calib = &cb;

@@ -107,13 +107,15 @@ static void store_synthetic(struct db *db)
 	}
 	st = 777;
 	for (i = 10; i <= 28; i++) {
-		double m = floor(pow(2.0, i / 2.0)), x = 2.0 * m * m * m;
-		double rate = 1e13 * x / (x + 1e9) *
-			      (1.0 + 0.02 * noise(&st));
+		/* square and skinny (n = 16) shapes, t = 5 us + F / 1e13 + Q
+		 * / 1e12, Q = 4 (mk + kn + mn) bytes */
+		double m = floor(pow(2.0, i / 2.0)), nn = i % 2 ? 16.0 : m;
+		double F = 2.0 * m * nn * m, Q = 4.0 * (m * m + 2.0 * m * nn);
 
 		snprintf(params, sizeof(params), "m=%.0f n=%.0f k=%.0f "
-			 "dtype=fp32", m, m, m);
-		sample(&s[n++], "gemm", params, x / rate, "s");
+			 "dtype=fp32", m, nn, m);
+		sample(&s[n++], "gemm", params, (5e-6 + F / 1e13 + Q / 1e12) *
+		       (1.0 + 0.02 * noise(&st)), "s");
 	}
 	sample(&s[n++], "allgather", "bytes=8 ranks=4 op=none inplace=0 "
 	       "dtype=fp32", 1e-5, "s");
@@ -182,8 +184,10 @@ START_TEST(cal_fit_hw_recovers_known_parameters)
 	WITHIN_3_SIGMA(ab->seg[1].b, 5e-11, ab->seg[1].cov_bb);
 	ck_assert(ab->residual_rms > 0.0 && ab->residual_rms < 0.02);
 	ck_assert_int_eq(g->n_samples, 19);
-	WITHIN_3_SIGMA(g->sat.e_max, 1e13, g->sat.var_e_max);
-	WITHIN_3_SIGMA(g->sat.x_half, 1e9, g->sat.var_x_half);
+	ck_assert_uint_eq(g->roof.terms, 7u);
+	WITHIN_3_SIGMA(g->roof.fixed_s, 5e-6, g->roof.cov[0][0]);
+	WITHIN_3_SIGMA(g->roof.s_per_flop, 1e-13, g->roof.cov[1][1]);
+	WITHIN_3_SIGMA(g->roof.s_per_byte, 1e-12, g->roof.cov[2][2]);
 	ck_assert(g->residual_rms < 0.02);
 	for (i = 0; i < r.n_skip; i++) {
 		seen_conv |= strstr(r.skip[i].what, "conv dtype=fp32") &&
@@ -205,7 +209,8 @@ START_TEST(cal_fit_hw_recovers_known_parameters)
 	WITHIN_3_SIGMA(ab->seg[1].b, 5e-11, ab->seg[1].cov_bb);
 	g = find(&r, "gemm:fp32");
 	ck_assert(g != NULL && g->n_points == 19);
-	WITHIN_3_SIGMA(g->sat.e_max, 1e13, g->sat.var_e_max);
+	WITHIN_3_SIGMA(g->roof.s_per_flop, 1e-13, g->roof.cov[1][1]);
+	WITHIN_3_SIGMA(g->roof.s_per_byte, 1e-12, g->roof.cov[2][2]);
 	cal_fit_report_release(&r);
 	/* a second fit is newer: show keeps one of each */
 	ck_assert_int_eq(cal_fit_hw(t.db, "synth", &r, &err), DLSIM_OK);
@@ -312,7 +317,7 @@ START_TEST(cal_cli_fit_and_show)
 	ck_assert(strstr(r.out, "Fits for synth") &&
 		  strstr(r.out, "alphabeta:allreduce:8") &&
 		  strstr(r.out, "alpha_s") && strstr(r.out, "+-") &&
-		  strstr(r.out, "flops_max"));
+		  strstr(r.out, "s_per_flop") && strstr(r.out, "TFLOP/s"));
 	/* the plot: data and script beside the image, named relatively */
 	snprintf(args, sizeof(args), "calibrate show --hw synth --db %s "
 		 "--plot %s/p.png", t.path, t.dir);
@@ -356,13 +361,24 @@ END_TEST
 /* ---------------------------------------------------------------- */
 
 /*
- * Synthetic convolutions on hardware "conv": achieved rate e_max x /
- * (x + x_half), e_max = 5e13 FLOP/s, x_half = 2e9 FLOPs, +-1% noise, x
- * = 2 N K P Q C R S worked out here by hand: 3x3 filters with pad 1 and
- * stride 1 keep P = h, Q = w (DeepBench's keys), and 7x7 with pad 3 and
- * stride 2 on 224 give P = Q = floor((224 + 6 - 7) / 2) + 1 = 112 (the
- * generic table's keys).  Another pass is another group.
+ * Synthetic convolutions on hardware "conv", every time t = 20 us + F /
+ * 5e13 + Q / 4e11 (+-1% noise) with F = 2 N K P Q C R S and Q = 2 (NCHW
+ * + KCRS + NKPQ) bytes (fp16) worked out here by hand: 3x3 filters with
+ * pad 1 and stride 1 keep P = h, Q = w (DeepBench's keys), and 7x7 with
+ * pad 3 and stride 2 on 224 give P = Q = floor((224 + 6 - 7) / 2) + 1 =
+ * 112 (the generic table's keys).  The 3x3 ones, forward and backward
+ * passes together, are one group (class 3x3s1, kind conv3x3:fp16); the
+ * 7x7 ones the other class.
  */
+static double conv_time(double n, double c, double h, double k, double r,
+			double p, unsigned long *st)
+{
+	double F = 2.0 * n * k * p * p * c * r * r;
+	double Q = 2.0 * (n * c * h * h + k * c * r * r + n * k * p * p);
+
+	return (2e-5 + F / 5e13 + Q / 4e11) * (1.0 + 0.02 * noise(st));
+}
+
 static void store_conv(struct db *db)
 {
 	struct dlsim_err err = { 0, "" };
@@ -374,32 +390,29 @@ static void store_conv(struct db *db)
 
 	for (i = 0; i < 18; i++) {
 		double b = pow(2.0, i / 2), c = i % 2 ? 64.0 : 128.0;
-		double hw = 28.0, x = 2.0 * b * 64.0 * hw * hw * c * 9.0;
-		double rate = 5e13 * x / (x + 2e9) *
-			      (1.0 + 0.02 * noise(&st));
 
 		snprintf(params, sizeof(params), "n=%.0f c=%.0f h=28 w=28 "
 			 "k=64 r=3 s=3 pad_h=1 pad_w=1 stride_h=1 stride_w=1 "
 			 "pass=fwd dtype=fp16 math=fp32 device=Synth", b, c);
-		sample(&s[n++], "conv", params, x / rate, "s");
+		sample(&s[n++], "conv", params,
+		       conv_time(b, c, 28, 64, 3, 28, &st), "s");
 	}
 	for (i = 0; i < 4; i++) {
 		double b = pow(4.0, i);
-		double x = 2.0 * b * 64.0 * 112.0 * 112.0 * 3.0 * 49.0;
-		double rate = 5e13 * x / (x + 2e9) *
-			      (1.0 + 0.02 * noise(&st));
 
 		snprintf(params, sizeof(params), "n=%.0f c=3 h=224 w=224 "
 			 "k=64 r=7 s=7 stride=2 pad=3 pass=fwd dtype=fp16 "
 			 "math=fp32 device=Synth", b);
-		sample(&s[n++], "conv", params, x / rate, "s");
+		sample(&s[n++], "conv", params,
+		       conv_time(b, 3, 224, 64, 7, 112, &st), "s");
 	}
 	for (i = 0; i < 3; i++) {
 		snprintf(params, sizeof(params), "n=%d c=64 h=28 w=28 k=64 "
 			 "r=3 s=3 pad_h=1 pad_w=1 stride_h=1 stride_w=1 "
 			 "pass=bwd_data dtype=fp16 math=fp32 device=Synth",
-			 1 << i);
-		sample(&s[n++], "conv", params, 1e-3 * (1 << i), "s");
+			 1 << (i + 6));
+		sample(&s[n++], "conv", params,
+		       conv_time(1 << (i + 6), 64, 28, 64, 3, 28, &st), "s");
 	}
 	memset(&run, 0, sizeof(run));
 	snprintf(run.tool, sizeof(run.tool), "test");
@@ -408,41 +421,37 @@ static void store_conv(struct db *db)
 		      err.msg);
 }
 
-START_TEST(cal_fit_conv_recovers_saturating_curve)
+START_TEST(cal_fit_conv_recovers_roofline_per_class)
 {
 	struct dlsim_err err = { 0, "" };
 	struct cal_fit_report r;
-	const struct cal_fitted *c = NULL;
+	const struct cal_fitted *c, *o;
 	struct tmpdb t;
-	int i, n_conv = 0;
 
 	tmpdb_open(&t);
 	store_conv(t.db);
 	ck_assert_msg(cal_fit_hw(t.db, "conv", &r, &err) == DLSIM_OK, "%s",
 		      err.msg);
-	for (i = 0; i < r.n_fit; i++)
-		if (strcmp(r.fit[i].kind, "conv:fp16") == 0) {
-			n_conv++;
-			if (strstr(r.fit[i].group, "pass=fwd"))
-				c = &r.fit[i];
-		}
-	ck_assert_int_eq(n_conv, 2);
-	ck_assert(c != NULL);
-	ck_assert_str_eq(c->group, "pass=fwd dtype=fp16 math=fp32 "
-			 "device=Synth");
-	ck_assert_int_eq(c->n_samples, 22);
-	WITHIN_3_SIGMA(c->sat.e_max, 5e13, c->sat.var_e_max);
-	WITHIN_3_SIGMA(c->sat.x_half, 2e9, c->sat.var_x_half);
+	ck_assert_int_eq(r.n_fit, 2);
+	c = find(&r, "conv3x3:fp16");
+	o = find(&r, "conv:fp16");
+	ck_assert(c != NULL && o != NULL);
+	ck_assert_str_eq(c->group, "dtype=fp16 math=fp32 device=Synth "
+			 "class=3x3s1");
+	ck_assert_str_eq(o->group, "dtype=fp16 math=fp32 device=Synth "
+			 "class=other");
+	ck_assert_int_eq(c->n_samples, 21);
+	ck_assert_int_eq(o->n_samples, 4);
+	WITHIN_3_SIGMA(c->roof.fixed_s, 2e-5, c->roof.cov[0][0]);
+	WITHIN_3_SIGMA(c->roof.s_per_flop, 1.0 / 5e13, c->roof.cov[1][1]);
+	WITHIN_3_SIGMA(c->roof.s_per_byte, 1.0 / 4e11, c->roof.cov[2][2]);
 	ck_assert(c->residual_rms < 0.02);
 	cal_fit_report_release(&r);
 	ck_assert_int_eq(cal_fit_load(t.db, "conv", &r, &err), DLSIM_OK);
-	for (i = 0, c = NULL; i < r.n_fit; i++)
-		if (strstr(r.fit[i].group, "pass=fwd"))
-			c = &r.fit[i];
-	ck_assert(c != NULL && c->model == CAL_MODEL_SATURATING);
-	ck_assert_str_eq(c->kind, "conv:fp16");
-	ck_assert_int_eq(c->n_points, 22);
-	WITHIN_3_SIGMA(c->sat.e_max, 5e13, c->sat.var_e_max);
+	c = find(&r, "conv3x3:fp16");
+	ck_assert(c != NULL && c->model == CAL_MODEL_ROOFLINE);
+	ck_assert_int_eq(c->n_points, 21);
+	WITHIN_3_SIGMA(c->roof.s_per_flop, 1.0 / 5e13, c->roof.cov[1][1]);
 	cal_fit_report_release(&r);
 	tmpdb_close(&t);
 }
@@ -590,7 +599,8 @@ START_TEST(cal_cli_show_prints_levels_and_conv)
 		 t.path);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert(strstr(r.out, "conv:fp16") && strstr(r.out, "flops_max"));
+	ck_assert(strstr(r.out, "conv3x3:fp16") && strstr(r.out, "conv:fp16") &&
+		  strstr(r.out, "s_per_byte"));
 	tmpdb_close(&t);
 }
 END_TEST
@@ -605,7 +615,7 @@ Suite *suite_calfit(void)
 	tcase_add_test(c, cal_fit_hw_without_samples_fails_cleanly);
 	tcase_add_test(c, cal_fit_imported_nccl_tests);
 	tcase_add_test(c, cal_cli_fit_and_show);
-	tcase_add_test(c, cal_fit_conv_recovers_saturating_curve);
+	tcase_add_test(c, cal_fit_conv_recovers_roofline_per_class);
 	tcase_add_test(c, cal_fit_bwcurve_finds_three_levels);
 	tcase_add_test(c, cal_fit_bwcurve_flat_and_single);
 	tcase_add_test(c, cal_cli_show_prints_levels_and_conv);

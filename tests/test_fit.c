@@ -94,42 +94,78 @@ START_TEST(fit_lines_rejects_bad_points)
 END_TEST
 
 /*
- * GEMM efficiency e = 0.8 x / (x + 1e9) over sizes 1e6 .. 1e13 FLOPs
- * (half-decades), +-1% absolute noise: e_max and x_half must come back
- * within 3 sigma.
+ * Kernel times t = 5 us + F / 1e13 + Q / 1e12 over square GEMMs and
+ * skinny ones (n = 16), m from 32 to 16384, so that the FLOP and byte
+ * terms are told apart; +-1% relative noise.  All three terms must come
+ * back within 3 sigma.
  */
-START_TEST(fit_saturating_recovers_its_parameters)
+START_TEST(fit_roofline_recovers_its_parameters)
 {
-	double x[15], y[15];
-	struct cal_sat_fit f;
+	double F[20], Q[20], t[20];
+	struct cal_roof_fit f;
 	unsigned long st = 4242;
 	int i;
 
-	for (i = 0; i < 15; i++) {
-		x[i] = 1e6 * pow(10.0, 0.5 * i);
-		y[i] = 0.8 * x[i] / (x[i] + 1e9) + 0.02 * noise(&st);
-		if (y[i] < 0.0)
-			y[i] = 0.0;
+	for (i = 0; i < 20; i++) {
+		double m = floor(pow(2.0, 5.0 + i / 2)), n = i % 2 ? 16.0 : m;
+
+		F[i] = 2.0 * m * n * m;
+		Q[i] = 4.0 * (m * m + m * n + m * n);
+		t[i] = (5e-6 + F[i] / 1e13 + Q[i] / 1e12) *
+		       (1.0 + 0.02 * noise(&st));
 	}
-	ck_assert_int_eq(cal_fit_saturating(x, y, 15, &f, NULL), DLSIM_OK);
-	ck_assert_msg(fabs(f.e_max - 0.8) <= 3.0 * sqrt(f.var_e_max),
-		      "e_max = %g +- %g", f.e_max, sqrt(f.var_e_max));
-	ck_assert_msg(fabs(f.x_half - 1e9) <= 3.0 * sqrt(f.var_x_half),
-		      "x_half = %g +- %g", f.x_half, sqrt(f.var_x_half));
-	ck_assert(f.rms < 0.02);
-	ck_assert_int_eq(f.n, 15);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, t, 20, &f, NULL), DLSIM_OK);
+	ck_assert_uint_eq(f.terms, 7u);
+	ck_assert_msg(fabs(f.fixed_s - 5e-6) <= 3.0 * sqrt(f.cov[0][0]),
+		      "fixed = %g +- %g", f.fixed_s, sqrt(f.cov[0][0]));
+	ck_assert_msg(fabs(f.s_per_flop - 1e-13) <= 3.0 * sqrt(f.cov[1][1]),
+		      "s/flop = %g +- %g", f.s_per_flop, sqrt(f.cov[1][1]));
+	ck_assert_msg(fabs(f.s_per_byte - 1e-12) <= 3.0 * sqrt(f.cov[2][2]),
+		      "s/byte = %g +- %g", f.s_per_byte, sqrt(f.cov[2][2]));
+	ck_assert(f.rms > 0.002 && f.rms < 0.01);
+	ck_assert_int_eq(f.n, 20);
+	/* the time it gives is the sum of the three */
+	ck_assert_double_eq_tol(cal_roof_time(&f, 1e12, 1e9),
+				f.fixed_s + 1e12 * f.s_per_flop +
+				1e9 * f.s_per_byte, 1e-15);
 }
 END_TEST
 
-START_TEST(fit_saturating_rejects_bad_points)
+/*
+ * t = F / 1e12 - 1 us, exactly: the unconstrained fit's fixed term is
+ * -1 us, which no kernel has.  The fit drops it (and the byte term,
+ * which only made things worse) and keeps 1 / R near 1e-12.
+ */
+START_TEST(fit_roofline_drops_a_negative_term)
 {
-	double x[3] = { 1, 2, 0 }, y[3] = { 0.1, 0.2, 0.3 };
-	struct cal_sat_fit f;
+	double F[6], Q[6], t[6];
+	struct cal_roof_fit f;
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		F[i] = 1e7 * pow(4.0, i);
+		Q[i] = 1e5 * pow(2.0, i);
+		t[i] = F[i] / 1e12 - 1e-6;
+	}
+	ck_assert_int_eq(cal_fit_roofline(F, Q, t, 6, &f, NULL), DLSIM_OK);
+	ck_assert_uint_eq(f.terms & 1u, 0u);
+	ck_assert(f.fixed_s == 0.0 && f.cov[0][0] == 0.0);
+	ck_assert(f.s_per_flop > 0.9e-12 && f.s_per_flop < 1.1e-12);
+	ck_assert(f.s_per_byte >= 0.0);
+}
+END_TEST
+
+START_TEST(fit_roofline_rejects_bad_points)
+{
+	double F[3] = { 1e9, 2e9, 3e9 }, Q[3] = { 1e6, 0.0, 1e6 };
+	double t[3] = { 1e-3, 2e-3, 3e-3 };
+	struct cal_roof_fit f;
 	struct dlsim_err err = { 0, "" };
 
-	ck_assert_int_eq(cal_fit_saturating(x, y, 3, &f, &err), DLSIM_EINVAL);
-	ck_assert(strstr(err.msg, "point 2") != NULL);
-	ck_assert_int_eq(cal_fit_saturating(x, y, 2, &f, NULL), DLSIM_EINVAL);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, t, 3, &f, &err),
+			 DLSIM_EINVAL);
+	ck_assert(strstr(err.msg, "point 1") != NULL);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, t, 2, &f, NULL), DLSIM_EINVAL);
 }
 END_TEST
 
@@ -141,8 +177,9 @@ Suite *suite_fit(void)
 	tcase_add_test(c, fit_lines_finds_the_protocol_switch);
 	tcase_add_test(c, fit_lines_keeps_one_line_for_one_protocol);
 	tcase_add_test(c, fit_lines_rejects_bad_points);
-	tcase_add_test(c, fit_saturating_recovers_its_parameters);
-	tcase_add_test(c, fit_saturating_rejects_bad_points);
+	tcase_add_test(c, fit_roofline_recovers_its_parameters);
+	tcase_add_test(c, fit_roofline_drops_a_negative_term);
+	tcase_add_test(c, fit_roofline_rejects_bad_points);
 	suite_add_tcase(s, c);
 	return s;
 }

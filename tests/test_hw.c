@@ -419,6 +419,88 @@ START_TEST(missing_file_is_eio)
 }
 END_TEST
 
+/* A device of the test catalog's shape that names another's fits. */
+static const char *twin_yaml(const char *from, const char *source)
+{
+	static char buf[2048];
+
+	snprintf(buf, sizeof(buf),
+		 "devices:\n"
+		 "  - name: tgpu-twin\n"
+		 "    kind: gpu\n"
+		 "    vendor: Testco\n"
+		 "    model: Testco TG-1 twin\n"
+		 "    units: 100\n"
+		 "    launch_overhead_us: 4\n"
+		 "    launch_source: \"made up for tests\"\n"
+		 "    node: dgxa\n"
+		 "    source: \"made up for tests\"\n"
+		 "    peak:\n"
+		 "      - precision: fp32\n"
+		 "        matrix_tflops: 40\n"
+		 "        vector_tflops: 20\n"
+		 "        eff_gemm: 0.8\n"
+		 "        eff_conv: 0.6\n"
+		 "        eff_conv3x3: 0.95\n"
+		 "        source: \"made up for tests\"\n"
+		 "        eff_source: \"made up for tests\"\n"
+		 "    memory:\n"
+		 "      - type: HBM3\n"
+		 "        capacity_GiB: 64\n"
+		 "        bandwidth_GBps: 2000\n"
+		 "        source: \"made up for tests\"\n"
+		 "    eff_memory: 0.85\n"
+		 "    eff_memory_source: \"made up for tests\"\n"
+		 "%s%s%s%s%s",
+		 from ? "    calibration_from: " : "", from ? from : "",
+		 from ? "\n" : "",
+		 source ? "    calibration_from_source: " : "",
+		 source ? source : "");
+	if (source)
+		strcat(buf, "\n");
+	return buf;
+}
+
+/* calibration_from is read, and the check wants it to name a device of
+ * the catalog and to say why (line 2: the device's entry). */
+START_TEST(calibration_from_is_read_and_checked)
+{
+	struct hw_catalog *cat = new_catalog();
+	struct dlsim_err err = { 0 };
+	const char *y = twin_yaml("tgpu", "\"same chip: made up for tests\"");
+	const struct hw_device *d;
+
+	ck_assert_msg(hw_catalog_add_text(cat, "twin.yaml", y, strlen(y),
+					  &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(hw_catalog_check(cat, &err), DLSIM_OK);
+	d = device(cat, "tgpu-twin");
+	ck_assert_str_eq(d->calib_from, "tgpu");
+	ck_assert_str_eq(d->calib_from_source, "same chip: made up for tests");
+	ck_assert_str_eq(device(cat, "tgpu")->calib_from, "");
+	hw_catalog_free(cat);
+
+	cat = new_catalog();
+	y = twin_yaml("nosuch", "\"made up\"");
+	ck_assert_int_eq(hw_catalog_add_text(cat, "twin.yaml", y, strlen(y),
+					     &err), DLSIM_OK);
+	ck_assert_int_eq(hw_catalog_check(cat, &err), DLSIM_EPARSE);
+	ck_assert_msg(strstr(err.msg, "twin.yaml:2: device 'tgpu-twin': "
+			     "calibration_from 'nosuch' is not in the "
+			     "catalog") != NULL, "%s", err.msg);
+	hw_catalog_free(cat);
+
+	cat = new_catalog();
+	dlsim_err_clear(&err);     /* the first error a struct gets stays */
+	y = twin_yaml("tgpu", NULL);
+	ck_assert_int_eq(hw_catalog_add_text(cat, "twin.yaml", y, strlen(y),
+					     &err), DLSIM_OK);
+	ck_assert_int_eq(hw_catalog_check(cat, &err), DLSIM_EPARSE);
+	ck_assert_msg(strstr(err.msg, "needs a calibration_from_source") !=
+		      NULL, "%s", err.msg);
+	hw_catalog_free(cat);
+}
+END_TEST
+
 /* dangling.yaml reads cleanly; only the cross-reference check can see
  * that its node "lostbox" (line 4) names a link nobody defined. */
 START_TEST(catalog_check_finds_unknown_link)
@@ -1078,6 +1160,7 @@ Suite *suite_hw(void)
 	tcase_add_test(tc, duplicate_inside_one_text_is_an_error);
 	tcase_add_test(tc, missing_file_is_eio);
 	tcase_add_test(tc, catalog_check_finds_unknown_link);
+	tcase_add_test(tc, calibration_from_is_read_and_checked);
 	tcase_add_loop_test(tc, numbers_must_be_well_formed_and_plausible,
 			    0, N_NUMBERS);
 	tcase_add_test(tc, loggp_and_topology_fields_are_read);

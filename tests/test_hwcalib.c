@@ -9,10 +9,20 @@
  * and predict --record stores the prediction.
  *
  * The fits, by hand:
- *   gemm:fp32    flops_max 2e11 FLOP/s (variance 4e18: sigma 2e9),
- *                flops_half 5e8 FLOPs; an older one (1e11) is ignored,
- *                and so is one stored at the same time for fewer threads
- *                (1.5e11): the fastest of one fit's curves wins.
+ *   gemm:fp32    in the form the first calibration release stored:
+ *                flops_max R = 2e11 FLOP/s (variance 4e18: sigma 2e9),
+ *                flops_half h = 5e8 FLOPs (variance 1), read as the
+ *                roofline it is: fixed h / R = 2.5 ms, s_per_flop 1 / R
+ *                = 5e-12 (sigma 2e9 / R^2 = 5e-14), no byte term; sigma
+ *                of fixed sqrt(1 / R^2 + h^2 4e18 / R^4) = 2.5e-5 s.  An
+ *                older one (1e11) is ignored, and so is one stored at the
+ *                same time for fewer threads (1.5e11): the fastest of one
+ *                fit's rooflines wins.
+ *   conv3x3:fp32 fixed 1e-5 s, s_per_flop 1e-11, s_per_byte 1e-10
+ *                (sigmas 1e-7, 1e-13, 1e-12).
+ *   bwcurve:triad two levels, 4e11 B/s for 4 KiB .. 32 KiB and 2e10 B/s
+ *                from 64 KiB: the boundary is sqrt(32768 x 65536) =
+ *                46341 bytes.
  *   stream:triad 2e10 B/s (variance 1e16: sigma 1e8); a newer
  *                stream:copy (3e10) is not taken: triad wins.
  *   alphabeta:allreduce:4, largest segment t = 6e-5 s + 3e-10 s/B n
@@ -98,6 +108,18 @@ static void put_fits(struct db *db, const char *hw)
 	put_fit(db, hw, "gemm:fp32", "{\"benchmark\": \"gemm\", \"group\": "
 		"\"dtype=fp32 threads=1\", \"flops_max\": 1.5e11, "
 		"\"flops_half\": 5e8}", "[[4e18, 0], [0, 1]]", 2000.0);
+	put_fit(db, hw, "conv3x3:fp32", "{\"benchmark\": \"conv\", "
+		"\"group\": \"dtype=fp32 class=3x3s1\", \"fixed_s\": 1e-5, "
+		"\"s_per_flop\": 1e-11, \"s_per_byte\": 1e-10, "
+		"\"flops_per_s\": 1e11}",
+		"[[1e-14, 0, 0], [0, 1e-26, 0], [0, 0, 1e-24]]", 2000.0);
+	put_fit(db, hw, "bwcurve:triad", "{\"benchmark\": \"stream\", "
+		"\"group\": \"kernel=triad\", \"levels\": [{\"bytes_lo\": "
+		"4096, \"bytes_hi\": 32768, \"Bps\": 4e11, \"sigma_Bps\": 4e9, "
+		"\"n\": 4, \"rel_rms\": 0.01}, {\"bytes_lo\": 65536, "
+		"\"bytes_hi\": 1e9, \"Bps\": 2e10, \"sigma_Bps\": 1e8, "
+		"\"n\": 10, \"rel_rms\": 0.01}]}", "[[1.6e19, 0], [0, 1e16]]",
+		2000.0);
 	put_fit(db, hw, "stream:triad", "{\"benchmark\": \"stream\", "
 		"\"group\": \"kernel=triad\", \"bw_Bps\": 2e10, "
 		"\"from_bytes\": 1e8}", "[[1e16]]", 2000.0);
@@ -171,16 +193,38 @@ static void load(struct hw_calib *c)
 
 START_TEST(hwcalib_load_takes_newest_fits_as_by_hand)
 {
-	struct hw_calib c;
+	const struct hw_calib_kernel *g, *k3;
+	struct hw_calib c, s;
 
 	load(&c);
-	ck_assert_int_eq(hw_calib_count(&c), 3);
-	ck_assert_rel(c.gemm_flops_max[DLSIM_FP32], 2e11, 1e-12);
-	ck_assert_rel(c.gemm_flops_half[DLSIM_FP32], 5e8, 1e-12);
-	ck_assert_rel(c.gemm_sigma_flops_max[DLSIM_FP32], 2e9, 1e-12);
-	ck_assert_int_eq(c.gemm[DLSIM_FP32].n_samples, 20);
-	ck_assert_str_eq(c.gemm[DLSIM_FP32].kind, "gemm:fp32");
-	ck_assert_int_eq(c.gemm[DLSIM_FP64].id, 0);
+	g = &c.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32];
+	k3 = &c.kernel[MODEL_KERNEL_CONV3X3][DLSIM_FP32];
+	ck_assert_int_eq(hw_calib_count(&c), 5);
+	ck_assert_rel(g->fixed_s, 2.5e-3, 1e-12);
+	ck_assert_rel(g->s_per_flop, 5e-12, 1e-12);
+	ck_assert(g->s_per_byte == 0.0 && g->sigma[2] == 0.0);
+	ck_assert_rel(g->sigma[1], 5e-14, 1e-12);
+	ck_assert_rel(g->sigma[0], 2.5e-5, 1e-6);
+	ck_assert_int_eq(g->fit.n_samples, 20);
+	ck_assert_str_eq(g->fit.kind, "gemm:fp32");
+	ck_assert_int_eq(c.kernel[MODEL_KERNEL_GEMM][DLSIM_FP64].fit.id, 0);
+	ck_assert_int_eq(c.kernel[MODEL_KERNEL_CONV][DLSIM_FP32].fit.id, 0);
+	ck_assert_str_eq(k3->fit.kind, "conv3x3:fp32");
+	ck_assert_rel(k3->fixed_s, 1e-5, 1e-12);
+	ck_assert_rel(k3->s_per_byte, 1e-10, 1e-12);
+	ck_assert_rel(k3->sigma[1], 1e-13, 1e-9);
+	ck_assert_int_eq(c.n_levels, 2);
+	ck_assert_rel(c.level_upto_bytes[0], 46340.95, 1e-6);
+	ck_assert(isinf(c.level_upto_bytes[1]));
+	ck_assert_rel(c.level_Bps[0], 4e11, 1e-12);
+	ck_assert_rel(c.level_sigma_Bps[0], 4e9, 1e-9);
+	/* 1.96 sigma faster: each term down, each rate up */
+	hw_calib_shift(&c, 1.96, &s);
+	ck_assert_rel(s.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32].s_per_flop,
+		      5e-12 - 1.96 * 5e-14, 1e-9);
+	ck_assert_rel(s.kernel[MODEL_KERNEL_CONV3X3][DLSIM_FP32].fixed_s,
+		      1e-5 - 1.96 * 1e-7, 1e-9);
+	ck_assert_rel(s.level_Bps[0], 4e11 + 1.96 * 4e9, 1e-9);
 	ck_assert_str_eq(c.stream.kind, "stream:triad");
 	ck_assert_rel(c.mem_bw_Bps, 2e10, 1e-12);
 	ck_assert_rel(c.mem_sigma_Bps, 1e8, 1e-12);
@@ -207,19 +251,64 @@ START_TEST(hwcalib_load_without_fits_is_not_found)
 }
 END_TEST
 
+/*
+ * A system finds its device's fits, else its node's, else those of the
+ * device it names as the same chip: then the kernels and the bandwidth
+ * but not the collective, which measured another node.
+ */
+START_TEST(hwcalib_load_system_falls_back_to_the_same_chip)
+{
+	struct dlsim_err err = { 0, "" };
+	struct hw_calib c;
+	struct tmpdb t;
+	struct rig r;
+
+	rig_init(&r);
+	tmpdb_open(&t);
+	put_fits(t.db, "twin");
+	ck_assert_int_eq(hw_calib_load_system(t.db, &r.sys, &c, &err),
+			 DLSIM_ENOTFOUND);
+	snprintf(r.dev.calib_from, sizeof(r.dev.calib_from), "twin");
+	ck_assert_msg(hw_calib_load_system(t.db, &r.sys, &c, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	ck_assert_str_eq(c.hw, "twin");
+	ck_assert_int_eq(hw_calib_count(&c), 4);
+	ck_assert(c.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32].fit.id != 0);
+	ck_assert(c.stream.id != 0 && c.bwcurve.id != 0);
+	ck_assert(c.intra.id == 0 && c.intra_ranks == 0 &&
+		  c.intra_beta_s_per_byte == 0.0);
+	/* the node's own fits come first */
+	put_fits(t.db, "box");
+	ck_assert_int_eq(hw_calib_load_system(t.db, &r.sys, &c, &err),
+			 DLSIM_OK);
+	ck_assert_str_eq(c.hw, "box");
+	ck_assert_int_eq(hw_calib_count(&c), 5);
+	tmpdb_close(&t);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- */
 /* The simulator                                                     */
 /* ---------------------------------------------------------------- */
 
-/* A conv pass of 1e9 FLOPs and 1e3 bytes: (1e9 + 5e8) / 2e11 = 7.5 ms
- * calibrated, 1e9 / 1e12 = 1 ms from the datasheet; a memory-bound
- * vector pass of 1e9 bytes: 1e9 / 2e10 = 50 ms against 10 ms. */
+/*
+ * A conv pass of 1e9 FLOPs and 1e3 bytes has no conv fit of its own, so
+ * the GEMM roofline: 2.5e-3 + 1e9 x 5e-12 = 7.5 ms calibrated, 1e9 /
+ * 1e12 = 1 ms from the datasheet.  A 3x3 conv pass of 1e9 FLOPs and 1e6
+ * bytes: 1e-5 + 1e-2 + 1e-4 = 10.11 ms.  A memory-bound vector pass of
+ * 1e9 bytes: 1e9 / 2e10 = 50 ms against 10 ms; one of 2e4 bytes fits the
+ * first cache level: 2e4 / 4e11 = 50 ns against 2e4 / 1e11 = 200 ns.
+ */
 START_TEST(hwcalib_roofline_uses_curve_and_plateau)
 {
 	struct model_pass_cost conv = { 1e9, 1e3, 0.0, 0.0,
 					MODEL_KERNEL_CONV };
+	struct model_pass_cost c3 = { 1e9, 1e6, 0.0, 0.0,
+				      MODEL_KERNEL_CONV3X3 };
 	struct model_pass_cost vec = { 1e3, 1e9, 0.0, 0.0,
 				       MODEL_KERNEL_VECTOR };
+	struct model_pass_cost small = { 1.0, 2e4, 0.0, 0.0,
+					 MODEL_KERNEL_VECTOR };
 	struct hw_calib c;
 	struct sim_roof roof;
 	struct rig r;
@@ -230,11 +319,15 @@ START_TEST(hwcalib_roofline_uses_curve_and_plateau)
 	sim_roof_init(&roof, &r.dev, DLSIM_FP32, NULL);
 	ck_assert_rel(sim_pass_time(&roof, &conv, &b), 1e-3, 1e-9);
 	ck_assert_rel(sim_pass_time(&roof, &vec, &b), 1e-2, 1e-9);
+	ck_assert_rel(sim_pass_time(&roof, &small, &b), 2e-7, 1e-9);
 	sim_roof_init(&roof, &r.dev, DLSIM_FP32, &c);
 	ck_assert_rel(sim_pass_time(&roof, &conv, &b), 7.5e-3, 1e-9);
 	ck_assert_int_eq(b, SIM_BOUND_COMPUTE);
+	ck_assert_rel(sim_pass_time(&roof, &c3, &b), 1.011e-2, 1e-9);
+	ck_assert_int_eq(b, SIM_BOUND_COMPUTE);
 	ck_assert_rel(sim_pass_time(&roof, &vec, &b), 5e-2, 1e-9);
 	ck_assert_int_eq(b, SIM_BOUND_MEMORY);
+	ck_assert_rel(sim_pass_time(&roof, &small, &b), 5e-8, 1e-9);
 }
 END_TEST
 
@@ -280,13 +373,18 @@ START_TEST(hwcalib_interval_brackets_the_prediction)
 	ck_assert_msg(sim_predict(m, &r.sys, &o, &cal, &err) == DLSIM_OK,
 		      "%s", err.msg);
 	ck_assert_int_eq(cal.calibrated, 1);
-	/* all three used: fp32 GEMM, triad, and four devices in a node */
-	ck_assert_int_eq(cal.n_calib_used, 3);
+	/* all five used, once each: fp32 GEMM (also for the convolutions
+	 * that are not 3x3 stride 1), conv3x3, triad plateau and curve, and
+	 * four devices in a node */
+	ck_assert_int_eq(cal.n_calib_used, 5);
 	ck_assert_str_eq(cal.calib_used[0].kind, "gemm:fp32");
-	ck_assert_int_eq(cal.calib_used[0].id, c.gemm[DLSIM_FP32].id);
-	ck_assert_str_eq(cal.calib_used[1].kind, "stream:triad");
-	ck_assert_str_eq(cal.calib_used[2].kind, "alphabeta:allreduce:4");
-	ck_assert_int_eq(cal.calib_used[2].n_samples, 20);
+	ck_assert_int_eq(cal.calib_used[0].id,
+			 c.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32].fit.id);
+	ck_assert_str_eq(cal.calib_used[1].kind, "conv3x3:fp32");
+	ck_assert_str_eq(cal.calib_used[2].kind, "stream:triad");
+	ck_assert_str_eq(cal.calib_used[3].kind, "bwcurve:triad");
+	ck_assert_str_eq(cal.calib_used[4].kind, "alphabeta:allreduce:4");
+	ck_assert_int_eq(cal.calib_used[4].n_samples, 20);
 	ck_assert(cal.step_time_s != plain.step_time_s);
 	ck_assert(cal.step_time_s_low < cal.step_time_s);
 	ck_assert(cal.step_time_s < cal.step_time_s_high);
@@ -671,6 +769,7 @@ Suite *suite_hwcalib(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, hwcalib_load_takes_newest_fits_as_by_hand);
 	tcase_add_test(tc, hwcalib_load_without_fits_is_not_found);
+	tcase_add_test(tc, hwcalib_load_system_falls_back_to_the_same_chip);
 	tcase_add_test(tc, hwcalib_roofline_uses_curve_and_plateau);
 	tcase_add_test(tc, hwcalib_collective_uses_fitted_alpha_beta);
 	tcase_add_test(tc, hwcalib_interval_brackets_the_prediction);

@@ -1,0 +1,335 @@
+/*
+ * cal_points.c -- the stored samples of one piece of hardware as the
+ * points `calibrate fit` puts its models through, each with the key of
+ * the group it belongs to.
+ *
+ * HOW IT WORKS
+ * A sample's benchmark picks a model (the table below).  Its parameters
+ * are split into the size -- the x of the fit: bytes, or 2mnk FLOPs for
+ * a GEMM, as Ben-Nun & Hoefler count a multiply-add, or the direct-
+ * convolution FLOPs 2 N K P Q C R S for a conv, with P = floor((h + 2
+ * pad_h - r) / stride_h) + 1 and Q likewise from w, s, pad_w, stride_w
+ * (or from the generic table's pad and stride, pad 0 and stride 1 when
+ * absent) -- and everything else, which names the group: "allreduce|
+ * ranks=8 op=sum inplace=0 dtype=fp32", "gemm|dtype=fp32 ...
+ * device=Tesla_V100".  So configurations that differ in anything but
+ * size (ranks, placement, data type, device, implementation, threads)
+ * are never fitted together.  A GEMM or conv point also carries the
+ * bytes the kernel moves at least once (operands and result, at the
+ * dtype's size), the second variable of the roofline fit.  A conv's
+ * pass (fwd, bwd_data, bwd_filter) is left out of its group and its
+ * filter class put in ("class=3x3s1" for 3x3 at stride 1, Winograd's
+ * domain, "class=other" for the rest): the simulator costs every pass
+ * of a layer with its class's one roofline, so that is what is fitted.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate/cal.h"
+#include "core/banned.h"
+
+/* ---------------------------------------------------------------- */
+/* Which model each benchmark gets                                   */
+/* ---------------------------------------------------------------- */
+
+static const struct {
+	const char *benchmark;
+	enum cal_model model;
+	const char *unit;
+} models[] = {
+	{ "allreduce", CAL_MODEL_LINES, "s" },
+	{ "allgather", CAL_MODEL_LINES, "s" },
+	{ "reduce-scatter", CAL_MODEL_LINES, "s" },
+	{ "broadcast", CAL_MODEL_LINES, "s" },
+	{ "reduce", CAL_MODEL_LINES, "s" },
+	{ "all-to-all", CAL_MODEL_LINES, "s" },
+	{ "p2p_latency", CAL_MODEL_LINES, "s" },
+	{ "gemm", CAL_MODEL_ROOFLINE, "s" },
+	{ "conv", CAL_MODEL_ROOFLINE, "s" },
+	{ "stream", CAL_MODEL_PLATEAU, "B/s" },
+};
+
+#define N_MODELS ((int)(sizeof(models) / sizeof(models[0])))
+
+static int model_find(const char *benchmark)
+{
+	int i;
+
+	for (i = 0; i < N_MODELS; i++)
+		if (strcmp(models[i].benchmark, benchmark) == 0)
+			return i;
+	return -1;
+}
+
+int cal_benchmark_model(const char *benchmark)
+{
+	int i = model_find(benchmark);
+
+	return i < 0 ? -1 : (int)models[i].model;
+}
+
+/* The keys that make the size (or shape), or that a conv group drops
+ * (its pass), left out of the group. */
+static int size_key(const char *benchmark, enum cal_model m,
+		    const char *key, size_t len)
+{
+	static const char *const gemm[] = { "m", "n", "k", "transa",
+					    "transb", NULL };
+	static const char *const conv[] = { "n", "c", "h", "w", "k", "r",
+					    "s", "pad", "stride", "pad_h",
+					    "pad_w", "stride_h", "stride_w",
+					    "pass", NULL };
+	const char *const *keys = strcmp(benchmark, "conv") ? gemm : conv;
+	int i;
+
+	if (m != CAL_MODEL_ROOFLINE)
+		return len == 5 && strncmp(key, "bytes", 5) == 0;
+	for (i = 0; keys[i]; i++)
+		if (strlen(keys[i]) == len && strncmp(key, keys[i], len) == 0)
+			return 1;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Parameters                                                        */
+/* ---------------------------------------------------------------- */
+
+/* The value of key in a params string into buf ("" if absent). */
+const char *cal_param_get(const char *params, const char *key,
+			  char *buf, size_t n)
+{
+	size_t klen = strlen(key);
+	const char *p = params;
+
+	buf[0] = '\0';
+	while (*p) {
+		const char *end = strchr(p, ' ');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len > klen && strncmp(p, key, klen) == 0 &&
+		    p[klen] == '=') {
+			snprintf(buf, n, "%.*s", (int)(len - klen - 1),
+				 p + klen + 1);
+			break;
+		}
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	return buf;
+}
+
+static double param_num(const char *params, const char *key)
+{
+	char buf[64], *end;
+	double v;
+
+	cal_param_get(params, key, buf, sizeof(buf));
+	if (!buf[0])
+		return NAN;
+	v = strtod(buf, &end);
+	return *end ? NAN : v;
+}
+
+/* key_h (DeepBench) or key (the generic table), else dflt. */
+static double param_hw(const char *params, const char *key,
+		       const char *key_hw, double dflt)
+{
+	double v = param_num(params, key_hw);
+
+	if (isnan(v))
+		v = param_num(params, key);
+	return isnan(v) ? dflt : v;
+}
+
+/* One output extent, floor((in + 2 pad - filter) / stride) + 1; NAN
+ * when the filter does not fit. */
+static double conv_out(double in, double filter, double pad, double stride)
+{
+	double o = floor((in + 2.0 * pad - filter) / stride) + 1.0;
+
+	return stride >= 1.0 && pad >= 0.0 && o >= 1.0 ? o : NAN;
+}
+
+/* The bytes of one element of the params' dtype; NAN when unknown. */
+static double elem_bytes(const char *params)
+{
+	enum dlsim_precision p;
+	char buf[32];
+
+	if (dlsim_precision_parse(cal_param_get(params, "dtype", buf,
+						sizeof(buf)), &p, NULL))
+		return NAN;
+	return (double)dlsim_precision_bytes(p);
+}
+
+/*
+ * A GEMM's or conv's FLOPs (*F, direct count for a conv, P and Q from h,
+ * w, r, s, pad and stride, pad 0 and stride 1 when the params leave them
+ * out) and bytes (*Q); the conv's class into cls ("" for a GEMM).  NAN
+ * when a dimension or the dtype is missing.
+ */
+static void kernel_size(const char *benchmark, const char *params,
+			double *F, double *Q, const char **cls)
+{
+	double e = elem_bytes(params);
+
+	*cls = "";
+	if (strcmp(benchmark, "conv") == 0) {
+		double n = param_num(params, "n"), c = param_num(params, "c");
+		double h = param_num(params, "h"), w = param_num(params, "w");
+		double k = param_num(params, "k"), r = param_num(params, "r");
+		double s = param_num(params, "s");
+		double sh = param_hw(params, "stride", "stride_h", 1.0);
+		double sw = param_hw(params, "stride", "stride_w", 1.0);
+		double p = conv_out(h, r, param_hw(params, "pad", "pad_h",
+						   0.0), sh);
+		double q = conv_out(w, s, param_hw(params, "pad", "pad_w",
+						   0.0), sw);
+
+		*F = 2.0 * n * k * p * q * c * r * s;
+		*Q = e * (n * c * h * w + k * c * r * s + n * k * p * q);
+		*cls = r == 3.0 && s == 3.0 && sh == 1.0 && sw == 1.0 ?
+		       "3x3s1" : "other";
+	} else {
+		double m = param_num(params, "m"), n = param_num(params, "n");
+		double k = param_num(params, "k");
+
+		*F = 2.0 * m * n * k;
+		*Q = e * (m * k + k * n + m * n);
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* Reading the samples into points                                   */
+/* ---------------------------------------------------------------- */
+
+static void pass_over(struct cal_points *rd, const char *benchmark,
+		      const char *why)
+{
+	int i;
+
+	for (i = 0; i < rd->n_pass; i++)
+		if (strcmp(rd->pass[i].what, benchmark) == 0 &&
+		    rd->pass[i].why == why) {
+			rd->pass[i].n++;
+			return;
+		}
+	if (rd->n_pass == (int)(sizeof(rd->pass) / sizeof(rd->pass[0])))
+		return;
+	snprintf(rd->pass[rd->n_pass].what, sizeof(rd->pass[0].what), "%s",
+		 benchmark);
+	rd->pass[rd->n_pass].why = why;
+	rd->pass[rd->n_pass++].n = 1;
+}
+
+/* The group key "benchmark|params but the size[ class=C]" into p->key. */
+static void make_key(struct cal_point *p, const struct db_sample *s,
+		     enum cal_model m, const char *cls)
+{
+	size_t w = (size_t)snprintf(p->key, sizeof(p->key), "%s|",
+				    s->benchmark);
+	const char *q;
+
+	for (q = s->params; *q && w < sizeof(p->key) - 1;) {
+		const char *end = strchr(q, ' '), *eq = strchr(q, '=');
+		size_t len = end ? (size_t)(end - q) : strlen(q);
+
+		if (!eq || eq > q + len ||
+		    !size_key(s->benchmark, m, q, (size_t)(eq - q)))
+			w += (size_t)snprintf(p->key + w, sizeof(p->key) - w,
+					      "%s%.*s",
+					      p->key[w - 1] == '|' ? "" : " ",
+					      (int)len, q);
+		q += len;
+		while (*q == ' ')
+			q++;
+	}
+	if (cls[0] && w < sizeof(p->key) - 1)
+		snprintf(p->key + w, sizeof(p->key) - w, "%sclass=%s",
+			 p->key[w - 1] == '|' ? "" : " ", cls);
+}
+
+static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
+{
+	struct cal_points *rd = ctx;
+	struct cal_point *p;
+	const char *cls = "";
+	int m;
+
+	rd->n_read++;
+	if ((m = model_find(s->benchmark)) < 0) {
+		pass_over(rd, s->benchmark, "no model for this benchmark");
+		return 0;
+	}
+	if (strcmp(s->unit, models[m].unit) != 0) {
+		pass_over(rd, s->benchmark, "a unit the model does not take");
+		return 0;
+	}
+	if (rd->n == rd->cap) {
+		int64_t cap = rd->cap ? 2 * rd->cap : 256;
+		struct cal_point *v = realloc(rd->v, (size_t)cap * sizeof(*v));
+
+		if (!v) {
+			rd->nomem = 1;
+			return 1;
+		}
+		rd->v = v;
+		rd->cap = cap;
+	}
+	p = &rd->v[rd->n];
+	p->run_id = run_id;
+	p->summary = s->rep < 0;
+	p->q = 0.0;
+	if (models[m].model == CAL_MODEL_ROOFLINE) {
+		kernel_size(s->benchmark, s->params, &p->x, &p->q, &cls);
+		p->y = p->x / s->value;
+		if (!isfinite(p->q) || !(p->q > 0.0)) {
+			pass_over(rd, s->benchmark, "no dtype this dlsim "
+				  "knows, so no bytes");
+			return 0;
+		}
+	} else {
+		p->x = param_num(s->params, "bytes");
+		p->y = s->value;
+	}
+	if (!isfinite(p->x) || !isfinite(p->y) || !(p->x > 0.0) ||
+	    !(p->y > 0.0)) {
+		pass_over(rd, s->benchmark, "no size, or a value not above 0");
+		return 0;
+	}
+	make_key(p, s, models[m].model, cls);
+	rd->n++;
+	return 0;
+}
+
+static int point_cmp(const void *a, const void *b)
+{
+	const struct cal_point *p = a, *q = b;
+	int c = strcmp(p->key, q->key);
+
+	if (c)
+		return c;
+	return (p->x > q->x) - (p->x < q->x);
+}
+
+int cal_points_read(struct db *db, const char *hw, struct cal_points *rd,
+		    struct dlsim_err *err)
+{
+	int rc;
+
+	memset(rd, 0, sizeof(*rd));
+	rc = db_each_sample_of(db, hw, NULL, read_sample, rd, err);
+	if (!rc && rd->nomem)
+		rc = dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	if (rc) {
+		free(rd->v);
+		rd->v = NULL;
+		return rc;
+	}
+	if (rd->n > 1)
+		qsort(rd->v, (size_t)rd->n, sizeof(*rd->v), point_cmp);
+	return DLSIM_OK;
+}
