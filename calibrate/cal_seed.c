@@ -11,7 +11,8 @@
  *   deepbench_*.csv      the DeepBench importer (cal_csv.c); its
  *                        samples are split by their device= tag:
  *                        NVIDIA V100 -> v100, NVIDIA Tesla P100 -> p100,
- *                        Intel Xeon Phi 7250F -> phi-7250;
+ *                        Intel Xeon Phi 7250F -> phi-7250, and the
+ *                        all-reduce ones by machine (the table below);
  *   vtrain_allreduce.csv vTrain's nccl-tests LUTs as a CSV (gpu,
  *                        num_gpus, size_bytes, count, type, time_oop_ns,
  *                        busbw_oop_GBps, time_ip_ns, busbw_ip_GBps,
@@ -19,8 +20,8 @@
  *                        two allreduce samples "bytes= ranks= op=sum
  *                        inplace=0|1 dtype=fp32" in s, as cal_nccl.c
  *                        would have from all_reduce_perf's own output.
- *                        A100 -> a100, V100 -> v100, one run per GPU
- *                        count (ranks).
+ *                        A100 -> dgx-a100, V100 -> dgx1 (the nodes they
+ *                        measured), one run per GPU count (ranks).
  * Then cal_fit_hw fits every hardware that was seeded.
  *
  * Seeding is idempotent: a file whose tool name is already in the runs
@@ -54,25 +55,38 @@ extern const struct hw_builtin_file cal_seed_files[];
 /* Types                                                             */
 /* ---------------------------------------------------------------- */
 
-/* A DeepBench hardware column, its device= tag, and the catalog name. */
+/*
+ * A DeepBench hardware column, its device= tag, the catalog device its
+ * kernels are for, and the name its all-reduce runs are stored under: a
+ * collective measures a machine, not a chip, so it goes to the catalog
+ * node of the machine's shape where that is known (a Xeon Phi 7250 is
+ * one per node, on Omni-Path: stampede2-knl), else to a name of its own
+ * that no system resolves to (DeepBench's P100 boxes, PCIe and IB FDR,
+ * ranks per node not stated), kept for `calibrate show`.
+ */
 static const struct {
 	const char *column;     /* the hardware column, as in the file */
 	const char *tag;        /* device= value (cal_params_str) */
 	const char *hw;
+	const char *allreduce_hw;
 } devices[] = {
-	{ "NVIDIA V100", "NVIDIA_V100", "v100" },
-	{ "NVIDIA Tesla P100", "NVIDIA_Tesla_P100", "p100" },
+	{ "NVIDIA V100", "NVIDIA_V100", "v100", "v100" },
+	{ "NVIDIA Tesla P100", "NVIDIA_Tesla_P100", "p100",
+	  "deepbench-p100-ib" },
 	{ "Intel(R) Xeon Phi(TM)\xc2\xa0" "7250F",
-	  "Intel(R)_Xeon_Phi(TM)_7250F", "phi-7250" },
+	  "Intel(R)_Xeon_Phi(TM)_7250F", "phi-7250", "stampede2-knl" },
 };
 
-/* vTrain's gpu column and the catalog name. */
+/* vTrain's gpu column and the catalog node its curves measured (shared/
+ * reference/measured-data.md, section 9: an NVSwitch A100 node, a DGX-1
+ * class hybrid cube mesh of V100s). */
 static const struct {
 	const char *gpu, *hw;
-} gpus[] = { { "A100", "a100" }, { "V100", "v100" } };
+} gpus[] = { { "A100", "dgx-a100" }, { "V100", "dgx1" } };
 
-static const char *const seed_hw[] = { "v100", "p100", "phi-7250", "a100",
-				       NULL };
+static const char *const seed_hw[] = { "v100", "p100", "phi-7250",
+				       "dgx-a100", "dgx1", "stampede2-knl",
+				       "deepbench-p100-ib", NULL };
 
 static const char vtrain_header[] = "gpu,num_gpus,size_bytes,count,type,"
 	"time_oop_ns,busbw_oop_GBps,time_ip_ns,busbw_ip_GBps,source";
@@ -217,7 +231,9 @@ static int seed_deepbench(struct seed *sd, const char *tool,
 					     f->name, tag);
 		deepbench_source(f->data, devices[d].column, source,
 				 sizeof(source));
-		p = pending_for(sd, tool, devices[d].hw, 0, source, err);
+		p = pending_for(sd, tool, strcmp(s[i].benchmark,
+						 "allreduce") ? devices[d].hw :
+				devices[d].allreduce_hw, 0, source, err);
 		if (!p || pending_add(p, &s[i], err))
 			return err->code;
 	}

@@ -149,28 +149,53 @@ static void take_curve(struct loader *ld, const struct db_fit *row,
 	ld->have_triad_curve = triad;
 }
 
+/* An allreduce fit's ring step into c->rings, the newest per R. */
 static void take_allreduce(struct hw_calib *c, const struct db_fit *row,
 			   const struct cal_fitted *f)
 {
 	const char *rk = row->kind + strlen("alphabeta:allreduce:");
 	const struct cal_line_fit *last;
+	struct hw_calib_ring *g;
 	char *end;
 	long r;
+	int i;
 	double k;
 
 	r = strtol(rk, &end, 10);
 	if (end == rk || *end || r < 2 || r > 1000000 ||
-	    (c->intra.id && r <= c->intra_ranks) || f->n_segments < 1)
+	    f->n_segments < 1 || c->n_rings == HW_CALIB_RINGS)
 		return;
+	for (i = 0; i < c->n_rings; i++)
+		if (c->rings[i].ranks == r)
+			return;     /* visited newest first: have it */
 	last = &f->seg[f->n_segments - 1];  /* segments run up in size */
 	if (!(isfinite(last->a) && last->a >= 0.0) || !positive(last->b))
 		return;
 	k = 2.0 * (double)(r - 1);
-	c->intra_ranks = r;
-	c->intra_alpha_s = last->a / k;
-	c->intra_beta_s_per_byte = last->b * (double)r / k;
-	c->intra_sigma_beta = sigma(last->cov_bb) * (double)r / k;
-	provenance(&c->intra, row);
+	g = &c->rings[c->n_rings++];
+	g->ranks = r;
+	g->alpha_s = last->a / k;
+	g->beta_s_per_byte = last->b * (double)r / k;
+	g->sigma_beta = sigma(last->cov_bb) * (double)r / k;
+	provenance(&g->fit, row);
+}
+
+/* intra: the most ranks at most g (g 0: any); inter: the most above g
+ * (none when g is 0). */
+static void pick_rings(struct hw_calib *c, int64_t g)
+{
+	int i;
+
+	memset(&c->intra, 0, sizeof(c->intra));
+	memset(&c->inter, 0, sizeof(c->inter));
+	for (i = 0; i < c->n_rings; i++) {
+		const struct hw_calib_ring *r = &c->rings[i];
+
+		if ((g == 0 || r->ranks <= g) && r->ranks > c->intra.ranks)
+			c->intra = *r;
+		if (g > 0 && r->ranks > g && r->ranks > c->inter.ranks)
+			c->inter = *r;
+	}
 }
 
 static int visit(void *ctx, const struct db_fit *row)
@@ -201,7 +226,7 @@ int hw_calib_count(const struct hw_calib *c)
 		for (i = 0; i < DLSIM_PRECISION_COUNT; i++)
 			n += c->kernel[k][i].fit.id != 0;
 	return n + (c->stream.id != 0) + (c->bwcurve.id != 0) +
-	       (c->intra.id != 0);
+	       (c->intra.fit.id != 0) + (c->inter.fit.id != 0);
 }
 
 int hw_calib_load(struct db *db, const char *hw, struct hw_calib *out,
@@ -220,6 +245,7 @@ int hw_calib_load(struct db *db, const char *hw, struct hw_calib *out,
 		memset(out, 0, sizeof(*out));
 		return rc;
 	}
+	pick_rings(out, 0);
 	if (hw_calib_count(out) == 0) {
 		memset(out, 0, sizeof(*out));
 		return dlsim_err_set(err, DLSIM_ENOTFOUND, "no usable fits "
@@ -228,30 +254,91 @@ int hw_calib_load(struct db *db, const char *hw, struct hw_calib *out,
 	return DLSIM_OK;
 }
 
+/* Are there kernel or memory fits (what a device's name holds)? */
+static int has_device_fits(const struct hw_calib *c)
+{
+	int k, p;
+
+	for (k = 0; k < MODEL_KERNEL_COUNT; k++)
+		for (p = 0; p < DLSIM_PRECISION_COUNT; p++)
+			if (c->kernel[k][p].fit.id)
+				return 1;
+	return c->stream.id || c->bwcurve.id;
+}
+
+static void copy_device_fits(struct hw_calib *to, const struct hw_calib *from)
+{
+	memcpy(to->kernel, from->kernel, sizeof(to->kernel));
+	to->mem_bw_Bps = from->mem_bw_Bps;
+	to->mem_sigma_Bps = from->mem_sigma_Bps;
+	to->stream = from->stream;
+	to->n_levels = from->n_levels;
+	memcpy(to->level_upto_bytes, from->level_upto_bytes,
+	       sizeof(to->level_upto_bytes));
+	memcpy(to->level_Bps, from->level_Bps, sizeof(to->level_Bps));
+	memcpy(to->level_sigma_Bps, from->level_sigma_Bps,
+	       sizeof(to->level_sigma_Bps));
+	to->bwcurve = from->bwcurve;
+}
+
+/* name's fits into *out, zeroed when there are none; only a database
+ * failure is an error. */
+static int load_quiet(struct db *db, const char *name, struct hw_calib *out,
+		      struct dlsim_err *err)
+{
+	struct dlsim_err quiet = { 0, "" };
+	int rc = hw_calib_load(db, name, out, &quiet);
+
+	if (rc == DLSIM_ENOTFOUND)
+		return DLSIM_OK;
+	return rc ? dlsim_err_set(err, rc, "%s", quiet.msg) : DLSIM_OK;
+}
+
 int hw_calib_load_system(struct db *db, const struct hw_system *sys,
 			 struct hw_calib *out, struct dlsim_err *err)
 {
 	const struct hw_device *d = sys->device;
-	int rc = hw_calib_load(db, d->name, out, err);
+	struct hw_calib other;
+	int rc;
 
-	if (rc == DLSIM_ENOTFOUND && sys->node)
-		rc = hw_calib_load(db, sys->node->name, out, err);
-	if (rc != DLSIM_ENOTFOUND || !d->calib_from[0])
+	if ((rc = load_quiet(db, d->name, out, err)))
 		return rc;
-	if ((rc = hw_calib_load(db, d->calib_from, out, err)))
-		return rc;
-	/* the chip's fits, not its node's: the collective measured another
-	 * node */
-	out->intra_ranks = 0;
-	out->intra_alpha_s = out->intra_beta_s_per_byte = 0.0;
-	out->intra_sigma_beta = 0.0;
-	memset(&out->intra, 0, sizeof(out->intra));
+	/* the chip's kernels and memory, not its node's collectives */
+	if (!has_device_fits(out) && d->calib_from[0]) {
+		if ((rc = load_quiet(db, d->calib_from, &other, err)))
+			goto fail;
+		if (has_device_fits(&other)) {
+			copy_device_fits(out, &other);
+			snprintf(out->hw, sizeof(out->hw), "%s", other.hw);
+		}
+	}
+	/* the node's collectives win over any stored under the device */
+	if (sys->node) {
+		if ((rc = load_quiet(db, sys->node->name, &other, err)))
+			goto fail;
+		if (other.n_rings) {
+			out->n_rings = other.n_rings;
+			memcpy(out->rings, other.rings, sizeof(out->rings));
+		}
+		if (!has_device_fits(out) && has_device_fits(&other)) {
+			copy_device_fits(out, &other);
+			snprintf(out->hw, sizeof(out->hw), "%s", other.hw);
+		}
+		if (!out->hw[0])
+			snprintf(out->hw, sizeof(out->hw), "%s", other.hw);
+	}
+	pick_rings(out, sys->devices_per_node > 0 ? sys->devices_per_node :
+		   1);
 	if (hw_calib_count(out) == 0) {
 		memset(out, 0, sizeof(*out));
-		return dlsim_err_set(err, DLSIM_ENOTFOUND, "no usable device "
-				     "fits for hardware '%s'", d->calib_from);
+		return dlsim_err_set(err, DLSIM_ENOTFOUND, "no usable fits "
+				     "for device '%s' or node '%s'", d->name,
+				     sys->node ? sys->node->name : "");
 	}
 	return DLSIM_OK;
+fail:
+	memset(out, 0, sizeof(*out));
+	return rc;
 }
 
 static double moved(double x, double dx)
@@ -278,8 +365,10 @@ void hw_calib_shift(const struct hw_calib *in, double z,
 	for (i = 0; i < in->n_levels; i++)
 		out->level_Bps[i] = moved(in->level_Bps[i],
 					  z * in->level_sigma_Bps[i]);
-	out->intra_beta_s_per_byte = moved(in->intra_beta_s_per_byte,
-					   -z * in->intra_sigma_beta);
+	out->intra.beta_s_per_byte = moved(in->intra.beta_s_per_byte,
+					   -z * in->intra.sigma_beta);
+	out->inter.beta_s_per_byte = moved(in->inter.beta_s_per_byte,
+					   -z * in->inter.sigma_beta);
 }
 
 int hw_local_system(struct db *db, struct hw_local *out,

@@ -653,18 +653,31 @@ struct hw_calib_fit {
  *   rate of the level whose working sets B falls among (the boundary
  *   between two levels is the geometric mean of the largest set measured
  *   in one and the smallest in the next; past the last, the last).
- * - The intra-node collective: alpha and beta of one ring step, derived
- *   from an allreduce fit at R ranks ("alphabeta:allreduce:<R>") by
- *   inverting the ring form t = 2(R-1) alpha + 2(R-1)/R n beta on its
- *   largest-size segment t = a + b n: alpha = a / (2(R-1)) and
- *   beta = b R / (2(R-1)).  The simulator then costs every collective
- *   inside a node over uniform paths of that alpha and beta, in place of
- *   the catalog's links and topology: the fit measured this node as a
- *   whole.
+ * - Collectives: alpha and beta of one ring step, derived from an
+ *   allreduce fit at R ranks ("alphabeta:allreduce:<R>") by inverting the
+ *   ring form t = 2(R-1) alpha + 2(R-1)/R n beta on its largest-size
+ *   segment t = a + b n: alpha = a / (2(R-1)) and beta = b R / (2(R-1)).
+ *   A fit at R ranks within a node of g devices (R <= g; g unknown, as for
+ *   one name's fits alone: any R) is the intra-node one, the largest such
+ *   R; a fit at R > g ranks spans nodes and gives the inter-node ring,
+ *   the largest such R.  The simulator costs every collective inside a
+ *   node over uniform paths of the intra alpha and beta, in place of the
+ *   catalog's links and topology (the fit measured the node as a whole),
+ *   and the rings across nodes with the inter ones in place of the NICs.
  * The sigmas are one standard deviation from the fits' covariance; they
  * give the interval of a prediction (sim_result.step_time_s_low/high).
  */
 #define HW_CALIB_LEVELS 4
+#define HW_CALIB_RINGS 16
+
+/* One ring step's alpha and beta from an allreduce fit at R ranks. */
+struct hw_calib_ring {
+	int64_t ranks;
+	double alpha_s;
+	double beta_s_per_byte;
+	double sigma_beta;           /* s/byte */
+	struct hw_calib_fit fit;
+};
 
 struct hw_calib_kernel {
 	double fixed_s, s_per_flop, s_per_byte;
@@ -685,18 +698,20 @@ struct hw_calib {
 	double level_Bps[HW_CALIB_LEVELS];
 	double level_sigma_Bps[HW_CALIB_LEVELS];
 	struct hw_calib_fit bwcurve;
-	int64_t intra_ranks;         /* R of the allreduce fitted */
-	double intra_alpha_s;
-	double intra_beta_s_per_byte;
-	double intra_sigma_beta;     /* s/byte */
-	struct hw_calib_fit intra;
+	int n_rings;                 /* every allreduce fit read, one per R */
+	struct hw_calib_ring rings[HW_CALIB_RINGS];
+	struct hw_calib_ring intra;  /* the one inside a node (fit.id 0:
+					none) */
+	struct hw_calib_ring inter;  /* one across nodes */
 };
 
 /*
  * Read the newest fits stored for hardware name hw (catalog device or
  * node, or "local") from db into *out: per kind the newest, except that
- * STREAM triad wins over the other kernels and the allreduce fit at the
- * most ranks over those at fewer.  Fits of kinds this dlsim does not
+ * STREAM triad wins over the other kernels; every allreduce fit's ring
+ * step is kept in rings (the newest per R), the one at the most ranks
+ * made the intra-node ring (inter none: one name does not say how many
+ * devices a node has; hw_calib_load_system does).  Fits of kinds this dlsim does not
  * use, or whose parameters are not finite and positive, are skipped.
  * DLSIM_ENOTFOUND ("no usable fits for hardware 'x'") if none is usable,
  * DLSIM_EDB on a query failure; *out is zeroed on failure.  Leaves the
@@ -731,11 +746,16 @@ int hw_local_system(struct db *db, struct hw_local *out,
 		    struct dlsim_err *err);
 
 /*
- * The calibration a resolved system uses: the fits of its device's name,
- * else of its node's, else (struct hw_device.calib_from) those of the
- * device it names as the same chip, without the intra-node collective,
- * which measured another node.  Errors as hw_calib_load; DLSIM_ENOTFOUND
- * when none of the three has usable fits.
+ * The calibration a resolved system uses, merged from three names: the
+ * kernel and memory fits of its device's name, else of the device its
+ * catalog entry names as the same chip (hw_device.calib_from), else of
+ * its node's name; the collective fits of its node's name, else of its
+ * device's (never the same-chip device's: they measured another node).
+ * Of the allreduce fits, the most ranks within one node (R at most its
+ * devices) is the intra-node ring and the most ranks above it the
+ * inter-node one.  out->hw names where the kernels came from (the node
+ * when only it has fits).  DLSIM_ENOTFOUND when nothing usable is
+ * stored under any of them; DLSIM_EDB on a query failure.
  */
 int hw_calib_load_system(struct db *db, const struct hw_system *sys,
 			 struct hw_calib *out, struct dlsim_err *err);

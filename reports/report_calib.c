@@ -112,8 +112,10 @@ static void table_roofline(FILE *f, const struct cal_fitted *x)
 			continue;
 		}
 		fprintf(f, "    %-11s %.4g +- %.2g", name[i], v[i], h);
-		if (i == 1)
+		if (i == 1 && v[i] < 1e-12)
 			fprintf(f, "  (%.4g TFLOP/s)", 1e-12 / v[i]);
+		else if (i == 1)
+			fprintf(f, "  (%.4g GFLOP/s)", 1e-9 / v[i]);
 		if (i == 2)
 			fprintf(f, "  (%.4g GB/s)", 1e-9 / v[i]);
 		fputc('\n', f);

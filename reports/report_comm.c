@@ -89,11 +89,20 @@ static void system_line(FILE *f, const struct hw_system *s)
 /* Table                                                             */
 /* ---------------------------------------------------------------- */
 
-/* 1 if the system's calibration changes its collectives: an intra-node
- * fit and devices sharing a node. */
-static int comm_calibrated(const struct hw_system *s)
+/* The calibrated rings the system's collectives use: the intra-node one
+ * when devices share a node, the inter-node one across nodes (NULL:
+ * none; i 0 intra, 1 inter). */
+static const struct hw_calib_ring *comm_ring(const struct hw_system *s,
+					     int i)
 {
-	return s->calib && s->calib->intra.id && s->devices_per_node > 1;
+	const struct hw_calib_ring *r;
+
+	if (!s->calib)
+		return NULL;
+	r = i ? &s->calib->inter : &s->calib->intra;
+	if (!r->fit.id || (i ? s->n_nodes : s->devices_per_node) <= 1)
+		return NULL;
+	return r;
 }
 
 static void table(FILE *f, const struct report_comm_sweep *sw)
@@ -109,14 +118,16 @@ static void table(FILE *f, const struct report_comm_sweep *sw)
 	fprintf(f, "\nranks           %lld\nlinks           ",
 		(long long)sw->system->n_devices);
 	links_line(f, sw->system);
-	if (comm_calibrated(sw->system)) {
-		const struct hw_calib *c = sw->system->calib;
+	for (i = 0; i < 2; i++) {
+		const struct hw_calib_ring *c = comm_ring(sw->system, i);
 
-		fprintf(f, "\ncalibrated      %s fit #%lld, %lld samples: "
-			"alpha %.3g s, beta %.3g s/B per ring step (inside "
-			"a node)", c->intra.kind, (long long)c->intra.id,
-			(long long)c->intra.n_samples, c->intra_alpha_s,
-			c->intra_beta_s_per_byte);
+		if (c)
+			fprintf(f, "\ncalibrated      %s fit #%lld, %lld "
+				"samples: alpha %.3g s, beta %.3g s/B per ring "
+				"step (%s)", c->fit.kind, (long long)c->fit.id,
+				(long long)c->fit.n_samples, c->alpha_s,
+				c->beta_s_per_byte,
+				i ? "across nodes" : "inside a node");
 	}
 	fprintf(f, "\n%12s %11s %11s %8s %8s  %-18s %s\n", "size", "count",
 		"time", "algbw", "busbw", "algorithm", "hierarchical");
@@ -167,6 +178,37 @@ static void json_kv(FILE *f, const char *key, double v)
 	fputs(", ", f);
 }
 
+static void json_ring(FILE *f, const struct hw_calib_ring *c, int inter)
+{
+	fprintf(f, "{\"fit_id\": %lld, \"kind\": ", (long long)c->fit.id);
+	report_json_string(f, c->fit.kind);
+	fprintf(f, ", \"scope\": \"%s\", \"n_samples\": %lld, "
+		"\"alpha_s\": %.17g, \"beta_s_per_byte\": %.17g}",
+		inter ? "inter" : "intra", (long long)c->fit.n_samples,
+		c->alpha_s, c->beta_s_per_byte);
+}
+
+/* "calibration": the first calibrated ring (intra before inter) or null,
+ * the object it has always been; "calibrations": every one used. */
+static void json_calibration(FILE *f, const struct hw_system *s)
+{
+	int i, n = 0;
+
+	for (i = 0; i < 2 && !comm_ring(s, i); i++)
+		;
+	if (i < 2)
+		json_ring(f, comm_ring(s, i), i);
+	else
+		fputs("null", f);
+	fputs(",\n  \"calibrations\": [", f);
+	for (i = 0; i < 2; i++)
+		if (comm_ring(s, i)) {
+			fputs(n++ ? ", " : "", f);
+			json_ring(f, comm_ring(s, i), i);
+		}
+	fputc(']', f);
+}
+
 static void json(FILE *f, const struct report_comm_sweep *sw)
 {
 	const struct hw_system *s = sw->system;
@@ -182,18 +224,7 @@ static void json(FILE *f, const struct report_comm_sweep *sw)
 		"  \"algorithm_requested\": \"%s\",\n  \"calibration\": ",
 		(long long)s->n_devices, (long long)s->n_nodes,
 		sim_algo_name(sw->requested));
-	if (comm_calibrated(s)) {
-		fprintf(f, "{\"fit_id\": %lld, \"kind\": ",
-			(long long)s->calib->intra.id);
-		report_json_string(f, s->calib->intra.kind);
-		fprintf(f, ", \"n_samples\": %lld, \"alpha_s\": %.17g, "
-			"\"beta_s_per_byte\": %.17g}",
-			(long long)s->calib->intra.n_samples,
-			s->calib->intra_alpha_s,
-			s->calib->intra_beta_s_per_byte);
-	} else {
-		fputs("null", f);
-	}
+	json_calibration(f, s);
 	fputs(",\n  \"rows\": [", f);
 	for (i = 0; i < sw->n; i++) {
 		const struct sim_comm_result *r = &sw->result[i];

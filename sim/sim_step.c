@@ -611,8 +611,10 @@ static void list_calib_used(const struct model *m, const struct hw_system *s,
 		use_fit(r, &c->stream);
 	if (c->bwcurve.id)
 		use_fit(r, &c->bwcurve);
-	if (c->intra.id && s->devices_per_node > 1)
-		use_fit(r, &c->intra);
+	if (c->intra.fit.id && s->devices_per_node > 1)
+		use_fit(r, &c->intra.fit);
+	if (c->inter.fit.id && s->n_nodes > 1)
+		use_fit(r, &c->inter.fit);
 }
 
 /*

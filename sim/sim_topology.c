@@ -286,11 +286,11 @@ static void intra_level(const struct hw_system *s, struct sim_level *lv)
 		sim_level_uniform(lv, 1, &p);
 		return;
 	}
-	if (s->calib && s->calib->intra.id) {
+	if (s->calib && s->calib->intra.fit.id) {
 		/* fitted on this node as a whole: uniform paths of the ring
 		 * step's alpha and beta (struct hw_calib) */
-		sim_loggp_alpha_beta(&p, s->calib->intra_alpha_s,
-				     s->calib->intra_beta_s_per_byte);
+		sim_loggp_alpha_beta(&p, s->calib->intra.alpha_s,
+				     s->calib->intra.beta_s_per_byte);
 		sim_level_uniform(lv, g, &p);
 		return;
 	}
@@ -365,6 +365,16 @@ static void inter_level(const struct hw_system *s, struct sim_level *lv)
 	memset(&p, 0, sizeof(p));
 	if (n <= 1 || !nic) {
 		sim_level_uniform(lv, 1, &p);
+		return;
+	}
+	if (s->calib && s->calib->inter.fit.id) {
+		/* a flat ring across nodes was measured; here each of the g
+		 * devices runs its own ring at once, sharing what that ring
+		 * got of the node's NICs (as b_dev = b_node / g below) */
+		sim_loggp_alpha_beta(&p, s->calib->inter.alpha_s,
+				     s->calib->inter.beta_s_per_byte *
+				     (double)(g > 0 ? g : 1));
+		sim_level_uniform(lv, n, &p);
 		return;
 	}
 	b_node = nic->bandwidth_Bps * (double)(s->node &&
@@ -454,6 +464,18 @@ static void flat_level(const struct hw_system *s, const struct sim_topo *t,
 		if (lv->tier[i].span >= g &&
 		    lv->tier[i].p.G_s_per_byte < g_intra)
 			lv->tier[i].p.G_s_per_byte = g_intra;
+	if (s->calib && s->calib->inter.fit.id) {
+		/* a ring over all of them is what was measured: its step,
+		 * and the same for every partner outside the node */
+		sim_loggp_alpha_beta(&lv->ring, s->calib->inter.alpha_s,
+				     s->calib->inter.beta_s_per_byte);
+		for (i = 0; i < lv->n_tiers; i++)
+			if (lv->tier[i].span > g)
+				sim_loggp_alpha_beta(
+					&lv->tier[i].p,
+					s->calib->inter.alpha_s,
+					s->calib->inter.beta_s_per_byte);
+	}
 }
 
 /* TPU hosts on a torus network: one torus of all devices. */

@@ -228,10 +228,12 @@ START_TEST(hwcalib_load_takes_newest_fits_as_by_hand)
 	ck_assert_str_eq(c.stream.kind, "stream:triad");
 	ck_assert_rel(c.mem_bw_Bps, 2e10, 1e-12);
 	ck_assert_rel(c.mem_sigma_Bps, 1e8, 1e-12);
-	ck_assert_int_eq(c.intra_ranks, 4);
-	ck_assert_rel(c.intra_alpha_s, 1e-5, 1e-12);
-	ck_assert_rel(c.intra_beta_s_per_byte, 2e-10, 1e-12);
-	ck_assert_rel(c.intra_sigma_beta, 2e-12, 1e-9);
+	ck_assert_int_eq(c.n_rings, 1);
+	ck_assert_int_eq(c.intra.ranks, 4);
+	ck_assert_rel(c.intra.alpha_s, 1e-5, 1e-12);
+	ck_assert_rel(c.intra.beta_s_per_byte, 2e-10, 1e-12);
+	ck_assert_rel(c.intra.sigma_beta, 2e-12, 1e-9);
+	ck_assert_int_eq(c.inter.fit.id, 0);
 }
 END_TEST
 
@@ -252,11 +254,11 @@ START_TEST(hwcalib_load_without_fits_is_not_found)
 END_TEST
 
 /*
- * A system finds its device's fits, else its node's, else those of the
- * device it names as the same chip: then the kernels and the bandwidth
- * but not the collective, which measured another node.
+ * A system's kernels come from its device's name, else the same-chip
+ * device's, else its node's; its collectives from its node's name, never
+ * the same-chip device's (they measured another node).
  */
-START_TEST(hwcalib_load_system_falls_back_to_the_same_chip)
+START_TEST(hwcalib_load_system_merges_device_and_node)
 {
 	struct dlsim_err err = { 0, "" };
 	struct hw_calib c;
@@ -275,15 +277,78 @@ START_TEST(hwcalib_load_system_falls_back_to_the_same_chip)
 	ck_assert_int_eq(hw_calib_count(&c), 4);
 	ck_assert(c.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32].fit.id != 0);
 	ck_assert(c.stream.id != 0 && c.bwcurve.id != 0);
-	ck_assert(c.intra.id == 0 && c.intra_ranks == 0 &&
-		  c.intra_beta_s_per_byte == 0.0);
-	/* the node's own fits come first */
+	ck_assert(c.n_rings == 0 && c.intra.fit.id == 0 &&
+		  c.intra.beta_s_per_byte == 0.0);
+	/* the node's collectives join the twin's kernels */
 	put_fits(t.db, "box");
 	ck_assert_int_eq(hw_calib_load_system(t.db, &r.sys, &c, &err),
 			 DLSIM_OK);
-	ck_assert_str_eq(c.hw, "box");
+	ck_assert_str_eq(c.hw, "twin");
 	ck_assert_int_eq(hw_calib_count(&c), 5);
+	ck_assert_int_eq(c.intra.ranks, 4);
+	ck_assert_rel(c.intra.beta_s_per_byte, 2e-10, 1e-12);
+	/* the device's own kernels come first */
+	put_fits(t.db, "dev");
+	ck_assert_int_eq(hw_calib_load_system(t.db, &r.sys, &c, &err),
+			 DLSIM_OK);
+	ck_assert_str_eq(c.hw, "dev");
 	tmpdb_close(&t);
+}
+END_TEST
+
+/*
+ * An allreduce fit at 8 ranks on nodes of 4 spans two nodes: largest
+ * segment t = 1.4e-4 + 7e-10 n, so the ring step is alpha = 1.4e-4 /
+ * (2 x 7) = 1e-5 s and beta = 7e-10 x 8 / 14 = 4e-10 s/B.  A flat ring
+ * over the 8 devices of two such nodes gives the fit back: 2 x 7 x (1e-5
+ * + n / 8 x 4e-10) = 1.4e-4 + 7e-10 n, 840 us at n = 1e6.  Across nodes
+ * each of the 4 devices of a node runs its own ring at once and gets a
+ * quarter of what the measured ring got: beta 1.6e-9.  So the
+ * hierarchical ring is cheaper: inside (reduce-scatter and allgather over
+ * 4 on the intra fit) 2 x 3 x (1e-5 + n/4 x 2e-10) = 360 us, across (2
+ * nodes, n/4 each) 2 x 1 x (1e-5 + n/8 x 1.6e-9) = 420 us: 780 us.
+ */
+START_TEST(hwcalib_inter_node_ring_from_a_fit_across_nodes)
+{
+	struct dlsim_err err = { 0, "" };
+	struct hw_link nic;
+	struct hw_calib c;
+	struct tmpdb t;
+	struct sim_topo topo;
+	struct rig r;
+	double t_ar;
+	int hier = 0;
+
+	rig_init(&r);
+	memset(&nic, 0, sizeof(nic));
+	nic.bandwidth_Bps = 1e10;
+	nic.latency_s = 2e-6;
+	r.sys.nic = &nic;
+	r.sys.n_nodes = 2;
+	r.sys.n_devices = 8;
+	tmpdb_open(&t);
+	put_fits(t.db, "box");
+	put_fit(t.db, "box", "alphabeta:allreduce:8", "{\"benchmark\": "
+		"\"allreduce\", \"group\": \"ranks=8\", \"segments\": ["
+		"{\"x_lo\": 65536, \"x_hi\": 6.7e7, \"alpha_s\": 1.4e-4, "
+		"\"beta_s_per_byte\": 7e-10, \"n\": 5, \"rel_rms\": 0.01}]}",
+		"[[[1e-12, 0], [0, 1e-22]]]", 2000.0);
+	ck_assert_msg(hw_calib_load_system(t.db, &r.sys, &c, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	tmpdb_close(&t);
+	ck_assert_int_eq(c.n_rings, 2);
+	ck_assert_int_eq(c.intra.ranks, 4);
+	ck_assert_int_eq(c.inter.ranks, 8);
+	ck_assert_rel(c.inter.alpha_s, 1e-5, 1e-12);
+	ck_assert_rel(c.inter.beta_s_per_byte, 4e-10, 1e-12);
+	r.sys.calib = &c;
+	sim_topology(&r.sys, &topo);
+	ck_assert_rel(topo.flat.ring.L_s, 1e-5, 1e-12);
+	ck_assert_rel(topo.flat.ring.G_s_per_byte, 4e-10, 1e-12);
+	ck_assert_rel(topo.inter.ring.G_s_per_byte, 1.6e-9, 1e-12);
+	t_ar = sim_allreduce_time(&r.sys, 1e6, SIM_ALGO_RING, NULL, &hier);
+	ck_assert_rel(t_ar, 7.8e-4, 1e-9);
+	ck_assert_int_eq(hier, 1);
 }
 END_TEST
 
@@ -769,7 +834,8 @@ Suite *suite_hwcalib(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, hwcalib_load_takes_newest_fits_as_by_hand);
 	tcase_add_test(tc, hwcalib_load_without_fits_is_not_found);
-	tcase_add_test(tc, hwcalib_load_system_falls_back_to_the_same_chip);
+	tcase_add_test(tc, hwcalib_load_system_merges_device_and_node);
+	tcase_add_test(tc, hwcalib_inter_node_ring_from_a_fit_across_nodes);
 	tcase_add_test(tc, hwcalib_roofline_uses_curve_and_plateau);
 	tcase_add_test(tc, hwcalib_collective_uses_fitted_alpha_beta);
 	tcase_add_test(tc, hwcalib_interval_brackets_the_prediction);

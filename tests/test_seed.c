@@ -78,10 +78,10 @@ static struct tally expected[] = {
 	{ "seed:deepbench_conv.csv", "v100", 1, 544 },
 	{ "seed:deepbench_conv.csv", "p100", 1, 564 },
 	{ "seed:deepbench_conv.csv", "phi-7250", 1, 273 },
-	{ "seed:deepbench_allreduce.csv", "p100", 1, 28 },
-	{ "seed:deepbench_allreduce.csv", "phi-7250", 1, 35 },
-	{ "seed:vtrain_allreduce.csv", "a100", 7, 308 },
-	{ "seed:vtrain_allreduce.csv", "v100", 7, 308 },
+	{ "seed:deepbench_allreduce.csv", "deepbench-p100-ib", 1, 28 },
+	{ "seed:deepbench_allreduce.csv", "stampede2-knl", 1, 35 },
+	{ "seed:vtrain_allreduce.csv", "dgx-a100", 7, 308 },
+	{ "seed:vtrain_allreduce.csv", "dgx1", 7, 308 },
 };
 
 #define N_EXPECTED ((int)(sizeof(expected) / sizeof(expected[0])))
@@ -195,13 +195,19 @@ START_TEST(test_seed_fits)
 	ck_assert_int_eq(n_fits(t.db, "v100", "gemm:fp16"), 1);
 	ck_assert_int_eq(n_fits(t.db, "p100", "gemm:fp32"), 1);
 	ck_assert_int_eq(n_fits(t.db, "phi-7250", "gemm:fp32"), 1);
-	ck_assert_int_ge(n_fits(t.db, "phi-7250", "alphabeta:allreduce:8"),
-			 1);
+	/* collectives under the machines that ran them, not the chips */
+	ck_assert_int_ge(n_fits(t.db, "stampede2-knl",
+				"alphabeta:allreduce:8"), 1);
+	ck_assert_int_eq(n_fits(t.db, "phi-7250", "alphabeta:allreduce:8"),
+			 0);
+	ck_assert_int_ge(n_fits(t.db, "deepbench-p100-ib",
+				"alphabeta:allreduce:16"), 1);
 	/* vTrain: out of place and in place, for each GPU count. */
-	ck_assert_int_eq(n_fits(t.db, "a100", "alphabeta:allreduce:8"), 2);
-	ck_assert_int_eq(n_fits(t.db, "a100", "alphabeta:allreduce:2"), 2);
-	ck_assert_int_ge(n_fits(t.db, "v100", "alphabeta:allreduce:8"), 2);
-	ck_assert_int_eq(cal_seed_hw(4) == NULL, 1);
+	ck_assert_int_eq(n_fits(t.db, "dgx-a100", "alphabeta:allreduce:8"), 2);
+	ck_assert_int_eq(n_fits(t.db, "dgx-a100", "alphabeta:allreduce:2"), 2);
+	ck_assert_int_ge(n_fits(t.db, "dgx1", "alphabeta:allreduce:8"), 2);
+	ck_assert_int_eq(n_fits(t.db, "v100", "alphabeta:allreduce:8"), 0);
+	ck_assert_int_eq(cal_seed_hw(7) == NULL, 1);
 	tmpdb_close(&t);
 }
 END_TEST
@@ -290,7 +296,7 @@ START_TEST(test_seed_damaged_stores_nothing)
 		ck_assert_int_eq(i.samples, 0);
 		ck_assert_int_eq(i.fits, 0);
 	}
-	/* The good file alone seeds: one a100 run of two samples. */
+	/* The good file alone seeds: one dgx-a100 run of two samples. */
 	cases[0][1] = (struct hw_builtin_file){ NULL, NULL, 0 };
 	ck_assert_msg(cal_seed_from(t.db, cases[0], &runs, &samples, &err) ==
 		      DLSIM_OK, "%s", err.msg);
