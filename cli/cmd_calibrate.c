@@ -84,8 +84,8 @@ static const struct cli_option show_options[] = {
 	{ "db", "PATH", CLI_STRING, "the database (default $DLSIM_DB, else "
 	  "the XDG data directory)" },
 	{ "format", "F", CLI_STRING, "table or json (default table)" },
-	{ "plot", "FILE", CLI_STRING, "also plot measured times over the "
-	  "fitted lines with gnuplot (.png or .svg)" },
+	{ "plot", "FILE", CLI_STRING, "also plot the measured points over "
+	  "the fits with gnuplot (.png or .svg)" },
 	{ "help", NULL, CLI_FLAG, "this text" },
 	{ NULL, NULL, CLI_FLAG, NULL }
 };

@@ -20,16 +20,20 @@
  * and rate.
  *
  * THE PLOT
- * Time against bytes, log-log: each line-fitted group's measured points
- * and its segments (a + b m drawn over each segment's size range) in one
- * colour.  The .dat file holds two gnuplot data blocks per group (points,
- * then curve, the segments of a curve split by a blank line), so the
- * script picks them by index.
+ * One log-log panel per kind of fit present, stacked: collectives (time
+ * against bytes: each group's measured points and its segments, a + b m
+ * over each segment's range), kernels (attained FLOP/s against FLOPs:
+ * measured filled, the roofline's figure for the same shapes open, since
+ * a roofline over two variables is no curve over one), memory
+ * (bandwidth against working set: the measured points and each cache
+ * level as a flat step over the sets it covers).  The .dat file holds
+ * two gnuplot data blocks per fit drawn (measured, then fitted; the
+ * segments or levels of one split by a blank line), so the script picks
+ * them by index.
  *
  * LIMITATIONS
- * - GEMM, convolution, STREAM and bandwidth-curve fits are not drawn,
- *   only tabled.
- * - Eight colours; a ninth group repeats the first.
+ * - The DRAM plateau ("stream:") is not drawn: its curve is.
+ * - Eight colours per panel; a ninth fit repeats the first.
  */
 #include "reports/report.h"
 
@@ -297,93 +301,154 @@ static void json(FILE *f, const struct cal_fit_report *r)
 /* Plot                                                              */
 /* ---------------------------------------------------------------- */
 
-static int plotted(const struct cal_fitted *x)
+/* Which panel a fit is drawn in; PANEL_NONE: not drawn (no points). */
+enum panel { PANEL_COMM = 0, PANEL_KERNEL, PANEL_BW, PANEL_NONE };
+
+static const struct {
+	const char *title, *xlabel, *ylabel, *key;
+} panels[] = {
+	{ "collectives: measured times and fitted lines",
+	  "message size (bytes)", "time (s)", "top left" },
+	{ "kernels: measured (filled) and fitted roofline (open)",
+	  "FLOPs (direct count)", "attained FLOP/s", "bottom right" },
+	{ "memory: measured bandwidth and fitted cache levels",
+	  "working set (bytes)", "bandwidth (B/s)", "bottom left" },
+};
+
+static enum panel panel_of(const struct cal_fitted *x)
 {
-	return x->model == CAL_MODEL_LINES && x->n_points > 0 &&
-	       x->n_segments > 0;
+	if (x->n_points <= 0)
+		return PANEL_NONE;
+	if (x->model == CAL_MODEL_LINES && x->n_segments > 0)
+		return PANEL_COMM;
+	if (x->model == CAL_MODEL_ROOFLINE && x->q)
+		return PANEL_KERNEL;
+	if (is_curve(x))
+		return PANEL_BW;
+	return PANEL_NONE;
+}
+
+/* The fitted side of one fit: lines over each segment, the roofline at
+ * each measured shape, or each cache level as a flat step. */
+static void plot_fitted(FILE *f, const struct cal_fitted *x)
+{
+	int j, k;
+
+	for (k = 0; x->model == CAL_MODEL_LINES && k < x->n_segments; k++) {
+		const struct cal_line_fit *s = &x->seg[k];
+		double lo = s->x_lo > 0.0 ? s->x_lo : 1.0;
+		double hi = s->x_hi > lo ? s->x_hi : lo;
+
+		for (j = 0; j < CURVE_POINTS; j++) {
+			double m = lo * pow(hi / lo, (double)j /
+					    (CURVE_POINTS - 1));
+
+			fprintf(f, "%.9g %.9g\n", m, s->a + s->b * m);
+		}
+		fputc('\n', f);
+	}
+	for (j = 0; x->model == CAL_MODEL_ROOFLINE && j < x->n_points; j++)
+		fprintf(f, "%.9g %.9g\n", x->x[j], x->x[j] /
+			cal_roof_time(&x->roof, x->x[j], x->q[j]));
+	for (k = 0; is_curve(x) && k < x->n_segments; k++)
+		fprintf(f, "%.9g %.9g\n%.9g %.9g\n\n", x->seg[k].x_lo,
+			x->seg[k].a, x->seg[k].x_hi, x->seg[k].a);
 }
 
 static void plot_data(FILE *f, const struct cal_fit_report *r)
 {
-	int i, j, k;
+	int i, j;
 
-	fprintf(f, "# dlsim %s: measured times and fitted lines for %s\n",
+	fprintf(f, "# dlsim %s: measured points and fitted models for %s\n",
 		DLSIM_VERSION, r->hw);
 	for (i = 0; i < r->n_fit; i++) {
 		const struct cal_fitted *x = &r->fit[i];
+		enum panel p = panel_of(x);
 
-		if (!plotted(x))
+		if (p == PANEL_NONE)
 			continue;
-		fprintf(f, "# %s %s: measured (bytes, s)\n", x->kind, x->group);
+		fprintf(f, "# %s %s: measured (%s, %s)\n", x->kind, x->group,
+			panels[p].xlabel, panels[p].ylabel);
 		for (j = 0; j < x->n_points; j++)
 			fprintf(f, "%.9g %.9g\n", x->x[j], x->y[j]);
-		fprintf(f, "\n\n# %s %s: fitted (bytes, s)\n", x->kind,
-			x->group);
-		for (k = 0; k < x->n_segments; k++) {
-			const struct cal_line_fit *s = &x->seg[k];
-			double lo = s->x_lo > 0.0 ? s->x_lo : 1.0;
-			double hi = s->x_hi > lo ? s->x_hi : lo;
-
-			for (j = 0; j < CURVE_POINTS; j++) {
-				double m = lo * pow(hi / lo, (double)j /
-						    (CURVE_POINTS - 1));
-
-				fprintf(f, "%.9g %.9g\n", m, s->a + s->b * m);
-			}
-			fputc('\n', f);
-		}
-		fputs("\n", f);
+		fprintf(f, "\n\n# %s %s: fitted\n", x->kind, x->group);
+		plot_fitted(f, x);
+		fputs("\n\n", f);
 	}
+}
+
+/* One panel's plot command over the fits drawn in it; *block counts the
+ * data blocks of every fit drawn before (two each). */
+static void plot_panel(FILE *f, const struct report_plot *p,
+		       const struct cal_fit_report *r, enum panel which)
+{
+	static const char *const colour[] = {
+		"#d95f02", "#1b9e77", "#7570b3", "#e7298a", "#66a61e",
+		"#e6ab02", "#a6761d", "#666666"
+	};
+	char label[320];
+	int i, block = 0, n = 0;
+
+	fputs("set title ", f);
+	report_gp_string(f, panels[which].title);
+	fputs("\nset xlabel ", f);
+	report_gp_string(f, panels[which].xlabel);
+	fputs("\nset ylabel ", f);
+	report_gp_string(f, panels[which].ylabel);
+	fprintf(f, "\nset key %s Left reverse box opaque spacing 1.1\nplot ",
+		panels[which].key);
+	for (i = 0; i < r->n_fit; i++) {
+		const struct cal_fitted *x = &r->fit[i];
+		enum panel q = panel_of(x);
+		const char *c = colour[n % 8];
+
+		if (q == PANEL_NONE)
+			continue;
+		block += 2;
+		if (q != which)
+			continue;
+		if (n++)
+			fputs(", \\\n     ", f);
+		report_gp_string(f, report_basename(p->dat));
+		fprintf(f, " index %d with points pt 7 ps 1.0 lc rgb \"%s\" "
+			"title ", block - 2, c);
+		snprintf(label, sizeof(label), "%s %s", x->kind, x->group);
+		report_gp_string(f, label);
+		fprintf(f, ", \\\n     '' index %d with %s lc rgb \"%s\" "
+			"notitle", block - 1, which == PANEL_KERNEL ?
+			"points pt 6 ps 1.3" : "lines lw 2", c);
+	}
+	fputc('\n', f);
 }
 
 static void plot_script(FILE *f, const char *image, const char *terminal,
 			const struct report_plot *p,
 			const struct cal_fit_report *r)
 {
-	static const char *const colour[] = {
-		"#d95f02", "#1b9e77", "#7570b3", "#e7298a", "#66a61e",
-		"#e6ab02", "#a6761d", "#666666"
-	};
-	char label[320], title[128];
-	int i, block = 0, first = 1;
+	int used[PANEL_NONE] = { 0 }, i, n = 0;
+	char title[160];
 
-	fprintf(f, "# dlsim %s: measured collective times over their fitted "
-		"lines.\n# Restyle and redraw, in this file's directory, "
-		"with: gnuplot %s\n", DLSIM_VERSION, report_basename(p->gp));
+	for (i = 0; i < r->n_fit; i++)
+		if (panel_of(&r->fit[i]) != PANEL_NONE)
+			used[panel_of(&r->fit[i])] = 1;
+	for (i = 0; i < PANEL_NONE; i++)
+		n += used[i];
+	fprintf(f, "# dlsim %s: measured points over their fitted models.\n"
+		"# Restyle and redraw, in this file's directory, with: "
+		"gnuplot %s\n", DLSIM_VERSION, report_basename(p->gp));
 	fprintf(f, "set terminal %s\nset termoption noenhanced\n"
 		"set output ", terminal);
 	report_gp_string(f, report_basename(image));
-	snprintf(title, sizeof(title), "measured and fitted times on %s",
-		 r->hw);
-	fputs("\nset title ", f);
+	snprintf(title, sizeof(title), "calibration of %s", r->hw);
+	fputs("\nset logscale xy\nset format x \"%g\"\nset format y \"%g\"\n"
+	      "set grid xtics ytics back lt 1 lw 1 lc rgb \"#c8c8c8\"\n", f);
+	fprintf(f, "set multiplot layout %d,1 title ", n);
 	report_gp_string(f, title);
-	fputs(" font \",14\"\n"
-	      "set xlabel \"message size (bytes)\"\n"
-	      "set ylabel \"time (s)\"\n"
-	      "set logscale xy\nset format x \"%g\"\nset format y \"%g\"\n"
-	      "set grid xtics ytics back lt 1 lw 1 lc rgb \"#c8c8c8\"\n"
-	      "set key top left Left reverse box opaque spacing 1.2\n"
-	      "plot ", f);
-	for (i = 0; i < r->n_fit; i++) {
-		const struct cal_fitted *x = &r->fit[i];
-		const char *c = colour[(block / 2) % 8];
-
-		if (!plotted(x))
-			continue;
-		if (!first)
-			fputs(", \\\n     ", f);
-		first = 0;
-		report_gp_string(f, report_basename(p->dat));
-		fprintf(f, " index %d with points pt 7 ps 1.1 lc rgb \"%s\" "
-			"title ", block, c);
-		snprintf(label, sizeof(label), "%s %s", x->benchmark,
-			 x->group);
-		report_gp_string(f, label);
-		fprintf(f, ", \\\n     '' index %d with lines lw 2 lc rgb "
-			"\"%s\" notitle", block + 1, c);
-		block += 2;
-	}
-	fputc('\n', f);
+	fputs(" font \",14\"\n", f);
+	for (i = 0; i < PANEL_NONE; i++)
+		if (used[i])
+			plot_panel(f, p, r, (enum panel)i);
+	fputs("unset multiplot\n", f);
 }
 
 static int render(char **out, const char *image, const char *terminal,
@@ -434,15 +499,15 @@ int report_cal_plot(const char *image, const struct cal_fit_report *r,
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < r->n_fit; i++)
-		any |= plotted(&r->fit[i]);
+		any |= panel_of(&r->fit[i]) != PANEL_NONE;
 	if ((rc = report_plot_terminal(image, &terminal, err)) ||
 	    (rc = report_plot_paths(image, out->dat, out->gp,
 				    sizeof(out->dat), err)))
 		return rc;
 	if (!any)
 		return dlsim_err_set(err, DLSIM_EINVAL, "nothing to plot: no "
-				     "collective fit with measured points "
-				     "for %s", r->hw);
+				     "fit with measured points for %s",
+				     r->hw);
 	if (!(rc = render(&data, image, terminal, out, r, 0, err)) &&
 	    !(rc = render(&script, image, terminal, out, r, 1, err)))
 		rc = report_gnuplot(image, data, script, &out->drawn, err);

@@ -328,6 +328,12 @@ START_TEST(cal_cli_fit_and_show)
 	ck_assert(strstr(buf, "set logscale xy") &&
 		  strstr(buf, "\"p.dat\" index 0") &&
 		  strstr(buf, "set output \"p.png\""));
+	/* two panels: the allreduce's lines, the GEMM's roofline (blocks 2
+	 * and 3, after the allreduce's two) */
+	ck_assert(strstr(buf, "set multiplot layout 2,1") &&
+		  strstr(buf, "kernels: measured") &&
+		  strstr(buf, "\"p.dat\" index 2 with points") &&
+		  strstr(buf, "'' index 3 with points pt 6"));
 	snprintf(args, sizeof(args), "%s/p.dat", t.dir);
 	slurp(args, buf, sizeof(buf));
 	ck_assert(strstr(buf, "alphabeta:allreduce:8") != NULL);
