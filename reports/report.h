@@ -15,6 +15,9 @@ const char *report_bytes(double bytes, char *buf, size_t n);
 /* "12.3 ms", "4.56 s", "789 us" ... into buf. */
 const char *report_seconds(double s, char *buf, size_t n);
 
+/* An age, "42 s", "17 min", "5 h", "12 d", into buf (negative: 0 s). */
+const char *report_age(double s, char *buf, size_t n);
+
 /*
  * Plots (report_gnuplot.c).  report_plot_terminal() gives the gnuplot
  * terminal for IMAGE by its extension (.png, .svg; anything else is

@@ -31,6 +31,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/banned.h"
 
@@ -121,12 +122,17 @@ static void table(FILE *f, const struct report_comm_sweep *sw)
 	for (i = 0; i < 2; i++) {
 		const struct hw_calib_ring *c = comm_ring(sw->system, i);
 
+		char age[32];
+
 		if (c)
 			fprintf(f, "\ncalibrated      %s fit #%lld, %lld "
-				"samples: alpha %.3g s, beta %.3g s/B per ring "
-				"step (%s)", c->fit.kind, (long long)c->fit.id,
-				(long long)c->fit.n_samples, c->alpha_s,
-				c->beta_s_per_byte,
+				"samples, %s old: alpha %.3g s, beta %.3g s/B "
+				"per ring step (%s)", c->fit.kind,
+				(long long)c->fit.id,
+				(long long)c->fit.n_samples,
+				report_age((double)time(NULL) -
+					   c->fit.created_s, age, sizeof(age)),
+				c->alpha_s, c->beta_s_per_byte,
 				i ? "across nodes" : "inside a node");
 	}
 	fprintf(f, "\n%12s %11s %11s %8s %8s  %-18s %s\n", "size", "count",

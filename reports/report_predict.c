@@ -155,21 +155,6 @@ static void table_train(FILE *f, const struct sim_train *t)
 }
 
 /* "2 h", "3 d", "40 s": a fit's age for people. */
-static const char *age_label(double s, char *buf, size_t n)
-{
-	if (s < 0.0)
-		s = 0.0;
-	if (s < 120.0)
-		snprintf(buf, n, "%.0f s", s);
-	else if (s < 7200.0)
-		snprintf(buf, n, "%.0f min", s / 60.0);
-	else if (s < 172800.0)
-		snprintf(buf, n, "%.0f h", s / 3600.0);
-	else
-		snprintf(buf, n, "%.0f d", s / 86400.0);
-	return buf;
-}
-
 static void table_calib(FILE *f, const struct hw_system *s,
 			const struct sim_result *r)
 {
@@ -189,7 +174,7 @@ static void table_calib(FILE *f, const struct hw_system *s,
 			i ? "; " : "",
 			fit[i].kind, (long long)fit[i].id,
 			(long long)fit[i].n_samples,
-			age_label(now - fit[i].created_s, a, sizeof(a)));
+			report_age(now - fit[i].created_s, a, sizeof(a)));
 	fprintf(f, "\ninterval        %s .. ",
 		report_seconds(r->step_time_s_low, a, sizeof(a)));
 	fprintf(f, "%s (95%%, from the fits' covariance)\n",

@@ -16,6 +16,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/banned.h"
 
@@ -33,6 +34,8 @@ static double compute_s(const struct sim_result *r)
  * collective's fit joins once devices share a node). */
 static void table_calib(FILE *f, const struct sim_scale_point *p, int n)
 {
+	double now = (double)time(NULL);
+	char age[32];
 	int i, j;
 
 	for (i = 0; i < n; i++) {
@@ -44,10 +47,12 @@ static void table_calib(FILE *f, const struct sim_scale_point *p, int n)
 			continue;
 		fprintf(f, "calibrated: %s:", p[i].spec);
 		for (j = 0; j < r->n_calib_used; j++)
-			fprintf(f, "%s %s fit #%lld, %lld samples",
+			fprintf(f, "%s %s fit #%lld, %lld samples, %s old",
 				j ? ";" : "", r->calib_used[j].kind,
 				(long long)r->calib_used[j].id,
-				(long long)r->calib_used[j].n_samples);
+				(long long)r->calib_used[j].n_samples,
+				report_age(now - r->calib_used[j].created_s,
+					   age, sizeof(age)));
 		fputc('\n', f);
 	}
 }

@@ -67,6 +67,21 @@ const char *report_bytes(double bytes, char *buf, size_t n)
 	return buf;
 }
 
+const char *report_age(double s, char *buf, size_t n)
+{
+	if (s < 0.0)
+		s = 0.0;
+	if (s < 120.0)
+		snprintf(buf, n, "%.0f s", s);
+	else if (s < 7200.0)
+		snprintf(buf, n, "%.0f min", s / 60.0);
+	else if (s < 172800.0)
+		snprintf(buf, n, "%.0f h", s / 3600.0);
+	else
+		snprintf(buf, n, "%.0f d", s / 86400.0);
+	return buf;
+}
+
 const char *report_seconds(double s, char *buf, size_t n)
 {
 	if (s >= 1.0 || s == 0.0)
