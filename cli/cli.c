@@ -118,6 +118,15 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv,
 	int a, rc, only_positional = 0;
 
 	memset(v, 0, sizeof(*v));
+	for (a = 0; cmd->options[a].name; a++)
+		;
+	if (a > CLI_MAX_OPTIONS) {
+		/* a table that outgrew struct cli_values: a bug, caught by
+		 * every command's --help in the tests */
+		fprintf(stderr, "dlsim %s: %d options, more than the %d "
+			"the parser holds\n", cmd->name, a, CLI_MAX_OPTIONS);
+		return cli_finish(CLI_FAIL);
+	}
 	for (a = 1; a < argc; a++) {
 		const char *s = argv[a], *eq;
 		int i;
@@ -203,6 +212,109 @@ int cli_sim_options(const struct cli_command *cmd,
 		o->bucket_bytes = v->num[i] * 1048576.0;
 	o->overlap = !v->set[cli_opt(cmd, "no-overlap")];
 	return rc;
+}
+
+/* Split "a,b,c" into at most max pieces in buf (modified in place). */
+int cli_split(char *buf, char **out, int max, const char *what,
+	      struct dlsim_err *err)
+{
+	int n = 0;
+	char *p = buf, *comma;
+
+	for (;;) {
+		comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*p || n == max) {
+			if (!*p)
+				dlsim_err_set(err, DLSIM_EINVAL, "%s has an "
+					      "empty entry", what);
+			else
+				dlsim_err_set(err, DLSIM_EINVAL, "%s has more "
+					      "than %d entries", what, max);
+			return -1;
+		}
+		out[n++] = p;
+		if (!comma)
+			return n;
+		p = comma + 1;
+	}
+}
+
+static const char *const strategy_opts[] = {
+	"tp", "pp", "dp", "micro-batch", "zero", "recompute", "schedule",
+	"chunks", "sequence-parallel", "strategy", NULL
+};
+
+/* 0..3 from --zero's text. */
+static int zero_stage(const char *s, int *out, struct dlsim_err *err)
+{
+	if (s[0] >= '0' && s[0] <= '3' && s[1] == '\0') {
+		*out = s[0] - '0';
+		return DLSIM_OK;
+	}
+	return dlsim_err_set(err, DLSIM_EINVAL, "--zero must be 0, 1, 2 or 3 "
+			     "(got '%s')", s);
+}
+
+static int strategy_names(const struct cli_command *cmd,
+			  const struct cli_values *v, struct sim_strategy *st,
+			  int *auto_pick, struct dlsim_err *err)
+{
+	int i, rc = DLSIM_OK;
+
+	if (v->set[i = cli_opt(cmd, "zero")])
+		rc = zero_stage(v->str[i], &st->zero, err);
+	if (!rc && v->set[i = cli_opt(cmd, "recompute")])
+		rc = sim_recompute_parse(v->str[i], &st->recompute, err);
+	if (!rc && v->set[i = cli_opt(cmd, "schedule")])
+		rc = sim_schedule_parse(v->str[i], &st->schedule, err);
+	if (!rc && v->set[i = cli_opt(cmd, "strategy")]) {
+		if (strcmp(v->str[i], "auto") != 0)
+			return dlsim_err_set(err, DLSIM_EINVAL, "--strategy "
+					     "takes 'auto' (got '%s'); set a "
+					     "strategy by hand with --tp, "
+					     "--pp, ...", v->str[i]);
+		*auto_pick = 1;
+	}
+	return rc;
+}
+
+int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
+		 const struct sim_options *o, const struct model *m,
+		 int64_t n, struct sim_strategy *st, int *asked,
+		 int *auto_pick, struct dlsim_err *err)
+{
+	int i, rc;
+
+	sim_strategy_init(st);
+	*asked = *auto_pick = 0;
+	for (i = 0; strategy_opts[i]; i++)
+		*asked |= v->set[cli_opt(cmd, strategy_opts[i])];
+	if (!*asked)
+		return DLSIM_OK;
+	if ((rc = strategy_names(cmd, v, st, auto_pick, err)))
+		return rc;
+	if (v->set[i = cli_opt(cmd, "tp")])
+		st->tp = v->count[i];
+	if (v->set[i = cli_opt(cmd, "pp")])
+		st->pp = v->count[i];
+	st->dp = n / (st->tp * st->pp > 0 ? st->tp * st->pp : 1);
+	if (v->set[i = cli_opt(cmd, "dp")])
+		st->dp = v->count[i];
+	if (v->set[i = cli_opt(cmd, "micro-batch")])
+		st->micro_batch = v->count[i];
+	if (st->schedule == SIM_SCHED_INTERLEAVED)
+		st->chunks = 2;
+	if (v->set[i = cli_opt(cmd, "chunks")])
+		st->chunks = v->count[i];
+	st->sequence_parallel = v->set[cli_opt(cmd, "sequence-parallel")];
+	if (o->global_batch)
+		st->global_batch = o->global_batch;
+	else
+		st->global_batch = (o->batch_per_device ? o->batch_per_device :
+				    m->default_batch) * st->dp;
+	return DLSIM_OK;
 }
 
 int cli_format(const struct cli_command *cmd, const struct cli_values *v,

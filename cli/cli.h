@@ -14,7 +14,7 @@
 
 #include "dlsim.h"
 
-#define CLI_MAX_OPTIONS 24
+#define CLI_MAX_OPTIONS 48
 #define CLI_MAX_POSITIONAL 4
 
 enum cli_exit { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
@@ -91,6 +91,44 @@ int cli_opt_find(const struct cli_command *cmd, const char *name);
 	{ "topk-ratio", "R", CLI_NUMBER, \
 	  "fraction of gradients topk keeps (default 0.01)" }
 
+/* Split "a,b,c" into at most max pieces (buf is modified in place);
+ * the count, or -1 with err naming `what` for an empty entry or too
+ * many. */
+int cli_split(char *buf, char **out, int max, const char *what,
+	      struct dlsim_err *err);
+
+/* The options that set a hybrid-parallel strategy (cli_strategy). */
+#define CLI_STRATEGY_OPTIONS \
+	{ "tp", "N", CLI_COUNT, "tensor-parallel devices (Megatron)" }, \
+	{ "pp", "N", CLI_COUNT, "pipeline stages" }, \
+	{ "dp", "N", CLI_COUNT, \
+	  "data-parallel replicas (default: devices / (tp x pp))" }, \
+	{ "micro-batch", "N", CLI_COUNT, \
+	  "sequences per micro-batch (default 1)" }, \
+	{ "zero", "S", CLI_STRING, "ZeRO stage 0, 1, 2 or 3 (default 0)" }, \
+	{ "recompute", "R", CLI_STRING, \
+	  "activation recomputation: none, selective, full" }, \
+	{ "schedule", "S", CLI_STRING, \
+	  "pipeline schedule: 1f1b, gpipe, interleaved (default 1f1b)" }, \
+	{ "chunks", "V", CLI_COUNT, \
+	  "model chunks per device, interleaved (default 2)" }, \
+	{ "sequence-parallel", NULL, CLI_FLAG, \
+	  "Megatron's sequence parallelism with --tp" }, \
+	{ "strategy", "S", CLI_STRING, \
+	  "auto: the best of `dlsim plan` (the flags above are then ignored)" }
+
+/*
+ * The strategy the options above give for n devices (sim_strategy; the
+ * global batch from --global-batch, else --batch per data-parallel
+ * replica times dp, else the model's default batch times dp).  *asked is
+ * 1 if any was given, *auto_pick 1 for --strategy auto.  DLSIM_EINVAL
+ * naming the option for a bad value.
+ */
+int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
+		 const struct sim_options *o, const struct model *m,
+		 int64_t n, struct sim_strategy *st, int *asked,
+		 int *auto_pick, struct dlsim_err *err);
+
 /* The options of the commands that predict with a system's calibration
  * (cli_calib_open). */
 #define CLI_CALIB_OPTIONS \
@@ -161,8 +199,9 @@ int cmd_calibrate(const struct cli_command *cmd, int argc, char **argv);
 int cmd_models(const struct cli_command *cmd, int argc, char **argv);
 int cmd_hw(const struct cli_command *cmd, int argc, char **argv);
 int cmd_comm(const struct cli_command *cmd, int argc, char **argv);
+int cmd_plan(const struct cli_command *cmd, int argc, char **argv);
 
-extern const struct cli_command cli_comm;
+extern const struct cli_command cli_comm, cli_plan;
 extern const struct cli_command cli_predict, cli_models, cli_hw,
 	cli_scale, cli_db, cli_calibrate;
 

@@ -17,6 +17,7 @@ static const struct cli_option options[] = {
 	  "system: DEVICE, DEVICExN, NODExN, FILE.yaml or local "
 	  "(required)" },
 	CLI_SIM_OPTIONS,
+	CLI_STRATEGY_OPTIONS,
 	CLI_CALIB_OPTIONS,
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
 	{ "layers", NULL, CLI_FLAG, "add the per-layer table" },
@@ -243,6 +244,76 @@ cleanup:
 }
 
 /* ---------------------------------------------------------------- */
+/* A hybrid-parallel strategy                                        */
+/* ---------------------------------------------------------------- */
+
+/* The precision and optimizer of a transformer's step: as asked, else
+ * the device's automatic precision and Adam, which transformers train
+ * with (Vaswani et al. 2017, Sec. 5.3; Megatron-LM). */
+static int par_setup(const struct cli_command *cmd, const struct cli_values *v,
+		     const struct sim_options *o, const struct hw_system *s,
+		     enum dlsim_precision *p, enum sim_optimizer *opt,
+		     struct dlsim_err *err)
+{
+	*p = o->precision_auto ? hw_device_auto_precision(s->device) :
+	     o->precision;
+	*opt = v->set[cli_opt(cmd, "optimizer")] ? o->optimizer :
+	       SIM_OPT_ADAM;
+	if (!hw_device_supports(s->device, *p))
+		return dlsim_err_set(err, DLSIM_EINVAL, "device '%s' has no "
+				     "%s peak in the catalog", s->device->name,
+				     dlsim_precision_name(*p));
+	return DLSIM_OK;
+}
+
+/* Cost the strategy asked for, or with --strategy auto the plan's best. */
+static int predict_parallel(const struct cli_command *cmd,
+			    const struct cli_values *v,
+			    const struct sim_options *o,
+			    const struct model *m, const struct hw_system *s,
+			    struct sim_strategy *st, int auto_pick,
+			    enum report_format fmt, struct dlsim_err *err)
+{
+	static const char *const single[] = { "layers", "trace", "record",
+					      "epochs", "dataset-size",
+					      "price-per-device-hour",
+					      "years", NULL };
+	struct sim_plan_options po;
+	struct sim_plan_result plan;
+	struct sim_par_result r;
+	enum dlsim_precision p;
+	enum sim_optimizer opt;
+	int i, rc;
+
+	for (i = 0; single[i]; i++)
+		if (v->set[cli_opt(cmd, single[i])])
+			return dlsim_err_set(err, DLSIM_EINVAL, "--%s is not "
+					     "available with a parallel "
+					     "strategy", single[i]);
+	if ((rc = par_setup(cmd, v, o, s, &p, &opt, err)))
+		return rc;
+	if (!auto_pick) {
+		if ((rc = sim_parallel_predict(m, s, p, opt, st, &r, err)))
+			return rc;
+		return report_parallel(stdout, fmt, m, s, &r, err);
+	}
+	sim_plan_options_init(&po);
+	po.global_batch = st->global_batch;
+	po.top_k = 1;
+	if ((rc = sim_plan(m, s, p, opt, &po, &plan, err)))
+		return rc;
+	if (plan.n_top == 0)
+		rc = dlsim_err_set(err, DLSIM_EINVAL, "--strategy auto: none "
+				   "of %lld strategies fits in memory (dlsim "
+				   "plan says by how much)",
+				   (long long)plan.n_evaluated);
+	else
+		rc = report_parallel(stdout, fmt, m, s, &plan.top[0], err);
+	sim_plan_release(&plan);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- */
 /* The command                                                       */
 /* ---------------------------------------------------------------- */
 
@@ -261,7 +332,9 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	const struct sim_train *shown = NULL;
 	struct db *rec = NULL, *rec_owned = NULL;
 	enum report_format fmt;
-	int rc = cli_parse(cmd, argc, argv, &v), want_record;
+	struct sim_strategy st;
+	int rc = cli_parse(cmd, argc, argv, &v), want_record, par = 0;
+	int auto_pick = 0;
 
 	if (rc >= 0)
 		return rc;
@@ -282,7 +355,14 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	     record_db(cmd, &v, &src, &rec, &rec_owned, &err)) ||
 	    cli_system_resolve(&src, cat, v.str[cli_opt(cmd, "hw")], &cs,
 			       &err) ||
-	    sim_predict(m, sys, &o, &r, &err) ||
+	    cli_strategy(cmd, &v, &o, m, sys->n_devices, &st, &par,
+			 &auto_pick, &err))
+		rc = cli_fail(cmd, &err);
+	else if (par)
+		rc = predict_parallel(cmd, &v, &o, m, sys, &st, auto_pick, fmt,
+				      &err) ? cli_fail(cmd, &err) :
+		     cli_finish(CLI_OK);
+	else if (sim_predict(m, sys, &o, &r, &err) ||
 	    train(cmd, &v, m, sys, &r, &tr, &shown, &err) ||
 	    (o.want_trace &&
 	     report_trace(v.str[cli_opt(cmd, "trace")], m, sys, &r, &err)) ||

@@ -35,33 +35,6 @@ const struct cli_command cli_scale = {
 	1, 1, options, cmd_scale
 };
 
-/* Split "a,b,c" into at most max pieces in buf (modified in place). */
-static int split(char *buf, char **out, int max, const char *what,
-		 struct dlsim_err *err)
-{
-	int n = 0;
-	char *p = buf, *comma;
-
-	for (;;) {
-		comma = strchr(p, ',');
-		if (comma)
-			*comma = '\0';
-		if (!*p || n == max) {
-			if (!*p)
-				dlsim_err_set(err, DLSIM_EINVAL, "%s has an "
-					      "empty entry", what);
-			else
-				dlsim_err_set(err, DLSIM_EINVAL, "%s has more "
-					      "than %d entries", what, max);
-			return -1;
-		}
-		out[n++] = p;
-		if (!comma)
-			return n;
-		p = comma + 1;
-	}
-}
-
 static int parse_counts(const char *arg, int64_t *counts, int *n,
 			struct dlsim_err *err)
 {
@@ -74,7 +47,8 @@ static int parse_counts(const char *arg, int64_t *counts, int *n,
 		return DLSIM_OK;
 	}
 	snprintf(buf, sizeof(buf), "%s", arg);
-	if ((*n = split(buf, piece, SCALE_MAX_COUNTS, "--devices", err)) < 0)
+	if ((*n = cli_split(buf, piece, SCALE_MAX_COUNTS, "--devices",
+			    err)) < 0)
 		return err->code;
 	for (i = 0; i < *n; i++) {
 		if (dlsim_parse_count(piece[i], 100000000, &counts[i],
@@ -176,7 +150,7 @@ static int sweep(const struct cli_command *cmd, struct cli_values *v,
 			       &n_counts, err)))
 		return rc;
 	snprintf(hwbuf, sizeof(hwbuf), "%s", v->str[cli_opt(cmd, "hw")]);
-	if ((n_hw = split(hwbuf, hw, SCALE_MAX_HW, "--hw", err)) < 0)
+	if ((n_hw = cli_split(hwbuf, hw, SCALE_MAX_HW, "--hw", err)) < 0)
 		return err->code;
 	if ((rc = check_series(hw, n_hw, err)))
 		return rc;

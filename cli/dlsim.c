@@ -9,8 +9,8 @@
 #include "core/banned.h"
 
 static const struct cli_command *const commands[] = {
-	&cli_calibrate, &cli_comm, &cli_db, &cli_hw, &cli_models, &cli_predict,
-	&cli_scale,
+	&cli_calibrate, &cli_comm, &cli_db, &cli_hw, &cli_models, &cli_plan,
+	&cli_predict, &cli_scale,
 };
 
 #define N_COMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))

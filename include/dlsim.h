@@ -132,7 +132,18 @@ enum model_layer_kind {
 	MODEL_CONCAT,       /* channel concatenation */
 	MODEL_DROPOUT,
 	MODEL_FLATTEN,
-	MODEL_SOFTMAX_XENT, /* softmax with cross-entropy loss */
+	MODEL_SOFTMAX_XENT, /* softmax with cross-entropy loss (over c, for
+			       each of h x w positions: a token's logits) */
+	/* transformers: per-sample shapes are (c = features, h = S tokens,
+	 * w = 1); model_layer.c says how each is costed */
+	MODEL_EMBEDDING,    /* token ids (1 x S) to rows of a vocab x H table
+			       (+ learned position / token-type rows) */
+	MODEL_LINEAR,       /* one weight applied to each token: Hin -> Hout */
+	MODEL_ATTENTION,    /* softmax(Q K^T / sqrt d) V of A heads; no params */
+	MODEL_LAYERNORM,    /* over each token's c values; gamma, beta */
+	MODEL_RMSNORM,      /* over each token's c values; gamma */
+	MODEL_GELU,
+	MODEL_SWIGLU,       /* silu(gate) * up: 2F channels in, F out */
 	MODEL_LAYER_KIND_COUNT
 };
 
@@ -186,9 +197,32 @@ struct model_layer {
 	int64_t pad_h, pad_w;
 	int64_t dilation;
 	int64_t groups;
-	int has_bias;                    /* conv2d and fc */
+	int has_bias;                    /* conv2d, fc and linear */
 	/* lrn */
 	int64_t lrn_size;
+	/* embedding: rows of its tables, each row H = out.c values wide;
+	 * params (vocab + pos_rows + type_rows) x H unless tied */
+	int64_t vocab;                   /* token rows V */
+	int64_t pos_rows;                /* learned position rows; 0: none
+					    (sinusoidal, rotary, relative) */
+	int64_t type_rows;               /* token-type rows (BERT: 2) */
+	/* embedding and linear: the earlier layer (an embedding) whose
+	 * table this layer uses as its weight (GPT's logits, a decoder's
+	 * shared input embedding); 0: its own (layer 0, the input, owns no
+	 * weight).  A tied layer has no params of its own (a tied linear
+	 * keeps its bias), yet its bwd_weight pass computes a gradient
+	 * that is added to that layer's */
+	int tied_to;
+	/* attention: A query heads and K key/value heads (K = A: multi-head,
+	 * K < A: grouped-query) of head_dim d; queries are out.h tokens,
+	 * keys kv_len tokens (out.h for self-attention; the encoder's S
+	 * for cross-attention, whose second input holds K and V) */
+	int64_t heads, kv_heads, head_dim, kv_len;
+	int causal;                      /* masked; changes no count */
+	/* the transformer block (0 .. model.tf.blocks - 1) the layer is
+	 * part of; -1 outside blocks (embeddings, final norm, logits, loss)
+	 * and in every CNN.  The one field whose unused value is not 0 */
+	int block;
 	/* derived */
 	int64_t params;                  /* trainable parameters */
 	int64_t in_elems;                /* sum over inputs, per sample */
@@ -223,6 +257,51 @@ struct model_pass_cost {
 	enum model_kernel kernel;
 };
 
+/* The shape of a transformer family (model.tf); MODEL_TF_NONE: not one. */
+enum model_tf_arch {
+	MODEL_TF_NONE = 0,         /* a CNN or a YAML model: tf is all zero */
+	MODEL_TF_DECODER,          /* GPT, Llama: causal self-attention */
+	MODEL_TF_ENCODER,          /* BERT: bidirectional self-attention */
+	MODEL_TF_ENCODER_DECODER   /* Vaswani et al., T5 */
+};
+
+enum model_tf_flags {
+	MODEL_TF_GATED_MLP = 1 << 0,        /* SwiGLU: fc1 is H -> 2F */
+	MODEL_TF_RMSNORM = 1 << 1,          /* else LayerNorm */
+	MODEL_TF_TIED_EMBEDDINGS = 1 << 2,  /* lm_head reuses the token table */
+	MODEL_TF_PRE_NORM = 1 << 3,         /* norm before each sublayer;
+					       else after its residual add */
+	MODEL_TF_BIAS = 1 << 4,             /* linear layers have biases */
+	MODEL_TF_LEARNED_POSITIONS = 1 << 5,
+	MODEL_TF_DROPOUT = 1 << 6           /* after embeddings and sublayers */
+};
+
+/*
+ * A transformer as its builder made it.  Blocks are numbered in layer
+ * order: 0..L-1, or for an encoder-decoder the encoder's 0..L-1 and the
+ * decoder's L..2L-1.  Every layer of block i has block == i and its name
+ * starts "block<i>."; in each block, linear layers named .qkv, .q, .kv
+ * and .fc1 feed attention or the activation (Megatron's column-parallel
+ * split, Shoeybi et al. 2019, Sec. 3), .proj and .fc2 follow them
+ * (row-parallel, an all-reduce after), and ATTENTION splits by heads.
+ * Outside blocks: embed (and dec.embed, tied to it), norms, lm_head
+ * (logits, V per token) and loss.
+ */
+struct model_transformer {
+	enum model_tf_arch arch;
+	int64_t layers;            /* L: blocks per stack */
+	int64_t blocks;            /* L, or 2L for an encoder-decoder */
+	int64_t hidden;            /* H */
+	int64_t heads;             /* A, query heads */
+	int64_t kv_heads;          /* K (A: multi-head; fewer: grouped) */
+	int64_t head_dim;          /* d = H / A */
+	int64_t ffn;               /* F, the MLP's inner width (gated: of
+				      each of gate and up) */
+	int64_t seq;               /* S, tokens per sample and stack */
+	int64_t vocab;             /* V */
+	unsigned flags;            /* enum model_tf_flags */
+};
+
 /* A network: layers in topological order (inputs precede their users). */
 struct model {
 	char name[MODEL_NAME_LEN];
@@ -233,6 +312,7 @@ struct model {
 	struct model_layer *layers;
 	int64_t params;            /* total trainable parameters */
 	int64_t activation_elems;  /* kept for backward, per sample */
+	struct model_transformer tf;  /* zero unless a transformer family */
 	/* what one trains it on, for time to train; 0 / "" if unknown */
 	char dataset[32];
 	int64_t dataset_size;      /* samples per epoch */
@@ -251,9 +331,17 @@ struct model {
 void model_free(struct model *m);
 
 /*
- * Build a model from the zoo by name (see model_zoo_names()).  On success
+ * Build a model from the zoo by name (see model_zoo_names()), or from a
+ * family with its keys: "NAME:key=value,..." (gpt, bert, t5,
+ * transformer, llama: layers, hidden, heads, seq, vocab, ffn, kv_heads;
+ * resnet: depth, width), where NAME may also be a transformer preset,
+ * whose keys the given ones override ("gpt3-175b:seq=1024").  The model
+ * is named by the whole string (cut to MODEL_NAME_LEN - 1).  On success
  * *out is a new model the caller frees with model_free(); on failure *out
- * is NULL and err says why (DLSIM_ENOTFOUND for an unknown name).
+ * is NULL and err says why in one line naming the string: DLSIM_ENOTFOUND
+ * for an unknown name, DLSIM_EINVAL for an unknown, repeated, missing or
+ * non-integer key or keys that do not fit together, DLSIM_ERANGE for a
+ * value out of its range.
  */
 int model_zoo_build(const char *name, struct model **out,
 		    struct dlsim_err *err);
@@ -261,7 +349,8 @@ int model_zoo_build(const char *name, struct model **out,
 /* The zoo's model names, NULL-terminated, in a stable order. */
 const char *const *model_zoo_names(void);
 
-/* One line describing a zoo model (family, input size); NULL if unknown. */
+/* One line describing a zoo model (family, input size); NULL if unknown
+ * (and for a family with keys, which model_zoo_names() does not list). */
 const char *model_zoo_summary(const char *name);
 
 /*
@@ -277,8 +366,9 @@ int model_load_yaml(const char *path, struct model **out,
 
 /*
  * Resolve a model argument: a path if it ends in .yaml or .yml or holds a
- * '/' (so "nets/resnet" is a file, never a zoo name), else a zoo name.
- * Ownership as model_zoo_build.
+ * '/' (so "nets/resnet" is a file, never a zoo name), else a zoo name
+ * or "NAME:key=value,..." (model_zoo_build).  Ownership as
+ * model_zoo_build.
  */
 int model_resolve(const char *arg, struct model **out, struct dlsim_err *err);
 
@@ -314,7 +404,8 @@ void model_layer_cost(const struct model_layer *l, enum model_pass p,
 void model_grad_accum_cost(const struct model_layer *l, int64_t batch,
 			   int act_bytes, struct model_pass_cost *out);
 
-/* Forward multiply-adds per sample of the whole model (conv and fc). */
+/* Forward multiply-adds per sample of the whole model (conv, fc, linear
+ * and attention). */
 double model_forward_macs(const struct model *m);
 
 /* ------------------------------------------------------------------ */
@@ -1109,6 +1200,165 @@ struct sim_scale_point {
 
 void sim_scaling(struct sim_scale_point *p, int n);
 
+/* ---- Hybrid parallelism of transformers (sim_parallel.c) ---- */
+
+/* Pipeline schedules (Narayanan et al. 2021, Sec. 2.2). */
+enum sim_schedule {
+	SIM_SCHED_1F1B = 0,     /* PipeDream-Flush: one forward, one
+				   backward */
+	SIM_SCHED_GPIPE,        /* all forwards, then all backwards */
+	SIM_SCHED_INTERLEAVED,  /* 1F1B over `chunks` model chunks each */
+	SIM_SCHED_COUNT
+};
+
+/* Activation recomputation (Korthikanti et al. 2022). */
+enum sim_recompute {
+	SIM_RECOMPUTE_NONE = 0,
+	SIM_RECOMPUTE_SELECTIVE,  /* the attention core only */
+	SIM_RECOMPUTE_FULL,       /* every block's forward */
+	SIM_RECOMPUTE_COUNT
+};
+
+/* "1f1b", "gpipe", "interleaved"; "none", "selective", "full"; NULL
+ * out of range.  The parsers as the other vocabularies. */
+const char *sim_schedule_name(enum sim_schedule s);
+const char *sim_recompute_name(enum sim_recompute r);
+int sim_schedule_parse(const char *name, enum sim_schedule *out,
+		       struct dlsim_err *err);
+int sim_recompute_parse(const char *name, enum sim_recompute *out,
+			struct dlsim_err *err);
+
+/* How one step is spread: tp x pp x dp devices (tp innermost). */
+struct sim_strategy {
+	int64_t tp, pp, dp;
+	int64_t micro_batch;         /* sequences per micro-batch */
+	int64_t global_batch;        /* sequences per step */
+	int zero;                    /* ZeRO stage 0..3 (3: FSDP) */
+	enum sim_recompute recompute;
+	enum sim_schedule schedule;
+	int64_t chunks;              /* interleaved: model chunks per
+					device (v), else 1 */
+	int sequence_parallel;       /* 1: Megatron's sequence parallelism
+					with tp */
+};
+
+/* tp = pp = dp = micro_batch = chunks = 1, 1F1B, no recomputation, no
+ * ZeRO, global_batch 0 (the caller sets it). */
+void sim_strategy_init(struct sim_strategy *st);
+
+/* One strategy's step (sim_parallel.c's head comment gives the model). */
+struct sim_par_result {
+	struct sim_strategy strategy;
+	enum dlsim_precision precision;
+	int64_t devices;
+	int64_t micro_batches;       /* per step per pipeline */
+	double step_time_s;
+	double samples_per_s;
+	double tokens_per_s;
+	double stage_fwd_s;          /* one micro-batch, slowest stage */
+	double stage_bwd_s;          /* (with recomputation) */
+	double compute_s;            /* micro-batches x the two */
+	double bubble_s;             /* the pipeline's fill and drain */
+	double tp_comm_s;            /* tensor-parallel allreduces (inside
+					compute_s) */
+	double pp_comm_s;            /* stage-boundary sends */
+	double dp_comm_s;            /* gradient reduction, exposed */
+	double optimizer_s;
+	double model_flops;          /* per step, forward and backward */
+	double hw_flops;             /* executed: with recomputation */
+	double tflops_per_device;    /* hw_flops / step / devices */
+	struct sim_memory memory;    /* the worst stage's */
+	int64_t worst_stage;
+	int fits;
+	int tp_in_node, dp_in_node, pp_in_node;  /* placement: does each
+					group fit one node */
+};
+
+/*
+ * A context that costs strategies for model m on system s at precision p
+ * with optimizer opt, caching layer costs per (tp, micro-batch): create
+ * once, evaluate many.  DLSIM_EINVAL if m is not a transformer (its tf
+ * has no layers); DLSIM_ENOMEM.  m and s are borrowed for the context's
+ * life.
+ */
+struct sim_par_ctx;
+int sim_par_ctx_new(const struct model *m, const struct hw_system *s,
+		    enum dlsim_precision p, enum sim_optimizer opt,
+		    struct sim_par_ctx **out, struct dlsim_err *err);
+void sim_par_ctx_free(struct sim_par_ctx *c);
+
+/*
+ * Cost strategy st into *r.  DLSIM_EINVAL, naming the constraint, when
+ * tp x pp x dp is not the system's device count, pp exceeds the blocks,
+ * the global batch is not a multiple of dp x micro-batch, the
+ * interleaved schedule's chunks do not divide the blocks, or ZeRO 3 is
+ * asked with pp > 1; *r zeroed then.  A strategy that does not fit in
+ * memory is costed all the same, with r->fits 0.
+ */
+int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
+		 struct sim_par_result *r, struct dlsim_err *err);
+
+/* sim_par_ctx_new, sim_par_eval and sim_par_ctx_free in one call. */
+int sim_parallel_predict(const struct model *m, const struct hw_system *s,
+			 enum dlsim_precision p, enum sim_optimizer opt,
+			 const struct sim_strategy *st,
+			 struct sim_par_result *r, struct dlsim_err *err);
+
+/* ---- Choosing a strategy (sim_plan.c) ---- */
+
+enum sim_objective {
+	SIM_OBJ_TIME = 0,       /* step time */
+	SIM_OBJ_COST,           /* step time x devices x price */
+	SIM_OBJ_ENERGY,         /* step time x devices x TDP */
+	SIM_OBJ_COUNT
+};
+
+const char *sim_objective_name(enum sim_objective o);
+int sim_objective_parse(const char *name, enum sim_objective *out,
+			struct dlsim_err *err);
+
+struct sim_plan_options {
+	int64_t global_batch;        /* sequences per step (required) */
+	int top_k;                   /* how many to keep (default 10) */
+	enum sim_objective objective;
+	int64_t max_micro_batch;     /* 0: every divisor */
+	int tp_across_nodes;         /* 1: tp may exceed a node */
+};
+
+/* top_k 10, objective time, the rest 0. */
+void sim_plan_options_init(struct sim_plan_options *o);
+
+struct sim_plan_result {
+	struct sim_par_result *top;  /* owned: the best n_top, best first */
+	int n_top;
+	int64_t n_evaluated;         /* strategies costed */
+	int64_t n_feasible;          /* that fit in memory */
+	int64_t n_oom;               /* that do not */
+	int64_t n_invalid;           /* refused by sim_par_eval */
+	struct sim_par_result least_oom;  /* the smallest that does not fit
+					     (have_least_oom) */
+	int have_least_oom;
+};
+
+/*
+ * Search every strategy for m on the whole of s (sim_plan.c says which)
+ * and keep the best o->top_k that fit, ranked by o->objective.  Errors as
+ * sim_par_ctx_new; DLSIM_EINVAL without a global batch.  A search that
+ * finds nothing that fits succeeds with n_top 0 (least_oom says by how
+ * much the closest misses).  The caller releases *out.
+ */
+int sim_plan(const struct model *m, const struct hw_system *s,
+	     enum dlsim_precision p, enum sim_optimizer opt,
+	     const struct sim_plan_options *o, struct sim_plan_result *out,
+	     struct dlsim_err *err);
+
+/* What r scores under objective o on s (lower is better). */
+double sim_plan_score(const struct sim_par_result *r,
+		      const struct hw_system *s, enum sim_objective o);
+
+/* Free what *r owns and zero it; NULL is a no-op. */
+void sim_plan_release(struct sim_plan_result *r);
+
 /* ------------------------------------------------------------------ */
 /* The measurement store (db/, SQLite)                                 */
 /* ------------------------------------------------------------------ */
@@ -1711,6 +1961,30 @@ int report_prediction(FILE *f, enum report_format fmt, const struct model *m,
 		      const struct hw_system *s, const struct sim_result *r,
 		      const struct sim_train *train, int layers,
 		      struct dlsim_err *err);
+
+/*
+ * A hybrid-parallel prediction (sim_par_eval) as a table (strategy,
+ * placement, step, throughput and TFLOP/s per device, breakdown, memory
+ * of the fullest stage), one CSV row (report_plan's columns) or JSON
+ * {"dlsim_version", "model", "hardware", "result": {"strategy",
+ * "step_time_s", "samples_per_s", "tokens_per_s", "tflops_per_device",
+ * "breakdown", "memory", "placement"}}.  DLSIM_EIO if a write failed.
+ */
+int report_parallel(FILE *f, enum report_format fmt, const struct model *m,
+		    const struct hw_system *s, const struct sim_par_result *r,
+		    struct dlsim_err *err);
+
+/*
+ * A plan's best strategies (sim_plan), ranked by objective o: a table
+ * with how many were searched and, per row, what makes it lose to the
+ * first; CSV rows (rank, hardware, devices, tp, pp, dp, micro_batch,
+ * ..., why) after a header line when header is 1 (several systems'
+ * plans share one); or JSON {"evaluated", "feasible", "out_of_memory",
+ * "invalid", "top": [result, ...]}.
+ */
+int report_plan(FILE *f, enum report_format fmt, const struct model *m,
+		const struct hw_system *s, const struct sim_plan_result *p,
+		enum sim_objective o, int header, struct dlsim_err *err);
 
 /*
  * The per-layer table of a model (dlsim models show): output shape,

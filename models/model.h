@@ -24,6 +24,9 @@
 struct model_builder {
 	struct model *m;
 	struct dlsim_err err;
+	int block;           /* the block new layers belong to (layer.block);
+				-1, as model_builder_init() sets it, outside
+				transformer blocks */
 };
 
 /* Everything a convolution needs; model_conv_spec_init() fills defaults
@@ -85,6 +88,31 @@ int model_add_merge(struct model_builder *b, enum model_layer_kind kind,
 int model_add_simple(struct model_builder *b, enum model_layer_kind kind,
 		     int in, const char *name);
 
+/*
+ * Transformer layers (model_build_tf.c); shapes are (c, h = S tokens,
+ * w = 1) per sample.  tied_to: an earlier embedding layer whose table is
+ * the weight (0: a weight of its own; see struct model_layer).
+ *
+ * model_add_embedding: token ids (1 x S x 1) to (hidden x S x 1), from a
+ * vocab x hidden table plus pos_rows and type_rows rows added to it.
+ * model_add_linear: (Hin x S) to (out_features x S).
+ * model_add_attention: self-attention when kv < 0, qkv holding
+ * (heads + 2 kv_heads) x d channels; cross-attention otherwise, qkv
+ * holding heads x d (queries) and kv 2 kv_heads x d (keys, values).
+ * model_add_norm: MODEL_LAYERNORM or MODEL_RMSNORM over each token.
+ * GELU and SWIGLU go through model_add_simple (SwiGLU halves c).
+ */
+int model_add_embedding(struct model_builder *b, int in, const char *name,
+			int64_t vocab, int64_t hidden, int64_t pos_rows,
+			int64_t type_rows, int tied_to);
+int model_add_linear(struct model_builder *b, int in, const char *name,
+		     int64_t out_features, int bias, int tied_to);
+int model_add_attention(struct model_builder *b, int qkv, int kv,
+			const char *name, int64_t heads, int64_t kv_heads,
+			int causal);
+int model_add_norm(struct model_builder *b, enum model_layer_kind kind,
+		   int in, const char *name);
+
 /* Shorthands the zoo uses everywhere. */
 int model_conv(struct model_builder *b, int in, int64_t out_channels,
 	       int64_t kernel, int64_t stride, int64_t pad, int bias);
@@ -98,6 +126,23 @@ int model_layer_kind_parse(const char *name);
 
 /* Set a failure by hand (for callers that check their own inputs). */
 int model_builder_fail(struct model_builder *b, int code, const char *msg);
+int model_builder_failf(struct model_builder *b, int code, const char *fmt,
+			...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * For layer constructors outside model_build.c.  model_layer_reserve()
+ * checks that `in` is an earlier layer and reserves the next slot, zeroed
+ * but for kind, name, block, the single input, its shape and in_elems;
+ * NULL after any failure.  The caller fills out and params (checked
+ * counts) and calls model_layer_commit(), which returns the index or -1.
+ * model_count_mul/add: 0 when the result passes MODEL_MAX_COUNT.
+ */
+struct model_layer *model_layer_reserve(struct model_builder *b,
+					enum model_layer_kind kind,
+					const char *name, int in);
+int model_layer_commit(struct model_builder *b, struct model_layer *l);
+int model_count_mul(int64_t a, int64_t b, int64_t *out);
+int model_count_add(int64_t a, int64_t b, int64_t *out);
 
 /*
  * End the build: count the activations kept for backward and each
@@ -108,6 +153,68 @@ int model_builder_fail(struct model_builder *b, int code, const char *msg);
  */
 int model_builder_finish(struct model_builder *b, struct model **out,
 			 struct dlsim_err *err);
+
+/*
+ * Keys of a parameterised family ("gpt:layers=2,hidden=64,..."), parsed
+ * by model_args_parse() (model_spec.c).  Every key is a whole number in
+ * min..max (min >= 1, so 0 in model_args means "not given").
+ */
+#define MODEL_MAX_KEYS 8
+
+struct model_key {
+	const char *name;
+	int64_t min, max;
+	int required;
+};
+
+struct model_args {
+	int64_t v[MODEL_MAX_KEYS];   /* by key index; 0: not given */
+};
+
+/*
+ * Parse text, "key=value,key=value", against the NULL-name-terminated
+ * keys into *a, which keeps what it held for keys text does not give
+ * (a preset's values, overridden).  spec is the whole model string, for
+ * messages.  A key given twice in text, an unknown key, a value that is
+ * not a whole number (DLSIM_EINVAL) or out of its range (DLSIM_ERANGE)
+ * fails with one line naming the key and spec; *a may then be partly
+ * written.  Empty or NULL text gives nothing.
+ */
+int model_args_parse(const char *spec, const char *text,
+		     const struct model_key *keys, struct model_args *a,
+		     struct dlsim_err *err);
+
+/* DLSIM_EINVAL naming the first required key a lacks, else DLSIM_OK. */
+int model_args_check_required(const char *spec,
+			      const struct model_key *keys,
+			      const struct model_args *a,
+			      struct dlsim_err *err);
+
+/* What a family builder gets: the model's name, its keys' values, the
+ * batch and source to record. */
+struct model_spec {
+	const char *name;
+	const struct model_args *args;
+	int64_t batch;
+	const char *source;
+};
+
+/* Indices of the keys in model_args, in the order of the families' key
+ * tables (model_zoo.c). */
+enum model_tf_key {
+	MODEL_KEY_LAYERS = 0, MODEL_KEY_HIDDEN, MODEL_KEY_HEADS,
+	MODEL_KEY_SEQ, MODEL_KEY_VOCAB, MODEL_KEY_FFN, MODEL_KEY_KV_HEADS
+};
+
+enum model_resnet_key { MODEL_KEY_DEPTH = 0, MODEL_KEY_WIDTH };
+
+/* Family builders (model_zoo_transformer.c, model_zoo_resnet.c). */
+int model_zoo_gpt(struct model_builder *b, const struct model_spec *s);
+int model_zoo_bert(struct model_builder *b, const struct model_spec *s);
+int model_zoo_t5(struct model_builder *b, const struct model_spec *s);
+int model_zoo_vaswani(struct model_builder *b, const struct model_spec *s);
+int model_zoo_llama(struct model_builder *b, const struct model_spec *s);
+int model_zoo_resnet(struct model_builder *b, const struct model_spec *s);
 
 /* The zoo's table of builders (model_zoo.c). */
 struct model_zoo_entry {

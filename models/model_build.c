@@ -14,6 +14,7 @@
  * Parameter counts: conv C_out * (C_in / groups) * K_h * K_w (+ C_out
  * bias); fc C_in * C_out (+ C_out); batch norm 2 C (gamma, beta; the
  * running statistics are buffers, not parameters, as in torchvision).
+ * The transformer layers' shapes and counts are in model_build_tf.c.
  *
  * LIMITS.  Shapes come from user YAML and may be absurd (out_channels:
  * 9223372036854775807), so every product and running sum of counts goes
@@ -67,21 +68,6 @@ static int shape_elems_checked(struct model_shape s, int64_t *out)
 static int64_t shape_elems(struct model_shape s)
 {
 	return s.c * s.h * s.w;
-}
-
-/* Set the builder's sticky error; returns -1 (the failed add's index). */
-static int fail(struct model_builder *b, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct model_builder *b, int code, const char *fmt, ...)
-{
-	char msg[DLSIM_ERR_LEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return model_builder_fail(b, code, msg);
 }
 
 /* The name a layer will get: its own, or "<kind><index>". */
@@ -159,6 +145,7 @@ static struct model_layer *layer_new(struct model_builder *b,
 	}
 	l->dilation = 1;
 	l->groups = 1;
+	l->block = b->block;
 	return l;
 }
 
@@ -173,13 +160,13 @@ static int layer_commit(struct model_builder *b, struct model_layer *l)
 	int64_t elems, total;
 
 	if (!shape_elems_checked(l->out, &elems))
-		return fail(b, DLSIM_ERANGE, "layer '%s': output "
+		return model_builder_failf(b, DLSIM_ERANGE, "layer '%s': output "
 			    "%lldx%lldx%lld is too large (more than 2^53 "
 			    "values per sample)",
 			    l->name, (long long)l->out.c, (long long)l->out.h,
 			    (long long)l->out.w);
 	if (!count_add(m->params, l->params, &total))
-		return fail(b, DLSIM_ERANGE, "layer '%s': the model's "
+		return model_builder_failf(b, DLSIM_ERANGE, "layer '%s': the model's "
 			    "parameters are too large (more than 2^53)",
 			    l->name);
 	m->params = total;
@@ -250,16 +237,16 @@ static int model_check(struct model_builder *b, struct model_shape input,
 	int64_t elems;
 
 	if (batch < 1 || batch > MODEL_MAX_BATCH)
-		return fail(b, DLSIM_ERANGE, "model '%s': batch must be in "
+		return model_builder_failf(b, DLSIM_ERANGE, "model '%s': batch must be in "
 			    "1..%lld (got %lld)", name,
 			    (long long)MODEL_MAX_BATCH, (long long)batch);
 	if (input.c <= 0 || input.h <= 0 || input.w <= 0)
-		return fail(b, DLSIM_EINVAL, "model '%s': input shape must "
+		return model_builder_failf(b, DLSIM_EINVAL, "model '%s': input shape must "
 			    "be positive (got %lldx%lldx%lld)", name,
 			    (long long)input.c, (long long)input.h,
 			    (long long)input.w);
 	if (!shape_elems_checked(input, &elems))
-		return fail(b, DLSIM_ERANGE, "model '%s': input "
+		return model_builder_failf(b, DLSIM_ERANGE, "model '%s': input "
 			    "%lldx%lldx%lld is too large (more than 2^53 "
 			    "values per sample)", name, (long long)input.c,
 			    (long long)input.h, (long long)input.w);
@@ -273,6 +260,7 @@ void model_builder_init(struct model_builder *b, const char *name,
 	struct model_layer *l;
 
 	memset(b, 0, sizeof(*b));
+	b->block = -1;
 	b->m = calloc(1, sizeof(*b->m));
 	if (!b->m) {
 		dlsim_err_set(&b->err, DLSIM_ENOMEM,
@@ -297,6 +285,42 @@ int model_builder_fail(struct model_builder *b, int code, const char *msg)
 	return -1;
 }
 
+int model_builder_failf(struct model_builder *b, int code, const char *fmt,
+			...)
+{
+	char msg[DLSIM_ERR_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return model_builder_fail(b, code, msg);
+}
+
+struct model_layer *model_layer_reserve(struct model_builder *b,
+					enum model_layer_kind kind,
+					const char *name, int in)
+{
+	if (check_input(b, in, kind, name) < 0)
+		return NULL;
+	return layer_new(b, kind, name, in);
+}
+
+int model_layer_commit(struct model_builder *b, struct model_layer *l)
+{
+	return layer_commit(b, l);
+}
+
+int model_count_mul(int64_t a, int64_t b, int64_t *out)
+{
+	return count_mul(a, b, out);
+}
+
+int model_count_add(int64_t a, int64_t b, int64_t *out)
+{
+	return count_add(a, b, out);
+}
+
 /* The spec's values, before any shape: -1 (and the error) if wrong. */
 static int conv_check(struct model_builder *b, const struct model_layer *l,
 		      const struct model_conv_spec *s)
@@ -304,16 +328,16 @@ static int conv_check(struct model_builder *b, const struct model_layer *l,
 	if (s->out_channels <= 0 || s->kernel_h <= 0 || s->kernel_w <= 0 ||
 	    s->stride_h <= 0 || s->stride_w <= 0 || s->pad_h < 0 ||
 	    s->pad_w < 0 || s->dilation <= 0 || s->groups <= 0)
-		return fail(b, DLSIM_EINVAL,
+		return model_builder_failf(b, DLSIM_EINVAL,
 			    "layer '%s': conv2d needs positive channels, "
 			    "kernel, stride, dilation and groups", l->name);
 	if (l->in.c % s->groups)
-		return fail(b, DLSIM_EINVAL,
+		return model_builder_failf(b, DLSIM_EINVAL,
 			    "layer '%s': %lld input channels do not divide "
 			    "into %lld groups", l->name, (long long)l->in.c,
 			    (long long)s->groups);
 	if (s->out_channels % s->groups)
-		return fail(b, DLSIM_EINVAL,
+		return model_builder_failf(b, DLSIM_EINVAL,
 			    "layer '%s': %lld output channels do not divide "
 			    "into %lld groups", l->name,
 			    (long long)s->out_channels, (long long)s->groups);
@@ -332,10 +356,10 @@ static int conv_counts(struct model_builder *b, struct model_layer *l,
 	l->out.w = out_size(l->in.w, s->kernel_w, s->stride_w, s->pad_w,
 			    s->dilation, 0);
 	if (l->out.h < 0 || l->out.w < 0)
-		return fail(b, DLSIM_ERANGE, "layer '%s': kernel, padding or "
+		return model_builder_failf(b, DLSIM_ERANGE, "layer '%s': kernel, padding or "
 			    "dilation too large", l->name);
 	if (l->out.h == 0 || l->out.w == 0)
-		return fail(b, DLSIM_EINVAL,
+		return model_builder_failf(b, DLSIM_EINVAL,
 			    "layer '%s': kernel larger than its padded input "
 			    "(%lldx%lld)", l->name, (long long)l->in.h,
 			    (long long)l->in.w);
@@ -344,7 +368,7 @@ static int conv_counts(struct model_builder *b, struct model_layer *l,
 	    !count_mul(params, s->kernel_w, &params) ||
 	    !count_mul(params, s->out_channels, &params) ||
 	    !count_add(params, s->bias ? s->out_channels : 0, &params))
-		return fail(b, DLSIM_ERANGE, "layer '%s': parameters too "
+		return model_builder_failf(b, DLSIM_ERANGE, "layer '%s': parameters too "
 			    "large (more than 2^53)", l->name);
 	l->params = params;
 	return 0;
@@ -383,7 +407,7 @@ int model_add_fc(struct model_builder *b, int in, const char *name,
 	    !(l = layer_new(b, MODEL_FC, name, in)))
 		return -1;
 	if (out_features <= 0)
-		return fail(b, DLSIM_EINVAL,
+		return model_builder_failf(b, DLSIM_EINVAL,
 			    "layer '%s': fc needs a positive number of "
 			    "outputs (got %lld)", l->name,
 			    (long long)out_features);
@@ -392,7 +416,7 @@ int model_add_fc(struct model_builder *b, int in, const char *name,
 	l->out.h = l->out.w = 1;
 	if (!count_mul(l->in_elems, out_features, &params) ||
 	    !count_add(params, bias ? out_features : 0, &params))
-		return fail(b, DLSIM_ERANGE, "layer '%s': parameters too "
+		return model_builder_failf(b, DLSIM_ERANGE, "layer '%s': parameters too "
 			    "large (%lld inputs x %lld outputs is more than "
 			    "2^53)", l->name, (long long)l->in_elems,
 			    (long long)out_features);
@@ -415,7 +439,7 @@ int model_add_pool(struct model_builder *b, enum model_layer_kind kind,
 	if (s->kernel_h <= 0 || s->kernel_w <= 0 || s->stride_h <= 0 ||
 	    s->stride_w <= 0 || s->pad_h < 0 || s->pad_w < 0 ||
 	    s->pad_h > s->kernel_h / 2 || s->pad_w > s->kernel_w / 2)
-		return fail(b, DLSIM_EINVAL,
+		return model_builder_failf(b, DLSIM_EINVAL,
 			    "layer '%s': pooling needs a positive kernel and "
 			    "stride and padding at most half the kernel",
 			    l->name);
@@ -431,10 +455,10 @@ int model_add_pool(struct model_builder *b, enum model_layer_kind kind,
 	l->out.w = out_size(l->in.w, s->kernel_w, s->stride_w, s->pad_w, 1,
 			    s->ceil_mode);
 	if (l->out.h < 0 || l->out.w < 0)
-		return fail(b, DLSIM_ERANGE, "layer '%s': kernel or padding "
+		return model_builder_failf(b, DLSIM_ERANGE, "layer '%s': kernel or padding "
 			    "too large", l->name);
 	if (l->out.h == 0 || l->out.w == 0)
-		return fail(b, DLSIM_EINVAL,
+		return model_builder_failf(b, DLSIM_EINVAL,
 			    "layer '%s': pooling window larger than its "
 			    "input (%lldx%lld)", l->name, (long long)l->in.h,
 			    (long long)l->in.w);
@@ -478,7 +502,7 @@ int model_add_lrn(struct model_builder *b, int in, const char *name,
 	    !(l = layer_new(b, MODEL_LRN, name, in)))
 		return -1;
 	if (size <= 0)
-		return fail(b, DLSIM_EINVAL,
+		return model_builder_failf(b, DLSIM_EINVAL,
 			    "layer '%s': lrn size must be positive (got %lld)",
 			    l->name, (long long)size);
 	l->lrn_size = size;
@@ -509,7 +533,7 @@ int model_add_merge(struct model_builder *b, enum model_layer_kind kind,
 		char label[MODEL_NAME_LEN];
 
 		layer_label(b, kind, name, label, sizeof(label));
-		return fail(b, DLSIM_EINVAL, "layer '%s': add and concat "
+		return model_builder_failf(b, DLSIM_EINVAL, "layer '%s': add and concat "
 			    "take 2 to %d inputs (got %d)", label,
 			    MODEL_MAX_INPUTS, n_in);
 	}
@@ -527,13 +551,13 @@ int model_add_merge(struct model_builder *b, enum model_layer_kind kind,
 		l->inputs[i] = in[i];
 		if (s.h != l->in.h || s.w != l->in.w ||
 		    (kind == MODEL_ADD && s.c != l->in.c))
-			return fail(b, DLSIM_EINVAL,
+			return model_builder_failf(b, DLSIM_EINVAL,
 				    "layer '%s': input %d has a shape that "
 				    "does not match input 0", l->name, i);
 		if (!count_add(l->in_elems, shape_elems(s), &l->in_elems) ||
 		    (kind == MODEL_CONCAT && i > 0 &&
 		     !count_add(l->out.c, s.c, &l->out.c)))
-			return fail(b, DLSIM_ERANGE, "layer '%s': inputs too "
+			return model_builder_failf(b, DLSIM_ERANGE, "layer '%s': inputs too "
 				    "large (more than 2^53 values per sample)",
 				    l->name);
 	}
@@ -548,6 +572,7 @@ int model_add_simple(struct model_builder *b, enum model_layer_kind kind,
 	switch (kind) {
 	case MODEL_RELU: case MODEL_SIGMOID: case MODEL_TANH:
 	case MODEL_DROPOUT: case MODEL_FLATTEN: case MODEL_SOFTMAX_XENT:
+	case MODEL_GELU: case MODEL_SWIGLU:
 		break;
 	default:
 		return model_builder_fail(b, DLSIM_EINVAL,
@@ -561,6 +586,12 @@ int model_add_simple(struct model_builder *b, enum model_layer_kind kind,
 		l->out.c = l->in_elems;
 		l->out.h = l->out.w = 1;
 	}
+	if (kind == MODEL_SWIGLU && l->in.c % 2)
+		return model_builder_failf(b, DLSIM_EINVAL, "layer '%s': swiglu needs an "
+			    "even number of channels, gate then up (got "
+			    "%lld)", l->name, (long long)l->in.c);
+	if (kind == MODEL_SWIGLU)
+		l->out.c = l->in.c / 2;
 	return layer_commit(b, l);
 }
 

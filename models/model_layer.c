@@ -39,6 +39,67 @@
  * byte, so the memory bound usually decides them anyway.  Their FLOPs are
  * still the direct count.
  *
+ * TRANSFORMER LAYERS
+ *
+ * Per sample a sequence is (c, S, 1); n is the batch, e the values of a
+ * pass's tensor for the whole batch, H a token's width.
+ *   linear      fc's counts with S tokens: MACs S Hin Hout; dx and dw as
+ *               fc's (GEMMs), D(dw) = ceil log2(n S).
+ *   attention   A heads of width d, S queries, S_kv keys: MACs
+ *               2 A d S S_kv (Q K^T, then P V), so forward FLOPs are
+ *               4 S^2 H per sample, the attention term of Narayanan et
+ *               al. 2021 ("Efficient Large-Scale Language Model Training
+ *               on GPU Clusters Using Megatron-LM", SC21, Sec. 5.1 and
+ *               App.), which counts the full S x S also for causal masks,
+ *               as dlsim does.  dx is twice the forward (dP = dO V^T,
+ *               dV = P^T dO, dS K, dS^T Q), no dw.  Kernel GEMM.  The
+ *               softmax's element-wise work (scale, max, exp, sum,
+ *               divide: about 5 A S S_kv) is NOT counted: a fused
+ *               attention kernel does it on the tiles the matmuls leave
+ *               on chip, and Megatron's formula leaves it out; it is
+ *               5 / (4 d) of the matmul FLOPs (1% at d = 128).  Bytes are
+ *               those of one fused kernel, as FlashAttention (Dao et al.,
+ *               NeurIPS 2022) runs it: forward reads Q, K, V and writes O;
+ *               backward reads Q, K, V, O and dO and writes dQ, dK, dV.
+ *               No S x S matrix reaches memory or is kept.  D(y) =
+ *               ceil log2 d + 2 ceil log2 S_kv (dot product, softmax sum,
+ *               P V sum); D(dx) adds the longer of the S and S_kv sums to
+ *               ceil log2 d + ceil log2 S_kv.
+ *   embedding   a gather: forward reads n S token ids (8 bytes, int64 as
+ *               torch.nn.Embedding takes them) and t rows per token (t =
+ *               the tables summed: tokens, + positions, + token types),
+ *               adds them (t - 1 FLOPs per value; D = 1, 2 for three
+ *               tables) and writes the output.
+ *               No dx (ids have no gradient).  dw is a scatter-add: t
+ *               adds per output value; it reads dy and the ids and
+ *               writes the dense gradient of the whole table once
+ *               (PyTorch's embedding_dense_backward); D = ceil log2(n S),
+ *               a row that every token hits.  Vector kernel.
+ *   layer norm  per value: forward 8 (as batch norm's), dx 10 (gamma dy,
+ *               xhat again (2), the two means (1 + 2), then
+ *               rstd (g - m1 - xhat m2) (4)), dw 5 (as batch norm's).
+ *               Each token's statistics fit on chip, so x is read once.
+ *   RMSNorm     forward 4 (square, sum, scale, gamma), dx 7 (xhat, gamma
+ *               dy, mean of their product (2), rrms (g - xhat m) (3)),
+ *               dw 3 (xhat, multiply, sum).  Norms: D(y), D(dx) =
+ *               ceil log2 H; D(dw) = ceil log2(n S).  The per-token
+ *               rsqrt and the saved statistics (1/H of the values) are
+ *               not counted.
+ *   GELU        tanh form (Hendrycks & Gimpel 2016), per value: forward
+ *               13 (x^3 (2), times c, plus x, times k, tanh (5, as
+ *               tanh's), plus 1, times x, times 0.5), backward 22 (the
+ *               inner polynomial again (5), tanh (5), 0.5(1 + t) (2),
+ *               k(1 + 3c x^2) (3), 0.5 x (1 - t^2) (4), combine (2), times
+ *               dy (1)); backward reads dy and x and writes dx.
+ *   SwiGLU      y = silu(g) u (Shazeer 2020), per output value: forward
+ *               6 (sigmoid (4, as sigmoid's), times g, times u); backward
+ *               12 (sigmoid (4), silu (1), dy u (1), silu' = s(1 +
+ *               g(1 - s)) (4), dg (1), du (1)), reading dy, g and u,
+ *               writing dg and du.
+ *   softmax with cross-entropy: each of the h x w positions (tokens) is
+ *               one softmax over c classes, so the log is per token and
+ *               D = 2 ceil log2 c; for a CNN (1 x 1) it is per sample.
+ *
  * Gradient accumulation (model_grad_accum_cost): when k > 1 layers read
  * one output, its gradient is the sum of the k gradients they send back;
  * autograd adds them as they arrive, k - 1 element-wise adds over the
@@ -67,6 +128,12 @@
  *   they cost nothing here.
  * - Max pooling's backward reads the saved input to find the maxima
  *   rather than an index tensor; the byte count is the same order.
+ * - Attention is costed as FlashAttention runs it, except that its
+ *   backward's recomputation of Q K^T (0.5x the forward more) and its
+ *   saving of about half the work under a causal mask are not counted:
+ *   the FLOPs are Megatron's.  An unfused attention that writes the
+ *   A S S_kv scores (several reads and writes of them, and keeps them)
+ *   moves far more bytes than this count.
  */
 #include <math.h>
 #include <string.h>
@@ -82,7 +149,8 @@
 static const char *const kind_names[] = {
 	"input", "conv2d", "fc", "maxpool", "avgpool", "globalpool",
 	"batchnorm", "lrn", "relu", "sigmoid", "tanh", "add", "concat",
-	"dropout", "flatten", "softmax_xent", NULL
+	"dropout", "flatten", "softmax_xent", "embedding", "linear",
+	"attention", "layernorm", "rmsnorm", "gelu", "swiglu", NULL
 };
 
 static const char *const pass_names[] = {
@@ -118,15 +186,29 @@ static double elems(struct model_shape s)
 	return (double)s.c * (double)s.h * (double)s.w;
 }
 
-/* Multiply-accumulates of a conv2d or fc for one sample. */
+/* Multiply-accumulates of a conv2d, fc, linear or attention for one
+ * sample (linear: in_elems = S Hin). */
 static double macs_per_sample(const struct model_layer *l)
 {
 	if (l->kind == MODEL_CONV2D)
 		return elems(l->out) * (double)(l->in.c / l->groups) *
 		       (double)l->kernel_h * (double)l->kernel_w;
-	if (l->kind == MODEL_FC)
+	if (l->kind == MODEL_FC || l->kind == MODEL_LINEAR)
 		return (double)l->in_elems * (double)l->out.c;
+	if (l->kind == MODEL_ATTENTION)
+		return 2.0 * (double)l->heads * (double)l->head_dim *
+		       (double)l->out.h * (double)l->kv_len;
 	return 0.0;
+}
+
+/* Weight values a pass reads: a tied linear reads the table it borrows
+ * (and its own bias). */
+static double weight_elems(const struct model_layer *l)
+{
+	if (l->kind == MODEL_LINEAR && l->tied_to > 0)
+		return (double)l->in.c * (double)l->out.c +
+		       (l->has_bias ? (double)l->out.c : 0.0);
+	return (double)l->params;
 }
 
 static void set(struct model_pass_cost *c, double flops, double bytes,
@@ -144,7 +226,7 @@ static void cost_matrix(const struct model_layer *l, enum model_pass p,
 {
 	double macs = n * macs_per_sample(l);
 	double in = n * (double)l->in_elems, out = n * elems(l->out);
-	double w = wb * (double)l->params;
+	double w = wb * weight_elems(l);
 	double bias = l->has_bias ? out : 0.0;
 	double cin = (double)(l->in.c / l->groups);
 	double cout = (double)(l->out.c / l->groups);
@@ -163,6 +245,8 @@ static void cost_matrix(const struct model_layer *l, enum model_pass p,
 		cin = (double)l->in_elems;
 		cout = (double)l->out.c;
 		kd = 0.0;
+	} else if (l->kind == MODEL_LINEAR) {
+		kd = 0.0;     /* reductions over one token's c, as fc */
 	}
 	switch (p) {
 	case MODEL_PASS_FWD:
@@ -257,6 +341,7 @@ static void elementwise_flops(enum model_layer_kind k, int64_t lrn_size,
 							     y(1-y)dy */
 	case MODEL_TANH:    *fwd = 5.0; *bwd = 3.0; break; /* via two exps;
 							     (1-y^2)dy */
+	case MODEL_GELU:    *fwd = 13.0; *bwd = 22.0; break; /* file head */
 	case MODEL_DROPOUT: *fwd = 2.0; *bwd = 1.0; break; /* compare,
 							     scale; scale */
 	case MODEL_LRN:
@@ -275,7 +360,8 @@ static void cost_elementwise(const struct model_layer *l, enum model_pass p,
 	double ff, fb;
 	double mask = l->kind == MODEL_DROPOUT ? out : 0.0; /* 1-byte mask */
 
-	/* LRN's backward also reads its input x (see above) */
+	/* LRN's backward also reads its input x (see above); GELU's reads
+	 * x instead of y, the same count as in == out */
 	double x = l->kind == MODEL_LRN ? in : 0.0;
 
 	elementwise_flops(l->kind, l->lrn_size, &ff, &fb);
@@ -304,14 +390,92 @@ static void cost_loss(const struct model_layer *l, enum model_pass p,
 		      double n, double a, struct model_pass_cost *c)
 {
 	double e = n * (double)l->in_elems;
-	double d = 2.0 * core_ceil_log2((double)l->in_elems); /* max, sum */
+	double rows = n * (double)l->in.h * (double)l->in.w;
+	double d = 2.0 * core_ceil_log2((double)l->in.c); /* max, sum */
 
 	if (p == MODEL_PASS_FWD)
-		/* max, subtract, exp, sum, divide; then a log per sample */
-		set(c, 5.0 * e + n, a * 2.0 * e, 5.0 * e + n, d);
+		/* max, subtract, exp, sum, divide; then a log per row */
+		set(c, 5.0 * e + rows, a * 2.0 * e, 5.0 * e + rows, d);
 	else if (p == MODEL_PASS_BWD_DATA)
 		/* softmax minus one-hot, scaled by 1/N */
 		set(c, 2.0 * e, a * 2.0 * e, 2.0 * e, 1.0);
+}
+
+/* ---------------------------------------------------------------- */
+/* Transformer layers (the file's head gives the counts)             */
+/* ---------------------------------------------------------------- */
+
+static void cost_attention(const struct model_layer *l, enum model_pass p,
+			   double n, double a, struct model_pass_cost *c)
+{
+	double macs = n * macs_per_sample(l);
+	double in = n * (double)l->in_elems, out = n * elems(l->out);
+	double dd = core_ceil_log2((double)l->head_dim);
+	double dk = core_ceil_log2((double)l->kv_len);
+	double dq = core_ceil_log2((double)l->out.h);
+
+	c->kernel = MODEL_KERNEL_GEMM;
+	if (p == MODEL_PASS_FWD)
+		set(c, 2.0 * macs, a * (in + out), macs, dd + 2.0 * dk);
+	else if (p == MODEL_PASS_BWD_DATA)
+		set(c, 4.0 * macs, a * 2.0 * (in + out), 2.0 * macs,
+		    dd + dk + (dk > dq ? dk : dq));
+}
+
+/* Bytes of one token id: torch.nn.Embedding takes int64 (LongTensor)
+ * ids, as GPT-2, BERT and Megatron-LM feed them. */
+#define TOKEN_ID_BYTES 8.0
+
+static void cost_embedding(const struct model_layer *l, enum model_pass p,
+			   double n, double a, double wb,
+			   struct model_pass_cost *c)
+{
+	double ids = n * (double)l->in_elems, out = n * elems(l->out);
+	double t = 1.0 + (l->pos_rows > 0) + (l->type_rows > 0);
+	double table = (double)(l->vocab + l->pos_rows + l->type_rows) *
+		       (double)l->out.c;
+
+	if (p == MODEL_PASS_FWD)
+		set(c, (t - 1.0) * out,
+		    TOKEN_ID_BYTES * ids + wb * t * out + a * out,
+		    (t - 1.0) * out, t > 2.0 ? 2.0 : 1.0);
+	else if (p == MODEL_PASS_BWD_WEIGHT)
+		set(c, t * out, TOKEN_ID_BYTES * ids + a * out + wb * table,
+		    t * out, core_ceil_log2(ids));
+}
+
+static void cost_norm(const struct model_layer *l, enum model_pass p,
+		      double n, double a, double wb,
+		      struct model_pass_cost *c)
+{
+	static const double ln[] = { 8.0, 10.0, 5.0 };   /* per pass */
+	static const double rms[] = { 4.0, 7.0, 3.0 };
+	double e = n * (double)l->in_elems;
+	double w = wb * (double)l->params;
+	double dh = core_ceil_log2((double)l->in.c);
+	double f;
+
+	if (p > MODEL_PASS_BWD_WEIGHT)
+		return;
+	f = (l->kind == MODEL_RMSNORM ? rms : ln)[p] * e;
+	if (p == MODEL_PASS_FWD)
+		set(c, f, a * 2.0 * e + w, f, dh);
+	else if (p == MODEL_PASS_BWD_DATA)
+		set(c, f, a * 3.0 * e + w, f, dh);     /* dy, x; dx */
+	else
+		set(c, f, a * 2.0 * e + w, f,
+		    core_ceil_log2(e / (double)l->in.c));
+}
+
+static void cost_swiglu(const struct model_layer *l, enum model_pass p,
+			double n, double a, struct model_pass_cost *c)
+{
+	double in = n * (double)l->in_elems, out = n * elems(l->out);
+
+	if (p == MODEL_PASS_FWD)
+		set(c, 6.0 * out, a * (in + out), 6.0 * out, 1.0);
+	else if (p == MODEL_PASS_BWD_DATA)
+		set(c, 12.0 * out, a * (out + 2.0 * in), 12.0 * out, 1.0);
 }
 
 /* ---------------------------------------------------------------- */
@@ -328,7 +492,21 @@ void model_layer_cost(const struct model_layer *l, enum model_pass p,
 	switch (l->kind) {
 	case MODEL_CONV2D:
 	case MODEL_FC:
+	case MODEL_LINEAR:
 		cost_matrix(l, p, n, a, (double)weight_bytes, out);
+		break;
+	case MODEL_ATTENTION:
+		cost_attention(l, p, n, a, out);
+		break;
+	case MODEL_EMBEDDING:
+		cost_embedding(l, p, n, a, (double)weight_bytes, out);
+		break;
+	case MODEL_LAYERNORM:
+	case MODEL_RMSNORM:
+		cost_norm(l, p, n, a, (double)weight_bytes, out);
+		break;
+	case MODEL_SWIGLU:
+		cost_swiglu(l, p, n, a, out);
 		break;
 	case MODEL_MAXPOOL:
 	case MODEL_AVGPOOL:
@@ -343,6 +521,7 @@ void model_layer_cost(const struct model_layer *l, enum model_pass p,
 	case MODEL_TANH:
 	case MODEL_DROPOUT:
 	case MODEL_LRN:
+	case MODEL_GELU:
 		cost_elementwise(l, p, n, a, out);
 		break;
 	case MODEL_ADD:

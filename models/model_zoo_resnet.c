@@ -12,8 +12,15 @@
  *
  * Default batch 32 per GPU (x 8 GPUs): the torchvision reference recipe
  * for these models (references/classification/README.md, "ResNet").
+ *
+ * The family "resnet:depth=D,width=W" (model_zoo.c) builds any of the five
+ * depths; width W multiplies the bottleneck's inner width, torchvision's
+ * width_per_group = 64 W (wide_resnet50_2 is depth=50,width=2; Zagoruyko
+ * & Komodakis 2016).  torchvision's BasicBlock takes no width, so depths
+ * 18 and 34 take only W = 1.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "model.h"
 #include "core/banned.h"
@@ -61,13 +68,15 @@ static int basic_block(struct model_builder *b, int in, int64_t in_channels,
 	return residual(b, in, in_channels, x, planes, stride, name);
 }
 
-/* Bottleneck v1.5: 1x1 -> 3x3 (strided) -> 1x1 to 4 x planes */
+/* Bottleneck v1.5: 1x1 -> 3x3 (strided) -> 1x1 to 4 x planes; the inner
+ * two are planes x width wide */
 static int bottleneck(struct model_builder *b, int in, int64_t in_channels,
-		      int64_t planes, int64_t stride, const char *name)
+		      int64_t planes, int64_t width, int64_t stride,
+		      const char *name)
 {
-	int x = model_conv_bn_relu(b, in, planes, 1, 1, 0);
+	int x = model_conv_bn_relu(b, in, planes * width, 1, 1, 0);
 
-	x = model_conv_bn_relu(b, x, planes, 3, stride, 1);
+	x = model_conv_bn_relu(b, x, planes * width, 3, stride, 1);
 	x = conv_bn(b, x, 4 * planes, 1, 1, 0);
 	return residual(b, in, in_channels, x, 4 * planes, stride, name);
 }
@@ -80,7 +89,8 @@ static int bottleneck(struct model_builder *b, int in, int64_t in_channels,
  * "layer<stage>.<block>".
  */
 static int resnet(struct model_builder *b, const char *name,
-		  const int blocks[4], int use_bottleneck)
+		  const int blocks[4], int use_bottleneck, int64_t width,
+		  int64_t batch)
 {
 	struct model_shape in = { 3, 224, 224 };
 	struct model_pool_spec pool;
@@ -88,7 +98,7 @@ static int resnet(struct model_builder *b, const char *name,
 	char lname[MODEL_NAME_LEN];
 	int stage, i, x;
 
-	model_builder_init(b, name, in, 32, RESNET_SOURCE);
+	model_builder_init(b, name, in, batch, RESNET_SOURCE);
 	x = model_conv_bn_relu(b, MODEL_IN, 64, 7, 2, 3);
 	model_pool_spec_init(&pool, 3, 2, 1);
 	x = model_add_pool(b, MODEL_MAXPOOL, x, "maxpool", &pool);
@@ -101,8 +111,8 @@ static int resnet(struct model_builder *b, const char *name,
 			snprintf(lname, sizeof(lname), "layer%d.%d",
 				 stage + 1, i);
 			x = use_bottleneck ?
-				bottleneck(b, x, channels, planes, stride,
-					   lname) :
+				bottleneck(b, x, channels, planes, width,
+					   stride, lname) :
 				basic_block(b, x, channels, planes, stride,
 					    lname);
 			channels = planes * expansion;
@@ -118,33 +128,69 @@ int model_zoo_resnet18(struct model_builder *b)
 {
 	static const int blocks[4] = { 2, 2, 2, 2 };
 
-	return resnet(b, "resnet18", blocks, 0);
+	return resnet(b, "resnet18", blocks, 0, 1, 32);
 }
 
 int model_zoo_resnet34(struct model_builder *b)
 {
 	static const int blocks[4] = { 3, 4, 6, 3 };
 
-	return resnet(b, "resnet34", blocks, 0);
+	return resnet(b, "resnet34", blocks, 0, 1, 32);
 }
 
 int model_zoo_resnet50(struct model_builder *b)
 {
 	static const int blocks[4] = { 3, 4, 6, 3 };
 
-	return resnet(b, "resnet50", blocks, 1);
+	return resnet(b, "resnet50", blocks, 1, 1, 32);
 }
 
 int model_zoo_resnet101(struct model_builder *b)
 {
 	static const int blocks[4] = { 3, 4, 23, 3 };
 
-	return resnet(b, "resnet101", blocks, 1);
+	return resnet(b, "resnet101", blocks, 1, 1, 32);
 }
 
 int model_zoo_resnet152(struct model_builder *b)
 {
 	static const int blocks[4] = { 3, 8, 36, 3 };
 
-	return resnet(b, "resnet152", blocks, 1);
+	return resnet(b, "resnet152", blocks, 1, 1, 32);
+}
+
+/* Blocks per stage of each depth: He et al., CVPR 2016, Table 1. */
+static const struct {
+	int64_t depth;
+	int blocks[4];
+} depths[] = {
+	{ 18, { 2, 2, 2, 2 } }, { 34, { 3, 4, 6, 3 } },
+	{ 50, { 3, 4, 6, 3 } }, { 101, { 3, 4, 23, 3 } },
+	{ 152, { 3, 8, 36, 3 } },
+};
+
+int model_zoo_resnet(struct model_builder *b, const struct model_spec *s)
+{
+	int64_t depth = s->args->v[MODEL_KEY_DEPTH];
+	int64_t width = s->args->v[MODEL_KEY_WIDTH];
+	size_t i;
+
+	if (!width)
+		width = 1;
+	for (i = 0; i < sizeof(depths) / sizeof(depths[0]); i++)
+		if (depths[i].depth == depth)
+			break;
+	memset(b, 0, sizeof(*b));
+	if (i == sizeof(depths) / sizeof(depths[0]))
+		return model_builder_failf(b, DLSIM_ERANGE, "model '%s': key "
+					   "'depth' must be 18, 34, 50, 101 "
+					   "or 152 (got %lld)", s->name,
+					   (long long)depth);
+	if (depth < 50 && width != 1)
+		return model_builder_failf(b, DLSIM_EINVAL, "model '%s': key "
+					   "'width' needs depth 50, 101 or 152 "
+					   "(torchvision's BasicBlock has no "
+					   "width)", s->name);
+	return resnet(b, s->name, depths[i].blocks, depth >= 50, width,
+		      s->batch);
 }

@@ -39,7 +39,7 @@ int report_zoo(FILE *f, enum report_format fmt, struct dlsim_err *err)
 			report_json_string(f, sum);
 			fputc('}', f);
 		} else {
-			fprintf(f, "%-14s %s\n", *n, sum);
+			fprintf(f, "%-17s %s\n", *n, sum);
 		}
 	}
 	if (fmt == REPORT_JSON)

@@ -166,6 +166,11 @@ struct sim_sizes {
 	int act, weight, grad, master;
 };
 
+/* The widths dlsim trains precision p with: activations and the compute
+ * copy of the weights at p; master weights and gradients fp32 (fp64 for
+ * fp64), as PyTorch's AMP keeps them (sim_step.c). */
+void sim_sizes_for(enum dlsim_precision p, struct sim_sizes *s);
+
 /* Mixed precision: the compute copy of the weights is narrower than the
  * master copy. */
 static inline int sim_mixed(const struct sim_sizes *s)

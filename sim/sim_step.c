@@ -122,7 +122,7 @@ void sim_result_release(struct sim_result *r)
 /* Private helpers                                                   */
 /* ---------------------------------------------------------------- */
 
-static void sizes_for(enum dlsim_precision p, struct sim_sizes *s)
+void sim_sizes_for(enum dlsim_precision p, struct sim_sizes *s)
 {
 	s->act = dlsim_precision_bytes(p);
 	s->weight = s->act;
@@ -187,7 +187,7 @@ static void mark_requires_grad(const struct model *m, unsigned char *needs)
 	for (i = 0; i < m->n_layers; i++) {
 		const struct model_layer *l = &m->layers[i];
 
-		needs[i] = l->params > 0;
+		needs[i] = l->params > 0 || l->tied_to > 0;
 		for (j = 0; j < l->n_inputs && !needs[i]; j++)
 			needs[i] = needs[l->inputs[j]];
 	}
@@ -409,7 +409,9 @@ static void backward(struct step *st)
 		accumulate(st, i);
 		if (input_needs_grad(l, st->needs))
 			pass(st, i, MODEL_PASS_BWD_DATA);
-		if (l->params > 0) {
+		if (l->params > 0 || l->tied_to > 0) {
+			/* a tied layer's weight gradient is added into the
+			 * table's (its bytes are counted there) */
 			pass(st, i, MODEL_PASS_BWD_WEIGHT);
 			st->bucket += (double)l->params * st->sz.grad;
 			if (st->o->overlap &&
@@ -514,7 +516,7 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 		  SIM_COLL_ALLREDUCE;
 	st.batch = r->batch_per_device;
 	st.used = o->allreduce;
-	sizes_for(r->precision, &st.sz);
+	sim_sizes_for(r->precision, &st.sz);
 	sim_roof_init(&st.roof, s->device, r->precision, s->calib);
 	mark_requires_grad(m, needs);
 	st.needs = needs;

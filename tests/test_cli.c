@@ -243,8 +243,9 @@ END_TEST
 START_TEST(cli_help_and_man_page_agree)
 {
 	static const char *const cmds[] = { "predict", "models", "hw", "comm",
-					    "scale", "db", "calibrate", NULL };
-	char man[32768], want[64];
+					    "scale", "db", "calibrate", "plan",
+					    NULL };
+	char man[65536], want[64];
 	struct run r;
 	int i;
 
@@ -288,8 +289,9 @@ START_TEST(cli_man_page_options_exist)
 	static const char *const cmds[] = { "predict --help", "models --help",
 					    "hw --help", "comm --help",
 					    "scale --help", "db --help",
-					    "calibrate --help", "--help", NULL };
-	char man[32768], helps[16384] = "";
+					    "calibrate --help", "plan --help",
+					    "--help", NULL };
+	char man[65536], helps[32768] = "";
 	const char *p;
 	struct run r;
 	int i;

@@ -25,6 +25,7 @@ static const struct suite_entry suites[] = {
 	{ "model_build", suite_model_build },
 	{ "model_zoo", suite_model_zoo },
 	{ "model_yaml", suite_model_yaml },
+	{ "model_transformer", suite_model_transformer },
 	{ "hw", suite_hw },
 	{ "catalog", suite_catalog },
 	{ "calibrate", suite_calibrate },
@@ -39,6 +40,7 @@ static const struct suite_entry suites[] = {
 	{ "db", suite_db },
 	{ "hwcalib", suite_hwcalib },
 	{ "seed", suite_seed },
+	{ "parallel", suite_parallel },
 };
 
 #define N_SUITES ((int)(sizeof(suites) / sizeof(suites[0])))

@@ -707,7 +707,9 @@ START_TEST(kind_and_pass_names)
 	static const char *const kinds[MODEL_LAYER_KIND_COUNT] = {
 		"input", "conv2d", "fc", "maxpool", "avgpool", "globalpool",
 		"batchnorm", "lrn", "relu", "sigmoid", "tanh", "add",
-		"concat", "dropout", "flatten", "softmax_xent"
+		"concat", "dropout", "flatten", "softmax_xent", "embedding",
+		"linear", "attention", "layernorm", "rmsnorm", "gelu",
+		"swiglu"
 	};
 	int k;
 

@@ -16,6 +16,7 @@ Suite *suite_model_layer(void);
 Suite *suite_model_build(void);
 Suite *suite_model_zoo(void);
 Suite *suite_model_yaml(void);
+Suite *suite_model_transformer(void);
 Suite *suite_hw(void);
 Suite *suite_catalog(void);
 Suite *suite_calibrate(void);
@@ -30,6 +31,7 @@ Suite *suite_cli_sweep(void);
 Suite *suite_db(void);
 Suite *suite_hwcalib(void);
 Suite *suite_seed(void);
+Suite *suite_parallel(void);
 
 /* Relative closeness: |a - b| <= tol * |b|. */
 #define ck_assert_rel(a, b, tol) do { \

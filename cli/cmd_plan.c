@@ -1,0 +1,165 @@
+/*
+ * cmd_plan.c -- `dlsim plan MODEL --hw HW[,HW...] --global-batch N`:
+ * every data, tensor and pipeline split of a transformer over each
+ * candidate system (sim_plan), the best K of each, and with several
+ * systems which one wins.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/banned.h"
+
+#define PLAN_MAX_HW 16
+
+static const struct cli_option options[] = {
+	{ "hw", "HW[,HW...]", CLI_STRING,
+	  "candidate systems, e.g. a100x1024,h100x512 (required)" },
+	{ "global-batch", "N", CLI_COUNT, "sequences per step (required)" },
+	{ "top", "K", CLI_COUNT, "strategies to show per system (default "
+	  "10)" },
+	{ "objective", "O", CLI_STRING, "time, cost or energy (default "
+	  "time)" },
+	{ "max-micro-batch", "N", CLI_COUNT,
+	  "largest micro-batch to try (default: every divisor)" },
+	{ "tp-across-nodes", NULL, CLI_FLAG,
+	  "let tensor parallelism span nodes" },
+	{ "precision", "P", CLI_STRING,
+	  "auto, fp32, tf32, fp16, bf16, fp8 (default auto)" },
+	{ "optimizer", "O", CLI_STRING, "sgd, momentum, adam (default adam)" },
+	CLI_CALIB_OPTIONS,
+	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
+	{ "help", NULL, CLI_FLAG, "this text" },
+	{ NULL, NULL, CLI_FLAG, NULL }
+};
+
+const struct cli_command cli_plan = {
+	"plan", "MODEL --hw HW[,HW...] --global-batch N [OPTIONS]",
+	"Search every parallel strategy for a transformer and rank them.",
+	1, 1, options, cmd_plan
+};
+
+struct plan_args {
+	struct sim_plan_options po;
+	enum dlsim_precision precision;
+	int precision_auto;
+	enum sim_optimizer optimizer;
+	enum report_format fmt;
+};
+
+static int args_from(const struct cli_command *cmd, const struct cli_values *v,
+		     struct plan_args *a, struct dlsim_err *err)
+{
+	int i, rc = DLSIM_OK;
+
+	sim_plan_options_init(&a->po);
+	a->precision_auto = 1;
+	a->optimizer = SIM_OPT_ADAM;
+	if (!v->set[cli_opt(cmd, "hw")] ||
+	    !v->set[i = cli_opt(cmd, "global-batch")])
+		return dlsim_err_set(err, DLSIM_EINVAL, "plan: --hw and "
+				     "--global-batch are required");
+	a->po.global_batch = v->count[i];
+	if (v->set[i = cli_opt(cmd, "top")]) {
+		if (v->count[i] > 1000)
+			return dlsim_err_set(err, DLSIM_EINVAL, "--top must be "
+					     "at most 1000 (got %lld)",
+					     (long long)v->count[i]);
+		a->po.top_k = (int)v->count[i];
+	}
+	if (v->set[i = cli_opt(cmd, "max-micro-batch")])
+		a->po.max_micro_batch = v->count[i];
+	a->po.tp_across_nodes = v->set[cli_opt(cmd, "tp-across-nodes")];
+	if (v->set[i = cli_opt(cmd, "objective")])
+		rc = sim_objective_parse(v->str[i], &a->po.objective, err);
+	if (!rc && v->set[i = cli_opt(cmd, "precision")] &&
+	    strcmp(v->str[i], "auto") != 0) {
+		a->precision_auto = 0;
+		rc = dlsim_precision_parse(v->str[i], &a->precision, err);
+	}
+	if (!rc && v->set[i = cli_opt(cmd, "optimizer")])
+		rc = sim_optimizer_parse(v->str[i], &a->optimizer, err);
+	if (!rc)
+		rc = cli_format(cmd, v, &a->fmt, err);
+	return rc;
+}
+
+/* Plan one system and print it; its best's score into *best (HUGE_VAL
+ * when nothing fits). */
+static int plan_one(struct cli_calib_src *src, struct hw_catalog *cat,
+		    const char *spec, const struct model *m,
+		    const struct plan_args *a, int first, double *best,
+		    struct dlsim_err *err)
+{
+	struct sim_plan_result p;
+	struct cli_system cs;
+	enum dlsim_precision prec;
+	int rc;
+
+	if ((rc = cli_system_resolve(src, cat, spec, &cs, err)))
+		return rc;
+	prec = a->precision_auto ? hw_device_auto_precision(cs.sys.device) :
+	       a->precision;
+	if (!hw_device_supports(cs.sys.device, prec))
+		return dlsim_err_set(err, DLSIM_EINVAL, "device '%s' has no "
+				     "%s peak in the catalog",
+				     cs.sys.device->name,
+				     dlsim_precision_name(prec));
+	if ((rc = sim_plan(m, &cs.sys, prec, a->optimizer, &a->po, &p, err)))
+		return rc;
+	if (a->fmt == REPORT_JSON && !first)
+		fputs(",\n", stdout);
+	if (a->fmt == REPORT_TABLE && !first)
+		fputc('\n', stdout);
+	rc = report_plan(stdout, a->fmt, m, &cs.sys, &p, a->po.objective,
+			 first || a->fmt != REPORT_CSV, err);
+	*best = p.n_top ? sim_plan_score(&p.top[0], &cs.sys,
+					 a->po.objective) : HUGE_VAL;
+	sim_plan_release(&p);
+	return rc;
+}
+
+int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
+{
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct model *m = NULL;
+	struct cli_calib_src src = { NULL };
+	struct cli_values v;
+	struct plan_args a;
+	char hwbuf[1024], *hw[PLAN_MAX_HW];
+	double score[PLAN_MAX_HW];
+	int rc = cli_parse(cmd, argc, argv, &v), n_hw = 0, i, win = 0;
+
+	if (rc >= 0)
+		return rc;
+	if (args_from(cmd, &v, &a, &err))
+		return cli_fail(cmd, &err);
+	snprintf(hwbuf, sizeof(hwbuf), "%s", v.str[cli_opt(cmd, "hw")]);
+	if ((n_hw = cli_split(hwbuf, hw, PLAN_MAX_HW, "--hw", &err)) < 0)
+		return cli_fail(cmd, &err);
+	if ((rc = cli_catalog(cmd, &cat)) >= 0)
+		return rc;
+	rc = model_resolve(v.positional[0], &m, &err) ||
+	     cli_calib_open(cmd, &v, &src, &err);
+	if (!rc && a.fmt == REPORT_JSON)
+		fputs("{\"plans\": [\n", stdout);
+	for (i = 0; !rc && i < n_hw; i++) {
+		rc = plan_one(&src, cat, hw[i], m, &a, i == 0, &score[i],
+			      &err);
+		if (!rc && score[i] < score[win])
+			win = i;
+	}
+	if (!rc && a.fmt == REPORT_JSON)
+		fputs("]}\n", stdout);
+	if (!rc && a.fmt == REPORT_TABLE && n_hw > 1)
+		printf("\nbest system     %s (by %s)\n", hw[win],
+		       sim_objective_name(a.po.objective));
+	rc = rc ? cli_fail(cmd, &err) : cli_finish(CLI_OK);
+	cli_calib_close(&src);
+	model_free(m);
+	hw_catalog_free(cat);
+	return rc;
+}

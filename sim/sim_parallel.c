@@ -1,0 +1,708 @@
+/*
+ * sim_parallel.c -- one training step of a transformer under a hybrid
+ * strategy: data (dp), tensor (tp) and pipeline (pp) parallelism, micro-
+ * batches, ZeRO/FSDP sharding, activation recomputation and a pipeline
+ * schedule.  `dlsim predict --tp/--pp/...` costs one strategy with it;
+ * `dlsim plan` (sim_plan.c) costs hundreds of thousands.
+ *
+ * HOW IT WORKS
+ * Layers are costed once per (tp, micro-batch) pair and kept: a context
+ * (struct sim_par_ctx) holds, per pair, the forward and backward time of
+ * every transformer block and of what lies outside the blocks (the
+ * embedding before, the final norm, logits and loss after), with prefix
+ * sums over blocks, so that a stage of any span costs two subtractions
+ * and a strategy costs O(1) once its pair is cached.
+ *
+ * - Tensor parallelism as Megatron-LM (Shoeybi et al. 2019, Sec. 3):
+ *   the linear layers, the attention heads, the MLP's activation and the
+ *   vocabulary-parallel embedding, logits and loss divide their FLOPs
+ *   and bytes by tp; norms, residual adds and dropout are replicated
+ *   (with sequence parallelism, Korthikanti et al. 2022, they divide by
+ *   tp too).  Each block does two allreduces of b s h activations in the
+ *   forward pass and two in the backward (Shoeybi et al. Fig. 4; with
+ *   sequence parallelism a reduce-scatter and an allgather each, the same
+ *   bytes), over the tp devices, which sit in one node (tp innermost, on
+ *   the fastest links: Narayanan et al. 2021 Sec. 3.2).
+ * - Pipeline parallelism: the blocks are cut into pp stages as evenly as
+ *   they divide (the first L mod pp stages take one more); the first
+ *   stage also runs the embedding, the last the final norm, logits and
+ *   loss.  With m micro-batches and t_f, t_b the slowest stage's forward
+ *   and backward time of one micro-batch, GPipe and 1F1B take
+ *   (m + pp - 1)(t_f + t_b) and the interleaved 1F1B with v chunks per
+ *   device (m + (pp - 1)/v)(t_f + t_b) (Narayanan et al. 2021, Sec.
+ *   2.2.1-2.2.2: bubble fractions (p-1)/m and (p-1)/(vm)).  Every
+ *   micro-batch sends its b s h activations forward and their gradient
+ *   back across each stage boundary, v times more often interleaved
+ *   (ibid. Sec. 2.2.2), each tp rank its 1/tp share (the scatter/gather
+ *   optimization, ibid. Sec. 4.1); those sends sit on the critical
+ *   path.
+ * - Data parallelism: after the pipeline flushes, each stage's gradients
+ *   (its parameters / tp) are reduced over the dp devices holding the
+ *   same shard, not overlapped (Megatron-LM 2021 reduces after the
+ *   flush).  ZeRO stages 1 and 2 reduce-scatter and allgather the same
+ *   bytes as an allreduce; stage 3 moves 1.5 times as much (Rajbhandari
+ *   et al. 2020, Sec. 7.2).  Rank order is tp, then dp, then pp
+ *   (Megatron's): dp peers are tp apart, so they share a node when tp
+ *   dp fits one, and the tp groups of a node share its NICs.
+ * - Recomputation (Korthikanti et al. 2022): full recomputes each
+ *   block's forward during backward, with its two tp allreduces (six a
+ *   block in all: Rajbhandari et al. 2020, Sec. 8); selective recomputes
+ *   only the attention core.
+ * - The optimizer step runs on each device's parameter shard (divided by
+ *   dp under ZeRO), memory-bound as in sim_step.c.
+ *
+ * MEMORY per device (the worst stage):
+ * - weights, gradients and optimizer state at dlsim's mixed-precision
+ *   sizes (sim_step.c: 16-bit weights, fp32 master weights, fp32
+ *   gradients, Adam 8 B) over the stage's parameters / tp; ZeRO 1
+ *   divides the master weights and Adam state by dp, 2 also the
+ *   gradients, 3 also the 16-bit weights (Rajbhandari et al. 2020, Sec.
+ *   5.1-5.3).
+ * - activations of one block and micro-batch, in 16-bit bytes, from
+ *   Korthikanti et al. 2022, Table 2: s b h (34 + 5 a s / h) without
+ *   tensor parallelism; s b h (10 + 24/t + 5 a s/(h t)) with it;
+ *   s b h/t (34 + 5 a s/h) with sequence parallelism; selective
+ *   recomputation drops the 5 a s/h term; full keeps only each block's
+ *   input, 2 s b h.  Scaled by the activation width over 2.  Micro-
+ *   batches in flight: GPipe m; 1F1B min(m, pp) on the first stage; the
+ *   interleaved schedule 1 + (pp - 1)/(pp v) times that (ibid. Sec. 4.2).
+ *   The last stage adds the fp32 logits, s b V / tp x 4 bytes.
+ *
+ * LIMITATIONS
+ * - Blocks are costed from the model's layers, so GQA and SwiGLU cost
+ *   what they do; but the activation formula is Megatron's GPT block.
+ * - No overlap of data-parallel reduction with the last micro-batches'
+ *   backward, and no overlap of p2p sends with compute.
+ * - A stage's blocks run at its slowest stage's pace: no per-stage
+ *   imbalance inside the schedule beyond taking the slowest.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "core/banned.h"
+
+/* ---------------------------------------------------------------- */
+/* Names                                                             */
+/* ---------------------------------------------------------------- */
+
+static const char *const schedule_names[] = { "1f1b", "gpipe",
+					      "interleaved" };
+static const char *const recompute_names[] = { "none", "selective",
+					       "full" };
+
+const char *sim_schedule_name(enum sim_schedule s)
+{
+	return (unsigned)s < SIM_SCHED_COUNT ? schedule_names[s] : NULL;
+}
+
+const char *sim_recompute_name(enum sim_recompute r)
+{
+	return (unsigned)r < SIM_RECOMPUTE_COUNT ? recompute_names[r] : NULL;
+}
+
+static int parse_name(const char *const *names, int n, const char *what,
+		      const char *name, int *out, struct dlsim_err *err)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0) {
+			*out = i;
+			return DLSIM_OK;
+		}
+	return dlsim_err_set(err, DLSIM_ENOTFOUND, "unknown %s '%s' (one of "
+			     "%s, %s, %s)", what, name, names[0], names[1],
+			     names[2]);
+}
+
+int sim_schedule_parse(const char *name, enum sim_schedule *out,
+		       struct dlsim_err *err)
+{
+	int v = 0, rc = parse_name(schedule_names, SIM_SCHED_COUNT, "schedule",
+			       name, &v, err);
+
+	if (!rc)
+		*out = (enum sim_schedule)v;
+	return rc;
+}
+
+int sim_recompute_parse(const char *name, enum sim_recompute *out,
+			struct dlsim_err *err)
+{
+	int v = 0, rc = parse_name(recompute_names, SIM_RECOMPUTE_COUNT,
+			       "recompute", name, &v, err);
+
+	if (!rc)
+		*out = (enum sim_recompute)v;
+	return rc;
+}
+
+void sim_strategy_init(struct sim_strategy *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->tp = st->pp = st->dp = 1;
+	st->micro_batch = 1;
+	st->chunks = 1;
+	st->schedule = SIM_SCHED_1F1B;
+	st->recompute = SIM_RECOMPUTE_NONE;
+}
+
+/* ---------------------------------------------------------------- */
+/* The context: layer costs per (tp, micro-batch), cached            */
+/* ---------------------------------------------------------------- */
+
+#define PAR_CACHE 64
+
+/* One (tp, b, sp) pair's block times: prefix sums over blocks. */
+struct par_costs {
+	int64_t tp, b;
+	int sp;
+	double *fwd, *bwd;      /* L + 1 prefix sums */
+	double *attn;           /* attention-core forward, for selective */
+	double pre_fwd, pre_bwd, post_fwd, post_bwd;
+	double tp_ar_s;         /* one allreduce of b s h over tp */
+	double flops_fwd, flops_bwd, flops_attn;  /* whole model, per
+						     micro-batch, / tp */
+};
+
+struct sim_par_ctx {
+	const struct model *m;
+	const struct hw_system *s;
+	struct sim_sizes sz;
+	enum dlsim_precision precision;
+	enum sim_optimizer optimizer;
+	struct sim_roof roof;
+	int64_t L;
+	int first_block_layer;  /* layers before it run before the blocks */
+	double *block_params;   /* L + 1 prefix sums of each block's params */
+	double pre_params, post_params;
+	struct par_costs cache[PAR_CACHE];
+	int n_cache;
+};
+
+/* Does a layer's work divide over the tp devices? */
+static int tp_splits(const struct model_layer *l, int sp)
+{
+	switch (l->kind) {
+	case MODEL_LINEAR:
+	case MODEL_ATTENTION:
+	case MODEL_EMBEDDING:
+	case MODEL_GELU:
+	case MODEL_SWIGLU:
+	case MODEL_SOFTMAX_XENT:
+		return 1;
+	default:
+		return sp;      /* norms, adds, dropout: replicated */
+	}
+}
+
+static double layer_time(const struct sim_par_ctx *c,
+			 const struct model_layer *l, enum model_pass p,
+			 int64_t b, int64_t tp, int sp, double *flops)
+{
+	struct model_pass_cost k;
+	enum sim_bound bound;
+
+	model_layer_cost(l, p, b, c->sz.act, c->sz.weight, &k);
+	if (tp > 1 && tp_splits(l, sp)) {
+		k.flops /= (double)tp;
+		k.bytes /= (double)tp;
+		k.work /= (double)tp;
+	}
+	*flops += k.flops;
+	return sim_pass_time(&c->roof, &k, &bound);
+}
+
+/*
+ * The sub-system of n devices a collective runs on: g of them per node
+ * (g 1: one per node), the node's NIC bandwidth shared by `share` such
+ * groups at once.  link holds the copy of the NIC.
+ */
+static void sub_system(const struct hw_system *s, int64_t n, int64_t g,
+		       int64_t share, struct hw_link *link,
+		       struct hw_system *out)
+{
+	*out = *s;
+	if (g > n)
+		g = n;
+	if (g < 1)
+		g = 1;
+	out->n_devices = n;
+	out->devices_per_node = g;
+	out->n_nodes = (n + g - 1) / g;
+	if (out->n_nodes > 1 && s->nic && share > 1) {
+		*link = *s->nic;
+		link->bandwidth_Bps /= (double)share;
+		out->nic = link;
+	}
+	if (out->n_nodes > 1 && !s->nic)
+		out->n_nodes = 1;      /* no NIC: resolve never makes this */
+}
+
+static double collective(const struct hw_system *s, enum sim_collective k,
+			 double bytes)
+{
+	struct sim_comm_result r;
+
+	if (s->n_devices <= 1 || bytes <= 0.0)
+		return 0.0;
+	if (sim_collective_time(s, k, bytes, SIM_ALGO_AUTO, &r, NULL))
+		return 0.0;
+	return r.time_s;
+}
+
+static int costs_fill(struct sim_par_ctx *c, struct par_costs *pc)
+{
+	const struct model *m = c->m;
+	struct hw_system tsys;
+	struct hw_link tlink;
+	double ff = 0.0, fb = 0.0, fa = 0.0, bsh;
+	int i;
+
+	pc->fwd = calloc((size_t)c->L + 1, sizeof(double));
+	pc->bwd = calloc((size_t)c->L + 1, sizeof(double));
+	pc->attn = calloc((size_t)c->L + 1, sizeof(double));
+	if (!pc->fwd || !pc->bwd || !pc->attn)
+		return -1;
+	for (i = 0; i < m->n_layers; i++) {
+		const struct model_layer *l = &m->layers[i];
+		double tf = layer_time(c, l, MODEL_PASS_FWD, pc->b, pc->tp,
+				       pc->sp, &ff);
+		double tb = layer_time(c, l, MODEL_PASS_BWD_DATA, pc->b,
+				       pc->tp, pc->sp, &fb) +
+			    layer_time(c, l, MODEL_PASS_BWD_WEIGHT, pc->b,
+				       pc->tp, pc->sp, &fb);
+
+		if (l->block >= 0 && l->block < c->L) {
+			pc->fwd[l->block + 1] += tf;
+			pc->bwd[l->block + 1] += tb;
+			if (l->kind == MODEL_ATTENTION) {
+				pc->attn[l->block + 1] += tf;
+				layer_time(c, l, MODEL_PASS_FWD, pc->b,
+					   pc->tp, pc->sp, &fa);
+			}
+		} else if (i < c->first_block_layer) {
+			pc->pre_fwd += tf;
+			pc->pre_bwd += tb;
+		} else {
+			pc->post_fwd += tf;
+			pc->post_bwd += tb;
+		}
+	}
+	for (i = 1; i <= c->L; i++) {
+		pc->fwd[i] += pc->fwd[i - 1];
+		pc->bwd[i] += pc->bwd[i - 1];
+		pc->attn[i] += pc->attn[i - 1];
+	}
+	pc->flops_fwd = ff;
+	pc->flops_bwd = fb;
+	pc->flops_attn = fa;
+	bsh = (double)pc->b * (double)m->tf.seq * (double)m->tf.hidden *
+	      (double)c->sz.act;
+	sub_system(c->s, pc->tp, c->s->devices_per_node, 1, &tlink, &tsys);
+	pc->tp_ar_s = collective(&tsys, SIM_COLL_ALLREDUCE, bsh);
+	return 0;
+}
+
+static const struct par_costs *costs(struct sim_par_ctx *c, int64_t tp,
+				     int64_t b, int sp)
+{
+	struct par_costs *pc;
+	int i;
+
+	for (i = 0; i < c->n_cache; i++)
+		if (c->cache[i].tp == tp && c->cache[i].b == b &&
+		    c->cache[i].sp == sp)
+			return &c->cache[i];
+	if (c->n_cache == PAR_CACHE) {
+		/* full: recycle the oldest (a plan walks pairs in order) */
+		pc = &c->cache[0];
+		free(pc->fwd);
+		free(pc->bwd);
+		free(pc->attn);
+		memmove(c->cache, c->cache + 1,
+			(PAR_CACHE - 1) * sizeof(c->cache[0]));
+		c->n_cache--;
+	}
+	pc = &c->cache[c->n_cache];
+	memset(pc, 0, sizeof(*pc));
+	pc->tp = tp;
+	pc->b = b;
+	pc->sp = sp;
+	if (costs_fill(c, pc)) {
+		free(pc->fwd);
+		free(pc->bwd);
+		free(pc->attn);
+		return NULL;
+	}
+	c->n_cache++;
+	return pc;
+}
+
+int sim_par_ctx_new(const struct model *m, const struct hw_system *s,
+		    enum dlsim_precision p, enum sim_optimizer opt,
+		    struct sim_par_ctx **out, struct dlsim_err *err)
+{
+	struct sim_par_ctx *c;
+	int i;
+
+	*out = NULL;
+	if (m->tf.blocks <= 0 || m->tf.hidden <= 0 || m->tf.seq <= 0)
+		return dlsim_err_set(err, DLSIM_EINVAL, "model '%s' is not a "
+				     "transformer: tensor and pipeline "
+				     "parallelism need one (gpt:, bert:, "
+				     "llama:, t5:)", m->name);
+	if (!(c = calloc(1, sizeof(*c))) ||
+	    !(c->block_params = calloc((size_t)m->tf.blocks + 1,
+				       sizeof(double)))) {
+		free(c);
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	}
+	c->m = m;
+	c->s = s;
+	c->L = m->tf.blocks;     /* an encoder-decoder pipelines both stacks */
+	c->precision = p;
+	c->optimizer = opt;
+	sim_sizes_for(p, &c->sz);
+	sim_roof_init(&c->roof, s->device, p, s->calib);
+	for (i = 0; i < m->n_layers && m->layers[i].block < 0; i++)
+		;
+	c->first_block_layer = i;
+	for (i = 0; i < m->n_layers; i++) {
+		const struct model_layer *l = &m->layers[i];
+
+		if (l->block >= 0 && l->block < c->L)
+			c->block_params[l->block + 1] += (double)l->params;
+		else if (i < c->first_block_layer)
+			c->pre_params += (double)l->params;
+		else
+			c->post_params += (double)l->params;
+	}
+	for (i = 1; i <= c->L; i++)
+		c->block_params[i] += c->block_params[i - 1];
+	*out = c;
+	return DLSIM_OK;
+}
+
+void sim_par_ctx_free(struct sim_par_ctx *c)
+{
+	int i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->n_cache; i++) {
+		free(c->cache[i].fwd);
+		free(c->cache[i].bwd);
+		free(c->cache[i].attn);
+	}
+	free(c->block_params);
+	free(c);
+}
+
+/* ---------------------------------------------------------------- */
+/* One strategy                                                      */
+/* ---------------------------------------------------------------- */
+
+/* Blocks [lo, hi) of stage k of pp: the first L mod pp take one more. */
+static void stage_span(int64_t L, int64_t pp, int64_t k, int64_t *lo,
+		       int64_t *hi)
+{
+	int64_t base = L / pp, extra = L % pp;
+
+	*lo = k * base + (k < extra ? k : extra);
+	*hi = *lo + base + (k < extra ? 1 : 0);
+}
+
+static int check(const struct sim_par_ctx *c, const struct sim_strategy *st,
+		 struct dlsim_err *err)
+{
+	int64_t n = c->s->n_devices;
+
+	if (st->tp < 1 || st->pp < 1 || st->dp < 1 || st->micro_batch < 1 ||
+	    st->chunks < 1 || st->zero < 0 || st->zero > 3)
+		return dlsim_err_set(err, DLSIM_EINVAL, "tp, pp, dp, "
+				     "micro-batch and chunks must be at least "
+				     "1 and zero 0 to 3");
+	if (st->tp > n || st->pp > n || st->dp > n ||
+	    st->tp * st->pp * st->dp != n)
+		return dlsim_err_set(err, DLSIM_EINVAL, "tp %lld x pp %lld x "
+				     "dp %lld must equal the %lld devices",
+				     (long long)st->tp, (long long)st->pp,
+				     (long long)st->dp, (long long)n);
+	if (st->pp > c->L)
+		return dlsim_err_set(err, DLSIM_EINVAL, "pp %lld is more "
+				     "stages than the model's %lld blocks",
+				     (long long)st->pp, (long long)c->L);
+	if (st->schedule == SIM_SCHED_INTERLEAVED &&
+	    (st->chunks < 2 || st->pp < 2 || c->L % (st->pp * st->chunks)))
+		return dlsim_err_set(err, DLSIM_EINVAL, "the interleaved "
+				     "schedule needs pp > 1 and chunks > 1 "
+				     "with pp x chunks dividing the %lld "
+				     "blocks", (long long)c->L);
+	if (st->global_batch < 1 ||
+	    st->global_batch % (st->dp * st->micro_batch))
+		return dlsim_err_set(err, DLSIM_EINVAL, "global batch %lld "
+				     "is not a multiple of dp %lld x "
+				     "micro-batch %lld",
+				     (long long)st->global_batch,
+				     (long long)st->dp,
+				     (long long)st->micro_batch);
+	if (st->zero == 3 && st->pp > 1)
+		return dlsim_err_set(err, DLSIM_EINVAL, "ZeRO stage 3 shards "
+				     "the weights over data-parallel ranks; "
+				     "it is not combined with pipeline "
+				     "parallelism (DeepSpeed refuses it)");
+	return DLSIM_OK;
+}
+
+/* One block's activation bytes for one micro-batch (Korthikanti et al.
+ * 2022, Table 2), at the activation width. */
+static double block_activations(const struct sim_par_ctx *c,
+				const struct sim_strategy *st)
+{
+	const struct model_transformer *tf = &c->m->tf;
+	double s = (double)tf->seq, b = (double)st->micro_batch;
+	double h = (double)tf->hidden, a = (double)tf->heads;
+	double t = (double)st->tp, sbh = s * b * h, attn = 5.0 * a * s / h;
+	double per;
+
+	if (st->recompute == SIM_RECOMPUTE_FULL)
+		per = 2.0 * sbh / (st->sequence_parallel ? t : 1.0);
+	else if (st->sequence_parallel)
+		per = sbh / t * (34.0 + (st->recompute ==
+					SIM_RECOMPUTE_SELECTIVE ? 0.0 : attn));
+	else
+		per = sbh * (10.0 + 24.0 / t + (st->recompute ==
+						SIM_RECOMPUTE_SELECTIVE ? 0.0 :
+						attn / t));
+	return per * (double)c->sz.act / 2.0;
+}
+
+static void memory(const struct sim_par_ctx *c, const struct sim_strategy *st,
+		   int64_t m_micro, struct sim_par_result *r)
+{
+	const struct model_transformer *tf = &c->m->tf;
+	double t = (double)st->tp, d = (double)st->dp, worst = -1.0;
+	double act = block_activations(c, st), inflight;
+	int64_t k, lo, hi;
+
+	if (st->schedule == SIM_SCHED_GPIPE)
+		inflight = (double)m_micro;
+	else
+		inflight = (double)(m_micro < st->pp ? m_micro : st->pp);
+	if (st->schedule == SIM_SCHED_INTERLEAVED)
+		inflight *= 1.0 + (double)(st->pp - 1) /
+			   (double)(st->pp * st->chunks);
+	for (k = 0; k < st->pp; k++) {
+		struct sim_memory mm;
+		double params, w16, master, grad, adam, a;
+
+		stage_span(c->L, st->pp, k, &lo, &hi);
+		params = (c->block_params[hi] - c->block_params[lo] +
+			  (k == 0 ? c->pre_params : 0.0) +
+			  (k == st->pp - 1 ? c->post_params : 0.0)) / t;
+		w16 = sim_mixed(&c->sz) ? params * c->sz.weight : 0.0;
+		master = params * c->sz.master;
+		grad = params * c->sz.grad;
+		adam = params * (c->optimizer == SIM_OPT_ADAM ? 8.0 :
+				 c->optimizer == SIM_OPT_MOMENTUM ? 4.0 : 0.0);
+		if (st->zero >= 1) {
+			master /= d;
+			adam /= d;
+		}
+		if (st->zero >= 2)
+			grad /= d;
+		if (st->zero >= 3)
+			w16 /= d;
+		a = act * (double)(hi - lo) *
+		    (k == 0 ? inflight : (double)(m_micro < st->pp - k ?
+						  m_micro : st->pp - k));
+		if (st->schedule == SIM_SCHED_GPIPE)
+			a = act * (double)(hi - lo) * (double)m_micro;
+		if (k == st->pp - 1)
+			a += (double)tf->seq * (double)st->micro_batch *
+			     (double)tf->vocab / t * 4.0;
+		memset(&mm, 0, sizeof(mm));
+		mm.weights_bytes = w16 + master;
+		mm.gradients_bytes = grad;
+		mm.optimizer_bytes = adam;
+		mm.activations_bytes = a;
+		mm.total_bytes = w16 + master + grad + adam + a;
+		if (mm.total_bytes > worst) {
+			worst = mm.total_bytes;
+			r->memory = mm;
+			r->worst_stage = k;
+		}
+	}
+	r->memory.capacity_bytes = c->s->device->mem_capacity_bytes;
+	r->fits = r->memory.total_bytes <= r->memory.capacity_bytes;
+}
+
+/* A stage boundary's send of b s h / tp: over the intra link when the next
+ * stage is in the node (tp dp < devices per node), else the NIC shared
+ * by every device of the node. */
+static double p2p_time(const struct sim_par_ctx *c,
+		       const struct sim_strategy *st)
+{
+	const struct hw_system *s = c->s;
+	const struct model_transformer *tf = &c->m->tf;
+	/* the scatter/gather optimization sends each tp rank's 1/tp share
+	 * (Narayanan et al. 2021, Sec. 4.1) */
+	double bytes = (double)st->micro_batch * (double)tf->seq *
+		       (double)tf->hidden * (double)c->sz.act /
+		       (double)st->tp;
+	const struct hw_link *l;
+	double bw;
+
+	if (st->pp <= 1)
+		return 0.0;
+	if (st->tp * st->dp < s->devices_per_node && s->intra) {
+		l = s->intra;
+		bw = l->bandwidth_Bps * (double)(s->node &&
+			s->node->intra_links_per_device > 0 ?
+			s->node->intra_links_per_device : 1);
+	} else if (s->nic) {
+		l = s->nic;
+		bw = l->bandwidth_Bps * (double)(s->node &&
+			s->node->nics_per_node > 0 ? s->node->nics_per_node :
+			1) / (double)s->devices_per_node;
+	} else {
+		return 0.0;
+	}
+	return l->latency_s + bytes / bw;
+}
+
+static double dp_time(const struct sim_par_ctx *c,
+		      const struct sim_strategy *st, double params)
+{
+	const struct hw_system *s = c->s;
+	struct hw_system ds;
+	struct hw_link dl;
+	int64_t g = st->tp < s->devices_per_node ?
+		    s->devices_per_node / st->tp : 1;
+	double bytes = params * (double)c->sz.grad;
+
+	if (st->dp <= 1)
+		return 0.0;
+	sub_system(s, st->dp, g, st->tp < s->devices_per_node ? st->tp :
+		   s->devices_per_node, &dl, &ds);
+	return collective(&ds, SIM_COLL_ALLREDUCE, bytes) *
+	       (st->zero >= 3 ? 1.5 : 1.0);
+}
+
+static double optimizer_time(const struct sim_par_ctx *c, double params)
+{
+	static const double state_bytes[] = { 0.0, 8.0, 16.0 };
+	const struct sim_sizes *sz = &c->sz;
+	double bytes = params * (sz->grad + 2.0 * sz->master +
+				 state_bytes[c->optimizer] +
+				 (sim_mixed(sz) ? sz->weight : 0.0));
+
+	return params > 0.0 ? bytes / c->roof.bandwidth_Bps +
+			      c->roof.launch_s : 0.0;
+}
+
+int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
+		 struct sim_par_result *r, struct dlsim_err *err)
+{
+	const struct par_costs *pc;
+	double tf_max = 0.0, tb_max = 0.0, params_max = 0.0, tp_s, p2p, v;
+	double n_micro, passes, bubble;
+	int64_t k, lo, hi, L;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if ((rc = check(c, st, err)))
+		return rc;
+	if (!(pc = costs(c, st->tp, st->micro_batch, st->sequence_parallel)))
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	L = c->L;
+	r->strategy = *st;
+	r->precision = c->precision;
+	r->devices = c->s->n_devices;
+	r->micro_batches = st->global_batch / (st->dp * st->micro_batch);
+	n_micro = (double)r->micro_batches;
+	tp_s = st->tp > 1 ? pc->tp_ar_s : 0.0;
+	for (k = 0; k < st->pp; k++) {
+		double f, b, nb, params;
+
+		stage_span(L, st->pp, k, &lo, &hi);
+		nb = (double)(hi - lo);
+		f = pc->fwd[hi] - pc->fwd[lo] + 2.0 * nb * tp_s;
+		b = pc->bwd[hi] - pc->bwd[lo] + 2.0 * nb * tp_s;
+		if (st->recompute == SIM_RECOMPUTE_FULL)
+			b += f;
+		else if (st->recompute == SIM_RECOMPUTE_SELECTIVE)
+			b += pc->attn[hi] - pc->attn[lo];
+		if (k == 0) {
+			f += pc->pre_fwd;
+			b += pc->pre_bwd;
+		}
+		if (k == st->pp - 1) {
+			f += pc->post_fwd;
+			b += pc->post_bwd;
+		}
+		params = (c->block_params[hi] - c->block_params[lo] +
+			  (k == 0 ? c->pre_params : 0.0) +
+			  (k == st->pp - 1 ? c->post_params : 0.0)) /
+			 (double)st->tp;
+		if (f + b > tf_max + tb_max) {
+			tf_max = f;
+			tb_max = b;
+		}
+		if (params > params_max)
+			params_max = params;
+	}
+	v = st->schedule == SIM_SCHED_INTERLEAVED ? (double)st->chunks : 1.0;
+	p2p = p2p_time(c, st) * 2.0 * v;
+	passes = n_micro + (double)(st->pp - 1) / v;
+	bubble = (double)(st->pp - 1) / v * (tf_max + tb_max + p2p);
+	r->stage_fwd_s = tf_max;
+	r->stage_bwd_s = tb_max;
+	r->compute_s = n_micro * (tf_max + tb_max);
+	r->bubble_s = bubble;
+	r->pp_comm_s = n_micro * p2p;
+	r->tp_comm_s = n_micro * 4.0 * (double)(L / st->pp) * tp_s *
+		       (st->recompute == SIM_RECOMPUTE_FULL ? 1.5 : 1.0);
+	r->dp_comm_s = dp_time(c, st, params_max);
+	r->optimizer_s = optimizer_time(c, st->zero >= 1 ?
+					params_max / (double)st->dp :
+					params_max);
+	r->step_time_s = passes * (tf_max + tb_max + p2p) + r->dp_comm_s +
+			 r->optimizer_s;
+	r->samples_per_s = (double)st->global_batch / r->step_time_s;
+	r->tokens_per_s = r->samples_per_s * (double)c->m->tf.seq;
+	/* FLOPs: the whole model's per micro-batch (pc holds one tp
+	 * shard's), times tp, micro-batches and dp */
+	r->model_flops = (pc->flops_fwd + pc->flops_bwd) * (double)st->tp *
+			 (double)st->global_batch / (double)st->micro_batch;
+	r->hw_flops = r->model_flops + (st->recompute == SIM_RECOMPUTE_FULL ?
+		pc->flops_fwd : st->recompute == SIM_RECOMPUTE_SELECTIVE ?
+		pc->flops_attn : 0.0) * (double)st->tp *
+		(double)st->global_batch / (double)st->micro_batch;
+	r->tflops_per_device = r->hw_flops / r->step_time_s /
+			       (double)r->devices / 1e12;
+	memory(c, st, r->micro_batches, r);
+	r->tp_in_node = st->tp <= c->s->devices_per_node;
+	r->dp_in_node = st->tp * st->dp <= c->s->devices_per_node;
+	r->pp_in_node = st->tp * st->dp * st->pp <= c->s->devices_per_node;
+	return DLSIM_OK;
+}
+
+int sim_parallel_predict(const struct model *m, const struct hw_system *s,
+			 enum dlsim_precision p, enum sim_optimizer opt,
+			 const struct sim_strategy *st,
+			 struct sim_par_result *r, struct dlsim_err *err)
+{
+	struct sim_par_ctx *c;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if ((rc = sim_par_ctx_new(m, s, p, opt, &c, err)))
+		return rc;
+	rc = sim_par_eval(c, st, r, err);
+	sim_par_ctx_free(c);
+	return rc;
+}

@@ -1,0 +1,239 @@
+/*
+ * sim_plan.c -- `dlsim plan`: every strategy for a transformer on a
+ * system, costed and ranked.
+ *
+ * HOW IT WORKS
+ * The search is exhaustive over the strategy space of sim_parallel.c:
+ *   tp      a divisor of the device count, at most a node's devices
+ *           (tensor parallelism stays on the fastest links, Narayanan et
+ *           al. 2021 Sec. 3.2) unless tp_across_nodes;
+ *   pp      a divisor of the devices left, at most the model's blocks
+ *           (uneven stages allowed: sim_parallel.c cuts them);
+ *   dp      the rest, which with the micro-batch must divide the global
+ *           batch;
+ *   micro-batch  every divisor of global batch / dp (up to
+ *           max_micro_batch when set);
+ *   sequence parallelism on or off (with tp > 1), recomputation none,
+ *   selective or full, ZeRO 0 to 3 (1 to 3 only with dp > 1, 3 only
+ *   without pipelining), and the schedules: 1F1B, GPipe (with pp > 1)
+ *   and interleaved 1F1B for every chunk count v >= 2 dividing the
+ *   blocks per stage.
+ * The loops run tp, micro-batch and sequence parallelism outermost, so
+ * each (tp, micro-batch) pair's layers are costed once (the context's
+ * cache) and every strategy inside costs O(pp).  Strategies that do not
+ * fit in memory are counted, not ranked.  The best K by the objective
+ * are kept in order (an insertion into a sorted array of K).
+ *
+ * OBJECTIVES: time ranks by step time (the global batch is fixed, so by
+ * throughput); cost by step time x devices x the device's price (the
+ * catalog's price_usd, or 1 when it has none, so device-seconds); energy
+ * by step time x devices x the device's TDP.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "core/banned.h"
+
+void sim_plan_options_init(struct sim_plan_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->top_k = 10;
+	o->objective = SIM_OBJ_TIME;
+}
+
+static const char *const objective_names[] = { "time", "cost", "energy" };
+
+const char *sim_objective_name(enum sim_objective o)
+{
+	return (unsigned)o < SIM_OBJ_COUNT ? objective_names[o] : NULL;
+}
+
+int sim_objective_parse(const char *name, enum sim_objective *out,
+			struct dlsim_err *err)
+{
+	int i;
+
+	for (i = 0; i < SIM_OBJ_COUNT; i++)
+		if (strcmp(objective_names[i], name) == 0) {
+			*out = (enum sim_objective)i;
+			return DLSIM_OK;
+		}
+	return dlsim_err_set(err, DLSIM_ENOTFOUND, "unknown objective '%s' "
+			     "(one of time, cost, energy)", name);
+}
+
+double sim_plan_score(const struct sim_par_result *r,
+		      const struct hw_system *s, enum sim_objective o)
+{
+	double n = (double)r->devices;
+
+	switch (o) {
+	case SIM_OBJ_COST:
+		return r->step_time_s * n * (s->device->price_usd > 0.0 ?
+					     s->device->price_usd : 1.0);
+	case SIM_OBJ_ENERGY:
+		return r->step_time_s * n * (s->device->tdp_w > 0.0 ?
+					     s->device->tdp_w : 1.0);
+	default:
+		return r->step_time_s;
+	}
+}
+
+void sim_plan_release(struct sim_plan_result *r)
+{
+	if (!r)
+		return;
+	free(r->top);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---------------------------------------------------------------- */
+/* The search                                                        */
+/* ---------------------------------------------------------------- */
+
+struct search {
+	struct sim_par_ctx *ctx;
+	const struct hw_system *s;
+	const struct sim_plan_options *o;
+	struct sim_plan_result *out;
+	double *score;          /* of out->top[i] */
+};
+
+/* Keep r if it is among the best K so far. */
+static void keep(struct search *sr, const struct sim_par_result *r)
+{
+	struct sim_plan_result *out = sr->out;
+	double v = sim_plan_score(r, sr->s, sr->o->objective);
+	int i = out->n_top;
+
+	if (i == sr->o->top_k && !(v < sr->score[i - 1]))
+		return;
+	if (i == sr->o->top_k)
+		i--;
+	while (i > 0 && v < sr->score[i - 1]) {
+		out->top[i] = out->top[i - 1];
+		sr->score[i] = sr->score[i - 1];
+		i--;
+	}
+	out->top[i] = *r;
+	sr->score[i] = v;
+	if (out->n_top < sr->o->top_k)
+		out->n_top++;
+}
+
+static void evaluate(struct search *sr, const struct sim_strategy *st)
+{
+	struct sim_par_result r;
+
+	sr->out->n_evaluated++;
+	if (sim_par_eval(sr->ctx, st, &r, NULL)) {
+		sr->out->n_invalid++;
+		return;
+	}
+	if (!r.fits) {
+		sr->out->n_oom++;
+		if (!sr->out->have_least_oom ||
+		    r.memory.total_bytes < sr->out->least_oom.memory.total_bytes) {
+			sr->out->least_oom = r;
+			sr->out->have_least_oom = 1;
+		}
+		return;
+	}
+	sr->out->n_feasible++;
+	keep(sr, &r);
+}
+
+/* The schedules and ZeRO stages of one (tp, pp, dp, b, sp, recompute). */
+static void schedules(struct search *sr, struct sim_strategy st, int64_t L)
+{
+	int z, zmax = st.dp > 1 ? (st.pp > 1 ? 2 : 3) : 0;
+	int64_t v, per = L / st.pp;
+
+	for (z = 0; z <= zmax; z++) {
+		st.zero = z;
+		st.schedule = SIM_SCHED_1F1B;
+		st.chunks = 1;
+		evaluate(sr, &st);
+		if (st.pp < 2)
+			continue;
+		st.schedule = SIM_SCHED_GPIPE;
+		evaluate(sr, &st);
+		st.schedule = SIM_SCHED_INTERLEAVED;
+		for (v = 2; L % st.pp == 0 && v <= per; v++)
+			if (per % v == 0) {
+				st.chunks = v;
+				evaluate(sr, &st);
+			}
+	}
+}
+
+static void pipelines(struct search *sr, struct sim_strategy st,
+		      int64_t n, int64_t L)
+{
+	int64_t pp, gb = sr->o->global_batch;
+	int rc;
+
+	for (pp = 1; pp <= n / st.tp && pp <= L; pp++) {
+		if ((n / st.tp) % pp)
+			continue;
+		st.pp = pp;
+		st.dp = n / (st.tp * pp);
+		if (gb % (st.dp * st.micro_batch))
+			continue;
+		for (rc = 0; rc < SIM_RECOMPUTE_COUNT; rc++) {
+			st.recompute = (enum sim_recompute)rc;
+			schedules(sr, st, L);
+		}
+	}
+}
+
+int sim_plan(const struct model *m, const struct hw_system *s,
+	     enum dlsim_precision p, enum sim_optimizer opt,
+	     const struct sim_plan_options *o, struct sim_plan_result *out,
+	     struct dlsim_err *err)
+{
+	struct search sr;
+	struct sim_strategy st;
+	int64_t n = s->n_devices, L = m->tf.blocks, tp, b;
+	int sp, rc;
+
+	memset(out, 0, sizeof(*out));
+	if (o->global_batch < 1 || o->top_k < 1)
+		return dlsim_err_set(err, DLSIM_EINVAL, "a plan needs a "
+				     "global batch and top K of at least 1");
+	if ((rc = sim_par_ctx_new(m, s, p, opt, &sr.ctx, err)))
+		return rc;
+	out->top = calloc((size_t)o->top_k, sizeof(*out->top));
+	sr.score = calloc((size_t)o->top_k, sizeof(double));
+	if (!out->top || !sr.score) {
+		free(sr.score);
+		sim_par_ctx_free(sr.ctx);
+		sim_plan_release(out);
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	}
+	sr.s = s;
+	sr.o = o;
+	sr.out = out;
+	sim_strategy_init(&st);
+	st.global_batch = o->global_batch;
+	for (tp = 1; tp <= n; tp++) {
+		if (n % tp || (!o->tp_across_nodes &&
+			       tp > s->devices_per_node))
+			continue;
+		st.tp = tp;
+		for (b = 1; b <= o->global_batch; b++) {
+			if (o->global_batch % b || (o->max_micro_batch > 0 &&
+						    b > o->max_micro_batch))
+				continue;
+			st.micro_batch = b;
+			for (sp = 0; sp <= (tp > 1); sp++) {
+				st.sequence_parallel = sp;
+				pipelines(&sr, st, n, L);
+			}
+		}
+	}
+	free(sr.score);
+	sim_par_ctx_free(sr.ctx);
+	return DLSIM_OK;
+}

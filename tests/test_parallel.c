@@ -1,0 +1,376 @@
+/*
+ * test_parallel.c -- hybrid parallelism (sim/sim_parallel.c) and the
+ * strategy search (sim/sim_plan.c) on small GPTs and the shipped
+ * catalog's A100 nodes.
+ *
+ * The activation and ZeRO figures are worked out here by hand from the
+ * published formulas (Korthikanti et al. 2022 Table 2; Rajbhandari et al.
+ * 2020 Sec. 5); the pipeline's step is checked against the schedule
+ * formulas (Narayanan et al. 2021 Sec. 2.2) on the costs the context
+ * reports; the search against a brute-force loop written here.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tests.h"
+#include "dlsim.h"
+
+/* ---------------------------------------------------------------- */
+/* Helpers                                                           */
+/* ---------------------------------------------------------------- */
+
+struct rig {
+	struct hw_catalog *cat;
+	struct hw_system sys;
+	struct model *m;
+};
+
+/* A GPT of L blocks, hidden 64, 4 heads, seq 32, vocab 100, on spec. */
+static void rig_open(struct rig *r, const char *spec, int L)
+{
+	struct dlsim_err err = { 0, "" };
+	char name[128];
+
+	memset(r, 0, sizeof(*r));
+	ck_assert_msg(hw_catalog_load(NULL, &r->cat, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert_msg(hw_system_resolve(r->cat, spec, &r->sys, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	snprintf(name, sizeof(name), "gpt:layers=%d,hidden=64,heads=4,"
+		 "seq=32,vocab=100", L);
+	ck_assert_msg(model_resolve(name, &r->m, &err) == DLSIM_OK, "%s",
+		      err.msg);
+}
+
+static void rig_close(struct rig *r)
+{
+	model_free(r->m);
+	hw_catalog_free(r->cat);
+}
+
+static void eval(struct rig *r, const struct sim_strategy *st,
+		 enum dlsim_precision p, struct sim_par_result *out)
+{
+	struct dlsim_err err = { 0, "" };
+
+	ck_assert_msg(sim_parallel_predict(r->m, &r->sys, p, SIM_OPT_ADAM, st,
+					   out, &err) == DLSIM_OK, "%s",
+		      err.msg);
+}
+
+/* ---------------------------------------------------------------- */
+/* One strategy                                                      */
+/* ---------------------------------------------------------------- */
+
+/*
+ * Activations, fp16, micro-batch 2, s = 32, h = 64, a = 4: s b h = 4096.
+ * Per block without tp: 4096 (34 + 5 x 4 x 32 / 64) = 4096 x 44 =
+ * 180,224 B.  One device, one micro-batch in flight, 2 blocks, plus the
+ * fp32 logits 32 x 2 x 100 x 4 = 25,600 B: 386,048 B.  Selective drops
+ * the 5as/h term: 2 x 4096 x 34 + 25,600 = 304,128.  Full keeps 2 s b h
+ * per block: 2 x 8192 + 25,600 = 41,984.
+ */
+START_TEST(parallel_activations_by_hand)
+{
+	struct sim_strategy st;
+	struct sim_par_result r;
+	struct rig g;
+
+	rig_open(&g, "a100", 2);
+	sim_strategy_init(&st);
+	st.micro_batch = 2;
+	st.global_batch = 2;
+	eval(&g, &st, DLSIM_FP16, &r);
+	ck_assert_rel(r.memory.activations_bytes, 386048.0, 1e-12);
+	st.recompute = SIM_RECOMPUTE_SELECTIVE;
+	eval(&g, &st, DLSIM_FP16, &r);
+	ck_assert_rel(r.memory.activations_bytes, 304128.0, 1e-12);
+	st.recompute = SIM_RECOMPUTE_FULL;
+	eval(&g, &st, DLSIM_FP16, &r);
+	ck_assert_rel(r.memory.activations_bytes, 41984.0, 1e-12);
+	rig_close(&g);
+}
+END_TEST
+
+/*
+ * tp = 2 on two A100s, no sequence parallelism: per block 4096 (10 +
+ * 24/2 + 5 x 4 x 32 / (64 x 2)) = 4096 x 27 = 110,592; logits halve:
+ * 12,800.  Two blocks: 233,984.  With sequence parallelism: 4096 / 2
+ * (34 + 10) = 90,112 a block: 193,024.
+ */
+START_TEST(parallel_activations_with_tp)
+{
+	struct sim_strategy st;
+	struct sim_par_result r;
+	struct rig g;
+
+	rig_open(&g, "a100x2", 2);
+	sim_strategy_init(&st);
+	st.tp = 2;
+	st.dp = 1;
+	st.micro_batch = 2;
+	st.global_batch = 2;
+	eval(&g, &st, DLSIM_FP16, &r);
+	ck_assert_rel(r.memory.activations_bytes, 233984.0, 1e-12);
+	ck_assert(r.tp_in_node && r.tp_comm_s > 0.0);
+	st.sequence_parallel = 1;
+	eval(&g, &st, DLSIM_FP16, &r);
+	ck_assert_rel(r.memory.activations_bytes, 193024.0, 1e-12);
+	rig_close(&g);
+}
+END_TEST
+
+/*
+ * ZeRO on dp = 4, Adam, fp16 mixed: per parameter 2 (fp16 weights) + 4
+ * (fp32 master) + 4 (fp32 gradients) + 8 (Adam) = 18 B.  Stage 1 divides
+ * master and Adam by 4: 2 + 1 + 4 + 2 = 9; stage 2 also the gradients:
+ * 2 + 1 + 1 + 2 = 6; stage 3 also the fp16 weights: 0.5 + 1 + 1 + 2 =
+ * 4.5 B (Rajbhandari et al. 2020, Sec. 5: 16 B with fp16 gradients).
+ */
+START_TEST(parallel_zero_memory_by_hand)
+{
+	static const double per_param[] = { 18.0, 9.0, 6.0, 4.5 };
+	struct sim_strategy st;
+	struct sim_par_result r;
+	struct rig g;
+	double P;
+	int z;
+
+	rig_open(&g, "a100x4", 2);
+	P = (double)g.m->params;
+	sim_strategy_init(&st);
+	st.dp = 4;
+	st.global_batch = 4;
+	for (z = 0; z <= 3; z++) {
+		st.zero = z;
+		eval(&g, &st, DLSIM_FP16, &r);
+		ck_assert_rel(r.memory.weights_bytes + r.memory.gradients_bytes +
+			      r.memory.optimizer_bytes, per_param[z] * P, 1e-12);
+	}
+	rig_close(&g);
+}
+END_TEST
+
+/*
+ * The schedule: with m micro-batches on p stages the step is (m + p - 1)
+ * x (the slowest stage's forward, backward and sends) plus the reduction
+ * and the optimizer; GPipe costs what 1F1B does but holds all m micro-
+ * batches' activations (1F1B: p on the first stage); interleaving with v
+ * chunks shrinks the bubble to (p - 1)/v of a micro-batch's time.  8
+ * blocks over 4 stages of an 8-A100 node (tp 1, dp 2), 8 micro-batches.
+ */
+START_TEST(parallel_pipeline_schedules)
+{
+	struct sim_strategy st;
+	struct sim_par_result a, gp, il;
+	struct rig g;
+	double unit;
+
+	rig_open(&g, "a100x8", 8);
+	sim_strategy_init(&st);
+	st.pp = 4;
+	st.dp = 2;
+	st.micro_batch = 1;
+	st.global_batch = 16;
+	eval(&g, &st, DLSIM_FP16, &a);
+	ck_assert_int_eq(a.micro_batches, 8);
+	unit = a.bubble_s / 3.0;       /* one micro-batch's slot */
+	ck_assert_rel(a.step_time_s, (8.0 + 3.0) * unit + a.dp_comm_s +
+		      a.optimizer_s, 1e-12);
+	ck_assert_rel(unit, a.stage_fwd_s + a.stage_bwd_s +
+		      a.pp_comm_s / 8.0, 1e-12);
+	st.schedule = SIM_SCHED_GPIPE;
+	eval(&g, &st, DLSIM_FP16, &gp);
+	ck_assert_rel(gp.step_time_s, a.step_time_s, 1e-12);
+	/* the first stage: 8 micro-batches in flight against 4 */
+	ck_assert(gp.memory.activations_bytes > a.memory.activations_bytes);
+	st.schedule = SIM_SCHED_INTERLEAVED;
+	st.chunks = 2;
+	eval(&g, &st, DLSIM_FP16, &il);
+	ck_assert_rel(il.bubble_s, 1.5 * (il.stage_fwd_s + il.stage_bwd_s +
+					  il.pp_comm_s / 8.0), 1e-12);
+	ck_assert(il.bubble_s < a.bubble_s);
+	rig_close(&g);
+}
+END_TEST
+
+/* Uneven stages: 10 blocks over 4 stages are 3, 3, 2, 2; the strategy is
+ * accepted and the first stage is the slowest. */
+START_TEST(parallel_uneven_stages)
+{
+	struct sim_strategy st;
+	struct sim_par_result r, even;
+	struct rig g;
+
+	rig_open(&g, "a100x4", 10);
+	sim_strategy_init(&st);
+	st.pp = 4;
+	st.global_batch = 4;
+	eval(&g, &st, DLSIM_FP16, &r);
+	rig_close(&g);
+	rig_open(&g, "a100x4", 12);
+	eval(&g, &st, DLSIM_FP16, &even);
+	/* 3 blocks on the slowest stage either way (12 / 4 = 3) */
+	ck_assert(fabs(r.stage_fwd_s - even.stage_fwd_s) <
+		  0.05 * even.stage_fwd_s);
+	rig_close(&g);
+}
+END_TEST
+
+/* Bad strategies name the constraint they break. */
+START_TEST(parallel_rejects_bad_strategies)
+{
+	static const struct {
+		int64_t tp, pp, dp, mb, gb;
+		int zero;
+		enum sim_schedule sch;
+		int64_t chunks;
+		const char *want;
+	} bad[] = {
+		{ 2, 2, 1, 1, 4, 0, SIM_SCHED_1F1B, 1, "must equal the 8" },
+		{ 1, 16, 1, 1, 16, 0, SIM_SCHED_1F1B, 1, "must equal" },
+		{ 1, 1, 8, 2, 12, 0, SIM_SCHED_1F1B, 1, "not a multiple" },
+		{ 1, 2, 4, 1, 8, 3, SIM_SCHED_1F1B, 1, "ZeRO stage 3" },
+		{ 1, 2, 4, 1, 8, 0, SIM_SCHED_INTERLEAVED, 3,
+		  "interleaved" },
+	};
+	struct dlsim_err err;
+	struct sim_strategy st;
+	struct sim_par_result r;
+	struct rig g;
+	size_t i;
+
+	rig_open(&g, "a100x8", 4);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sim_strategy_init(&st);
+		st.tp = bad[i].tp;
+		st.pp = bad[i].pp;
+		st.dp = bad[i].dp;
+		st.micro_batch = bad[i].mb;
+		st.global_batch = bad[i].gb;
+		st.zero = bad[i].zero;
+		st.schedule = bad[i].sch;
+		st.chunks = bad[i].chunks;
+		memset(&err, 0, sizeof(err));
+		ck_assert_int_eq(sim_parallel_predict(g.m, &g.sys, DLSIM_FP16,
+						      SIM_OPT_ADAM, &st, &r,
+						      &err), DLSIM_EINVAL);
+		ck_assert_msg(strstr(err.msg, bad[i].want) != NULL,
+			      "case %zu: %s", i, err.msg);
+	}
+	rig_close(&g);
+}
+END_TEST
+
+START_TEST(parallel_needs_a_transformer)
+{
+	struct dlsim_err err = { 0, "" };
+	struct sim_strategy st;
+	struct sim_par_result r;
+	struct rig g;
+	struct model *cnn = NULL;
+
+	rig_open(&g, "a100", 2);
+	ck_assert_int_eq(model_zoo_build("resnet18", &cnn, &err), DLSIM_OK);
+	sim_strategy_init(&st);
+	st.global_batch = 1;
+	ck_assert_int_eq(sim_parallel_predict(cnn, &g.sys, DLSIM_FP16,
+					      SIM_OPT_ADAM, &st, &r, &err),
+			 DLSIM_EINVAL);
+	ck_assert(strstr(err.msg, "not a transformer") != NULL);
+	model_free(cnn);
+	rig_close(&g);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* The search                                                        */
+/* ---------------------------------------------------------------- */
+
+/*
+ * sim_plan against a brute-force loop over the same space, written here
+ * without the search's loop order or pruning: same count of strategies
+ * costed, same best.  4 blocks on 8 A100s, global batch 16.
+ */
+START_TEST(plan_matches_brute_force)
+{
+	struct dlsim_err err = { 0, "" };
+	struct sim_plan_options o;
+	struct sim_plan_result p;
+	struct sim_strategy st;
+	struct sim_par_result r;
+	struct rig g;
+	int64_t tp, pp, mb, n = 8, count = 0, fit = 0, L = 4;
+	int sp, rc, z, sch;
+	double best = HUGE_VAL;
+
+	rig_open(&g, "a100x8", 4);
+	sim_plan_options_init(&o);
+	o.global_batch = 16;
+	o.top_k = 3;
+	ck_assert_msg(sim_plan(g.m, &g.sys, DLSIM_FP16, SIM_OPT_ADAM, &o, &p,
+			       &err) == DLSIM_OK, "%s", err.msg);
+	for (tp = 1; tp <= 8; tp *= 2)
+		for (pp = 1; pp <= L && tp * pp <= n; pp *= 2)
+			for (mb = 1; mb <= 16; mb *= 2)
+				for (sp = 0; sp <= (tp > 1); sp++)
+					for (rc = 0; rc < 3; rc++)
+						for (z = 0; z <= 3; z++)
+							for (sch = 0; sch < 3 + 2; sch++) {
+		int64_t dp = n / (tp * pp);
+
+		if (16 % (dp * mb) || (z > 0 && dp == 1) ||
+		    (z == 3 && pp > 1) || (pp == 1 && sch > 0) ||
+		    (sch >= 2 && (L / pp) < sch))
+			continue;
+		if (sch >= 2 && (L / pp) % sch)
+			continue;
+		sim_strategy_init(&st);
+		st.tp = tp;
+		st.pp = pp;
+		st.dp = dp;
+		st.micro_batch = mb;
+		st.global_batch = 16;
+		st.sequence_parallel = sp;
+		st.recompute = (enum sim_recompute)rc;
+		st.zero = z;
+		st.schedule = sch == 0 ? SIM_SCHED_1F1B : sch == 1 ?
+			      SIM_SCHED_GPIPE : SIM_SCHED_INTERLEAVED;
+		st.chunks = sch >= 2 ? sch : 1;
+		count++;
+		if (sim_parallel_predict(g.m, &g.sys, DLSIM_FP16, SIM_OPT_ADAM,
+					 &st, &r, NULL) || !r.fits)
+			continue;
+		fit++;
+		if (r.step_time_s < best)
+			best = r.step_time_s;
+	}
+	ck_assert_int_eq(p.n_evaluated, count);
+	ck_assert_int_eq(p.n_feasible, fit);
+	ck_assert(p.n_top == 3);
+	ck_assert_rel(p.top[0].step_time_s, best, 1e-12);
+	ck_assert(p.top[0].step_time_s <= p.top[1].step_time_s &&
+		  p.top[1].step_time_s <= p.top[2].step_time_s);
+	sim_plan_release(&p);
+	rig_close(&g);
+}
+END_TEST
+
+Suite *suite_parallel(void)
+{
+	Suite *s = suite_create("parallel");
+	TCase *c = tcase_create("parallel");
+
+	tcase_set_timeout(c, 60);
+	tcase_add_test(c, parallel_activations_by_hand);
+	tcase_add_test(c, parallel_activations_with_tp);
+	tcase_add_test(c, parallel_zero_memory_by_hand);
+	tcase_add_test(c, parallel_pipeline_schedules);
+	tcase_add_test(c, parallel_uneven_stages);
+	tcase_add_test(c, parallel_rejects_bad_strategies);
+	tcase_add_test(c, parallel_needs_a_transformer);
+	tcase_add_test(c, plan_matches_brute_force);
+	suite_add_tcase(s, c);
+	return s;
+}
