@@ -431,6 +431,12 @@ static int check(const struct sim_par_ctx *c, const struct sim_strategy *st,
 				     "dp %lld must equal the %lld devices",
 				     (long long)st->tp, (long long)st->pp,
 				     (long long)st->dp, (long long)n);
+	if (c->m->tf.heads % st->tp)
+		return dlsim_err_set(err, DLSIM_EINVAL, "tp %lld does not "
+				     "divide the %lld attention heads "
+				     "(Megatron splits whole heads)",
+				     (long long)st->tp,
+				     (long long)c->m->tf.heads);
 	if (st->pp > c->L)
 		return dlsim_err_set(err, DLSIM_EINVAL, "pp %lld is more "
 				     "stages than the model's %lld blocks",

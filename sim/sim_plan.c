@@ -4,9 +4,11 @@
  *
  * HOW IT WORKS
  * The search is exhaustive over the strategy space of sim_parallel.c:
- *   tp      a divisor of the device count, at most a node's devices
- *           (tensor parallelism stays on the fastest links, Narayanan et
- *           al. 2021 Sec. 3.2) unless tp_across_nodes;
+ *   tp      a divisor of the device count and of the attention heads
+ *           (Megatron splits whole heads) that also divides a node's
+ *           devices, so that no tp group straddles nodes (tensor
+ *           parallelism stays on the fastest links, Narayanan et al. 2021
+ *           Sec. 3.2), unless tp_across_nodes;
  *   pp      a divisor of the devices left, at most the model's blocks
  *           (uneven stages allowed: sim_parallel.c cuts them);
  *   dp      the rest, which with the micro-batch must divide the global
@@ -218,8 +220,8 @@ int sim_plan(const struct model *m, const struct hw_system *s,
 	sim_strategy_init(&st);
 	st.global_batch = o->global_batch;
 	for (tp = 1; tp <= n; tp++) {
-		if (n % tp || (!o->tp_across_nodes &&
-			       tp > s->devices_per_node))
+		if (n % tp || m->tf.heads % tp ||
+		    (!o->tp_across_nodes && s->devices_per_node % tp))
 			continue;
 		st.tp = tp;
 		for (b = 1; b <= o->global_batch; b++) {

@@ -234,6 +234,8 @@ START_TEST(parallel_rejects_bad_strategies)
 		{ 1, 2, 4, 1, 8, 3, SIM_SCHED_1F1B, 1, "ZeRO stage 3" },
 		{ 1, 2, 4, 1, 8, 0, SIM_SCHED_INTERLEAVED, 3,
 		  "interleaved" },
+		{ 8, 1, 1, 1, 8, 0, SIM_SCHED_1F1B, 1,
+		  "does not divide the 4 attention heads" },
 	};
 	struct dlsim_err err;
 	struct sim_strategy st;
@@ -259,6 +261,35 @@ START_TEST(parallel_rejects_bad_strategies)
 		ck_assert_msg(strstr(err.msg, bad[i].want) != NULL,
 			      "case %zu: %s", i, err.msg);
 	}
+	rig_close(&g);
+}
+END_TEST
+
+/*
+ * Placement, ranks ordered tp, dp, pp (Megatron's): on two 8-GPU nodes,
+ * tp 4 x dp 2 fills one node, so pp's two stages are the two nodes; tp 2
+ * x dp 8 spans both nodes.
+ */
+START_TEST(parallel_placement)
+{
+	struct sim_strategy st;
+	struct sim_par_result r;
+	struct rig g;
+
+	rig_open(&g, "a100x16", 4);
+	sim_strategy_init(&st);
+	st.tp = 4;
+	st.dp = 2;
+	st.pp = 2;
+	st.global_batch = 8;
+	eval(&g, &st, DLSIM_FP16, &r);
+	ck_assert(r.tp_in_node && r.dp_in_node && !r.pp_in_node);
+	ck_assert(r.pp_comm_s > 0.0);
+	st.tp = 2;
+	st.dp = 8;
+	st.pp = 1;
+	eval(&g, &st, DLSIM_FP16, &r);
+	ck_assert(r.tp_in_node && !r.dp_in_node && r.dp_comm_s > 0.0);
 	rig_close(&g);
 }
 END_TEST
@@ -291,7 +322,7 @@ END_TEST
 /*
  * sim_plan against a brute-force loop over the same space, written here
  * without the search's loop order or pruning: same count of strategies
- * costed, same best.  4 blocks on 8 A100s, global batch 16.
+ * costed, same best.  4 blocks of 4 heads on 8 A100s, global batch 16.
  */
 START_TEST(plan_matches_brute_force)
 {
@@ -320,7 +351,8 @@ START_TEST(plan_matches_brute_force)
 							for (sch = 0; sch < 3 + 2; sch++) {
 		int64_t dp = n / (tp * pp);
 
-		if (16 % (dp * mb) || (z > 0 && dp == 1) ||
+		/* 4 heads: tp must divide them */
+		if (4 % tp || 16 % (dp * mb) || (z > 0 && dp == 1) ||
 		    (z == 3 && pp > 1) || (pp == 1 && sch > 0) ||
 		    (sch >= 2 && (L / pp) < sch))
 			continue;
@@ -369,6 +401,7 @@ Suite *suite_parallel(void)
 	tcase_add_test(c, parallel_pipeline_schedules);
 	tcase_add_test(c, parallel_uneven_stages);
 	tcase_add_test(c, parallel_rejects_bad_strategies);
+	tcase_add_test(c, parallel_placement);
 	tcase_add_test(c, parallel_needs_a_transformer);
 	tcase_add_test(c, plan_matches_brute_force);
 	suite_add_tcase(s, c);
