@@ -13,6 +13,7 @@
 #include "core/banned.h"
 
 #define PLAN_MAX_HW 16
+#define PLAN_MAX_SPECS 256
 
 static const struct cli_option options[] = {
 	{ "hw", "HW[,HW...]", CLI_STRING,
@@ -24,6 +25,9 @@ static const struct cli_option options[] = {
 	  "time)" },
 	{ "max-micro-batch", "N", CLI_COUNT,
 	  "largest micro-batch to try (default: every divisor)" },
+	{ "max-devices", "N", CLI_COUNT,
+	  "plan each --hw device or node at every count of whole nodes, "
+	  "doubling, up to N" },
 	{ "tp-across-nodes", NULL, CLI_FLAG,
 	  "let tensor parallelism span nodes" },
 	{ "precision", "P", CLI_STRING,
@@ -121,6 +125,56 @@ static int plan_one(struct cli_calib_src *src, struct hw_catalog *cat,
 	return rc;
 }
 
+/*
+ * --max-devices N: each candidate becomes NAMExC for C = g, 2g, 4g, ... up
+ * to N, g its node's devices (so every count fills whole nodes); without
+ * it, the candidates as given.  specs point into buf.
+ */
+static int expand(struct cli_calib_src *src, struct hw_catalog *cat,
+		  char **hw, int n_hw, int64_t max_devices, char *buf,
+		  size_t n_buf, char **specs, struct dlsim_err *err)
+{
+	size_t used = 0;
+	int i, n = 0;
+
+	for (i = 0; i < n_hw; i++) {
+		struct cli_system cs;
+		int64_t c;
+
+		if (!max_devices) {
+			specs[n++] = hw[i];
+			continue;
+		}
+		if (!hw_device_find(cat, hw[i]) && !hw_node_find(cat, hw[i]))
+			return dlsim_err_set(err, DLSIM_EINVAL, "--max-devices "
+					     "takes device or node names, not "
+					     "counts or files ('%s')", hw[i]),
+			       -1;
+		if (cli_system_resolve(src, cat, hw[i], &cs, err))
+			return -1;
+		for (c = cs.sys.devices_per_node; c <= max_devices; c *= 2) {
+			int w = snprintf(buf + used, n_buf - used, "%sx%lld",
+					 hw[i], (long long)c);
+
+			if (n == PLAN_MAX_SPECS || w < 0 ||
+			    (size_t)w >= n_buf - used)
+				return dlsim_err_set(err, DLSIM_EINVAL, "--max-"
+						     "devices: too many "
+						     "systems to plan"), -1;
+			specs[n++] = buf + used;
+			used += (size_t)w + 1;
+		}
+		if (c == cs.sys.devices_per_node)
+			return dlsim_err_set(err, DLSIM_EINVAL, "--max-devices "
+					     "%lld is less than one node of "
+					     "'%s' (%lld devices)",
+					     (long long)max_devices, hw[i],
+					     (long long)cs.sys.devices_per_node),
+			       -1;
+	}
+	return n;
+}
+
 int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct dlsim_err err = { 0, "" };
@@ -129,9 +183,11 @@ int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 	struct cli_calib_src src = { NULL };
 	struct cli_values v;
 	struct plan_args a;
-	char hwbuf[1024], *hw[PLAN_MAX_HW];
-	double score[PLAN_MAX_HW];
-	int rc = cli_parse(cmd, argc, argv, &v), n_hw = 0, i, win = 0;
+	char hwbuf[1024], *hw[PLAN_MAX_HW], specbuf[8192];
+	char *spec[PLAN_MAX_SPECS];
+	double score[PLAN_MAX_SPECS];
+	int rc = cli_parse(cmd, argc, argv, &v), n_hw = 0, n = 0, i, win = 0;
+	int64_t max_devices = 0;
 
 	if (rc >= 0)
 		return rc;
@@ -142,20 +198,25 @@ int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 		return cli_fail(cmd, &err);
 	if ((rc = cli_catalog(cmd, &cat)) >= 0)
 		return rc;
+	if (v.set[i = cli_opt(cmd, "max-devices")])
+		max_devices = v.count[i];
 	rc = model_resolve(v.positional[0], &m, &err) ||
 	     cli_calib_open(cmd, &v, &src, &err);
+	if (!rc && (n = expand(&src, cat, hw, n_hw, max_devices, specbuf,
+			       sizeof(specbuf), spec, &err)) < 0)
+		rc = 1;
 	if (!rc && a.fmt == REPORT_JSON)
 		fputs("{\"plans\": [\n", stdout);
-	for (i = 0; !rc && i < n_hw; i++) {
-		rc = plan_one(&src, cat, hw[i], m, &a, i == 0, &score[i],
+	for (i = 0; !rc && i < n; i++) {
+		rc = plan_one(&src, cat, spec[i], m, &a, i == 0, &score[i],
 			      &err);
 		if (!rc && score[i] < score[win])
 			win = i;
 	}
 	if (!rc && a.fmt == REPORT_JSON)
 		fputs("]}\n", stdout);
-	if (!rc && a.fmt == REPORT_TABLE && n_hw > 1)
-		printf("\nbest system     %s (by %s)\n", hw[win],
+	if (!rc && a.fmt == REPORT_TABLE && n > 1)
+		printf("\nbest system     %s (by %s)\n", spec[win],
 		       sim_objective_name(a.po.objective));
 	rc = rc ? cli_fail(cmd, &err) : cli_finish(CLI_OK);
 	cli_calib_close(&src);

@@ -1329,6 +1329,7 @@ struct sim_plan_options {
 void sim_plan_options_init(struct sim_plan_options *o);
 
 struct sim_plan_result {
+	int64_t global_batch;        /* as planned */
 	struct sim_par_result *top;  /* owned: the best n_top, best first */
 	int n_top;
 	int64_t n_evaluated;         /* strategies costed */

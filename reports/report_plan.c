@@ -245,7 +245,7 @@ static void plan_table(FILE *f, const struct model *m,
 
 	fprintf(f, "plan            %s on %s, %lld sequences per step, "
 		"ranked by %s\n", m->name, s->spec,
-		(long long)(p->n_top ? p->top[0].strategy.global_batch : 0),
+		(long long)p->global_batch,
 		sim_objective_name(o));
 	fprintf(f, "searched        %lld strategies: %lld fit, %lld do not "
 		"fit in memory, %lld invalid\n", (long long)p->n_evaluated,

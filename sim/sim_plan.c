@@ -214,6 +214,7 @@ int sim_plan(const struct model *m, const struct hw_system *s,
 		sim_plan_release(out);
 		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
 	}
+	out->global_batch = o->global_batch;
 	sr.s = s;
 	sr.o = o;
 	sr.out = out;

@@ -329,6 +329,73 @@ START_TEST(cli_man_page_options_exist)
 END_TEST
 
 
+/* ---------------------------------------------------------------- */
+/* Hybrid parallelism and plan                                       */
+/* ---------------------------------------------------------------- */
+
+#define TINY_GPT "gpt:layers=4,hidden=64,heads=4,seq=32,vocab=100"
+
+START_TEST(cli_predict_strategy_and_plan)
+{
+	struct run r;
+
+	run(&r, "predict " TINY_GPT " --hw a100x8 --tp 2 --pp 2 "
+	    "--global-batch 16 --micro-batch 2 --recompute full --zero 1 "
+	    "--format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_valid(r.out));
+	ck_assert_int_eq((int)json_number(r.out, "dp"), 2);
+	ck_assert_int_eq((int)json_number(r.out, "micro_batches"), 4);
+	ck_assert(json_number(r.out, "step_time_s") > 0.0);
+	run(&r, "predict " TINY_GPT " --hw a100x8 --strategy auto "
+	    "--global-batch 16");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "strategy        tp ") != NULL);
+	run(&r, "plan " TINY_GPT " --hw a100x8,a100x16 --global-batch 16 "
+	    "--top 3 --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_valid(r.out) && strstr(r.out, "\"plans\"") &&
+		  strstr(r.out, "\"evaluated\""));
+	run(&r, "plan " TINY_GPT " --hw a100 --max-devices 16 "
+	    "--global-batch 16 --top 1");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "on a100x16") && strstr(r.out, "best system"));
+	run(&r, "plan " TINY_GPT " --hw a100x8 --global-batch 16 --format "
+	    "csv --top 2");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strncmp(r.out, "rank,hardware,devices,tp,", 25) == 0);
+}
+END_TEST
+
+START_TEST(cli_strategy_rejects_bad_input)
+{
+	struct run r;
+
+	run(&r, "predict resnet18 --hw a100x2 --tp 2");
+	assert_one_error(&r, 2, "is not a transformer");
+	run(&r, "predict " TINY_GPT " --hw a100x8 --tp 2 --zero 5");
+	assert_one_error(&r, 2, "--zero must be 0, 1, 2 or 3");
+	run(&r, "predict " TINY_GPT " --hw a100x8 --recompute most");
+	assert_one_error(&r, 2, "unknown recompute 'most'");
+	run(&r, "predict " TINY_GPT " --hw a100x8 --strategy best");
+	assert_one_error(&r, 2, "--strategy takes 'auto'");
+	run(&r, "predict " TINY_GPT " --hw a100x8 --tp 3");
+	assert_one_error(&r, 2, "must equal the 8 devices");
+	run(&r, "predict " TINY_GPT " --hw a100x8 --tp 2 --layers");
+	assert_one_error(&r, 2, "--layers is not available");
+	run(&r, "plan " TINY_GPT " --hw a100x8");
+	assert_one_error(&r, 2, "--global-batch are required");
+	run(&r, "plan " TINY_GPT " --hw a100x8 --global-batch 8 "
+	    "--objective speed");
+	assert_one_error(&r, 2, "unknown objective 'speed'");
+	run(&r, "plan " TINY_GPT " --hw a100x8 --global-batch 8 "
+	    "--max-devices 64");
+	assert_one_error(&r, 2, "not counts");
+	run(&r, "plan resnet50 --hw a100x8 --global-batch 8");
+	assert_one_error(&r, 2, "is not a transformer");
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
 	Suite *s = suite_create("cli");
@@ -341,6 +408,8 @@ Suite *suite_cli(void)
 	tcase_add_test(c, cli_predict_yaml_model_and_listing);
 	tcase_add_test(c, cli_predict_scaling_is_monotone);
 	tcase_add_test(c, cli_rejects_bad_arguments);
+	tcase_add_test(c, cli_predict_strategy_and_plan);
+	tcase_add_test(c, cli_strategy_rejects_bad_input);
 	tcase_add_test(c, cli_reports_file_errors_with_place);
 	tcase_add_test(c, cli_write_error_fails);
 	tcase_add_test(c, cli_help_and_man_page_agree);
