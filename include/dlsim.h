@@ -139,11 +139,20 @@ enum model_layer_kind {
 	MODEL_EMBEDDING,    /* token ids (1 x S) to rows of a vocab x H table
 			       (+ learned position / token-type rows) */
 	MODEL_LINEAR,       /* one weight applied to each token: Hin -> Hout */
-	MODEL_ATTENTION,    /* softmax(Q K^T / sqrt d) V of A heads; no params */
+	MODEL_ATTENTION,    /* softmax(Q K^T / sqrt d) V of A heads; no params
+			       but an additive one's (flags) */
 	MODEL_LAYERNORM,    /* over each token's c values; gamma, beta */
 	MODEL_RMSNORM,      /* over each token's c values; gamma */
 	MODEL_GELU,
 	MODEL_SWIGLU,       /* silu(gate) * up: 2F channels in, F out */
+	/* recurrent and recommender layers (model_layer_rnn.c costs them,
+	 * model_build_rnn.c builds them) */
+	MODEL_LSTM,         /* T steps of I features to H per direction */
+	MODEL_GRU,          /* the same with three gates instead of four */
+	MODEL_EMBEDDING_BAG,  /* sum of `lookups` rows of a rows x dim
+				 table per sample (DLRM's sparse features) */
+	MODEL_INTERACTION,  /* DLRM's dot products between its n inputs'
+			       vectors, after a copy of the first */
 	MODEL_LAYER_KIND_COUNT
 };
 
@@ -157,7 +166,11 @@ enum model_pass {
 };
 
 #define MODEL_NAME_LEN 64
-#define MODEL_MAX_INPUTS 8
+/* Producers of one layer: DLRM's interaction reads its bottom MLP and 26
+ * embedding tables (27); add and concat take at most
+ * MODEL_MAX_MERGE_INPUTS, the bound the YAML format documents. */
+#define MODEL_MAX_INPUTS 32
+#define MODEL_MAX_MERGE_INPUTS 8
 
 /*
  * The largest batch a model may name, and the one the simulator accepts:
@@ -174,6 +187,26 @@ enum model_pass {
  * with DLSIM_ERANGE instead of overflowing int64_t.
  */
 #define MODEL_MAX_COUNT ((int64_t)1 << 53)
+
+/*
+ * Per-layer flags (model_layer.flags).  A bidirectional recurrent layer
+ * runs a second, independent pass from t = T - 1 down to 0 with weights
+ * of its own, and concatenates the two outputs (2H channels) unless
+ * MODEL_LAYER_SUM_DIRECTIONS adds them (H; DeepSpeech2 does).
+ * MODEL_LAYER_HOST_CANDIDATE marks a table that may not fit a device's
+ * memory (DLRM's 26 embedding bags hold 24.0 G parameters, 96 GB in
+ * fp32): the simulator may place it in host memory, and does not yet
+ * (its weights, gradients and optimizer state are counted on the
+ * device, its gradient joins the all-reduce like any other).
+ * MODEL_LAYER_ADDITIVE makes an attention Bahdanau's additive score,
+ * v . tanh(q + k) (GNMT).
+ */
+enum model_layer_flags {
+	MODEL_LAYER_BIDIRECTIONAL = 1 << 0,
+	MODEL_LAYER_SUM_DIRECTIONS = 1 << 1,
+	MODEL_LAYER_HOST_CANDIDATE = 1 << 2,
+	MODEL_LAYER_ADDITIVE = 1 << 3
+};
 
 /* A tensor shape per sample: channels x height x width. */
 struct model_shape {
@@ -197,7 +230,7 @@ struct model_layer {
 	int64_t pad_h, pad_w;
 	int64_t dilation;
 	int64_t groups;
-	int has_bias;                    /* conv2d, fc and linear */
+	int has_bias;                    /* conv2d, fc, linear, lstm, gru */
 	/* lrn */
 	int64_t lrn_size;
 	/* embedding: rows of its tables, each row H = out.c values wide;
@@ -219,6 +252,22 @@ struct model_layer {
 	 * for cross-attention, whose second input holds K and V) */
 	int64_t heads, kv_heads, head_dim, kv_len;
 	int causal;                      /* masked; changes no count */
+	/* lstm and gru: the input's h is T timesteps of I = in.c x in.w
+	 * features each; hidden H per direction; out (H or 2H, T, 1).
+	 * steps = T, the number of dependent steps of the fwd and
+	 * bwd_data passes: step t needs step t - 1's h (and c), so each
+	 * step is at least one kernel launch (cuDNN: a GEMM and a fused
+	 * element-wise kernel), in order, per direction (the two
+	 * directions are independent).  bwd_weight is one GEMM over all
+	 * steps.  model_layer_cost()'s depth already grows with T; the
+	 * simulator should also charge steps launches instead of one.
+	 * 0 for every other kind. */
+	int64_t hidden;
+	int64_t steps;
+	/* embedding_bag: ids, and so rows pooled, per sample (vocab holds
+	 * the table's rows, out.c its width) */
+	int64_t lookups;
+	unsigned flags;                  /* enum model_layer_flags */
 	/* the transformer block (0 .. model.tf.blocks - 1) the layer is
 	 * part of; -1 outside blocks (embeddings, final norm, logits, loss)
 	 * and in every CNN.  The one field whose unused value is not 0 */
@@ -334,8 +383,10 @@ void model_free(struct model *m);
  * Build a model from the zoo by name (see model_zoo_names()), or from a
  * family with its keys: "NAME:key=value,..." (gpt, bert, t5,
  * transformer, llama: layers, hidden, heads, seq, vocab, ffn, kv_heads;
- * resnet: depth, width), where NAME may also be a transformer preset,
- * whose keys the given ones override ("gpt3-175b:seq=1024").  The model
+ * resnet: depth, width; gnmt: layers, hidden, seq, vocab; deepspeech2:
+ * layers, hidden, seq; dlrm: dim), where NAME may also be a preset,
+ * whose keys the given ones override ("gpt3-175b:seq=1024",
+ * "gnmt:seq=30").  The model
  * is named by the whole string (cut to MODEL_NAME_LEN - 1).  On success
  * *out is a new model the caller frees with model_free(); on failure *out
  * is NULL and err says why in one line naming the string: DLSIM_ENOTFOUND
@@ -404,8 +455,8 @@ void model_layer_cost(const struct model_layer *l, enum model_pass p,
 void model_grad_accum_cost(const struct model_layer *l, int64_t batch,
 			   int act_bytes, struct model_pass_cost *out);
 
-/* Forward multiply-adds per sample of the whole model (conv, fc, linear
- * and attention). */
+/* Forward multiply-adds per sample of the whole model (conv, fc, linear,
+ * attention, lstm, gru and interaction). */
 double model_forward_macs(const struct model *m);
 
 /* ------------------------------------------------------------------ */

@@ -112,6 +112,51 @@ int model_add_attention(struct model_builder *b, int qkv, int kv,
 			int causal);
 int model_add_norm(struct model_builder *b, enum model_layer_kind kind,
 		   int in, const char *name);
+/* Bahdanau's additive attention of one head (GNMT): q holds the
+ * projected queries (d), kv the projected keys then the values (2d);
+ * params d + 1 (v and its normalised scale g). */
+int model_add_additive_attention(struct model_builder *b, int q, int kv,
+				 const char *name);
+
+/*
+ * Recurrent and recommender layers (model_build_rnn.c).
+ *
+ * model_add_rnn: MODEL_LSTM or MODEL_GRU of `hidden` units over the
+ * input's h (T steps of in.c x in.w features); flags: 0,
+ * MODEL_LAYER_BIDIRECTIONAL, or that | MODEL_LAYER_SUM_DIRECTIONS; bias:
+ * PyTorch's two bias vectors.
+ * model_add_embedding_bag: a rows x dim table, `lookups` rows summed per
+ * sample, out (dim, 1, 1); `in` is only where the batch starts (the ids
+ * are the layer's own); flags: 0 or MODEL_LAYER_HOST_CANDIDATE.
+ * model_add_interaction: n_in (2 .. MODEL_MAX_INPUTS) inputs of the same
+ * (D, 1, 1) to (D + n_in (n_in - 1) / 2, 1, 1).
+ */
+int model_add_rnn(struct model_builder *b, enum model_layer_kind kind,
+		  int in, const char *name, int64_t hidden, unsigned flags,
+		  int bias);
+int model_add_embedding_bag(struct model_builder *b, int in,
+			    const char *name, int64_t rows, int64_t dim,
+			    int64_t lookups, unsigned flags);
+int model_add_interaction(struct model_builder *b, int n_in, const int *in,
+			  const char *name);
+
+/*
+ * Values per sample a layer keeps for backward besides its output (a
+ * recurrent layer's gates and cell, an additive attention's tanh); 0 for
+ * most kinds, -1 past MODEL_MAX_COUNT.  model_builder_finish() adds them
+ * to the model's activation_elems.
+ */
+int64_t model_layer_saved_elems(const struct model_layer *l);
+
+/* Costs of the kinds in model_layer_rnn.c, for model_layer_cost() (n
+ * samples, a and wb bytes per activation and weight value; *c zeroed). */
+double model_rnn_macs(const struct model_layer *l);
+void model_rnn_cost(const struct model_layer *l, enum model_pass p,
+		    double n, double a, double wb, struct model_pass_cost *c);
+void model_bag_cost(const struct model_layer *l, enum model_pass p,
+		    double n, double a, double wb, struct model_pass_cost *c);
+void model_interaction_cost(const struct model_layer *l, enum model_pass p,
+			    double n, double a, struct model_pass_cost *c);
 
 /* Shorthands the zoo uses everywhere. */
 int model_conv(struct model_builder *b, int in, int64_t out_channels,
@@ -208,6 +253,15 @@ enum model_tf_key {
 
 enum model_resnet_key { MODEL_KEY_DEPTH = 0, MODEL_KEY_WIDTH };
 
+/* gnmt takes all four, deepspeech2 the first three (seq: spectrogram
+ * frames), dlrm only dim. */
+enum model_rnn_key {
+	MODEL_KEY_RNN_LAYERS = 0, MODEL_KEY_RNN_HIDDEN, MODEL_KEY_RNN_SEQ,
+	MODEL_KEY_RNN_VOCAB
+};
+
+enum model_dlrm_key { MODEL_KEY_DLRM_DIM = 0 };
+
 /* Family builders (model_zoo_transformer.c, model_zoo_resnet.c). */
 int model_zoo_gpt(struct model_builder *b, const struct model_spec *s);
 int model_zoo_bert(struct model_builder *b, const struct model_spec *s);
@@ -215,6 +269,11 @@ int model_zoo_t5(struct model_builder *b, const struct model_spec *s);
 int model_zoo_vaswani(struct model_builder *b, const struct model_spec *s);
 int model_zoo_llama(struct model_builder *b, const struct model_spec *s);
 int model_zoo_resnet(struct model_builder *b, const struct model_spec *s);
+/* model_zoo_rnn.c, model_zoo_dlrm.c */
+int model_zoo_gnmt(struct model_builder *b, const struct model_spec *s);
+int model_zoo_deepspeech2(struct model_builder *b,
+			  const struct model_spec *s);
+int model_zoo_dlrm(struct model_builder *b, const struct model_spec *s);
 
 /* The zoo's table of builders (model_zoo.c). */
 struct model_zoo_entry {
@@ -240,5 +299,16 @@ int model_zoo_densenet121(struct model_builder *b);
 int model_zoo_mobilenet_v1(struct model_builder *b);
 int model_zoo_mobilenet_v2(struct model_builder *b);
 int model_zoo_squeezenet1_0(struct model_builder *b);
+
+/* Fill the four figures of a pass cost (its kernel class is left as
+ * it is). */
+static inline void model_cost_set(struct model_pass_cost *c, double flops,
+				  double bytes, double work, double depth)
+{
+	c->flops = flops;
+	c->bytes = bytes;
+	c->work = work;
+	c->depth = depth;
+}
 
 #endif /* DLSIM_MODELS_MODEL_H */

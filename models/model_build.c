@@ -529,13 +529,13 @@ int model_add_merge(struct model_builder *b, enum model_layer_kind kind,
 	if (kind != MODEL_ADD && kind != MODEL_CONCAT)
 		return model_builder_fail(b, DLSIM_EINVAL,
 					  "a merge must be add or concat");
-	if (b->m && (n_in < 2 || n_in > MODEL_MAX_INPUTS)) {
+	if (b->m && (n_in < 2 || n_in > MODEL_MAX_MERGE_INPUTS)) {
 		char label[MODEL_NAME_LEN];
 
 		layer_label(b, kind, name, label, sizeof(label));
 		return model_builder_failf(b, DLSIM_EINVAL, "layer '%s': add and concat "
 			    "take 2 to %d inputs (got %d)", label,
-			    MODEL_MAX_INPUTS, n_in);
+			    MODEL_MAX_MERGE_INPUTS, n_in);
 	}
 	for (i = 0; i < n_in; i++)
 		if (check_input(b, in[i], kind, name) < 0)
@@ -622,7 +622,9 @@ int model_conv_bn_relu(struct model_builder *b, int in, int64_t out_channels,
 /*
  * Activations kept for backward, per sample.  In-place ReLU (as in
  * torchvision) overwrites its input and keeps no tensor of its own; a
- * flatten is a view; every other layer's output is kept.
+ * flatten is a view; every other layer's output is kept, and what some
+ * layers keep besides (model_layer_saved_elems: a recurrent layer's
+ * gates).
  */
 static void count_activations(struct model_builder *b)
 {
@@ -632,10 +634,14 @@ static void count_activations(struct model_builder *b)
 	m->activation_elems = 0;
 	for (i = 0; i < m->n_layers; i++) {
 		const struct model_layer *l = &m->layers[i];
+		int64_t extra = model_layer_saved_elems(l);
 
 		if (l->kind == MODEL_RELU || l->kind == MODEL_FLATTEN)
 			continue;
-		if (!count_add(m->activation_elems, shape_elems(l->out),
+		if (extra < 0 ||
+		    !count_add(m->activation_elems, extra,
+			       &m->activation_elems) ||
+		    !count_add(m->activation_elems, shape_elems(l->out),
 			       &m->activation_elems)) {
 			dlsim_err_set(&b->err, DLSIM_ERANGE, "model '%s': "
 				      "activations kept for backward too "

@@ -15,7 +15,12 @@
  *   linear      Hin Hout (+ Hout bias), as torch.nn.Linear; tied (logits
  *               that reuse the token table, Press & Wolf 2017, used by
  *               GPT-2 and Megatron-LM): the bias only.
- *   attention   none: the projections are linear layers of their own.
+ *   attention   none: the projections are linear layers of their own;
+ *               an additive one (Bahdanau et al. 2015, App. A.1.2, with
+ *               the weight-normalised score of the MLPerf GNMT reference,
+ *               seq2seq/models/attention.py: normalize=True) has v (d)
+ *               and its scale g (1) per head, the bias of q + k being
+ *               the query projection's.
  *   layer norm  2H (gamma, beta; Ba et al. 2016); RMSNorm H (gamma;
  *               Zhang & Sennrich 2019).
  *
@@ -163,9 +168,11 @@ static int cross_shape(struct model_builder *b, struct model_layer *l,
 	return 0;
 }
 
-int model_add_attention(struct model_builder *b, int qkv, int kv,
-			const char *name, int64_t heads, int64_t kv_heads,
-			int causal)
+/* An attention layer; flags MODEL_LAYER_ADDITIVE gives each head a
+ * score vector v and its scale g (d + 1 parameters). */
+static int attention_add(struct model_builder *b, int qkv, int kv,
+			 const char *name, int64_t heads, int64_t kv_heads,
+			 int causal, unsigned flags)
 {
 	struct model_layer *l = model_layer_reserve(b, MODEL_ATTENTION, name,
 						    qkv);
@@ -200,7 +207,23 @@ int model_add_attention(struct model_builder *b, int qkv, int kv,
 	l->out.c = heads * l->head_dim;   /* at most in.c */
 	l->out.h = l->in.h;
 	l->out.w = 1;
+	l->flags = flags;
+	if (flags & MODEL_LAYER_ADDITIVE)
+		l->params = heads * (l->head_dim + 1);   /* <= 2 in.c */
 	return model_layer_commit(b, l);
+}
+
+int model_add_attention(struct model_builder *b, int qkv, int kv,
+			const char *name, int64_t heads, int64_t kv_heads,
+			int causal)
+{
+	return attention_add(b, qkv, kv, name, heads, kv_heads, causal, 0);
+}
+
+int model_add_additive_attention(struct model_builder *b, int q, int kv,
+				 const char *name)
+{
+	return attention_add(b, q, kv, name, 1, 1, 0, MODEL_LAYER_ADDITIVE);
 }
 
 int model_add_norm(struct model_builder *b, enum model_layer_kind kind,

@@ -65,6 +65,18 @@
  *               ceil log2 d + 2 ceil log2 S_kv (dot product, softmax sum,
  *               P V sum); D(dx) adds the longer of the S and S_kv sums to
  *               ceil log2 d + ceil log2 S_kv.
+ *               Additive (Bahdanau et al. 2015, "Neural Machine
+ *               Translation by Jointly Learning to Align and
+ *               Translate", App. A.1.2; GNMT): score = v . tanh(q + k),
+ *               with the same 2 A d S S_kv MACs (v's dot product, then
+ *               P V) and, per score value (A d S S_kv of them), forward
+ *               6 FLOPs (q + k, tanh) and 4 values moved (the sum and the
+ *               tanh written and read, as the MLPerf reference's
+ *               PyTorch code materialises them), dx 8 (v times ds, 1 -
+ *               t^2 (2), their product, into dq and dk, v's and g's
+ *               gradient (2)) and 3 values (the kept tanh, d(q + k)
+ *               written and read); D + 2 in each.  v and g's gradient is
+ *               counted with dx: the layer has no dw pass of its own.
  *   embedding   a gather: forward reads n S token ids (8 bytes, int64 as
  *               torch.nn.Embedding takes them) and t rows per token (t =
  *               the tables summed: tokens, + positions, + token types),
@@ -99,6 +111,9 @@
  *   softmax with cross-entropy: each of the h x w positions (tokens) is
  *               one softmax over c classes, so the log is per token and
  *               D = 2 ceil log2 c; for a CNN (1 x 1) it is per sample.
+ *
+ * Recurrent layers (lstm, gru), embedding bags and DLRM's interaction are
+ * costed in model_layer_rnn.c.
  *
  * Gradient accumulation (model_grad_accum_cost): when k > 1 layers read
  * one output, its gradient is the sum of the k gradients they send back;
@@ -150,7 +165,8 @@ static const char *const kind_names[] = {
 	"input", "conv2d", "fc", "maxpool", "avgpool", "globalpool",
 	"batchnorm", "lrn", "relu", "sigmoid", "tanh", "add", "concat",
 	"dropout", "flatten", "softmax_xent", "embedding", "linear",
-	"attention", "layernorm", "rmsnorm", "gelu", "swiglu", NULL
+	"attention", "layernorm", "rmsnorm", "gelu", "swiglu", "lstm", "gru",
+	"embedding_bag", "interaction", NULL
 };
 
 static const char *const pass_names[] = {
@@ -186,10 +202,13 @@ static double elems(struct model_shape s)
 	return (double)s.c * (double)s.h * (double)s.w;
 }
 
-/* Multiply-accumulates of a conv2d, fc, linear or attention for one
- * sample (linear: in_elems = S Hin). */
+/* Multiply-accumulates of a conv2d, fc, linear, attention, recurrent
+ * layer or interaction for one sample (linear: in_elems = S Hin). */
 static double macs_per_sample(const struct model_layer *l)
 {
+	if (l->kind == MODEL_LSTM || l->kind == MODEL_GRU ||
+	    l->kind == MODEL_INTERACTION)
+		return model_rnn_macs(l);
 	if (l->kind == MODEL_CONV2D)
 		return elems(l->out) * (double)(l->in.c / l->groups) *
 		       (double)l->kernel_h * (double)l->kernel_w;
@@ -211,14 +230,6 @@ static double weight_elems(const struct model_layer *l)
 	return (double)l->params;
 }
 
-static void set(struct model_pass_cost *c, double flops, double bytes,
-		double work, double depth)
-{
-	c->flops = flops;
-	c->bytes = bytes;
-	c->work = work;
-	c->depth = depth;
-}
 
 static void cost_matrix(const struct model_layer *l, enum model_pass p,
 			double n, double a, double wb,
@@ -250,17 +261,17 @@ static void cost_matrix(const struct model_layer *l, enum model_pass p,
 	}
 	switch (p) {
 	case MODEL_PASS_FWD:
-		set(c, 2.0 * macs + bias, a * (in + out) + w, macs,
+		model_cost_set(c, 2.0 * macs + bias, a * (in + out) + w, macs,
 		    core_ceil_log2(cin) + kd);
 		break;
 	case MODEL_PASS_BWD_DATA:
-		set(c, 2.0 * macs, a * (in + out) + w, macs,
+		model_cost_set(c, 2.0 * macs, a * (in + out) + w, macs,
 		    core_ceil_log2(cout) + kd);
 		break;
 	case MODEL_PASS_BWD_WEIGHT:
 		/* dw reduces over the batch (and positions for conv);
 		 * the bias gradient is one more pass over dy. */
-		set(c, 2.0 * macs + bias, a * (in + out) + w, macs,
+		model_cost_set(c, 2.0 * macs + bias, a * (in + out) + w, macs,
 		    core_ceil_log2(out / (double)l->out.c));
 		break;
 	default:
@@ -275,12 +286,12 @@ static void cost_pool(const struct model_layer *l, enum model_pass p,
 	double k = (double)l->kernel_h * (double)l->kernel_w;
 
 	if (p == MODEL_PASS_FWD)
-		set(c, out * k, a * (in + out), out * (k - 1.0),
+		model_cost_set(c, out * k, a * (in + out), out * (k - 1.0),
 		    core_ceil_log2((double)l->kernel_h) +
 		    core_ceil_log2((double)l->kernel_w));
 	else if (p == MODEL_PASS_BWD_DATA)
 		/* read dy and the saved input, write dx */
-		set(c, in, a * (in + out + in), in, 1.0);
+		model_cost_set(c, in, a * (in + out + in), in, 1.0);
 }
 
 static void cost_batchnorm(const struct model_layer *l, enum model_pass p,
@@ -296,17 +307,17 @@ static void cost_batchnorm(const struct model_layer *l, enum model_pass p,
 		/* mean (1 add), variance (sub, mul, add), normalize (sub,
 		 * mul), scale and shift (mul, add): 8 per value; training
 		 * mode reads x twice (statistics, then normalize). */
-		set(c, 8.0 * e, a * 3.0 * e + w, 8.0 * e, depth);
+		model_cost_set(c, 8.0 * e, a * 3.0 * e + w, 8.0 * e, depth);
 		break;
 	case MODEL_PASS_BWD_WEIGHT:
 		/* dbeta = sum dy (1); dgamma = sum dy * xhat, with xhat
 		 * recomputed (sub, mul, mul, add): 5 per value. */
-		set(c, 5.0 * e, a * 2.0 * e + w, 5.0 * e, depth);
+		model_cost_set(c, 5.0 * e, a * 2.0 * e + w, 5.0 * e, depth);
 		break;
 	case MODEL_PASS_BWD_DATA:
 		/* dx = gamma/sigma (dy - dbeta/N - xhat dgamma/N):
 		 * xhat (2), two scaled subtractions (4), scale (1). */
-		set(c, 7.0 * e, a * 3.0 * e + w, 7.0 * e, 1.0);
+		model_cost_set(c, 7.0 * e, a * 3.0 * e + w, 7.0 * e, 1.0);
 		break;
 	default:
 		break;
@@ -366,10 +377,10 @@ static void cost_elementwise(const struct model_layer *l, enum model_pass p,
 
 	elementwise_flops(l->kind, l->lrn_size, &ff, &fb);
 	if (p == MODEL_PASS_FWD)
-		set(c, ff * out, a * (in + out) + mask, ff * out, 1.0);
+		model_cost_set(c, ff * out, a * (in + out) + mask, ff * out, 1.0);
 	else if (p == MODEL_PASS_BWD_DATA)
 		/* read dy and the saved tensor, write dx */
-		set(c, fb * in, a * (out + out + in + x) + mask, fb * in, 1.0);
+		model_cost_set(c, fb * in, a * (out + out + in + x) + mask, fb * in, 1.0);
 }
 
 static void cost_merge(const struct model_layer *l, enum model_pass p,
@@ -380,10 +391,10 @@ static void cost_merge(const struct model_layer *l, enum model_pass p,
 	if (p != MODEL_PASS_FWD)
 		return;
 	if (l->kind == MODEL_ADD)
-		set(c, in - out, a * (in + out), in - out,
+		model_cost_set(c, in - out, a * (in + out), in - out,
 		    core_ceil_log2((double)l->n_inputs));
 	else
-		set(c, 0.0, a * (in + out), 0.0, 0.0);
+		model_cost_set(c, 0.0, a * (in + out), 0.0, 0.0);
 }
 
 static void cost_loss(const struct model_layer *l, enum model_pass p,
@@ -395,15 +406,33 @@ static void cost_loss(const struct model_layer *l, enum model_pass p,
 
 	if (p == MODEL_PASS_FWD)
 		/* max, subtract, exp, sum, divide; then a log per row */
-		set(c, 5.0 * e + rows, a * 2.0 * e, 5.0 * e + rows, d);
+		model_cost_set(c, 5.0 * e + rows, a * 2.0 * e, 5.0 * e + rows, d);
 	else if (p == MODEL_PASS_BWD_DATA)
 		/* softmax minus one-hot, scaled by 1/N */
-		set(c, 2.0 * e, a * 2.0 * e, 2.0 * e, 1.0);
+		model_cost_set(c, 2.0 * e, a * 2.0 * e, 2.0 * e, 1.0);
 }
 
 /* ---------------------------------------------------------------- */
 /* Transformer layers (the file's head gives the counts)             */
 /* ---------------------------------------------------------------- */
+
+/* Bahdanau's additive score (MODEL_LAYER_ADDITIVE; the file's head):
+ * the element-wise FLOPs and bytes it adds per score value, and the two
+ * levels (add, tanh) it adds to D. */
+static void additive_extra(const struct model_layer *l, enum model_pass p,
+			   double n, double a, struct model_pass_cost *c)
+{
+	double e = n * (double)l->heads * (double)l->head_dim *
+		   (double)l->out.h * (double)l->kv_len;
+	double f = p == MODEL_PASS_FWD ? 6.0 : 8.0;
+
+	if (!(l->flags & MODEL_LAYER_ADDITIVE) || p > MODEL_PASS_BWD_DATA)
+		return;
+	c->flops += f * e;
+	c->work += f * e;
+	c->bytes += a * (p == MODEL_PASS_FWD ? 4.0 : 3.0) * e;
+	c->depth += 2.0;
+}
 
 static void cost_attention(const struct model_layer *l, enum model_pass p,
 			   double n, double a, struct model_pass_cost *c)
@@ -416,10 +445,11 @@ static void cost_attention(const struct model_layer *l, enum model_pass p,
 
 	c->kernel = MODEL_KERNEL_GEMM;
 	if (p == MODEL_PASS_FWD)
-		set(c, 2.0 * macs, a * (in + out), macs, dd + 2.0 * dk);
+		model_cost_set(c, 2.0 * macs, a * (in + out), macs, dd + 2.0 * dk);
 	else if (p == MODEL_PASS_BWD_DATA)
-		set(c, 4.0 * macs, a * 2.0 * (in + out), 2.0 * macs,
+		model_cost_set(c, 4.0 * macs, a * 2.0 * (in + out), 2.0 * macs,
 		    dd + dk + (dk > dq ? dk : dq));
+	additive_extra(l, p, n, a, c);
 }
 
 /* Bytes of one token id: torch.nn.Embedding takes int64 (LongTensor)
@@ -436,11 +466,11 @@ static void cost_embedding(const struct model_layer *l, enum model_pass p,
 		       (double)l->out.c;
 
 	if (p == MODEL_PASS_FWD)
-		set(c, (t - 1.0) * out,
+		model_cost_set(c, (t - 1.0) * out,
 		    TOKEN_ID_BYTES * ids + wb * t * out + a * out,
 		    (t - 1.0) * out, t > 2.0 ? 2.0 : 1.0);
 	else if (p == MODEL_PASS_BWD_WEIGHT)
-		set(c, t * out, TOKEN_ID_BYTES * ids + a * out + wb * table,
+		model_cost_set(c, t * out, TOKEN_ID_BYTES * ids + a * out + wb * table,
 		    t * out, core_ceil_log2(ids));
 }
 
@@ -459,11 +489,11 @@ static void cost_norm(const struct model_layer *l, enum model_pass p,
 		return;
 	f = (l->kind == MODEL_RMSNORM ? rms : ln)[p] * e;
 	if (p == MODEL_PASS_FWD)
-		set(c, f, a * 2.0 * e + w, f, dh);
+		model_cost_set(c, f, a * 2.0 * e + w, f, dh);
 	else if (p == MODEL_PASS_BWD_DATA)
-		set(c, f, a * 3.0 * e + w, f, dh);     /* dy, x; dx */
+		model_cost_set(c, f, a * 3.0 * e + w, f, dh);     /* dy, x; dx */
 	else
-		set(c, f, a * 2.0 * e + w, f,
+		model_cost_set(c, f, a * 2.0 * e + w, f,
 		    core_ceil_log2(e / (double)l->in.c));
 }
 
@@ -473,9 +503,9 @@ static void cost_swiglu(const struct model_layer *l, enum model_pass p,
 	double in = n * (double)l->in_elems, out = n * elems(l->out);
 
 	if (p == MODEL_PASS_FWD)
-		set(c, 6.0 * out, a * (in + out), 6.0 * out, 1.0);
+		model_cost_set(c, 6.0 * out, a * (in + out), 6.0 * out, 1.0);
 	else if (p == MODEL_PASS_BWD_DATA)
-		set(c, 12.0 * out, a * (out + 2.0 * in), 12.0 * out, 1.0);
+		model_cost_set(c, 12.0 * out, a * (out + 2.0 * in), 12.0 * out, 1.0);
 }
 
 /* ---------------------------------------------------------------- */
@@ -531,6 +561,16 @@ void model_layer_cost(const struct model_layer *l, enum model_pass p,
 	case MODEL_SOFTMAX_XENT:
 		cost_loss(l, p, n, a, out);
 		break;
+	case MODEL_LSTM:
+	case MODEL_GRU:
+		model_rnn_cost(l, p, n, a, (double)weight_bytes, out);
+		break;
+	case MODEL_EMBEDDING_BAG:
+		model_bag_cost(l, p, n, a, (double)weight_bytes, out);
+		break;
+	case MODEL_INTERACTION:
+		model_interaction_cost(l, p, n, a, out);
+		break;
 	default: /* input, flatten: no work */
 		break;
 	}
@@ -546,7 +586,7 @@ void model_grad_accum_cost(const struct model_layer *l, int64_t batch,
 	if (l->n_consumers <= 1)
 		return;
 	adds = (double)(l->n_consumers - 1) * elems(l->out) * (double)batch;
-	set(out, adds, 3.0 * adds * (double)act_bytes, adds,
+	model_cost_set(out, adds, 3.0 * adds * (double)act_bytes, adds,
 	    core_ceil_log2((double)l->n_consumers));
 }
 

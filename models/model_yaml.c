@@ -89,7 +89,7 @@ static const cyaml_schema_field_t layer_fields[] = {
 			 type_strings, CYAML_ARRAY_LEN(type_strings)),
 	CYAML_FIELD_SEQUENCE("inputs", CYAML_FLAG_POINTER | OPT,
 			     struct raw_layer, inputs, &input_name, 1,
-			     MODEL_MAX_INPUTS),
+			     MODEL_MAX_MERGE_INPUTS),
 	PINT("out_channels", out_channels), PINT("out_features", out_features),
 	PINT("kernel", kernel), PINT("kernel_h", kernel_h),
 	PINT("kernel_w", kernel_w), PINT("stride", stride),
@@ -413,7 +413,7 @@ static int find_inputs(struct loader *ld, unsigned i,
 static int build_layer(struct loader *ld, unsigned i,
 		       const struct raw_layer *rl, struct dlsim_err *err)
 {
-	int in[MODEL_MAX_INPUTS], n_in, rc;
+	int in[MODEL_MAX_MERGE_INPUTS], n_in, rc;
 	char at[64];
 
 	rc = check_given(ld, i, rl, err);

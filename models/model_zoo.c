@@ -1,7 +1,7 @@
 /*
  * model_zoo.c -- the built-in networks, found by name through three
  * tables: fixed CNNs, parameterised families, and presets of the
- * transformer families.
+ * transformer and recurrent families.
  *
  * Each family lives in its own file (model_zoo_cnn.c, model_zoo_resnet.c,
  * model_zoo_transformer.c, ...).  The two lists below (ZOO_MODELS, the
@@ -94,6 +94,16 @@
  * En-De).  seq 256 and batch 4,096 tokens per GPU (16 sequences):
  * tensor2tensor's transformer_base_v1 (max_length, batch_size).
  *
+ * GNMT, DeepSpeech2 and DLRM follow the MLPerf training references
+ * (model_zoo_rnn.c and model_zoo_dlrm.c give each figure's file): GNMT v2
+ * 4 + 4 LSTM layers of 1024, sequences of at most 50 tokens, V 32,320
+ * (32,000 BPE merges padded to a multiple of 8), batch 128 (train.py);
+ * DeepSpeech2 (MLPerf v0.5) 5 bidirectional GRUs of 800, batch 5
+ * (params.py), 1,500 spectrogram frames (15 s at the 10 ms stride): its
+ * GRUs then run 735 steps, about the T = 750 of the DeepSpeech GRU
+ * kernels DeepBench times (shared/data/deepbench_rnn.csv); DLRM on
+ * Criteo Terabyte, embeddings of 128, batch 2048 (run_and_time.sh).
+ *
  * Llama 2 (Touvron et al. 2023, Table 1: context 4k, GQA for 70B; HF
  * meta-llama/Llama-2-*-hf config.json: hidden_size, intermediate_size
  * 11008/13824/28672, num_attention_heads, num_key_value_heads 8 for 70B,
@@ -112,6 +122,12 @@
 #define LLAMA2_SRC "Touvron et al. 2023, Table 1; HF Llama-2 config.json"
 #define LLAMA3_SRC "Dubey et al. 2024, Table 3, Sec. 3.4.1; HF Llama-3 " \
 	"config.json"
+#define GNMT_SRC "MLPerf training reference rnn_translator (GNMT v2), " \
+	"train.py defaults"
+#define DS2_SRC "MLPerf v0.5 reference speech_recognition, model.py " \
+	"and params.py"
+#define DLRM_SRC "MLPerf DLRM, facebookresearch/dlrm run_and_time.sh " \
+	"(Criteo Terabyte)"
 
 #define ZOO_PRESETS(P) \
 	P("transformer-base", "transformer", "layers=6,hidden=512,heads=8," \
@@ -164,7 +180,14 @@
 	  "GQA 8, seq 8192 (Dubey et al. 2024)", LLAMA3_SRC) \
 	P("llama3-405b", "llama", "layers=126,hidden=16384,heads=128," \
 	  "kv_heads=8,ffn=53248,seq=8192,vocab=128256", 1, "Llama 3 405B, " \
-	  "GQA 8, seq 8192 (Dubey et al. 2024)", LLAMA3_SRC)
+	  "GQA 8, seq 8192 (Dubey et al. 2024)", LLAMA3_SRC) \
+	P("gnmt", "gnmt", "layers=4,hidden=1024,seq=50,vocab=32320", 128, \
+	  "GNMT v2, 4+4 LSTM layers of 1024, seq 50 (MLPerf)", GNMT_SRC) \
+	P("deepspeech2", "deepspeech2", "layers=5,hidden=800,seq=1500", 5, \
+	  "DeepSpeech2, 2 convs + 5 bidirectional GRUs of 800, 1500 " \
+	  "frames (MLPerf v0.5)", DS2_SRC) \
+	P("dlrm", "dlrm", "dim=128", 2048, "DLRM, Criteo Terabyte, 26 " \
+	  "tables (24.0 G params), dim 128 (MLPerf)", DLRM_SRC)
 
 struct zoo_preset {
 	const char *name, *family, *keys;
@@ -211,11 +234,37 @@ static const struct model_key resnet_keys[] = {
 	{ NULL, 0, 0, 0 }
 };
 
+/* enum model_rnn_key.  GNMT's encoder always has its bidirectional and
+ * its 2H -> H layer, so 2 layers at least; DeepSpeech2's convolutions
+ * need 31 frames (41 x 11 and 21 x 11 kernels, 11 + 2 x 10 in time).
+ * 65536 steps bound the depth (and the launches) of one pass. */
+static const struct model_key gnmt_keys[] = {
+	{ "layers", 2, 1024, 1 },
+	{ "hidden", 1, 1 << 20, 1 },
+	{ "seq", 1, 1 << 16, 1 },
+	{ "vocab", 1, 1 << 24, 1 },
+	{ NULL, 0, 0, 0 }
+};
+
+static const struct model_key ds2_keys[] = {
+	{ "layers", 1, 1024, 1 },
+	{ "hidden", 1, 1 << 20, 1 },
+	{ "seq", 31, 1 << 17, 1 },
+	{ NULL, 0, 0, 0 }
+};
+
+static const struct model_key dlrm_keys[] = {
+	{ "dim", 1, 1 << 20, 1 },
+	{ NULL, 0, 0, 0 }
+};
+
 /*
  * Families.  Batch, when no preset gives one: resnet 32 (the torchvision
  * recipe, model_zoo_resnet.c); bert 16 and transformer 16 (their base
  * presets' sources above); gpt, t5 and llama 1 (one sequence per device,
- * the micro-batch of Megatron-LM's GPT-3 example, above).
+ * the micro-batch of Megatron-LM's GPT-3 example, above); gnmt,
+ * deepspeech2 and dlrm their presets' (each is its family's preset of
+ * the same name, so the family is always built from the preset's keys).
  */
 struct zoo_family {
 	const char *name;
@@ -228,6 +277,9 @@ struct zoo_family {
 
 static const struct zoo_family families[] = {
 	{ "bert", tf_keys, model_zoo_bert, 16, "Devlin et al. 2019", 0 },
+	{ "deepspeech2", ds2_keys, model_zoo_deepspeech2, 5, DS2_SRC, 0 },
+	{ "dlrm", dlrm_keys, model_zoo_dlrm, 2048, DLRM_SRC, 0 },
+	{ "gnmt", gnmt_keys, model_zoo_gnmt, 128, GNMT_SRC, 0 },
 	{ "gpt", tf_keys, model_zoo_gpt, 1, "Radford et al. 2019 (GPT-2), "
 	  "Brown et al. 2020 (GPT-3)", 0 },
 	{ "llama", tf_keys, model_zoo_llama, 1, "Touvron et al. 2023", 0 },
@@ -374,7 +426,8 @@ int model_zoo_build(const char *name, struct model **out,
 	if (e && colon)
 		return dlsim_err_set(err, DLSIM_EINVAL, "model '%s': '%s' "
 				     "takes no keys (families do: resnet, "
-				     "gpt, bert, t5, transformer, llama)",
+				     "gpt, bert, t5, transformer, llama, "
+				     "gnmt, deepspeech2, dlrm)",
 				     name, base);
 	if (e)
 		return build_cnn(e, out, err);

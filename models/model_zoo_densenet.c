@@ -6,8 +6,8 @@
  * Each dense layer sees the concatenation of its block's input and of
  * every earlier layer's 32 new channels.  torchvision concatenates the
  * whole list afresh for each layer (and once more for the block's
- * output); the builder's concat takes at most MODEL_MAX_INPUTS inputs,
- * so here each layer's output is appended to the running concat,
+ * output); the builder's concat takes at most MODEL_MAX_MERGE_INPUTS
+ * inputs, so here each layer's output is appended to the running concat,
  * cat(previous concat, new features).  Every tensor has the same shape
  * and every conv and batch norm the same counts; the concat traffic is
  * the same too, less the copy of a one-tensor list that torchvision's

@@ -361,24 +361,25 @@ END_TEST
 START_TEST(builder_rejects_too_many_inputs)
 {
 	struct model_builder b;
-	int in[MODEL_MAX_INPUTS + 1], i;
+	int in[MODEL_MAX_MERGE_INPUTS + 1], i;
 
 	start(&b, 4, 3, 3);
-	for (i = 0; i <= MODEL_MAX_INPUTS; i++)
+	for (i = 0; i <= MODEL_MAX_MERGE_INPUTS; i++)
 		in[i] = MODEL_IN;
 	assert_build_failed(&b, model_add_merge(&b, MODEL_ADD,
-						MODEL_MAX_INPUTS + 1, in,
-						"sum9"), "sum9");
-	/* MODEL_MAX_INPUTS itself is fine: 8 copies of 36 values */
+						MODEL_MAX_MERGE_INPUTS + 1,
+						in, "sum9"), "sum9");
+	/* MODEL_MAX_MERGE_INPUTS itself is fine: 8 copies of 36 values */
 	{
 		struct model *m;
 		int x;
 
 		start(&b, 4, 3, 3);
-		x = model_add_merge(&b, MODEL_ADD, MODEL_MAX_INPUTS, in,
-				    "sum8");
+		x = model_add_merge(&b, MODEL_ADD, MODEL_MAX_MERGE_INPUTS,
+				    in, "sum8");
 		m = finish(&b);
-		ck_assert_int_eq(m->layers[x].in_elems, 36 * MODEL_MAX_INPUTS);
+		ck_assert_int_eq(m->layers[x].in_elems,
+				 36 * MODEL_MAX_MERGE_INPUTS);
 		/* D = ceil log2 8 = 3 */
 		ck_assert(fwd_depth(&m->layers[x]) == 3.0);
 		model_free(m);
@@ -582,12 +583,12 @@ START_TEST(builder_messages_carry_their_numbers)
 {
 	struct model_builder b;
 	struct model_conv_spec s;
-	int in[MODEL_MAX_INPUTS + 1], i;
+	int in[MODEL_MAX_MERGE_INPUTS + 1], i;
 
-	for (i = 0; i <= MODEL_MAX_INPUTS; i++)
+	for (i = 0; i <= MODEL_MAX_MERGE_INPUTS; i++)
 		in[i] = MODEL_IN;
 	start(&b, 4, 3, 3);
-	model_add_merge(&b, MODEL_ADD, MODEL_MAX_INPUTS + 1, in, "sum9");
+	model_add_merge(&b, MODEL_ADD, MODEL_MAX_MERGE_INPUTS + 1, in, "sum9");
 	ck_assert_str_eq(b.err.msg, "layer 'sum9': add and concat take 2 to "
 			 "8 inputs (got 9)");
 	model_free(b.m);

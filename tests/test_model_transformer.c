@@ -18,78 +18,33 @@
 #include "tests.h"
 #include "cli_util.h"
 #include "dlsim.h"
+#include "model_util.h"
 #include "models/model.h"
 
-#define N 2
-#define A 4
-#define WB 4
+#define N MODEL_UTIL_BATCH
+#define A MODEL_UTIL_ACT
+#define WB MODEL_UTIL_WEIGHT
 
 /* ---------------------------------------------------------------- */
 /* Helpers                                                           */
 /* ---------------------------------------------------------------- */
 
-static struct model *build(const char *spec)
-{
-	struct dlsim_err err = { 0 };
-	struct model *m = NULL;
-
-	ck_assert_msg(model_zoo_build(spec, &m, &err) == DLSIM_OK, "%s: %s",
-		      spec, err.msg);
-	ck_assert_ptr_nonnull(m);
-	return m;
-}
 
 static int64_t params_of(const char *spec)
 {
-	struct model *m = build(spec);
+	struct model *m = model_util_build(spec);
 	int64_t p = m->params;
 
 	model_free(m);
 	return p;
 }
 
-/* model_zoo_build(spec) fails with code, in one line naming spec and
- * holding want. */
-static void build_fails(const char *spec, int code, const char *want)
-{
-	struct dlsim_err err = { 0 };
-	struct model *m = (struct model *)&err;
 
-	ck_assert_int_eq(model_zoo_build(spec, &m, &err), code);
-	ck_assert_ptr_null(m);
-	ck_assert_msg(strstr(err.msg, spec) && strstr(err.msg, want) &&
-		      !strchr(err.msg, '\n'), "%s: '%s' lacks '%s'", spec,
-		      err.msg, want);
-}
 
-static const struct model_layer *layer(const struct model *m,
-				       const char *name)
-{
-	int i;
-
-	for (i = 0; i < m->n_layers; i++)
-		if (strcmp(m->layers[i].name, name) == 0)
-			return &m->layers[i];
-	ck_abort_msg("%s has no layer '%s'", m->name, name);
-	return NULL;
-}
-
-static void expect(const struct model_layer *l, enum model_pass p,
-		   double flops, double bytes, double work, double depth)
-{
-	struct model_pass_cost c;
-
-	model_layer_cost(l, p, N, A, WB, &c);
-	ck_assert_msg(c.flops == flops && c.bytes == bytes &&
-		      c.work == work && c.depth == depth,
-		      "%s %s: %.17g %.17g %.17g %.17g, expected %.17g %.17g "
-		      "%.17g %.17g", l->name, model_pass_name(p), c.flops,
-		      c.bytes, c.work, c.depth, flops, bytes, work, depth);
-}
 
 static void expect_zero(const struct model_layer *l, enum model_pass p)
 {
-	expect(l, p, 0.0, 0.0, 0.0, 0.0);
+	model_util_expect(l, p, 0.0, 0.0, 0.0, 0.0);
 }
 
 static enum model_kernel kernel_of(const struct model_layer *l)
@@ -153,14 +108,14 @@ START_TEST(embedding_and_linear_by_hand)
 	ck_assert_int_eq(m->layers[e].params, 112);
 	ck_assert_int_eq(m->layers[e].out.c, 8);
 	ck_assert_int_eq(m->layers[e].out.h, 4);
-	expect(&m->layers[e], MODEL_PASS_FWD, 64, 832, 64, 1);
+	model_util_expect(&m->layers[e], MODEL_PASS_FWD, 64, 832, 64, 1);
 	expect_zero(&m->layers[e], MODEL_PASS_BWD_DATA);
-	expect(&m->layers[e], MODEL_PASS_BWD_WEIGHT, 128, 768, 128, 3);
+	model_util_expect(&m->layers[e], MODEL_PASS_BWD_WEIGHT, 128, 768, 128, 3);
 	ck_assert_int_eq(kernel_of(&m->layers[e]), MODEL_KERNEL_VECTOR);
 	ck_assert_int_eq(m->layers[fc].params, 54);
-	expect(&m->layers[fc], MODEL_PASS_FWD, 816, 664, 384, 3);
-	expect(&m->layers[fc], MODEL_PASS_BWD_DATA, 768, 664, 384, 3);
-	expect(&m->layers[fc], MODEL_PASS_BWD_WEIGHT, 816, 664, 384, 3);
+	model_util_expect(&m->layers[fc], MODEL_PASS_FWD, 816, 664, 384, 3);
+	model_util_expect(&m->layers[fc], MODEL_PASS_BWD_DATA, 768, 664, 384, 3);
+	model_util_expect(&m->layers[fc], MODEL_PASS_BWD_WEIGHT, 816, 664, 384, 3);
 	ck_assert_int_eq(kernel_of(&m->layers[fc]), MODEL_KERNEL_GEMM);
 	ck_assert(model_forward_macs(m) == 192.0);   /* per sample */
 	model_free(m);
@@ -199,21 +154,21 @@ START_TEST(attention_and_norms_by_hand)
 	ck_assert_int_eq(m->layers[at].head_dim, 2);
 	ck_assert_int_eq(m->layers[at].out.c, 4);
 	ck_assert_int_eq(m->layers[at].params, 0);
-	expect(&m->layers[at], MODEL_PASS_FWD, 512, 384, 256, 5);
-	expect(&m->layers[at], MODEL_PASS_BWD_DATA, 1024, 768, 512, 5);
+	model_util_expect(&m->layers[at], MODEL_PASS_FWD, 512, 384, 256, 5);
+	model_util_expect(&m->layers[at], MODEL_PASS_BWD_DATA, 1024, 768, 512, 5);
 	expect_zero(&m->layers[at], MODEL_PASS_BWD_WEIGHT);
 	ck_assert_int_eq(kernel_of(&m->layers[at]), MODEL_KERNEL_GEMM);
 	/* a causal mask changes no count (Megatron counts the full S x S) */
 	ck_assert_int_eq(m->layers[causal].causal, 1);
-	expect(&m->layers[causal], MODEL_PASS_FWD, 512, 384, 256, 5);
+	model_util_expect(&m->layers[causal], MODEL_PASS_FWD, 512, 384, 256, 5);
 	ck_assert_int_eq(m->layers[ln].params, 8);
-	expect(&m->layers[ln], MODEL_PASS_FWD, 256, 288, 256, 2);
-	expect(&m->layers[ln], MODEL_PASS_BWD_DATA, 320, 416, 320, 2);
-	expect(&m->layers[ln], MODEL_PASS_BWD_WEIGHT, 160, 288, 160, 3);
+	model_util_expect(&m->layers[ln], MODEL_PASS_FWD, 256, 288, 256, 2);
+	model_util_expect(&m->layers[ln], MODEL_PASS_BWD_DATA, 320, 416, 320, 2);
+	model_util_expect(&m->layers[ln], MODEL_PASS_BWD_WEIGHT, 160, 288, 160, 3);
 	ck_assert_int_eq(m->layers[rms].params, 4);
-	expect(&m->layers[rms], MODEL_PASS_FWD, 128, 272, 128, 2);
-	expect(&m->layers[rms], MODEL_PASS_BWD_DATA, 224, 400, 224, 2);
-	expect(&m->layers[rms], MODEL_PASS_BWD_WEIGHT, 96, 272, 96, 3);
+	model_util_expect(&m->layers[rms], MODEL_PASS_FWD, 128, 272, 128, 2);
+	model_util_expect(&m->layers[rms], MODEL_PASS_BWD_DATA, 224, 400, 224, 2);
+	model_util_expect(&m->layers[rms], MODEL_PASS_BWD_WEIGHT, 96, 272, 96, 3);
 	model_free(m);
 }
 END_TEST
@@ -241,11 +196,11 @@ START_TEST(activations_logits_and_loss_by_hand)
 	sw = model_add_simple(&b, MODEL_SWIGLU, MODEL_IN, "swiglu");
 	m = NULL;
 	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
-	expect(&m->layers[g], MODEL_PASS_FWD, 624, 384, 624, 1);
-	expect(&m->layers[g], MODEL_PASS_BWD_DATA, 1056, 576, 1056, 1);
+	model_util_expect(&m->layers[g], MODEL_PASS_FWD, 624, 384, 624, 1);
+	model_util_expect(&m->layers[g], MODEL_PASS_BWD_DATA, 1056, 576, 1056, 1);
 	ck_assert_int_eq(m->layers[sw].out.c, 3);
-	expect(&m->layers[sw], MODEL_PASS_FWD, 144, 288, 144, 1);
-	expect(&m->layers[sw], MODEL_PASS_BWD_DATA, 288, 480, 288, 1);
+	model_util_expect(&m->layers[sw], MODEL_PASS_FWD, 144, 288, 144, 1);
+	model_util_expect(&m->layers[sw], MODEL_PASS_BWD_DATA, 288, 480, 288, 1);
 	ck_assert_int_eq(kernel_of(&m->layers[sw]), MODEL_KERNEL_VECTOR);
 	model_free(m);
 
@@ -257,10 +212,10 @@ START_TEST(activations_logits_and_loss_by_hand)
 	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
 	ck_assert_int_eq(m->layers[lg].params, 0);
 	ck_assert_int_eq(m->params, 80);
-	expect(&m->layers[lg], MODEL_PASS_FWD, 1280, 896, 640, 3);
-	expect(&m->layers[lg], MODEL_PASS_BWD_WEIGHT, 1280, 896, 640, 3);
-	expect(&m->layers[loss], MODEL_PASS_FWD, 408, 640, 408, 8);
-	expect(&m->layers[loss], MODEL_PASS_BWD_DATA, 160, 640, 160, 1);
+	model_util_expect(&m->layers[lg], MODEL_PASS_FWD, 1280, 896, 640, 3);
+	model_util_expect(&m->layers[lg], MODEL_PASS_BWD_WEIGHT, 1280, 896, 640, 3);
+	model_util_expect(&m->layers[loss], MODEL_PASS_FWD, 408, 640, 408, 8);
+	model_util_expect(&m->layers[loss], MODEL_PASS_BWD_DATA, 160, 640, 160, 1);
 	model_free(m);
 }
 END_TEST
@@ -309,20 +264,20 @@ END_TEST
 /* Residual add, dropout and loss work on (c, S) tensors as on images. */
 START_TEST(elementwise_kinds_work_on_sequences)
 {
-	struct model *m = build("gpt:layers=1,hidden=8,heads=2,seq=4,"
+	struct model *m = model_util_build("gpt:layers=1,hidden=8,heads=2,seq=4,"
 				"vocab=10");
-	const struct model_layer *add = layer(m, "block0.attn.add");
-	const struct model_layer *drop = layer(m, "block0.attn.drop");
-	const struct model_layer *loss = layer(m, "loss");
+	const struct model_layer *add = model_util_layer(m, "block0.attn.add");
+	const struct model_layer *drop = model_util_layer(m, "block0.attn.drop");
+	const struct model_layer *loss = model_util_layer(m, "loss");
 
 	/* 8 x 4 values per sample, N = 2: the add sums 2 x 64 into 64 */
 	ck_assert_int_eq(add->in_elems, 64);
-	expect(add, MODEL_PASS_FWD, 64, 4 * (128 + 64), 64, 1);
+	model_util_expect(add, MODEL_PASS_FWD, 64, 4 * (128 + 64), 64, 1);
 	/* dropout: compare and scale, plus a 1-byte mask per value */
-	expect(drop, MODEL_PASS_FWD, 128, 4 * 128 + 64, 128, 1);
+	model_util_expect(drop, MODEL_PASS_FWD, 128, 4 * 128 + 64, 128, 1);
 	/* 10 classes per token, 4 tokens */
 	ck_assert_int_eq(loss->in_elems, 40);
-	expect(loss, MODEL_PASS_FWD, 5 * 80 + 8, 4 * 160, 408, 8);
+	model_util_expect(loss, MODEL_PASS_FWD, 5 * 80 + 8, 4 * 160, 408, 8);
 	model_free(m);
 }
 END_TEST
@@ -458,7 +413,7 @@ END_TEST
  */
 static void check_megatron(const char *spec, double b)
 {
-	struct model *m = build(spec);
+	struct model *m = model_util_build(spec);
 	const struct model_transformer *t = &m->tf;
 	double s = (double)t->seq, l = (double)t->layers;
 	double h = (double)t->hidden, v = (double)t->vocab;
@@ -493,7 +448,7 @@ END_TEST
  */
 START_TEST(llama_flops_are_six_n_d_plus_attention)
 {
-	struct model *m = build("llama2-7b");
+	struct model *m = model_util_build("llama2-7b");
 	double matmul;
 
 	step_flops(m, 1, &matmul);
@@ -527,7 +482,7 @@ static int check_blocks(const struct model *m, int64_t blocks)
 
 START_TEST(gpt2_structure)
 {
-	struct model *m = build("gpt2");
+	struct model *m = model_util_build("gpt2");
 	const struct model_transformer *t = &m->tf;
 
 	ck_assert_int_eq(t->arch, MODEL_TF_DECODER);
@@ -540,15 +495,15 @@ START_TEST(gpt2_structure)
 	/* per block: 2 norms, qkv, core, proj, fc1, act, fc2, 2 drops,
 	 * 2 adds = 12 layers */
 	ck_assert_int_eq(check_blocks(m, 12), 12 * 12);
-	ck_assert_int_eq(layer(m, "block3.attn.qkv")->out.c, 3 * 768);
-	ck_assert_int_eq(layer(m, "block3.attn.core")->causal, 1);
-	ck_assert_int_eq(layer(m, "lm_head")->tied_to,
-			 (int)(layer(m, "embed") - m->layers));
-	ck_assert_int_eq(layer(m, "embed")->pos_rows, 1024);
+	ck_assert_int_eq(model_util_layer(m, "block3.attn.qkv")->out.c, 3 * 768);
+	ck_assert_int_eq(model_util_layer(m, "block3.attn.core")->causal, 1);
+	ck_assert_int_eq(model_util_layer(m, "lm_head")->tied_to,
+			 (int)(model_util_layer(m, "embed") - m->layers));
+	ck_assert_int_eq(model_util_layer(m, "embed")->pos_rows, 1024);
 	ck_assert_int_eq(m->default_batch, 12);
 	model_free(m);
 
-	m = build("resnet50");
+	m = model_util_build("resnet50");
 	ck_assert_int_eq(m->tf.arch, MODEL_TF_NONE);
 	ck_assert_int_eq(check_blocks(m, 1), 0);
 	model_free(m);
@@ -557,25 +512,25 @@ END_TEST
 
 START_TEST(llama_structure)
 {
-	struct model *m = build("llama2-70b");
-	const struct model_layer *core = layer(m, "block79.attn.core");
+	struct model *m = model_util_build("llama2-70b");
+	const struct model_layer *core = model_util_layer(m, "block79.attn.core");
 
 	ck_assert_int_eq(m->tf.flags, MODEL_TF_GATED_MLP | MODEL_TF_RMSNORM |
 			 MODEL_TF_PRE_NORM);
 	ck_assert_int_eq(m->tf.kv_heads, 8);
 	/* q 8192 + k, v 2 x 8 x 128 */
-	ck_assert_int_eq(layer(m, "block0.attn.qkv")->out.c, 10240);
+	ck_assert_int_eq(model_util_layer(m, "block0.attn.qkv")->out.c, 10240);
 	ck_assert(core->heads == 64 && core->kv_heads == 8 &&
 		  core->head_dim == 128 && core->kv_len == 4096);
-	ck_assert_int_eq(layer(m, "block0.mlp.fc1")->out.c, 2 * 28672);
-	ck_assert_int_eq(layer(m, "block0.mlp.act")->kind, MODEL_SWIGLU);
-	ck_assert_int_eq(layer(m, "lm_head")->tied_to, 0);
-	ck_assert_int_eq(layer(m, "lm_head")->params, 32000LL * 8192);
+	ck_assert_int_eq(model_util_layer(m, "block0.mlp.fc1")->out.c, 2 * 28672);
+	ck_assert_int_eq(model_util_layer(m, "block0.mlp.act")->kind, MODEL_SWIGLU);
+	ck_assert_int_eq(model_util_layer(m, "lm_head")->tied_to, 0);
+	ck_assert_int_eq(model_util_layer(m, "lm_head")->params, 32000LL * 8192);
 	/* no dropout: 2 norms, qkv, core, proj, fc1, act, fc2, 2 adds */
 	ck_assert_int_eq(check_blocks(m, 80), 80 * 10);
 	model_free(m);
 	/* Meta's rule, llama/model.py: 256 ceil(int(8 x 4096 / 3) / 256) */
-	m = build("llama:layers=1,hidden=4096,heads=32,seq=8,vocab=8");
+	m = model_util_build("llama:layers=1,hidden=4096,heads=32,seq=8,vocab=8");
 	ck_assert_int_eq(m->tf.ffn, 11008);
 	model_free(m);
 }
@@ -583,33 +538,33 @@ END_TEST
 
 START_TEST(encoder_decoder_structure)
 {
-	struct model *m = build("transformer-base");
-	const struct model_layer *cross = layer(m, "block6.cross.core");
-	int embed = (int)(layer(m, "embed") - m->layers);
-	int enc_out = (int)(layer(m, "block5.mlp.norm") - m->layers);
+	struct model *m = model_util_build("transformer-base");
+	const struct model_layer *cross = model_util_layer(m, "block6.cross.core");
+	int embed = (int)(model_util_layer(m, "embed") - m->layers);
+	int enc_out = (int)(model_util_layer(m, "block5.mlp.norm") - m->layers);
 
 	ck_assert_int_eq(m->tf.arch, MODEL_TF_ENCODER_DECODER);
 	ck_assert(m->tf.layers == 6 && m->tf.blocks == 12);
-	ck_assert_int_eq(layer(m, "dec.embed")->tied_to, embed);
-	ck_assert_int_eq(layer(m, "dec.embed")->params, 0);
-	ck_assert_int_eq(layer(m, "lm_head")->tied_to, embed);
+	ck_assert_int_eq(model_util_layer(m, "dec.embed")->tied_to, embed);
+	ck_assert_int_eq(model_util_layer(m, "dec.embed")->params, 0);
+	ck_assert_int_eq(model_util_layer(m, "lm_head")->tied_to, embed);
 	/* the decoder's keys and values come from the encoder's output */
-	ck_assert_int_eq(layer(m, "block11.cross.kv")->inputs[0], enc_out);
+	ck_assert_int_eq(model_util_layer(m, "block11.cross.kv")->inputs[0], enc_out);
 	ck_assert_int_eq(cross->n_inputs, 2);
 	ck_assert(cross->kv_len == 256 && cross->causal == 0);
-	ck_assert_int_eq(layer(m, "block6.attn.core")->causal, 1);
-	ck_assert_int_eq(layer(m, "block0.attn.core")->causal, 0);
+	ck_assert_int_eq(model_util_layer(m, "block6.attn.core")->causal, 1);
+	ck_assert_int_eq(model_util_layer(m, "block0.attn.core")->causal, 0);
 	/* read by the 6 decoder blocks' kv projections */
 	ck_assert_int_eq(m->layers[enc_out].n_consumers, 6);
 	ck_assert_int_gt(check_blocks(m, 12), 0);
 	model_free(m);
 
-	m = build("bert-base");
+	m = model_util_build("bert-base");
 	ck_assert_int_eq(m->tf.arch, MODEL_TF_ENCODER);
-	ck_assert_int_eq(layer(m, "embed")->pos_rows, 512);
-	ck_assert_int_eq(layer(m, "embed")->type_rows, 2);
-	ck_assert_int_eq(layer(m, "block0.attn.core")->causal, 0);
-	ck_assert_int_eq(layer(m, "lm_head")->params, 30522);   /* bias */
+	ck_assert_int_eq(model_util_layer(m, "embed")->pos_rows, 512);
+	ck_assert_int_eq(model_util_layer(m, "embed")->type_rows, 2);
+	ck_assert_int_eq(model_util_layer(m, "block0.attn.core")->causal, 0);
+	ck_assert_int_eq(model_util_layer(m, "lm_head")->params, 30522);   /* bias */
 	ck_assert_int_eq(m->default_batch, 16);
 	model_free(m);
 }
@@ -622,7 +577,7 @@ END_TEST
 START_TEST(spec_good_strings)
 {
 	const char *spec = "gpt:layers=2,hidden=64,heads=4,seq=32,vocab=100";
-	struct model *m = build(spec);
+	struct model *m = model_util_build(spec);
 
 	/* 2 x (12 x 64^2 + 13 x 64) + 100 x 64 + 32 x 64 + 128 =
 	 * 99,968 + 6,400 + 2,048 + 128 = 108,544 */
@@ -636,7 +591,7 @@ START_TEST(spec_good_strings)
 				   "layers=2"), 108544);
 	ck_assert_int_eq(params_of("gpt3-175b:seq=1024"),
 			 174604259328LL - 1024LL * 12288);
-	m = build("bert-large:seq=512");
+	m = model_util_build("bert-large:seq=512");
 	ck_assert_int_eq(m->tf.seq, 512);
 	ck_assert_int_eq(m->params, 335174458);
 	model_free(m);
@@ -648,7 +603,7 @@ START_TEST(spec_good_strings)
 	ck_assert_int_eq(params_of("resnet:depth=50"), params_of("resnet50"));
 	ck_assert_int_eq(params_of("resnet:depth=50,width=2"), 68883240);
 	ck_assert_int_eq(params_of("resnet:depth=18"), 11689512);
-	m = build("resnet:depth=152");
+	m = model_util_build("resnet:depth=152");
 	ck_assert_int_eq(m->dataset_size, 1281167);
 	model_free(m);
 }
@@ -656,45 +611,45 @@ END_TEST
 
 START_TEST(spec_errors_name_the_key_and_string)
 {
-	build_fails("gpt:layers=2,hidden=64,heads=4,seq=32,vocab=100,"
+	model_util_build_fails("gpt:layers=2,hidden=64,heads=4,seq=32,vocab=100,"
 		    "depth=3", DLSIM_EINVAL, "unknown key 'depth' (takes "
 		    "layers, hidden, heads, seq, vocab, ffn, kv_heads)");
-	build_fails("gpt:layers=2,hidden=64,heads=4,seq=32", DLSIM_EINVAL,
+	model_util_build_fails("gpt:layers=2,hidden=64,heads=4,seq=32", DLSIM_EINVAL,
 		    "missing key 'vocab'");
-	build_fails("gpt", DLSIM_EINVAL, "missing key 'layers'");
-	build_fails("gpt:layers=two,hidden=64,heads=4,seq=32,vocab=100",
+	model_util_build_fails("gpt", DLSIM_EINVAL, "missing key 'layers'");
+	model_util_build_fails("gpt:layers=two,hidden=64,heads=4,seq=32,vocab=100",
 		    DLSIM_EINVAL, "key 'layers' must be a positive integer "
 		    "(got 'two')");
-	build_fails("gpt:layers=2abc,hidden=64", DLSIM_EINVAL,
+	model_util_build_fails("gpt:layers=2abc,hidden=64", DLSIM_EINVAL,
 		    "key 'layers' must be a positive integer (got '2abc')");
-	build_fails("gpt:layers=1e3", DLSIM_EINVAL, "(got '1e3')");
-	build_fails("gpt:layers=-1", DLSIM_EINVAL, "(got '-1')");
-	build_fails("gpt:layers=0", DLSIM_EINVAL, "(got '0')");
-	build_fails("gpt:layers=", DLSIM_EINVAL, "(got '')");
-	build_fails("gpt:layers=5000,hidden=64,heads=4,seq=32,vocab=100",
+	model_util_build_fails("gpt:layers=1e3", DLSIM_EINVAL, "(got '1e3')");
+	model_util_build_fails("gpt:layers=-1", DLSIM_EINVAL, "(got '-1')");
+	model_util_build_fails("gpt:layers=0", DLSIM_EINVAL, "(got '0')");
+	model_util_build_fails("gpt:layers=", DLSIM_EINVAL, "(got '')");
+	model_util_build_fails("gpt:layers=5000,hidden=64,heads=4,seq=32,vocab=100",
 		    DLSIM_ERANGE, "key 'layers' is too large (got '5000', at "
 		    "most 1024)");
-	build_fails("gpt:layers=99999999999999999999", DLSIM_ERANGE,
+	model_util_build_fails("gpt:layers=99999999999999999999", DLSIM_ERANGE,
 		    "key 'layers' is too large");
-	build_fails("gpt:layers=2,layers=3", DLSIM_EINVAL,
+	model_util_build_fails("gpt:layers=2,layers=3", DLSIM_EINVAL,
 		    "key 'layers' given twice");
-	build_fails("gpt:layers", DLSIM_EINVAL,
+	model_util_build_fails("gpt:layers", DLSIM_EINVAL,
 		    "expected key=value (got 'layers')");
-	build_fails("gpt:layers=2,,hidden=3", DLSIM_EINVAL,
+	model_util_build_fails("gpt:layers=2,,hidden=3", DLSIM_EINVAL,
 		    "expected key=value (got '')");
-	build_fails("gpt:layers=2,hidden=64,heads=5,seq=32,vocab=100",
+	model_util_build_fails("gpt:layers=2,hidden=64,heads=5,seq=32,vocab=100",
 		    DLSIM_EINVAL, "hidden 64 is not a multiple of heads 5");
-	build_fails("llama2-7b:kv_heads=5", DLSIM_EINVAL,
+	model_util_build_fails("llama2-7b:kv_heads=5", DLSIM_EINVAL,
 		    "heads 32 is not a multiple of kv_heads 5");
-	build_fails("gpt3-175b:seq=2048,seq=4", DLSIM_EINVAL,
+	model_util_build_fails("gpt3-175b:seq=2048,seq=4", DLSIM_EINVAL,
 		    "key 'seq' given twice");
-	build_fails("resnet:depth=42", DLSIM_ERANGE, "key 'depth' must be "
+	model_util_build_fails("resnet:depth=42", DLSIM_ERANGE, "key 'depth' must be "
 		    "18, 34, 50, 101 or 152 (got 42)");
-	build_fails("resnet:depth=18,width=2", DLSIM_EINVAL, "key 'width' "
+	model_util_build_fails("resnet:depth=18,width=2", DLSIM_EINVAL, "key 'width' "
 		    "needs depth 50");
-	build_fails("resnet:width=2", DLSIM_EINVAL, "missing key 'depth'");
-	build_fails("vgg16:depth=3", DLSIM_EINVAL, "'vgg16' takes no keys");
-	build_fails("gpt4:layers=2", DLSIM_ENOTFOUND, "unknown model");
+	model_util_build_fails("resnet:width=2", DLSIM_EINVAL, "missing key 'depth'");
+	model_util_build_fails("vgg16:depth=3", DLSIM_EINVAL, "'vgg16' takes no keys");
+	model_util_build_fails("gpt4:layers=2", DLSIM_ENOTFOUND, "unknown model");
 	/* a family is not a zoo name of its own */
 	ck_assert_ptr_null(model_zoo_summary("gpt"));
 }

@@ -20,6 +20,7 @@
 
 #include "tests.h"
 #include "dlsim.h"
+#include "model_util.h"
 #include "models/model.h"
 
 struct zoo_expect {
@@ -59,13 +60,13 @@ static const struct zoo_expect expect[] = {
 
 #define N_EXPECT ((int)(sizeof(expect) / sizeof(expect[0])))
 
-/* The transformer presets that follow the CNNs in the zoo's list; their
- * counts are test_model_transformer.c's. */
+/* The presets that follow the CNNs in the zoo's list; their counts are
+ * test_model_transformer.c's and test_model_rnn.c's. */
 static const char *const presets[] = {
 	"transformer-base", "transformer-big", "bert-base", "bert-large",
 	"gpt2", "gpt2-xl", "gpt3-125m", "gpt3-1.3b", "gpt3-6.7b", "gpt3-13b",
 	"gpt3-175b", "llama2-7b", "llama2-13b", "llama2-70b", "llama3-8b",
-	"llama3-70b", "llama3-405b"
+	"llama3-70b", "llama3-405b", "gnmt", "deepspeech2", "dlrm"
 };
 
 #define N_PRESETS ((int)(sizeof(presets) / sizeof(presets[0])))
@@ -80,19 +81,6 @@ static struct model *build(const char *name)
 	ck_assert_msg(rc == DLSIM_OK, "%s: %s", name, err.msg);
 	ck_assert_ptr_nonnull(m);
 	return m;
-}
-
-/* The layer named `name`; fails the test if there is none. */
-static const struct model_layer *layer(const struct model *m,
-				       const char *name)
-{
-	int i;
-
-	for (i = 0; i < m->n_layers; i++)
-		if (strcmp(m->layers[i].name, name) == 0)
-			return &m->layers[i];
-	ck_abort_msg("%s has no layer '%s'", m->name, name);
-	return NULL;
 }
 
 static void assert_shape(struct model_shape s, int64_t c, int64_t h,
@@ -220,18 +208,18 @@ START_TEST(test_zoo_shapes)
 	const struct model_layer *l;
 
 	/* He et al., CVPR 2016, Table 1: conv5_x ends at 7x7 */
-	assert_shape(layer(m, "avgpool")->in, 2048, 7, 7);
-	assert_shape(layer(m, "maxpool")->out, 64, 56, 56);
+	assert_shape(model_util_layer(m, "avgpool")->in, 2048, 7, 7);
+	assert_shape(model_util_layer(m, "maxpool")->out, 64, 56, 56);
 	model_free(m);
 
 	/* torchvision inception.py's shape comments */
 	m = build("inception_v3");
 	assert_shape(m->layers[0].out, 3, 299, 299);
-	assert_shape(layer(m, "Mixed_5b")->out, 256, 35, 35);
-	assert_shape(layer(m, "Mixed_6e")->out, 768, 17, 17);
-	assert_shape(layer(m, "Mixed_7c")->out, 2048, 8, 8);
+	assert_shape(model_util_layer(m, "Mixed_5b")->out, 256, 35, 35);
+	assert_shape(model_util_layer(m, "Mixed_6e")->out, 768, 17, 17);
+	assert_shape(model_util_layer(m, "Mixed_7c")->out, 2048, 8, 8);
 	/* the aux head has its own loss, before the main one */
-	l = layer(m, "aux_loss");
+	l = model_util_layer(m, "aux_loss");
 	ck_assert_int_eq(l->kind, MODEL_SOFTMAX_XENT);
 	assert_shape(l->out, 1000, 1, 1);
 	ck_assert_int_ne(l - m->layers, m->n_layers - 1);
@@ -239,18 +227,18 @@ START_TEST(test_zoo_shapes)
 
 	/* Szegedy et al., CVPR 2015, Table 1 */
 	m = build("googlenet");
-	assert_shape(layer(m, "inception3a")->out, 256, 28, 28);
-	assert_shape(layer(m, "inception5b")->out, 1024, 7, 7);
+	assert_shape(model_util_layer(m, "inception3a")->out, 256, 28, 28);
+	assert_shape(model_util_layer(m, "inception5b")->out, 1024, 7, 7);
 	model_free(m);
 
 	/* Huang et al., CVPR 2017, Table 1: 1024 channels at 7x7 */
 	m = build("densenet121");
-	assert_shape(layer(m, "norm5")->out, 1024, 7, 7);
+	assert_shape(model_util_layer(m, "norm5")->out, 1024, 7, 7);
 	model_free(m);
 
 	/* torchvision squeezenet.py: ceil_mode pools 109 -> 54 -> 27 -> 13 */
 	m = build("squeezenet1_0");
-	assert_shape(layer(m, "features.12")->out, 512, 13, 13);
+	assert_shape(model_util_layer(m, "features.12")->out, 512, 13, 13);
 	model_free(m);
 }
 END_TEST
@@ -446,11 +434,11 @@ START_TEST(zoo_resnet50_block_inputs_have_two_consumers)
 			      "%s has 2 consumers", l->name);
 	}
 	ck_assert_int_eq(two, 16);
-	ck_assert_int_eq(layer(m, "layer4.2")->n_consumers, 1);
+	ck_assert_int_eq(model_util_layer(m, "layer4.2")->n_consumers, 1);
 	ck_assert_int_eq(m->layers[m->n_layers - 1].n_consumers, 0);
 	/* the first block's input: 64x56x56 = 200,704 values, one add per
 	 * value per sample, three tensors moved */
-	model_grad_accum_cost(layer(m, "maxpool"), 1, 4, &c);
+	model_grad_accum_cost(model_util_layer(m, "maxpool"), 1, 4, &c);
 	ck_assert(c.flops == 200704.0 && c.bytes == 3.0 * 4.0 * 200704.0);
 	ck_assert(c.depth == 1.0);
 	model_free(m);
@@ -466,8 +454,8 @@ START_TEST(zoo_resnet50_block_inputs_have_two_consumers)
 	/* an Inception module's input feeds its four branches (Szegedy et
 	 * al., CVPR 2015, Fig. 2b): D = ceil log2 4 = 2 */
 	m = build("googlenet");
-	ck_assert_int_eq(layer(m, "inception3a")->n_consumers, 4);
-	model_grad_accum_cost(layer(m, "inception3a"), 1, 4, &c);
+	ck_assert_int_eq(model_util_layer(m, "inception3a")->n_consumers, 4);
+	model_grad_accum_cost(model_util_layer(m, "inception3a"), 1, 4, &c);
 	ck_assert(c.flops == 3.0 * 256 * 28 * 28 && c.depth == 2.0);
 	model_free(m);
 }
@@ -516,8 +504,8 @@ START_TEST(zoo_googlenet_aux_heads_are_omitted_and_counted)
 	model_free(m);
 	g = build("googlenet");
 	ck_assert_int_eq(g->params + 3188968 + 3191016, 13004888);
-	ck_assert_int_eq(layer(g, "inception4a")->out.c, 512);
-	ck_assert_int_eq(layer(g, "inception4d")->out.c, 528);
+	ck_assert_int_eq(model_util_layer(g, "inception4a")->out.c, 512);
+	ck_assert_int_eq(model_util_layer(g, "inception4d")->out.c, 528);
 	model_free(g);
 	ck_assert_ptr_nonnull(strstr(model_zoo_summary("googlenet"),
 				     "without aux heads"));

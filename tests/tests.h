@@ -17,6 +17,7 @@ Suite *suite_model_build(void);
 Suite *suite_model_zoo(void);
 Suite *suite_model_yaml(void);
 Suite *suite_model_transformer(void);
+Suite *suite_model_rnn(void);
 Suite *suite_hw(void);
 Suite *suite_catalog(void);
 Suite *suite_calibrate(void);

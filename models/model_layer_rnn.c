@@ -1,0 +1,241 @@
+/*
+ * model_layer_rnn.c -- what one pass of a recurrent layer (LSTM, GRU), an
+ * embedding bag or DLRM's feature interaction costs: FLOPs, bytes, and
+ * Ben-Nun & Hoefler's work W and depth D (model_layer.c gives the
+ * conventions: a MAC is 2 FLOPs and 1 unit of W; D is the longest
+ * dependency chain, a sum of n values ceil(log2 n) deep).
+ *
+ * RECURRENT LAYERS
+ *
+ * Notation: n samples, d directions (2 if bidirectional), T steps, I
+ * input features per step, H hidden units per direction, G gates (LSTM 4:
+ * i, f, g, o; GRU 3: r, z, n), s = n d T cell evaluations.  The weights
+ * are PyTorch's torch.nn.LSTM / torch.nn.GRU (weight_ih G H x I,
+ * weight_hh G H x H, bias_ih and bias_hh G H each; cuDNN's layout too).
+ * The standard count of a step is G H (I + H) MACs (the LSTM equations
+ * of shared/reference/seed-000-004-lim-banerjee.md lines 172-180: 2 N 4H
+ * (I + H) FLOPs per step, depth proportional to T).
+ *
+ * The execution is cuDNN's (v5 on), as Appleyard, Kocisky & Blunsom
+ * describe it ("Optimizing Performance of Recurrent Neural Networks on
+ * GPUs", arXiv:1604.01946; the same extract, line 171: "Combining input
+ * GEMMs"): the input GEMM of all T steps runs once, before the
+ * recurrence (it depends on no h); then each step is one GEMM of the
+ * previous h with weight_hh and one fused element-wise kernel.
+ * So the recurrence is T dependent steps, and D grows linearly with T:
+ * a recurrent layer is never costed as one large GEMM.
+ *
+ *   fwd   MACs s G H (I + H); element-wise per unit and step: LSTM 38
+ *         (4 gates x the input part + the recurrent part + 2 biases: 12;
+ *         3 sigmoids (4 each, as model_layer.c's) and a tanh (5): 17;
+ *         c = f c + i g: 3; tanh c: 5; h = o tanh c: 1), GRU 27 (r and
+ *         z pre-activations: 6; W_in x + b_in + r (W_hn h + b_hn): 4;
+ *         2 sigmoids: 8; tanh: 5; h = (1 - z) n + z h: 4).
+ *         D = ceil log2 I (the input GEMM) + T (ceil log2 H + e), the
+ *         step's element-wise chain e: LSTM 7 (the four-term sum: 2,
+ *         activations, f c and i g, their sum, tanh, times o), GRU 8
+ *         (the four-term sum of r: 2, sigmoid, r times, plus the input
+ *         part, tanh, (1 - z) n, plus z h).
+ *   dx    back through time: dh_{t-1} = W_hh^T dgates_t, T dependent
+ *         steps in reverse, then dx = W_ih^T dgates for all steps at
+ *         once: MACs s G H (H + I), as the forward; element-wise per
+ *         unit and step LSTM 23, GRU 18 (dlsim's counts of the gate
+ *         derivatives).  D = T (ceil log2 (G H) + e') + ceil log2 (G H),
+ *         e' LSTM 6, GRU 5.
+ *   dw    one GEMM over all steps, dW = sum_t dgates_t [x_t, h_{t-1}]:
+ *         MACs s G H (I + H), the bias gradient s G H adds (once for
+ *         both bias vectors); D = ceil log2 (n T).
+ * In all, training costs three times the forward's MACs, as for a
+ * linear layer.  Every pass is a GEMM-class kernel (the GEMMs carry
+ * almost all the FLOPs).
+ *
+ * Bytes: activations stream once per pass, plus what the steps keep
+ * apart.  Forward: x, y, the input GEMM's pre-activations written and
+ * read back by the steps (2 G per unit and step), the gates and the cell
+ * (LSTM c; GRU W_hn h + b_hn) kept for backward (G + 1), h_{t-1} read
+ * (1): 3G + 2 per unit and step.  dx: dy, dx, the kept G + 1, the gate
+ * gradients written and read by the dx GEMM (2G): 3G + 1.  dw: x, h and
+ * the gate gradients, G + 1.  Weights: weight_ih once, weight_hh once per
+ * step (a persistent kernel, which keeps it in registers, reads it once:
+ * Diamos et al. 2016, the same extract, line 181).
+ * Summed directions (DeepSpeech2): each direction writes its H, the sum
+ * reads both and writes H (n T H adds, D + 1); its backward copies.
+ *
+ * EMBEDDING BAG
+ *
+ * torch.nn.EmbeddingBag(mode="sum", sparse=True), as DLRM's reference
+ * builds its tables (facebookresearch/dlrm, dlrm_s_pytorch.py
+ * create_emb).  Per sample L ids (lookups) gather L rows of width D and
+ * sum them: forward reads the ids (int64) and L D weight values, writes
+ * D; (L - 1) D adds, D = max(1, ceil log2 L) (a gather, then the sum).
+ * No dx (ids).  dw is sparse: each looked-up row gets dy, scatter-added
+ * where rows repeat (L D adds), reading dy and the ids and writing L D
+ * gradient values, never the dense table; D = ceil log2 (n L), a row
+ * that every lookup of the batch hits.  Vector kernel: bandwidth-bound.
+ *
+ * INTERACTION
+ *
+ * DLRM's "dot" interaction (Naumov et al. 2019, "Deep Learning
+ * Recommendation Model for Personalization and Recommendation Systems",
+ * arXiv:1906.00091, Sec. 2; dlrm_s_pytorch.py interact_features): k
+ * vectors of width D (the bottom MLP's and one per table), the dot
+ * product of every pair, P = k (k - 1) / 2, after a copy of the first
+ * vector: output D + P.  MACs n P D, D = ceil log2 D.  dx: each pair
+ * sends dZ_ij x_j to i and dZ_ij x_i to j (2 n P D MACs) and the copy
+ * adds its gradient (n D); D = ceil log2 k.  GEMM kernel (a batched
+ * matrix product).
+ *
+ * LIMITATIONS
+ * - The element-wise work of a step runs in a fused kernel on vector
+ *   units but is costed with its pass at the GEMM rate; it is 38 / (8
+ *   (I + H)) of an LSTM's FLOPs (under 1% at H = 1024).
+ * - The per-step GEMMs are small (n x G H x H); the simulator's single
+ *   GEMM efficiency overrates them, and each step's launch is not yet
+ *   charged (model_layer.steps says how many there are).
+ * - The interaction's MACs are the P distinct pairs; PyTorch's bmm
+ *   computes all k^2 (2.08 x for k = 27) and keeps the lower triangle.
+ * - An embedding bag's sparse gradient is not reduced across devices
+ *   the way data-parallel trainers do it (DLRM shards tables instead).
+ */
+#include "model.h"
+#include "core/core.h"
+#include "core/banned.h"
+
+/* Bytes of one id: torch.nn.EmbeddingBag takes int64 (LongTensor). */
+#define ID_BYTES 8.0
+
+/* ---------------------------------------------------------------- */
+/* Private helpers                                                   */
+/* ---------------------------------------------------------------- */
+
+/* The shape of a recurrent layer, as doubles. */
+struct rnn {
+	double d, T, I, H, G;
+	int sum;                 /* directions summed, not concatenated */
+	double e_fwd, e_bwd;     /* element-wise FLOPs per unit and step */
+	double chain_fwd, chain_bwd;   /* element-wise depth per step */
+};
+
+static void rnn_shape(const struct model_layer *l, struct rnn *r)
+{
+	int lstm = l->kind == MODEL_LSTM;
+
+	r->d = l->flags & MODEL_LAYER_BIDIRECTIONAL ? 2.0 : 1.0;
+	r->T = (double)l->steps;
+	r->I = (double)l->in.c * (double)l->in.w;
+	r->H = (double)l->hidden;
+	r->G = lstm ? 4.0 : 3.0;
+	r->sum = (l->flags & MODEL_LAYER_SUM_DIRECTIONS) != 0;
+	r->e_fwd = lstm ? 38.0 : 27.0;
+	r->e_bwd = lstm ? 23.0 : 18.0;
+	r->chain_fwd = lstm ? 7.0 : 8.0;
+	r->chain_bwd = lstm ? 6.0 : 5.0;
+}
+
+
+/* Weight values one fwd or dx pass reads: weight_ih once, weight_hh
+ * once per step, the biases once. */
+static double rnn_weight_reads(const struct model_layer *l,
+			       const struct rnn *r)
+{
+	double gh = r->G * r->H;
+
+	return r->d * (gh * r->I + r->T * gh * r->H +
+		       (l->has_bias ? 2.0 * gh : 0.0));
+}
+
+/* ---------------------------------------------------------------- */
+/* Public API (model.h)                                              */
+/* ---------------------------------------------------------------- */
+
+double model_rnn_macs(const struct model_layer *l)
+{
+	double k;
+
+	if (l->kind == MODEL_INTERACTION) {
+		k = (double)l->n_inputs;
+		return k * (k - 1.0) / 2.0 * (double)l->in.c;
+	}
+	if (l->kind == MODEL_LSTM || l->kind == MODEL_GRU) {
+		struct rnn r;
+
+		rnn_shape(l, &r);
+		return r.d * r.T * r.G * r.H * (r.I + r.H);
+	}
+	return 0.0;
+}
+
+void model_rnn_cost(const struct model_layer *l, enum model_pass p,
+		    double n, double a, double wb, struct model_pass_cost *c)
+{
+	struct rnn r;
+	double s, macs, in, out, ew, gh;
+
+	rnn_shape(l, &r);
+	s = n * r.d * r.T;
+	macs = n * model_rnn_macs(l);
+	in = n * (double)l->in_elems;
+	out = n * (double)l->out.c * (double)l->out.h;
+	gh = r.G * r.H;
+	c->kernel = MODEL_KERNEL_GEMM;
+	switch (p) {
+	case MODEL_PASS_FWD:
+		ew = s * r.H * r.e_fwd + (r.sum ? n * r.T * r.H : 0.0);
+		model_cost_set(c, 2.0 * macs + ew,
+		    a * (in + out + s * r.H * (3.0 * r.G + 2.0 +
+					       (r.sum ? 2.0 : 0.0))) +
+		    wb * rnn_weight_reads(l, &r), macs + ew,
+		    core_ceil_log2(r.I) +
+		    r.T * (core_ceil_log2(r.H) + r.chain_fwd) + r.sum);
+		break;
+	case MODEL_PASS_BWD_DATA:
+		ew = s * r.H * r.e_bwd;
+		model_cost_set(c, 2.0 * macs + ew,
+		    a * (in + out + s * r.H * (3.0 * r.G + 1.0)) +
+		    wb * rnn_weight_reads(l, &r), macs + ew,
+		    r.T * (core_ceil_log2(gh) + r.chain_bwd) +
+		    core_ceil_log2(gh));
+		break;
+	case MODEL_PASS_BWD_WEIGHT:
+		ew = l->has_bias ? s * gh : 0.0;
+		model_cost_set(c, 2.0 * macs + ew,
+		    a * (in + s * r.H * (r.G + 1.0)) + wb * (double)l->params,
+		    macs + ew, core_ceil_log2(n * r.T));
+		break;
+	default:
+		break;
+	}
+}
+
+void model_bag_cost(const struct model_layer *l, enum model_pass p,
+		    double n, double a, double wb, struct model_pass_cost *c)
+{
+	double L = (double)l->lookups, D = (double)l->out.c;
+	double ids = n * L, rows = n * L * D, out = n * D;
+	double dl = core_ceil_log2(L);
+
+	c->kernel = MODEL_KERNEL_VECTOR;
+	if (p == MODEL_PASS_FWD)
+		model_cost_set(c, out * (L - 1.0), ID_BYTES * ids + wb * rows + a * out,
+		    out * (L - 1.0), dl > 1.0 ? dl : 1.0);
+	else if (p == MODEL_PASS_BWD_WEIGHT)
+		model_cost_set(c, rows, a * out + ID_BYTES * ids + wb * rows, rows,
+		    core_ceil_log2(ids));
+}
+
+void model_interaction_cost(const struct model_layer *l, enum model_pass p,
+			    double n, double a, struct model_pass_cost *c)
+{
+	double macs = n * model_rnn_macs(l);
+	double in = n * (double)l->in_elems, out = n * (double)l->out.c;
+	double copy = n * (double)l->in.c;
+
+	c->kernel = MODEL_KERNEL_GEMM;
+	if (p == MODEL_PASS_FWD)
+		model_cost_set(c, 2.0 * macs, a * (in + out), macs,
+		    core_ceil_log2((double)l->in.c));
+	else if (p == MODEL_PASS_BWD_DATA)
+		model_cost_set(c, 4.0 * macs + copy, a * (out + 2.0 * in),
+		    2.0 * macs + copy,
+		    core_ceil_log2((double)l->n_inputs));
+}
