@@ -304,6 +304,9 @@ struct model_pass_cost {
 	double work;       /* Ben-Nun & Hoefler W: operations (a MAC is 1) */
 	double depth;      /* Ben-Nun & Hoefler D: longest dependency chain */
 	enum model_kernel kernel;
+	double launches;   /* dependent kernel calls the pass makes one after
+			      the other: a recurrent layer's T steps of the
+			      forward and backward-data passes; 0 or 1: one */
 };
 
 /* The shape of a transformer family (model.tf); MODEL_TF_NONE: not one. */

@@ -89,9 +89,10 @@
  * - The element-wise work of a step runs in a fused kernel on vector
  *   units but is costed with its pass at the GEMM rate; it is 38 / (8
  *   (I + H)) of an LSTM's FLOPs (under 1% at H = 1024).
- * - The per-step GEMMs are small (n x G H x H); the simulator's single
- *   GEMM efficiency overrates them, and each step's launch is not yet
- *   charged (model_layer.steps says how many there are).
+ * - The per-step GEMMs are small (n x G H x H); the simulator charges
+ *   each step's launch (model_pass_cost.launches = T), or with a fitted
+ *   roofline each step's fixed cost, but rates the step's GEMM by the
+ *   pass's totals.
  * - The interaction's MACs are the P distinct pairs; PyTorch's bmm
  *   computes all k^2 (2.08 x for k = 27) and keeps the lower triangle.
  * - An embedding bag's sparse gradient is not reduced across devices

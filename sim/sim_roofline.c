@@ -48,6 +48,12 @@
  *   pass the rate of the cache level its bytes fit in (a pass reading
  *   what the pass before it wrote finds it in cache when it fits).
  *   Element-wise passes keep the vector peak.
+ *
+ * DEPENDENT CALLS
+ *   A pass that makes k kernel calls one after the other (a recurrent
+ *   layer's T steps: model_pass_cost.launches) pays k launches, or with
+ *   a fitted roofline k fixed costs: each step waits for the last, so
+ *   neither hides behind the others' work.
  */
 #include <math.h>
 #include <string.h>
@@ -111,12 +117,20 @@ static double roof_bandwidth(const struct sim_roof *r, double bytes)
 	return r->bandwidth_Bps;
 }
 
-/* A fitted kernel's pass: fixed + F / R + Q / B; bound by the largest. */
+/* The kernels a pass calls one after the other (a recurrent layer's
+ * steps), at least one. */
+static double launches_of(const struct model_pass_cost *c)
+{
+	return c->launches > 1.0 ? c->launches : 1.0;
+}
+
+/* A fitted kernel's pass: fixed + F / R + Q / B, the fixed cost once per
+ * dependent call; bound by the largest. */
 static double fitted_time(const struct sim_roof *r,
 			  const struct model_pass_cost *c,
 			  enum sim_bound *bound)
 {
-	double t0 = r->fixed_s[c->kernel];
+	double t0 = r->fixed_s[c->kernel] * launches_of(c);
 	double tc = c->flops * r->s_per_flop[c->kernel];
 	double tm = c->bytes * r->s_per_byte[c->kernel];
 
@@ -141,9 +155,9 @@ double sim_pass_time(const struct sim_roof *r,
 	tc = c->flops / r->rate[c->kernel] + c->depth * r->cycle_s;
 	tm = c->bytes / roof_bandwidth(r, c->bytes);
 	t = tc > tm ? tc : tm;
-	if (r->launch_s > t)
+	if (r->launch_s * launches_of(c) > t)
 		*bound = SIM_BOUND_LATENCY;
 	else
 		*bound = tc >= tm ? SIM_BOUND_COMPUTE : SIM_BOUND_MEMORY;
-	return t + r->launch_s;
+	return t + r->launch_s * launches_of(c);
 }

@@ -384,7 +384,7 @@ static void flush(struct step *st, double ready)
 	start = ready > st->free_at ? ready : st->free_at;
 	{
 		struct model_pass_cost c = { 0.0, plan.wire_bytes, 0.0, 0.0,
-					     MODEL_KERNEL_VECTOR };
+					     MODEL_KERNEL_VECTOR, 0.0 };
 
 		emit(st, SIM_STREAM_COMM, -1, -1, st->n_buckets, start,
 		     cr.time_s, &c, SIM_BOUND_NONE);
@@ -537,7 +537,7 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	st.t += st.decompress;
 	{
 		struct model_pass_cost c = { 0.0, 0.0, 0.0, 0.0,
-					     MODEL_KERNEL_VECTOR };
+					     MODEL_KERNEL_VECTOR, 0.0 };
 
 		optimizer_cost(&st.sz, o->optimizer, (double)m->params, &c);
 		emit(&st, SIM_STREAM_COMPUTE, -1, MODEL_PASS_UPDATE, -1, st.t,

@@ -363,17 +363,22 @@ END_TEST
  * bytes: 1e-5 + 1e-2 + 1e-4 = 10.11 ms.  A memory-bound vector pass of
  * 1e9 bytes: 1e9 / 2e10 = 50 ms against 10 ms; one of 2e4 bytes fits the
  * first cache level: 2e4 / 4e11 = 50 ns against 2e4 / 1e11 = 200 ns.
+ * A recurrent GEMM pass of 10 dependent steps (1e9 FLOPs, 1e3 bytes)
+ * pays 10 launches of 5 us: 1 ms + 50 us; calibrated, 10 fixed costs:
+ * 10 x 2.5e-3 + 1e9 x 5e-12 = 30 ms.
  */
 START_TEST(hwcalib_roofline_uses_curve_and_plateau)
 {
 	struct model_pass_cost conv = { 1e9, 1e3, 0.0, 0.0,
-					MODEL_KERNEL_CONV };
+					MODEL_KERNEL_CONV, 0.0 };
 	struct model_pass_cost c3 = { 1e9, 1e6, 0.0, 0.0,
-				      MODEL_KERNEL_CONV3X3 };
+				      MODEL_KERNEL_CONV3X3, 0.0 };
 	struct model_pass_cost vec = { 1e3, 1e9, 0.0, 0.0,
-				       MODEL_KERNEL_VECTOR };
+				       MODEL_KERNEL_VECTOR, 0.0 };
 	struct model_pass_cost small = { 1.0, 2e4, 0.0, 0.0,
-					 MODEL_KERNEL_VECTOR };
+					 MODEL_KERNEL_VECTOR, 0.0 };
+	struct model_pass_cost rnn = { 1e9, 1e3, 0.0, 0.0,
+				       MODEL_KERNEL_GEMM, 10.0 };
 	struct hw_calib c;
 	struct sim_roof roof;
 	struct rig r;
@@ -385,7 +390,12 @@ START_TEST(hwcalib_roofline_uses_curve_and_plateau)
 	ck_assert_rel(sim_pass_time(&roof, &conv, &b), 1e-3, 1e-9);
 	ck_assert_rel(sim_pass_time(&roof, &vec, &b), 1e-2, 1e-9);
 	ck_assert_rel(sim_pass_time(&roof, &small, &b), 2e-7, 1e-9);
+	r.dev.launch_overhead_s = 5e-6;
+	sim_roof_init(&roof, &r.dev, DLSIM_FP32, NULL);
+	ck_assert_rel(sim_pass_time(&roof, &rnn, &b), 1.05e-3, 1e-9);
+	r.dev.launch_overhead_s = 0.0;
 	sim_roof_init(&roof, &r.dev, DLSIM_FP32, &c);
+	ck_assert_rel(sim_pass_time(&roof, &rnn, &b), 3e-2, 1e-9);
 	ck_assert_rel(sim_pass_time(&roof, &conv, &b), 7.5e-3, 1e-9);
 	ck_assert_int_eq(b, SIM_BOUND_COMPUTE);
 	ck_assert_rel(sim_pass_time(&roof, &c3, &b), 1.011e-2, 1e-9);

@@ -316,7 +316,7 @@ START_TEST(roofline_compute_bound_side)
 {
 	struct hw_device d;
 	struct sim_roof roof;
-	struct model_pass_cost c = { 8e9, 1e6, 4e9, 10.0, MODEL_KERNEL_GEMM };
+	struct model_pass_cost c = { 8e9, 1e6, 4e9, 10.0, MODEL_KERNEL_GEMM, 0.0 };
 	enum sim_bound b;
 
 	roof_device(&d);
@@ -340,7 +340,7 @@ START_TEST(roofline_memory_bound_side)
 {
 	struct hw_device d;
 	struct sim_roof roof;
-	struct model_pass_cost c = { 1e6, 1e9, 1e6, 1.0, MODEL_KERNEL_VECTOR };
+	struct model_pass_cost c = { 1e6, 1e9, 1e6, 1.0, MODEL_KERNEL_VECTOR, 0.0 };
 	enum sim_bound b;
 
 	roof_device(&d);
@@ -356,9 +356,9 @@ START_TEST(roofline_latency_and_empty_passes)
 	struct hw_device d;
 	struct sim_roof roof;
 	struct model_pass_cost tiny = { 100.0, 400.0, 100.0, 1.0,
-					MODEL_KERNEL_VECTOR };
+					MODEL_KERNEL_VECTOR, 0.0 };
 	struct model_pass_cost none = { 0.0, 0.0, 0.0, 0.0,
-					MODEL_KERNEL_VECTOR };
+					MODEL_KERNEL_VECTOR, 0.0 };
 	enum sim_bound b;
 
 	roof_device(&d);
