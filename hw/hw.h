@@ -163,6 +163,8 @@ struct hw_raw_node {
 	unsigned ring_links_count;
 	char *nic_link;
 	int64_t nics_per_node;
+	char *host_link;             /* optional: NULL when absent */
+	char *host_link_source;      /* required with host_link */
 	double *overhead_W;          /* optional: NULL when absent */
 	char *overhead_source;       /* required with overhead_W */
 	char *network, *source;

@@ -265,11 +265,18 @@ int hw_catalog_check(const struct hw_catalog *cat, struct dlsim_err *err)
 			what = "nic_link", ref = n->nic_link;
 		else if (n->network[0] && !hw_network_find(cat, n->network))
 			what = "network", ref = n->network;
+		else if (n->host_link[0] && !hw_link_find(cat, n->host_link))
+			what = "host_link", ref = n->host_link;
 		if (what)
 			return dlsim_err_set(err, DLSIM_EPARSE,
 					     "%s:%d: node '%s': %s '%s' is "
 					     "not in the catalog", n->file,
 					     n->line, n->name, what, ref);
+		if (n->host_link[0] && !n->host_link_source[0])
+			return dlsim_err_set(err, DLSIM_EPARSE,
+					     "%s:%d: node '%s': host_link "
+					     "needs a host_link_source",
+					     n->file, n->line, n->name);
 	}
 	for (i = 0; i < hw_catalog_n_devices(cat); i++) {
 		const struct hw_device *d = hw_catalog_device(cat, i);

@@ -694,6 +694,10 @@ static int convert_node(struct reader *r, unsigned i,
 	n->devices_per_pcie_switch = rn->devices_per_pcie_switch;
 	core_strlcpy(n->nic_link, rn->nic_link, sizeof(n->nic_link));
 	n->nics_per_node = rn->nics_per_node;
+	core_strlcpy(n->host_link, rn->host_link ? rn->host_link : "",
+		     sizeof(n->host_link));
+	core_strlcpy(n->host_link_source, rn->host_link_source ?
+		     rn->host_link_source : "", sizeof(n->host_link_source));
 	n->overhead_w = rn->overhead_W ? *rn->overhead_W : 0.0;
 	core_strlcpy(n->overhead_source, rn->overhead_source,
 		     sizeof(n->overhead_source));

@@ -232,6 +232,8 @@ static const cyaml_schema_field_t node_fields[] = {
 			     struct hw_raw_node, ring_links,
 			     &ring_links_entry, 1, HW_MAX_RING_LINKS),
 	ONAME("nic_link", struct hw_raw_node, nic_link),
+	ONAME("host_link", struct hw_raw_node, host_link),
+	OSTR("host_link_source", struct hw_raw_node, host_link_source),
 	CYAML_FIELD_INT("nics_per_node", OPT, struct hw_raw_node,
 			nics_per_node),
 	CYAML_FIELD_FLOAT_PTR("overhead_W", OPT, struct hw_raw_node,

@@ -69,6 +69,9 @@ static int attach_links(const struct hw_catalog *cat, const struct hw_node *n,
 	s->node = n;
 	if (s->devices_per_node > 1)
 		s->intra = hw_link_find(cat, n->intra_link);
+	s->host = hw_link_find(cat, n->host_link[0] ? n->host_link :
+			       n->intra_topology == HW_TOPO_PCIE_TREE ?
+			       n->intra_link : "");
 	if (s->n_nodes > 1) {
 		if (!n->nic_link[0])
 			return fail(err, pl, pl->count, DLSIM_EINVAL,

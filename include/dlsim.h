@@ -605,6 +605,10 @@ struct hw_node {
 					    node's first g devices gets
 					    (edge-disjoint directed rings) */
 	char nic_link[HW_NAME_LEN];  /* empty: a single-node system only */
+	char host_link[HW_NAME_LEN]; /* a device's link to its host's memory
+					(PCIe); empty: not stated, then the
+					intra link of a pcie-tree node */
+	char host_link_source[HW_SOURCE_LEN];
 	int64_t nics_per_node;
 	char network[HW_NAME_LEN];
 	double overhead_w;           /* the node's draw beyond its devices
@@ -655,6 +659,8 @@ struct hw_system {
 					    node, whose links go unused) */
 	const struct hw_link *intra;     /* NULL if one device per node */
 	const struct hw_link *nic;       /* NULL if one node */
+	const struct hw_link *host;      /* a device's link to host memory;
+					    NULL if the node states none */
 	const struct hw_network *network;
 	int64_t n_devices;
 	int64_t devices_per_node;        /* used per node */
@@ -1073,8 +1079,11 @@ struct sim_memory {
 	double optimizer_bytes;
 	double activations_bytes;
 	double workspace_bytes;
-	double total_bytes;
+	double total_bytes;          /* on the device */
 	double capacity_bytes;
+	double host_bytes;           /* embedding tables placed in host
+					memory, with their gradients and
+					optimizer state (not in total) */
 };
 
 struct sim_result {

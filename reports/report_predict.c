@@ -107,7 +107,8 @@ static void table_layers(FILE *f, const struct model *m,
 	}
 }
 
-static void table_memory(FILE *f, const struct sim_memory *mem, int fits)
+static void table_memory(FILE *f, const struct hw_system *s,
+			 const struct sim_memory *mem, int fits)
 {
 	char a[32], b[32], c[32];
 
@@ -130,6 +131,11 @@ static void table_memory(FILE *f, const struct sim_memory *mem, int fits)
 		report_bytes(mem->activations_bytes, a, sizeof(a)));
 	fprintf(f, "  workspace     %s\n", report_bytes(mem->workspace_bytes,
 		a, sizeof(a)));
+	if (mem->host_bytes > 0.0)
+		fprintf(f, "host memory     %s (embedding tables, read and "
+			"updated over %s)\n", report_bytes(mem->host_bytes, a,
+							  sizeof(a)),
+			s->host ? s->host->name : "the host link");
 }
 
 static void table_train(FILE *f, const struct sim_train *t)
@@ -233,7 +239,7 @@ static void table(FILE *f, const struct model *m, const struct hw_system *s,
 						  sizeof(a)));
 	fprintf(f, "\n  comm exposed  %s\n", report_seconds(bd->comm_exposed_s,
 		a, sizeof(a)));
-	table_memory(f, &r->memory, r->fits);
+	table_memory(f, s, &r->memory, r->fits);
 	if (train)
 		table_train(f, train);
 	if (layers && r->layers)
@@ -429,7 +435,8 @@ static void json(FILE *f, const struct model *m, const struct hw_system *s,
 	json_kv(f, "gradients", mem->gradients_bytes, 0);
 	json_kv(f, "optimizer", mem->optimizer_bytes, 0);
 	json_kv(f, "activations", mem->activations_bytes, 0);
-	json_kv(f, "workspace", mem->workspace_bytes, 1);
+	json_kv(f, "workspace", mem->workspace_bytes, 0);
+	json_kv(f, "host", mem->host_bytes, 1);
 	fputs("},\n  \"breakdown_s\": {", f);
 	json_kv(f, "forward", bd->forward_s, 0);
 	json_kv(f, "backward", bd->backward_s, 0);

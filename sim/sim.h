@@ -179,10 +179,22 @@ static inline int sim_mixed(const struct sim_sizes *s)
 }
 
 /* Memory per device for result r (sim_memory.c); fills r->memory and
- * r->fits. */
+ * r->fits.  on_host (NULL: none) marks the layers whose tables live in
+ * host memory (sim_place_tables). */
 void sim_memory(const struct model *m, const struct hw_system *s,
 		const struct sim_options *o, const struct sim_sizes *sz,
-		struct sim_result *r);
+		const unsigned char *on_host, struct sim_result *r);
+
+/*
+ * When m does not fit the device at r's batch, move the embedding tables
+ * marked MODEL_LAYER_HOST_CANDIDATE to host memory, largest first, until
+ * it fits or none is left, and mark them in on_host (n_layers entries,
+ * zeroed first).  Only on a system with a host link (hw_system.host).
+ * Returns the number moved.
+ */
+int sim_place_tables(const struct model *m, const struct hw_system *s,
+		     const struct sim_options *o, const struct sim_sizes *sz,
+		     const struct sim_result *r, unsigned char *on_host);
 
 /*
  * Compression of a bucket of n gradient values of `width` bytes each (4:

@@ -11,21 +11,42 @@
  * Capacity is the device's largest memory tier (hw_device's
  * mem_capacity_bytes).
  *
+ * HOST TABLES
+ * An embedding table too large for the device (DLRM's: 24 G parameters)
+ * may live in host memory, as DLRM's reference code keeps its tables on
+ * the CPU when they do not fit (Naumov et al. 2019, Sec. 4.1): the
+ * weights, gradients and optimizer state of a table placed there leave
+ * the device's total and are reported as host bytes.  sim_place_tables
+ * moves the largest candidate first until the device fits.
+ *
  * LIMITATIONS
  * - No allocator fragmentation, no framework context (CUDA context,
  *   cuDNN workspaces beyond the gradient buffers).
+ * - Host memory's own capacity is not checked.
  */
+#include <string.h>
+
 #include "sim/sim.h"
 #include "core/banned.h"
 
+/* Bytes one parameter takes with its gradient and optimizer state. */
+static double param_bytes(const struct sim_options *o,
+			  const struct sim_sizes *sz)
+{
+	static const double state_bytes[] = { 0.0, 4.0, 8.0 };
+
+	return sz->weight + (sim_mixed(sz) ? sz->master : 0) + sz->grad +
+	       state_bytes[o->optimizer];
+}
+
 void sim_memory(const struct model *m, const struct hw_system *s,
 		const struct sim_options *o, const struct sim_sizes *sz,
-		struct sim_result *r)
+		const unsigned char *on_host, struct sim_result *r)
 {
 	static const double state_bytes[] = { 0.0, 4.0, 8.0 };
 	struct sim_memory *mem = &r->memory;
 	double params = (double)m->params, batch = (double)r->batch_per_device;
-	double widest = 0.0;
+	double widest = 0.0, host = 0.0;
 	int i;
 
 	for (i = 0; i < m->n_layers; i++) {
@@ -35,7 +56,11 @@ void sim_memory(const struct model *m, const struct hw_system *s,
 			   (double)l->out.w;
 		if (e > widest)
 			widest = e;
+		if (on_host && on_host[i])
+			host += (double)l->params;
 	}
+	params -= host;
+	mem->host_bytes = host * param_bytes(o, sz);
 	mem->weights_bytes = params * (sz->weight + (sim_mixed(sz) ?
 						     sz->master : 0));
 	mem->gradients_bytes = params * sz->grad;
@@ -48,4 +73,35 @@ void sim_memory(const struct model *m, const struct hw_system *s,
 			   mem->workspace_bytes;
 	mem->capacity_bytes = s->device->mem_capacity_bytes;
 	r->fits = mem->total_bytes <= mem->capacity_bytes;
+}
+
+int sim_place_tables(const struct model *m, const struct hw_system *s,
+		     const struct sim_options *o, const struct sim_sizes *sz,
+		     const struct sim_result *r, unsigned char *on_host)
+{
+	struct sim_result t = *r;
+	double over, per = param_bytes(o, sz);
+	int i, moved = 0;
+
+	memset(on_host, 0, (size_t)m->n_layers);
+	if (!s->host)
+		return 0;
+	sim_memory(m, s, o, sz, NULL, &t);
+	over = t.memory.total_bytes - t.memory.capacity_bytes;
+	while (over > 0.0) {
+		int best = -1;
+
+		for (i = 0; i < m->n_layers; i++)
+			if (!on_host[i] && (m->layers[i].flags &
+					    MODEL_LAYER_HOST_CANDIDATE) &&
+			    (best < 0 || m->layers[i].params >
+			     m->layers[best].params))
+				best = i;
+		if (best < 0)
+			break;
+		on_host[best] = 1;
+		over -= (double)m->layers[best].params * per;
+		moved++;
+	}
+	return moved;
 }

@@ -217,6 +217,8 @@ struct step {
 	struct sim_sizes sz;
 	int64_t batch;
 	const unsigned char *needs;
+	const unsigned char *on_host;   /* tables in host memory */
+	double host_Bps;                /* the host link's bandwidth */
 	struct sim_layer_time *rec;     /* NULL unless layers are wanted */
 	struct sim_event *ev;           /* NULL unless a trace is wanted */
 	int n_ev, cap_ev, ev_failed;
@@ -293,6 +295,10 @@ static void pass(struct step *st, int i, enum model_pass p)
 
 	model_layer_cost(&st->m->layers[i], p, st->batch, st->sz.act,
 			 st->sz.weight, &c);
+	/* a table in host memory is read and updated over the host link:
+	 * its bytes count at that link's rate, not the device memory's */
+	if (st->on_host[i] && st->host_Bps > 0.0)
+		c.bytes *= st->roof.bandwidth_Bps / st->host_Bps;
 	run_pass(st, i, p, &c);
 }
 
@@ -411,9 +417,11 @@ static void backward(struct step *st)
 			pass(st, i, MODEL_PASS_BWD_DATA);
 		if (l->params > 0 || l->tied_to > 0) {
 			/* a tied layer's weight gradient is added into the
-			 * table's (its bytes are counted there) */
+			 * table's (its bytes are counted there); a host
+			 * table is updated on the host, never reduced */
 			pass(st, i, MODEL_PASS_BWD_WEIGHT);
-			st->bucket += (double)l->params * st->sz.grad;
+			if (!st->on_host[i])
+				st->bucket += (double)l->params * st->sz.grad;
 			if (st->o->overlap &&
 			    st->bucket >= st->o->bucket_bytes)
 				flush(st, st->t);
@@ -482,9 +490,10 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 		       const struct sim_options *o, struct sim_result *r,
 		       struct dlsim_err *err)
 {
-	unsigned char stack_needs[512], *needs = stack_needs;
+	/* needs[] and on_host[], n_layers each, in one buffer */
+	unsigned char stack_needs[1024], *needs = stack_needs, *on_host;
 	struct step st;
-	double fwd, bwd_end, opt;
+	double fwd, bwd_end, opt, host_params = 0.0;
 	int i, rc;
 
 	memset(r, 0, sizeof(*r));
@@ -500,8 +509,8 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 		return dlsim_err_set(err, DLSIM_EINVAL, "top-k ratio must be "
 				     "in (0, 1] (got %g)", o->topk_ratio);
 	}
-	if ((m->n_layers > (int)sizeof(stack_needs) &&
-	     !(needs = malloc((size_t)m->n_layers))) ||
+	if ((2 * m->n_layers > (int)sizeof(stack_needs) &&
+	     !(needs = malloc(2 * (size_t)m->n_layers))) ||
 	    (o->want_layers &&
 	     !(st.rec = calloc((size_t)m->n_layers, sizeof(*st.rec))))) {
 		step_release(&st, needs, stack_needs);
@@ -520,6 +529,12 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	sim_roof_init(&st.roof, s->device, r->precision, s->calib);
 	mark_requires_grad(m, needs);
 	st.needs = needs;
+	on_host = needs + m->n_layers;
+	sim_place_tables(m, s, o, &st.sz, r, on_host);
+	st.on_host = on_host;
+	st.host_Bps = s->host ? s->host->bandwidth_Bps : 0.0;
+	for (i = 0; i < m->n_layers; i++)
+		host_params += on_host[i] ? (double)m->layers[i].params : 0.0;
 	for (i = 1; i < m->n_layers; i++)
 		pass(&st, i, MODEL_PASS_FWD);
 	fwd = st.t;
@@ -530,7 +545,7 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 		reduce_after(&st);
 	bwd_end = st.t;   /* with any compression kernels */
 	opt = optimizer_time(&st.roof, s->device, &st.sz, o->optimizer,
-			     (double)m->params);
+			     (double)m->params - host_params);
 	st.t = st.free_at > bwd_end ? st.free_at : bwd_end;
 	emit(&st, SIM_STREAM_COMPUTE, -1, -1, -2, st.t, st.decompress, NULL,
 	     SIM_BOUND_MEMORY);
@@ -539,7 +554,8 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 		struct model_pass_cost c = { 0.0, 0.0, 0.0, 0.0,
 					     MODEL_KERNEL_VECTOR, 0.0 };
 
-		optimizer_cost(&st.sz, o->optimizer, (double)m->params, &c);
+		optimizer_cost(&st.sz, o->optimizer,
+			       (double)m->params - host_params, &c);
 		emit(&st, SIM_STREAM_COMPUTE, -1, MODEL_PASS_UPDATE, -1, st.t,
 		     opt, &c, SIM_BOUND_MEMORY);
 	}
@@ -556,7 +572,7 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 				     m->name);
 	}
 	finish(&st, fwd, bwd_end, opt, r);
-	sim_memory(m, s, o, &st.sz, r);
+	sim_memory(m, s, o, &st.sz, on_host, r);
 	if (needs != stack_needs)
 		free(needs);
 	r->layers = st.rec;

@@ -367,6 +367,35 @@ START_TEST(cli_predict_strategy_and_plan)
 }
 END_TEST
 
+/*
+ * DLRM's 24.0 G parameters take, under AMP with momentum (the default),
+ * 2 + 4 + 4 + 4 = 14 B each: 336 GB, far past a
+ * 16 GiB V100.  Its embedding tables go to host memory over the DGX-1's
+ * PCIe gen3 link (nodes.yaml host_link) until the rest fits; the host
+ * holds nearly all of it.
+ */
+START_TEST(cli_dlrm_tables_go_to_host_memory)
+{
+	struct run r;
+	double host, total, cap;
+
+	run(&r, "predict dlrm --hw v100 --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	host = json_number(r.out, "host");
+	total = json_number(r.out, "memory_per_device_bytes");
+	cap = json_number(r.out, "memory_capacity_bytes");
+	ck_assert(strstr(r.out, "\"fits\": true") != NULL);
+	ck_assert(total <= cap);
+	/* at least the largest tables moved: over 300 GB of 336 */
+	ck_assert(host > 3e11 && host < 14.0 * 24036595969.0);
+	run(&r, "predict dlrm --hw v100");
+	ck_assert(strstr(r.out, "over pcie3") != NULL);
+	/* a CNN never moves anything */
+	run(&r, "predict resnet50 --hw v100 --format json");
+	ck_assert(json_number(r.out, "host") == 0.0);
+}
+END_TEST
+
 START_TEST(cli_strategy_rejects_bad_input)
 {
 	struct run r;
@@ -410,6 +439,7 @@ Suite *suite_cli(void)
 	tcase_add_test(c, cli_rejects_bad_arguments);
 	tcase_add_test(c, cli_predict_strategy_and_plan);
 	tcase_add_test(c, cli_strategy_rejects_bad_input);
+	tcase_add_test(c, cli_dlrm_tables_go_to_host_memory);
 	tcase_add_test(c, cli_reports_file_errors_with_place);
 	tcase_add_test(c, cli_write_error_fails);
 	tcase_add_test(c, cli_help_and_man_page_agree);

@@ -501,6 +501,49 @@ START_TEST(calibration_from_is_read_and_checked)
 }
 END_TEST
 
+/* A node's host_link must name a link and say where it comes from. */
+START_TEST(host_link_is_read_and_checked)
+{
+	static const char *const text[] = {
+		"nodes:\n  - name: hbox\n    device: tgpu\n"
+		"    devices_per_node: 1\n    intra_topology: single\n"
+		"    host_link: tlink\n    host_link_source: \"made up\"\n"
+		"    source: \"made up for tests\"\n",
+		"nodes:\n  - name: hbox\n    device: tgpu\n"
+		"    devices_per_node: 1\n    intra_topology: single\n"
+		"    host_link: nolink\n    host_link_source: \"made up\"\n"
+		"    source: \"made up for tests\"\n",
+		"nodes:\n  - name: hbox\n    device: tgpu\n"
+		"    devices_per_node: 1\n    intra_topology: single\n"
+		"    host_link: tlink\n    source: \"made up for tests\"\n",
+	};
+	static const char *const want[] = { NULL,
+		"host_link 'nolink' is not in the catalog",
+		"host_link needs a host_link_source" };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		struct hw_catalog *cat = new_catalog();
+		struct dlsim_err err = { 0 };
+
+		ck_assert_msg(hw_catalog_add_text(cat, "h.yaml", text[i],
+						  strlen(text[i]), &err) ==
+			      DLSIM_OK, "%s", err.msg);
+		if (!want[i]) {
+			ck_assert_int_eq(hw_catalog_check(cat, &err), DLSIM_OK);
+			ck_assert_str_eq(hw_node_find(cat, "hbox")->host_link,
+					 "tlink");
+		} else {
+			ck_assert_int_eq(hw_catalog_check(cat, &err),
+					 DLSIM_EPARSE);
+			ck_assert_msg(strstr(err.msg, want[i]) != NULL, "%s",
+				      err.msg);
+		}
+		hw_catalog_free(cat);
+	}
+}
+END_TEST
+
 /* dangling.yaml reads cleanly; only the cross-reference check can see
  * that its node "lostbox" (line 4) names a link nobody defined. */
 START_TEST(catalog_check_finds_unknown_link)
@@ -1161,6 +1204,7 @@ Suite *suite_hw(void)
 	tcase_add_test(tc, missing_file_is_eio);
 	tcase_add_test(tc, catalog_check_finds_unknown_link);
 	tcase_add_test(tc, calibration_from_is_read_and_checked);
+	tcase_add_test(tc, host_link_is_read_and_checked);
 	tcase_add_loop_test(tc, numbers_must_be_well_formed_and_plausible,
 			    0, N_NUMBERS);
 	tcase_add_test(tc, loggp_and_topology_fields_are_read);
