@@ -34,13 +34,15 @@ HW_YAML := $(sort $(wildcard configs/hw/*.yaml))
 GEN_SRC := $(BUILD)/gen/hw_builtin.c
 SEED_CSV := $(sort $(wildcard data/calibration/*.csv))
 SEED_SRC := $(BUILD)/gen/seed_builtin.c
+VALID_CSV := $(sort $(wildcard data/validation/*.csv))
+VALID_SRC := $(BUILD)/gen/validation_builtin.c
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/hw_builtin.o \
-	$(BUILD)/gen/seed_builtin.o
+	$(BUILD)/gen/seed_builtin.o $(BUILD)/gen/validation_builtin.o
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all deps demo check check-full bench install clean
+.PHONY: all deps demo check check-full bench validate install clean
 
 all: $(BUILD)/dlsim $(BUILD)/dlsim-mpibench
 
@@ -65,6 +67,11 @@ $(SEED_SRC): $(SEED_CSV) tools/embed.sh
 	@mkdir -p $(dir $@)
 	$(Q)sh tools/embed.sh $@ cal_seed_files $(SEED_CSV)
 
+# The published measurements dlsim validate predicts (cal_validate.c).
+$(VALID_SRC): $(VALID_CSV) tools/embed.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh tools/embed.sh $@ cal_validation_files $(VALID_CSV)
+
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(Q)$(CC) $(CPPFLAGS) $(DEPCFLAGS) $(WFLAGS) $(OPT) $(CFLAGS) -c $< -o $@
 
@@ -85,6 +92,10 @@ $(BUILD)/dlsim-mpibench: tools/mpibench.c | deps
 $(BUILD)/test_dlsim: $(TEST_OBJ) $(BUILD)/libdlsim.a
 	@$(if $(V),,echo "  LINK    $@")
 	$(Q)$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+# dlsim's accuracy record against the shipped measurements (issue 6).
+validate: $(BUILD)/dlsim
+	$(BUILD)/dlsim validate
 
 demo: $(BUILD)/dlsim
 	$(BUILD)/dlsim predict resnet50 --hw v100x64

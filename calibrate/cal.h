@@ -57,6 +57,11 @@ int cal_fail_at(const struct cal_in *in, int64_t line,
  * max + 1 means there were more). */
 int cal_split_blanks(char *s, char **tok, int max);
 
+/* Split one CSV record in place into at most max fields (RFC 4180
+ * quoting, unquoted fields trimmed); returns their count (max + 1:
+ * more), or -1 for a quote left open or text after a closing quote. */
+int cal_split_csv(char *s, char **f, int max);
+
 /* 1 if s is empty or only blanks. */
 int cal_blank(const char *s);
 

@@ -100,7 +100,7 @@ static const char *const settings[] = { "training", "inference", NULL };
  * Split one record in place into fields; returns their count (max + 1:
  * more), or -1 for a quote left open or text after a closing quote.
  */
-static int split_csv(char *s, char **f, int max)
+int cal_split_csv(char *s, char **f, int max)
 {
 	int n = 0;
 
@@ -469,7 +469,7 @@ static int parse_table(struct cal_in *in, const struct layout *layouts,
 {
 	char *f[CAL_MAX_FIELDS + 1], *line = cal_in_next(in);
 	const struct layout *l;
-	int n = line ? split_csv(line, f, CAL_MAX_FIELDS) : 0, width, rc;
+	int n = line ? cal_split_csv(line, f, CAL_MAX_FIELDS) : 0, width, rc;
 
 	for (l = layouts; l->what; l++)
 		if (n > 0 && n <= CAL_MAX_FIELDS &&
@@ -481,7 +481,7 @@ static int parse_table(struct cal_in *in, const struct layout *layouts,
 	for (width = n; (line = cal_in_next(in));) {
 		if (cal_blank(line))
 			continue;
-		n = split_csv(line, f, CAL_MAX_FIELDS);
+		n = cal_split_csv(line, f, CAL_MAX_FIELDS);
 		if (n < 0)
 			return cal_fail(in, err, "a quoted field is not closed "
 					"properly");

@@ -200,8 +200,9 @@ int cmd_models(const struct cli_command *cmd, int argc, char **argv);
 int cmd_hw(const struct cli_command *cmd, int argc, char **argv);
 int cmd_comm(const struct cli_command *cmd, int argc, char **argv);
 int cmd_plan(const struct cli_command *cmd, int argc, char **argv);
+int cmd_validate(const struct cli_command *cmd, int argc, char **argv);
 
-extern const struct cli_command cli_comm, cli_plan;
+extern const struct cli_command cli_comm, cli_plan, cli_validate;
 extern const struct cli_command cli_predict, cli_models, cli_hw,
 	cli_scale, cli_db, cli_calibrate;
 

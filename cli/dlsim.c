@@ -10,7 +10,7 @@
 
 static const struct cli_command *const commands[] = {
 	&cli_calibrate, &cli_comm, &cli_db, &cli_hw, &cli_models, &cli_plan,
-	&cli_predict, &cli_scale,
+	&cli_predict, &cli_scale, &cli_validate,
 };
 
 #define N_COMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))

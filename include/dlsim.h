@@ -1978,6 +1978,56 @@ int cal_fit_hw(struct db *db, const char *hw, struct cal_fit_report *out,
 int cal_fit_load(struct db *db, const char *hw, struct cal_fit_report *out,
 		 struct dlsim_err *err);
 
+/* ---- Validation against published measurements (cal_validate.c) ---- */
+
+#define CAL_VAL_SETS 16
+#define CAL_VAL_WORST 5
+#define CAL_VAL_REASONS 8
+
+/* One row compared: error = predicted / measured - 1. */
+struct cal_val_row {
+	char what[160];              /* the row's inputs, in words */
+	double measured, predicted, error;
+};
+
+/* One set's record. */
+struct cal_val_set {
+	char name[32];               /* "vtrain", "dle", ... */
+	char title[128];
+	char unit[24];               /* of measured and predicted */
+	int64_t rows;                /* predicted and compared */
+	int64_t skipped;
+	struct {
+		char why[128];
+		int64_t n;
+	} reason[CAL_VAL_REASONS];   /* why rows were skipped */
+	int n_reasons;
+	double median_abs_error;     /* fractions */
+	double p90_abs_error;        /* nearest rank */
+	double median_signed_error;  /* bias: < 0, predicted low */
+	struct cal_val_row worst[CAL_VAL_WORST];  /* by |error| */
+	int n_worst;
+};
+
+struct cal_val_report {
+	struct cal_val_set set[CAL_VAL_SETS];
+	int n_sets;
+};
+
+/* The i-th validation set's name, NULL past the last. */
+const char *cal_validation_set(int i);
+
+/*
+ * Predict every row of the named sets (NULL: all) from the measurement
+ * files compiled into dlsim (data/validation/) on catalog cat, with db's
+ * fits where it has them (NULL: the catalog's figures), and fill *out
+ * with each set's statistics (cal_validate.c).  DLSIM_ENOTFOUND for an
+ * unknown set name, DLSIM_EPARSE for a damaged file, DLSIM_ENOMEM.
+ */
+int cal_validate(struct hw_catalog *cat, struct db *db,
+		 const char *const *names, struct cal_val_report *out,
+		 struct dlsim_err *err);
+
 /* ---- The shipped calibration data (calibrate/cal_seed.c) ---- */
 
 /*
@@ -2037,6 +2087,15 @@ int report_prediction(FILE *f, enum report_format fmt, const struct model *m,
 int report_parallel(FILE *f, enum report_format fmt, const struct model *m,
 		    const struct hw_system *s, const struct sim_par_result *r,
 		    struct dlsim_err *err);
+
+/*
+ * dlsim validate's record (cal_validate) as a table (per set, then its
+ * worst rows and skip reasons), CSV (one row per set) or JSON {"sets":
+ * {NAME: {"rows", "skipped", "median_abs_error", "p90_abs_error",
+ * "median_signed_error", "worst": [...]}}} (report_validate.c).
+ */
+int report_validation(FILE *f, enum report_format fmt,
+		      const struct cal_val_report *r, struct dlsim_err *err);
 
 /*
  * A plan's best strategies (sim_plan), ranked by objective o: a table

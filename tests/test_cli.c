@@ -244,7 +244,7 @@ START_TEST(cli_help_and_man_page_agree)
 {
 	static const char *const cmds[] = { "predict", "models", "hw", "comm",
 					    "scale", "db", "calibrate", "plan",
-					    NULL };
+					    "validate", NULL };
 	char man[65536], want[64];
 	struct run r;
 	int i;
@@ -290,7 +290,7 @@ START_TEST(cli_man_page_options_exist)
 					    "hw --help", "comm --help",
 					    "scale --help", "db --help",
 					    "calibrate --help", "plan --help",
-					    "--help", NULL };
+					    "validate --help", "--help", NULL };
 	char man[65536], helps[32768] = "";
 	const char *p;
 	struct run r;

@@ -42,6 +42,7 @@ static const struct suite_entry suites[] = {
 	{ "hwcalib", suite_hwcalib },
 	{ "seed", suite_seed },
 	{ "parallel", suite_parallel },
+	{ "validate", suite_validate },
 };
 
 #define N_SUITES ((int)(sizeof(suites) / sizeof(suites[0])))

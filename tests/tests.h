@@ -33,6 +33,7 @@ Suite *suite_db(void);
 Suite *suite_hwcalib(void);
 Suite *suite_seed(void);
 Suite *suite_parallel(void);
+Suite *suite_validate(void);
 
 /* Relative closeness: |a - b| <= tol * |b|. */
 #define ck_assert_rel(a, b, tol) do { \

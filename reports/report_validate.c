@@ -1,0 +1,119 @@
+/*
+ * report_validate.c -- dlsim validate's record: per set, rows compared
+ * and skipped (with why), median and P90 |error|, the median signed
+ * error, and the five worst rows, as a table, CSV or JSON.
+ *
+ * The JSON is the issue's contract: {"sets": {NAME: {"rows", "skipped",
+ * "median_abs_error", "p90_abs_error", "median_signed_error", "worst":
+ * [{"what", "measured", "predicted", "error"}, ...]}}}, errors as
+ * fractions; keys may be added ("title", "unit", "skip_reasons",
+ * "dlsim_version"), never renamed.
+ */
+#include "reports/report.h"
+
+#include "core/banned.h"
+
+static void table(FILE *f, const struct cal_val_report *r)
+{
+	int i, k;
+
+	fprintf(f, "%-12s %6s %7s %8s %8s %8s  %s\n", "set", "rows", "skipped",
+		"median", "P90", "bias", "what");
+	for (i = 0; i < r->n_sets; i++) {
+		const struct cal_val_set *s = &r->set[i];
+
+		fprintf(f, "%-12s %6lld %7lld %7.1f%% %7.1f%% %+7.1f%%  %s\n",
+			s->name, (long long)s->rows, (long long)s->skipped,
+			100.0 * s->median_abs_error, 100.0 * s->p90_abs_error,
+			100.0 * s->median_signed_error, s->title);
+	}
+	for (i = 0; i < r->n_sets; i++) {
+		const struct cal_val_set *s = &r->set[i];
+
+		fprintf(f, "\n%s: worst rows (%s, measured / predicted)\n",
+			s->name, s->unit);
+		for (k = 0; k < s->n_worst; k++)
+			fprintf(f, "  %+7.1f%%  %.6g / %.6g  %s\n",
+				100.0 * s->worst[k].error, s->worst[k].measured,
+				s->worst[k].predicted, s->worst[k].what);
+		for (k = 0; k < s->n_reasons; k++)
+			fprintf(f, "  skipped %lld: %s\n",
+				(long long)s->reason[k].n, s->reason[k].why);
+	}
+}
+
+static void csv(FILE *f, const struct cal_val_report *r)
+{
+	int i;
+
+	fputs("set,rows,skipped,median_abs_error,p90_abs_error,"
+	      "median_signed_error\n", f);
+	for (i = 0; i < r->n_sets; i++) {
+		const struct cal_val_set *s = &r->set[i];
+
+		fprintf(f, "%s,%lld,%lld,%.6g,%.6g,%.6g\n", s->name,
+			(long long)s->rows, (long long)s->skipped,
+			s->median_abs_error, s->p90_abs_error,
+			s->median_signed_error);
+	}
+}
+
+static void json_set(FILE *f, const struct cal_val_set *s)
+{
+	int k;
+
+	report_json_string(f, s->name);
+	fputs(": {\"title\": ", f);
+	report_json_string(f, s->title);
+	fputs(", \"unit\": ", f);
+	report_json_string(f, s->unit);
+	fprintf(f, ", \"rows\": %lld, \"skipped\": %lld, "
+		"\"median_abs_error\": ", (long long)s->rows,
+		(long long)s->skipped);
+	report_json_number(f, s->median_abs_error);
+	fputs(", \"p90_abs_error\": ", f);
+	report_json_number(f, s->p90_abs_error);
+	fputs(", \"median_signed_error\": ", f);
+	report_json_number(f, s->median_signed_error);
+	fputs(", \"worst\": [", f);
+	for (k = 0; k < s->n_worst; k++) {
+		fputs(k ? ", {\"what\": " : "{\"what\": ", f);
+		report_json_string(f, s->worst[k].what);
+		fputs(", \"measured\": ", f);
+		report_json_number(f, s->worst[k].measured);
+		fputs(", \"predicted\": ", f);
+		report_json_number(f, s->worst[k].predicted);
+		fputs(", \"error\": ", f);
+		report_json_number(f, s->worst[k].error);
+		fputc('}', f);
+	}
+	fputs("], \"skip_reasons\": [", f);
+	for (k = 0; k < s->n_reasons; k++) {
+		fprintf(f, "%s{\"n\": %lld, \"why\": ", k ? ", " : "",
+			(long long)s->reason[k].n);
+		report_json_string(f, s->reason[k].why);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+}
+
+int report_validation(FILE *f, enum report_format fmt,
+		      const struct cal_val_report *r, struct dlsim_err *err)
+{
+	int i;
+
+	if (fmt == REPORT_JSON) {
+		fputs("{\"dlsim_version\": \"" DLSIM_VERSION "\", \"sets\": {",
+		      f);
+		for (i = 0; i < r->n_sets; i++) {
+			fputs(i ? ",\n  " : "\n  ", f);
+			json_set(f, &r->set[i]);
+		}
+		fputs("}}\n", f);
+	} else if (fmt == REPORT_CSV) {
+		csv(f, r);
+	} else {
+		table(f, r);
+	}
+	return report_check(f, err);
+}

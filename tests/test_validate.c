@@ -1,0 +1,143 @@
+/*
+ * test_validate.c -- dlsim validate (calibrate/cal_validate.c): the
+ * record's structure, its bad input, and the guard that keeps accuracy
+ * from slipping back: every set's median error must stay at or below
+ * the figure data/validation/record.txt holds.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tests.h"
+#include "cli_util.h"
+#include "dlsim.h"
+
+/* The record with the shipped calibration, as `dlsim validate` runs. */
+static void validate_all(struct cal_val_report *rep, const char *const *names)
+{
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct db *db = NULL;
+	int64_t runs, samples;
+
+	ck_assert_msg(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert_msg(db_open(":memory:", &db, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert_msg(cal_seed(db, &runs, &samples, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert_msg(cal_validate(cat, db, names, rep, &err) == DLSIM_OK,
+		      "%s", err.msg);
+	db_close(db);
+	hw_catalog_free(cat);
+}
+
+static const struct cal_val_set *find(const struct cal_val_report *r,
+				      const char *name)
+{
+	int i;
+
+	for (i = 0; i < r->n_sets; i++)
+		if (strcmp(r->set[i].name, name) == 0)
+			return &r->set[i];
+	ck_abort_msg("no set '%s'", name);
+	return NULL;
+}
+
+/* The guard (issue 6): no set's median above the recorded figure. */
+START_TEST(validate_medians_stay_within_the_record)
+{
+	static struct cal_val_report rep;
+	char line[256], name[64];
+	double recorded;
+	int n = 0;
+	FILE *f = fopen("data/validation/record.txt", "r");
+
+	ck_assert_msg(f != NULL, "data/validation/record.txt is missing");
+	validate_all(&rep, NULL);
+	while (fgets(line, sizeof(line), f)) {
+		const struct cal_val_set *s;
+
+		if (line[0] == '#' || sscanf(line, "%63s %lf", name,
+					     &recorded) != 2)
+			continue;
+		s = find(&rep, name);
+		ck_assert_msg(s->median_abs_error <= recorded + 1e-4,
+			      "%s: median error %.4f rose above the recorded "
+			      "%.4f", name, s->median_abs_error, recorded);
+		n++;
+	}
+	fclose(f);
+	ck_assert_int_eq(n, rep.n_sets);
+}
+END_TEST
+
+/*
+ * Structure: every row of vTrain's 1,440 and Megatron's 10 is compared;
+ * P90 >= median; the worst rows are in order of |error|, each with error
+ * = predicted / measured - 1.
+ */
+START_TEST(validate_record_structure)
+{
+	static const char *const names[] = { "vtrain", "megatron", NULL };
+	static struct cal_val_report rep;
+	const struct cal_val_set *v, *m;
+	int k;
+
+	validate_all(&rep, names);
+	ck_assert_int_eq(rep.n_sets, 2);
+	v = find(&rep, "vtrain");
+	m = find(&rep, "megatron");
+	ck_assert_int_eq(v->rows, 1440);
+	ck_assert_int_eq(v->skipped, 0);
+	ck_assert_int_eq(m->rows, 10);
+	ck_assert(v->p90_abs_error >= v->median_abs_error);
+	ck_assert_int_eq(v->n_worst, CAL_VAL_WORST);
+	for (k = 0; k < v->n_worst; k++) {
+		const struct cal_val_row *w = &v->worst[k];
+
+		ck_assert_rel(w->error + 1.0, w->predicted / w->measured,
+			      1e-12);
+		ck_assert(fabs(w->error) >= v->p90_abs_error);
+		if (k)
+			ck_assert(fabs(w->error) <= fabs(v->worst[k - 1].error));
+	}
+}
+END_TEST
+
+START_TEST(validate_rejects_unknown_sets)
+{
+	static const char *const names[] = { "vtrain", "nosuch", NULL };
+	static struct cal_val_report rep;
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct run r;
+
+	ck_assert_int_eq(hw_catalog_load(NULL, &cat, &err), DLSIM_OK);
+	ck_assert_int_eq(cal_validate(cat, NULL, names, &rep, &err),
+			 DLSIM_ENOTFOUND);
+	ck_assert(strstr(err.msg, "'nosuch'") != NULL);
+	hw_catalog_free(cat);
+	run(&r, "validate --set dle,nosuch");
+	assert_one_error(&r, 2, "unknown validation set 'nosuch'");
+	run(&r, "validate --set dle --format json --uncalibrated");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_valid(r.out) && strstr(r.out, "\"sets\": {") &&
+		  strstr(r.out, "\"dle\": {") &&
+		  strstr(r.out, "\"median_signed_error\"") &&
+		  strstr(r.out, "\"worst\": ["));
+}
+END_TEST
+
+Suite *suite_validate(void)
+{
+	Suite *s = suite_create("validate");
+	TCase *c = tcase_create("validate");
+
+	tcase_set_timeout(c, 120);
+	tcase_add_test(c, validate_medians_stay_within_the_record);
+	tcase_add_test(c, validate_record_structure);
+	tcase_add_test(c, validate_rejects_unknown_sets);
+	suite_add_tcase(s, c);
+	return s;
+}
