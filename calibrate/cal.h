@@ -161,6 +161,12 @@ int cal_json_parse(struct cal_in *in, struct cal_json_doc *doc,
 		   struct dlsim_err *err);
 void cal_json_release(struct cal_json_doc *doc);
 
+/* Parse a NUL-terminated JSON text (copied into *copy, which the caller
+ * frees with the doc's release) named what in messages; -1 if it is
+ * not JSON. */
+int cal_json_parse_text(const char *what, const char *text, char **copy,
+			struct cal_json_doc *doc);
+
 /* The member key of an object, or NULL; the first and next element. */
 const struct cal_json *cal_json_get(const struct cal_json_doc *doc,
 				    const struct cal_json *obj,

@@ -168,7 +168,8 @@ static double jnum_at(const struct cal_json_doc *d,
 }
 
 /* Parse text (copied) into doc; -1 if it is not JSON. */
-static int parse(const char *text, char **copy, struct cal_json_doc *doc)
+int cal_json_parse_text(const char *what, const char *text, char **copy,
+			struct cal_json_doc *doc)
 {
 	size_t n = strlen(text);
 	struct cal_in in;
@@ -177,7 +178,7 @@ static int parse(const char *text, char **copy, struct cal_json_doc *doc)
 	if (!*copy)
 		return -1;
 	memcpy(*copy, text, n + 1);
-	cal_in_init(&in, "fit", *copy, n);
+	cal_in_init(&in, what, *copy, n);
 	return cal_json_parse(&in, doc, NULL) ? -1 : 0;
 }
 
@@ -237,8 +238,8 @@ int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 	f->residual_rms = row->residual_rms;
 	f->n_samples = row->n_samples;
 	f->created_s = row->created_s;
-	if (parse(row->params_json, &pt, &p) ||
-	    parse(row->covariance_json, &ct, &c))
+	if (cal_json_parse_text("fit", row->params_json, &pt, &p) ||
+	    cal_json_parse_text("fit", row->covariance_json, &ct, &c))
 		goto cleanup;
 	cov = &c.v[0];
 	if (!(v = cal_json_get(&p, &p.v[0], "benchmark")) ||

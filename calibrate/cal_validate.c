@@ -506,6 +506,7 @@ int cal_validate(struct hw_catalog *cat, struct db *db,
 	int i, j, rc;
 
 	memset(out, 0, sizeof(*out));
+	out->calibrated = db != NULL;
 	for (j = 0; names && names[j]; j++) {
 		for (i = 0; i < N_SETS && strcmp(sets[i].name, names[j]); i++)
 			;

@@ -4,8 +4,10 @@
  * (cal_validate).  By default the predictions are calibrated as a
  * first-time user's are: with the shipped calibration data, seeded into
  * a private in-memory database (so the record does not depend on what a
- * user has stored); --db uses that database's fits instead, and
- * --uncalibrated the catalog's figures alone.
+ * user has stored); --uncalibrated uses the catalog's figures alone.
+ * --record stores the figures in a database (--db, created if new, else
+ * the default one, which must exist) and --history lists what was
+ * stored (cal_history.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +20,14 @@ static const struct cli_option options[] = {
 	{ "set", "NAME[,NAME...]", CLI_STRING,
 	  "only these sets (vtrain, tf_cnn_p100, tf_cnn_k80, dle, megatron)" },
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
-	{ "db", "PATH", CLI_STRING,
-	  "use this database's fits instead of the shipped calibration" },
+	{ "db", "PATH", CLI_STRING, "where --record stores and --history "
+	  "reads (default $DLSIM_DB, else the XDG data directory)" },
 	{ "uncalibrated", NULL, CLI_FLAG,
 	  "use the catalog's datasheet figures alone" },
+	{ "record", NULL, CLI_FLAG, "store each set's figures, with this "
+	  "version, in the database (--db, else the default one)" },
+	{ "history", NULL, CLI_FLAG, "list the figures recorded so far, by "
+	  "version, instead of validating" },
 	{ "help", NULL, CLI_FLAG, "this text" },
 	{ NULL, NULL, CLI_FLAG, NULL }
 };
@@ -33,21 +39,56 @@ const struct cli_command cli_validate = {
 	0, 0, options, cmd_validate
 };
 
-/* The database whose fits the predictions use; NULL: none. */
+/* The fits the predictions use: the shipped calibration in a private
+ * in-memory database; NULL with --uncalibrated. */
 static int open_fits(const struct cli_command *cmd, const struct cli_values *v,
 		     struct db **db, struct dlsim_err *err)
 {
 	int64_t runs, samples;
-	int i = cli_opt(cmd, "db");
 
 	*db = NULL;
 	if (v->set[cli_opt(cmd, "uncalibrated")])
 		return DLSIM_OK;
-	if (v->set[i])
-		return db_open(v->str[i], db, err);
 	if (db_open(":memory:", db, err))
 		return err->code;
 	return cal_seed(*db, &runs, &samples, err);
+}
+
+/* The database --record and --history use: --db (created if new), else
+ * the default one if it exists. */
+static int open_store(const struct cli_command *cmd,
+		      const struct cli_values *v, struct cli_calib_src *src,
+		      struct dlsim_err *err)
+{
+	struct cli_values w = *v;
+	int i = cli_opt(cmd, "db");
+
+	if (v->set[i])
+		return db_open(v->str[i], &src->db, err);
+	w.set[cli_opt(cmd, "uncalibrated")] = 0;
+	if (cli_calib_open(cmd, &w, src, err))
+		return err->code;
+	if (!src->db)
+		return dlsim_err_set(err, DLSIM_ENOTFOUND, "no database to "
+				     "record in or read from (name one with "
+				     "--db)");
+	return DLSIM_OK;
+}
+
+static int history(const struct cli_command *cmd, const struct cli_values *v,
+		   enum report_format fmt, struct dlsim_err *err)
+{
+	struct cli_calib_src src = { NULL };
+	struct cal_val_history h;
+	int rc;
+
+	if ((rc = open_store(cmd, v, &src, err)))
+		return rc;
+	if (!(rc = cal_validation_history(src.db, &h, err)))
+		rc = report_validation_history(stdout, fmt, &h, err);
+	cal_validation_history_release(&h);
+	cli_calib_close(&src);
+	return rc;
 }
 
 int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
@@ -56,6 +97,7 @@ int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 	struct hw_catalog *cat = NULL;
 	struct cal_val_report *rep = NULL;
 	struct db *db = NULL;
+	struct cli_calib_src store = { NULL };
 	struct cli_values v;
 	enum report_format fmt;
 	char buf[256], *names[CAL_VAL_SETS + 1];
@@ -65,6 +107,9 @@ int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 		return rc;
 	if (cli_format(cmd, &v, &fmt, &err))
 		return cli_fail(cmd, &err);
+	if (v.set[cli_opt(cmd, "history")])
+		return history(cmd, &v, fmt, &err) ? cli_fail(cmd, &err) :
+		       cli_finish(CLI_OK);
 	if (v.set[i = cli_opt(cmd, "set")]) {
 		snprintf(buf, sizeof(buf), "%s", v.str[i]);
 		if ((n = cli_split(buf, names, CAL_VAL_SETS, "--set",
@@ -76,13 +121,19 @@ int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 		return rc;
 	if (!(rep = calloc(1, sizeof(*rep))))
 		dlsim_err_set(&err, DLSIM_ENOMEM, "out of memory");
-	if (!rep || open_fits(cmd, &v, &db, &err) ||
+	if (!rep || (v.set[cli_opt(cmd, "record")] &&
+		     open_store(cmd, &v, &store, &err)) ||
+	    open_fits(cmd, &v, &db, &err) ||
 	    cal_validate(cat, db, v.set[cli_opt(cmd, "set")] ?
 			 (const char *const *)names : NULL, rep, &err) ||
-	    report_validation(stdout, fmt, rep, &err))
+	    report_validation(stdout, fmt, rep, &err) ||
+	    (store.db && cal_validation_record(store.db, rep, &err)))
 		rc = cli_fail(cmd, &err);
 	else
 		rc = cli_finish(CLI_OK);
+	if (!rc && store.db)
+		fprintf(stderr, "dlsim: recorded %d sets\n", rep->n_sets);
+	cli_calib_close(&store);
 	free(rep);
 	db_close(db);
 	hw_catalog_free(cat);

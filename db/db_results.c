@@ -167,6 +167,40 @@ int db_prediction_insert(struct db *db, struct db_prediction *p,
 	return insert_one(db, st, "storing a prediction", &p->id, err);
 }
 
+int db_each_prediction(struct db *db, const char *inputs_like,
+		       int (*fn)(void *ctx, const struct db_prediction *p),
+		       void *ctx, struct dlsim_err *err)
+{
+	static const char sql[] =
+		"SELECT id, inputs_json, outputs_json, fit_ids, created_s,"
+		" dlsim_version FROM predictions"
+		" WHERE (?1 IS NULL OR inputs_json LIKE ?1) ORDER BY id";
+	struct db_prediction p;
+	sqlite3_stmt *st;
+	int rc, step;
+
+	if ((rc = db_prepare(db, sql, &st, "listing predictions", err)))
+		return rc;
+	if (inputs_like)
+		bind_text(st, 1, inputs_like);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&p, 0, sizeof(p));
+		p.id = sqlite3_column_int64(st, 0);
+		p.inputs_json = (const char *)sqlite3_column_text(st, 1);
+		p.outputs_json = (const char *)sqlite3_column_text(st, 2);
+		p.fit_ids = (const char *)sqlite3_column_text(st, 3);
+		p.created_s = sqlite3_column_double(st, 4);
+		db_column_field(st, 5, p.dlsim_version,
+				sizeof(p.dlsim_version));
+		if (fn(ctx, &p))
+			break;
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = db_fail(db, "listing predictions", err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* ---------------------------------------------------------------- */
 /* Measurements                                                      */
 /* ---------------------------------------------------------------- */

@@ -1647,6 +1647,16 @@ struct db_prediction {
 int db_prediction_insert(struct db *db, struct db_prediction *p,
 			 struct dlsim_err *err);
 
+/*
+ * Visit the stored predictions in the order they were made, those whose
+ * inputs_json matches the SQL LIKE pattern inputs_like (NULL: all); the
+ * texts are valid only during the call.  fn returning non-zero stops
+ * early (not an error).  DLSIM_EDB on a query failure.
+ */
+int db_each_prediction(struct db *db, const char *inputs_like,
+		       int (*fn)(void *ctx, const struct db_prediction *p),
+		       void *ctx, struct dlsim_err *err);
+
 /* Ground truth: one measured figure of a validation set or a user. */
 struct db_measurement {
 	int64_t id;             /* set by db_each_measurement */
@@ -2012,6 +2022,7 @@ struct cal_val_set {
 struct cal_val_report {
 	struct cal_val_set set[CAL_VAL_SETS];
 	int n_sets;
+	int calibrated;              /* 1: predicted with a database's fits */
 };
 
 /* The i-th validation set's name, NULL past the last. */
@@ -2027,6 +2038,32 @@ const char *cal_validation_set(int i);
 int cal_validate(struct hw_catalog *cat, struct db *db,
 		 const char *const *names, struct cal_val_report *out,
 		 struct dlsim_err *err);
+
+/* Store each set's figures of r in db with this dlsim's version (one
+ * prediction row per set, cal_history.c). */
+int cal_validation_record(struct db *db, const struct cal_val_report *r,
+			  struct dlsim_err *err);
+
+/* One recorded run of one set. */
+struct cal_val_entry {
+	char set[32];
+	char version[16];
+	double created_s;
+	int64_t rows;
+	int calibrated;
+	double median_abs_error, p90_abs_error, median_signed_error;
+};
+
+struct cal_val_history {
+	struct cal_val_entry *e;     /* owned, in the order stored */
+	int n, cap;
+};
+
+/* Every recorded run in db (cal_validation_record), oldest first; the
+ * caller releases *out.  DLSIM_EDB, DLSIM_ENOMEM. */
+int cal_validation_history(struct db *db, struct cal_val_history *out,
+			   struct dlsim_err *err);
+void cal_validation_history_release(struct cal_val_history *h);
 
 /* ---- The shipped calibration data (calibrate/cal_seed.c) ---- */
 
@@ -2096,6 +2133,13 @@ int report_parallel(FILE *f, enum report_format fmt, const struct model *m,
  */
 int report_validation(FILE *f, enum report_format fmt,
 		      const struct cal_val_report *r, struct dlsim_err *err);
+
+/* The recorded runs (cal_validation_history), oldest first: version,
+ * time, set, rows, median, P90 and bias; CSV and JSON {"history": [...]}
+ * likewise. */
+int report_validation_history(FILE *f, enum report_format fmt,
+			      const struct cal_val_history *h,
+			      struct dlsim_err *err);
 
 /*
  * A plan's best strategies (sim_plan), ranked by objective o: a table

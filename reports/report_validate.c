@@ -11,6 +11,8 @@
  */
 #include "reports/report.h"
 
+#include <time.h>
+
 #include "core/banned.h"
 
 static void table(FILE *f, const struct cal_val_report *r)
@@ -115,5 +117,66 @@ int report_validation(FILE *f, enum report_format fmt,
 	} else {
 		table(f, r);
 	}
+	return report_check(f, err);
+}
+
+int report_validation_history(FILE *f, enum report_format fmt,
+			      const struct cal_val_history *h,
+			      struct dlsim_err *err)
+{
+	char when[32];
+	int i;
+
+	if (fmt == REPORT_JSON)
+		fputs("{\"history\": [", f);
+	else if (fmt == REPORT_CSV)
+		fputs("version,created_s,set,calibrated,rows,median_abs_error,"
+		      "p90_abs_error,median_signed_error\n", f);
+	else
+		fprintf(f, "%-10s %-20s %-12s %-7s %6s %8s %8s %8s\n",
+			"version", "recorded (UTC)", "set", "fits", "rows",
+			"median", "P90", "bias");
+	for (i = 0; i < h->n; i++) {
+		const struct cal_val_entry *e = &h->e[i];
+		time_t t = (time_t)e->created_s;
+		struct tm tm;
+
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S",
+			 gmtime_r(&t, &tm));
+		if (fmt == REPORT_JSON) {
+			fprintf(f, "%s{\"version\": ", i ? ",\n  " : "\n  ");
+			report_json_string(f, e->version);
+			fputs(", \"set\": ", f);
+			report_json_string(f, e->set);
+			fprintf(f, ", \"created_s\": %.0f, \"calibrated\": %s, "
+				"\"rows\": %lld, \"median_abs_error\": ",
+				e->created_s, e->calibrated ? "true" : "false",
+				(long long)e->rows);
+			report_json_number(f, e->median_abs_error);
+			fputs(", \"p90_abs_error\": ", f);
+			report_json_number(f, e->p90_abs_error);
+			fputs(", \"median_signed_error\": ", f);
+			report_json_number(f, e->median_signed_error);
+			fputc('}', f);
+		} else if (fmt == REPORT_CSV) {
+			fprintf(f, "%s,%.0f,%s,%d,%lld,%.6g,%.6g,%.6g\n",
+				e->version, e->created_s, e->set,
+				e->calibrated, (long long)e->rows,
+				e->median_abs_error,
+				e->p90_abs_error, e->median_signed_error);
+		} else {
+			fprintf(f, "%-10s %-20s %-12s %-7s %6lld %7.1f%% "
+				"%7.1f%% %+7.1f%%\n", e->version, when,
+				e->set, e->calibrated ? "shipped" : "none",
+				(long long)e->rows,
+				100.0 * e->median_abs_error,
+				100.0 * e->p90_abs_error,
+				100.0 * e->median_signed_error);
+		}
+	}
+	if (fmt == REPORT_JSON)
+		fputs("]}\n", f);
+	if (fmt == REPORT_TABLE && h->n == 0)
+		fputs("nothing recorded yet: run dlsim validate --record\n", f);
 	return report_check(f, err);
 }

@@ -6,7 +6,9 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests.h"
 #include "cli_util.h"
@@ -129,6 +131,48 @@ START_TEST(validate_rejects_unknown_sets)
 }
 END_TEST
 
+/* --record stores one row per set with the version; --history reads
+ * them back in order, calibrated or not; without a database it says
+ * so. */
+START_TEST(validate_record_and_history)
+{
+	char dir[] = "/tmp/dlsim-val-XXXXXX", args[256], path[64];
+	struct run r;
+
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/v.db", dir);
+	snprintf(args, sizeof(args), "validate --set dle,megatron --record "
+		 "--db %s", path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.err, "recorded 2 sets") != NULL);
+	snprintf(args, sizeof(args), "validate --set dle --uncalibrated "
+		 "--record --db %s", path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	snprintf(args, sizeof(args), "validate --history --format csv --db "
+		 "%s", path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "\n" DLSIM_VERSION ",") != NULL);
+	ck_assert(strncmp(r.out, "version,created_s,set,calibrated,", 33) ==
+		  0);
+	{
+		const char *a = strstr(r.out, ",dle,1,8,");
+		const char *b = strstr(r.out, ",megatron,1,10,");
+		const char *c = strstr(r.out, ",dle,0,8,");
+
+		ck_assert(a && b && c && a < b && b < c);
+	}
+	unlink(path);
+	snprintf(args, sizeof(args), "%s/v.db-wal", dir);
+	unlink(args);
+	snprintf(args, sizeof(args), "%s/v.db-shm", dir);
+	unlink(args);
+	rmdir(dir);
+}
+END_TEST
+
 Suite *suite_validate(void)
 {
 	Suite *s = suite_create("validate");
@@ -138,6 +182,7 @@ Suite *suite_validate(void)
 	tcase_add_test(c, validate_medians_stay_within_the_record);
 	tcase_add_test(c, validate_record_structure);
 	tcase_add_test(c, validate_rejects_unknown_sets);
+	tcase_add_test(c, validate_record_and_history);
 	suite_add_tcase(s, c);
 	return s;
 }
