@@ -60,6 +60,18 @@ static void csv(FILE *f, const struct cal_val_report *r)
 	}
 }
 
+/* ", \"median_abs_error\": x, \"p90_abs_error\": y,
+ * \"median_signed_error\": z" */
+static void json_errors(FILE *f, double median, double p90, double bias)
+{
+	fputs(", \"median_abs_error\": ", f);
+	report_json_number(f, median);
+	fputs(", \"p90_abs_error\": ", f);
+	report_json_number(f, p90);
+	fputs(", \"median_signed_error\": ", f);
+	report_json_number(f, bias);
+}
+
 static void json_set(FILE *f, const struct cal_val_set *s)
 {
 	int k;
@@ -69,14 +81,10 @@ static void json_set(FILE *f, const struct cal_val_set *s)
 	report_json_string(f, s->title);
 	fputs(", \"unit\": ", f);
 	report_json_string(f, s->unit);
-	fprintf(f, ", \"rows\": %lld, \"skipped\": %lld, "
-		"\"median_abs_error\": ", (long long)s->rows,
-		(long long)s->skipped);
-	report_json_number(f, s->median_abs_error);
-	fputs(", \"p90_abs_error\": ", f);
-	report_json_number(f, s->p90_abs_error);
-	fputs(", \"median_signed_error\": ", f);
-	report_json_number(f, s->median_signed_error);
+	fprintf(f, ", \"rows\": %lld, \"skipped\": %lld",
+		(long long)s->rows, (long long)s->skipped);
+	json_errors(f, s->median_abs_error, s->p90_abs_error,
+		    s->median_signed_error);
 	fputs(", \"worst\": [", f);
 	for (k = 0; k < s->n_worst; k++) {
 		fputs(k ? ", {\"what\": " : "{\"what\": ", f);
@@ -149,14 +157,11 @@ int report_validation_history(FILE *f, enum report_format fmt,
 			fputs(", \"set\": ", f);
 			report_json_string(f, e->set);
 			fprintf(f, ", \"created_s\": %.0f, \"calibrated\": %s, "
-				"\"rows\": %lld, \"median_abs_error\": ",
-				e->created_s, e->calibrated ? "true" : "false",
+				"\"rows\": %lld", e->created_s,
+				e->calibrated ? "true" : "false",
 				(long long)e->rows);
-			report_json_number(f, e->median_abs_error);
-			fputs(", \"p90_abs_error\": ", f);
-			report_json_number(f, e->p90_abs_error);
-			fputs(", \"median_signed_error\": ", f);
-			report_json_number(f, e->median_signed_error);
+			json_errors(f, e->median_abs_error, e->p90_abs_error,
+				    e->median_signed_error);
 			fputc('}', f);
 		} else if (fmt == REPORT_CSV) {
 			fprintf(f, "%s,%.0f,%s,%d,%lld,%.6g,%.6g,%.6g\n",
