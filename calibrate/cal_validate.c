@@ -375,6 +375,26 @@ static void skip_add(struct cal_val_set *s, const char *why)
 	s->reason[s->n_reasons++].n = 1;
 }
 
+/* Keep row n's two values in out's arrays (grown by doubling). */
+static int keep_row(struct cal_val_set *out, int64_t n, const struct vrow *r)
+{
+	if ((n & (n - 1)) == 0) {    /* 0, 1, 2, 4, ...: grow */
+		size_t cap = n ? 2 * (size_t)n : 1;
+		double *a = realloc(out->measured, cap * sizeof(double));
+		double *b;
+
+		if (!a)
+			return -1;
+		out->measured = a;
+		if (!(b = realloc(out->predicted, cap * sizeof(double))))
+			return -1;
+		out->predicted = b;
+	}
+	out->measured[n] = r->measured;
+	out->predicted[n] = r->predicted;
+	return 0;
+}
+
 /* The set's statistics from its errors (sorted here). */
 static void stats(struct cal_val_set *s, double *e, int64_t n)
 {
@@ -485,6 +505,10 @@ static int run_set(int i, struct hw_catalog *cat, struct db *db,
 			e = e2;
 			cap = cap ? 2 * cap : 256;
 		}
+		if (keep_row(out, n, &r)) {
+			rc = dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+			break;
+		}
 		e[n] = r.predicted / r.measured - 1.0;
 		worst_add(out, &r, e[n]);
 		n++;
@@ -497,6 +521,19 @@ static int run_set(int i, struct hw_catalog *cat, struct db *db,
 	free(e);
 	free(text);
 	return rc;
+}
+
+void cal_val_report_release(struct cal_val_report *r)
+{
+	int i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->n_sets; i++) {
+		free(r->set[i].measured);
+		free(r->set[i].predicted);
+	}
+	memset(r, 0, sizeof(*r));
 }
 
 int cal_validate(struct hw_catalog *cat, struct db *db,
@@ -524,9 +561,10 @@ int cal_validate(struct hw_catalog *cat, struct db *db,
 			if (!names[j])
 				continue;
 		}
-		if ((rc = run_set(i, cat, db, &out->set[out->n_sets], err)))
+		rc = run_set(i, cat, db, &out->set[out->n_sets], err);
+		out->n_sets++;      /* so that release frees its rows */
+		if (rc)
 			return rc;
-		out->n_sets++;
 	}
 	return DLSIM_OK;
 }

@@ -28,6 +28,8 @@ static const struct cli_option options[] = {
 	  "version, in the database (--db, else the default one)" },
 	{ "history", NULL, CLI_FLAG, "list the figures recorded so far, by "
 	  "version, instead of validating" },
+	{ "plot", "FILE", CLI_STRING, "draw predicted against measured, "
+	  "log-log, with the +-10% and +-25% bands (.png or .svg)" },
 	{ "help", NULL, CLI_FLAG, "this text" },
 	{ NULL, NULL, CLI_FLAG, NULL }
 };
@@ -91,6 +93,19 @@ static int history(const struct cli_command *cmd, const struct cli_values *v,
 	return rc;
 }
 
+/* --plot: the figure, or a note on stderr when gnuplot is missing. */
+static int plot(const char *image, const struct cal_val_report *rep,
+		struct dlsim_err *err)
+{
+	struct report_plot p;
+	int rc = report_validation_plot(image, rep, &p, err);
+
+	if (!rc && !p.drawn)
+		fprintf(stderr, "dlsim: gnuplot is not installed: wrote %s and "
+			"%s, not %s\n", p.dat, p.gp, image);
+	return rc;
+}
+
 int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct dlsim_err err = { 0, "" };
@@ -127,13 +142,16 @@ int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 	    cal_validate(cat, db, v.set[cli_opt(cmd, "set")] ?
 			 (const char *const *)names : NULL, rep, &err) ||
 	    report_validation(stdout, fmt, rep, &err) ||
-	    (store.db && cal_validation_record(store.db, rep, &err)))
+	    (store.db && cal_validation_record(store.db, rep, &err)) ||
+	    (v.set[i = cli_opt(cmd, "plot")] &&
+	     plot(v.str[i], rep, &err)))
 		rc = cli_fail(cmd, &err);
 	else
 		rc = cli_finish(CLI_OK);
 	if (!rc && store.db)
 		fprintf(stderr, "dlsim: recorded %d sets\n", rep->n_sets);
 	cli_calib_close(&store);
+	cal_val_report_release(rep);
 	free(rep);
 	db_close(db);
 	hw_catalog_free(cat);

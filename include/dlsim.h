@@ -2017,6 +2017,7 @@ struct cal_val_set {
 	double median_signed_error;  /* bias: < 0, predicted low */
 	struct cal_val_row worst[CAL_VAL_WORST];  /* by |error| */
 	int n_worst;
+	double *measured, *predicted;  /* owned: every row compared */
 };
 
 struct cal_val_report {
@@ -2025,6 +2026,9 @@ struct cal_val_report {
 	int calibrated;              /* 1: predicted with a database's fits */
 };
 
+/* Free what a report owns (the rows) and zero it; NULL is a no-op. */
+void cal_val_report_release(struct cal_val_report *r);
+
 /* The i-th validation set's name, NULL past the last. */
 const char *cal_validation_set(int i);
 
@@ -2032,8 +2036,9 @@ const char *cal_validation_set(int i);
  * Predict every row of the named sets (NULL: all) from the measurement
  * files compiled into dlsim (data/validation/) on catalog cat, with db's
  * fits where it has them (NULL: the catalog's figures), and fill *out
- * with each set's statistics (cal_validate.c).  DLSIM_ENOTFOUND for an
- * unknown set name, DLSIM_EPARSE for a damaged file, DLSIM_ENOMEM.
+ * with each set's statistics and rows (cal_validate.c; the caller
+ * releases it, also on failure).  DLSIM_ENOTFOUND for an unknown set
+ * name, DLSIM_EPARSE for a damaged file, DLSIM_ENOMEM.
  */
 int cal_validate(struct hw_catalog *cat, struct db *db,
 		 const char *const *names, struct cal_val_report *out,
@@ -2133,6 +2138,17 @@ int report_parallel(FILE *f, enum report_format fmt, const struct model *m,
  */
 int report_validation(FILE *f, enum report_format fmt,
 		      const struct cal_val_report *r, struct dlsim_err *err);
+
+/*
+ * Draw predicted against measured for every row of r, log-log, one
+ * colour per set (each over its median measured value), with the
+ * +-10% and +-25% bands, into image (.png or .svg) with gnuplot, the
+ * .dat and .gp beside it (report_validate.c).  Errors as
+ * report_comm_plot.
+ */
+struct report_plot;
+int report_validation_plot(const char *image, const struct cal_val_report *r,
+			   struct report_plot *out, struct dlsim_err *err);
 
 /* The recorded runs (cal_validation_history), oldest first: version,
  * time, set, rows, median, P90 and bias; CSV and JSON {"history": [...]}

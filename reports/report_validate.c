@@ -8,9 +8,18 @@
  * [{"what", "measured", "predicted", "error"}, ...]}}}, errors as
  * fractions; keys may be added ("title", "unit", "skip_reasons",
  * "dlsim_version"), never renamed.
+ *
+ * THE PLOT: predicted against measured, log-log, each set's rows in its
+ * own colour, every value divided by its set's median measured value
+ * (the sets' units differ: samples/s, seconds, TFLOP/s), with the lines
+ * y = x, y = x (1 +- 0.1) and y = x (1 +- 0.25): a point between the
+ * dashed lines is within 10%.  The .dat file holds one gnuplot block per
+ * set.
  */
 #include "reports/report.h"
 
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "core/banned.h"
@@ -184,4 +193,136 @@ int report_validation_history(FILE *f, enum report_format fmt,
 	if (fmt == REPORT_TABLE && h->n == 0)
 		fputs("nothing recorded yet: run dlsim validate --record\n", f);
 	return report_check(f, err);
+}
+
+/* ---------------------------------------------------------------- */
+/* Plot                                                              */
+/* ---------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median measured value of s (its plot's unit). */
+static double scale_of(const struct cal_val_set *s)
+{
+	double *c = malloc((size_t)s->rows * sizeof(double)), m = 1.0;
+
+	if (!c || s->rows == 0) {
+		free(c);
+		return 1.0;
+	}
+	memcpy(c, s->measured, (size_t)s->rows * sizeof(double));
+	qsort(c, (size_t)s->rows, sizeof(double), cmp_double);
+	m = c[s->rows / 2];
+	free(c);
+	return m > 0.0 ? m : 1.0;
+}
+
+static void plot_data(FILE *f, const struct cal_val_report *r)
+{
+	int i;
+	int64_t k;
+
+	fprintf(f, "# dlsim %s validate: measured, predicted (each over the "
+		"set's median measured value)\n", DLSIM_VERSION);
+	for (i = 0; i < r->n_sets; i++) {
+		const struct cal_val_set *s = &r->set[i];
+		double m = scale_of(s);
+
+		fprintf(f, "# %s (%s, / %.6g)\n", s->name, s->unit, m);
+		for (k = 0; k < s->rows; k++)
+			fprintf(f, "%.9g %.9g\n", s->measured[k] / m,
+				s->predicted[k] / m);
+		fputs("\n\n", f);
+	}
+}
+
+static void plot_script(FILE *f, const char *image, const char *terminal,
+			const struct report_plot *p,
+			const struct cal_val_report *r)
+{
+	static const char *const colour[] = {
+		"#d95f02", "#1b9e77", "#7570b3", "#e7298a", "#66a61e",
+		"#e6ab02", "#a6761d", "#666666"
+	};
+	char label[160];
+	int i;
+
+	fprintf(f, "# dlsim %s: predicted against measured.\n# Redraw, in "
+		"this file's directory, with: gnuplot %s\n", DLSIM_VERSION,
+		report_basename(p->gp));
+	fprintf(f, "set terminal %s\nset termoption noenhanced\nset output ",
+		terminal);
+	report_gp_string(f, report_basename(image));
+	fputs("\nset title \"dlsim validate: predicted against measured "
+	      "(each set over its median measured value)\" font \",13\"\n"
+	      "set xlabel \"measured\"\nset ylabel \"predicted\"\n"
+	      "set logscale xy\nset format x \"%g\"\nset format y \"%g\"\n"
+	      "set grid xtics ytics back lt 1 lw 1 lc rgb \"#d0d0d0\"\n"
+	      "set key top left Left reverse box opaque\n"
+	      "set xrange [0.05:20]\nset yrange [0.05:20]\n"
+	      "plot x lw 2 lc rgb \"#000000\" title \"predicted = measured\", "
+	      "\\\n     1.1*x dt 2 lc rgb \"#555555\" title \"+-10%\", "
+	      "0.9*x dt 2 lc rgb \"#555555\" notitle, \\\n"
+	      "     1.25*x dt 3 lc rgb \"#999999\" title \"+-25%\", "
+	      "0.75*x dt 3 lc rgb \"#999999\" notitle", f);
+	for (i = 0; i < r->n_sets; i++) {
+		const struct cal_val_set *s = &r->set[i];
+
+		fputs(", \\\n     ", f);
+		report_gp_string(f, report_basename(p->dat));
+		fprintf(f, " index %d with points pt 7 ps 0.6 lc rgb \"%s\" "
+			"title ", i, colour[i % 8]);
+		snprintf(label, sizeof(label), "%s (%lld rows, median %.1f%%)",
+			 s->name, (long long)s->rows,
+			 100.0 * s->median_abs_error);
+		report_gp_string(f, label);
+	}
+	fputc('\n', f);
+}
+
+static int render(char **out, const char *image, const char *terminal,
+		  const struct report_plot *p, const struct cal_val_report *r,
+		  int script, struct dlsim_err *err)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(out, &len);
+
+	*out = NULL;
+	if (!f)
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	if (script)
+		plot_script(f, image, terminal, p, r);
+	else
+		plot_data(f, r);
+	if (ferror(f) | fclose(f)) {
+		free(*out);
+		*out = NULL;
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	}
+	return DLSIM_OK;
+}
+
+int report_validation_plot(const char *image, const struct cal_val_report *r,
+			   struct report_plot *out, struct dlsim_err *err)
+{
+	const char *terminal;
+	char *data = NULL, *script = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = report_plot_terminal(image, &terminal, err)) ||
+	    (rc = report_plot_paths(image, out->dat, out->gp,
+				    sizeof(out->dat), err)))
+		return rc;
+	if (!(rc = render(&data, image, terminal, out, r, 0, err)) &&
+	    !(rc = render(&script, image, terminal, out, r, 1, err)))
+		rc = report_gnuplot(image, data, script, &out->drawn, err);
+	free(data);
+	free(script);
+	return rc;
 }

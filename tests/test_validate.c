@@ -34,6 +34,13 @@ static void validate_all(struct cal_val_report *rep, const char *const *names)
 	hw_catalog_free(cat);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 static const struct cal_val_set *find(const struct cal_val_report *r,
 				      const char *name)
 {
@@ -71,6 +78,7 @@ START_TEST(validate_medians_stay_within_the_record)
 	}
 	fclose(f);
 	ck_assert_int_eq(n, rep.n_sets);
+	cal_val_report_release(&rep);
 }
 END_TEST
 
@@ -104,6 +112,19 @@ START_TEST(validate_record_structure)
 		if (k)
 			ck_assert(fabs(w->error) <= fabs(v->worst[k - 1].error));
 	}
+	/* every row kept, for the plot: the median recomputed from them
+	 * (1,440 rows: the mean of the 720th and 721st |error|) */
+	{
+		static double e[1440];
+		int64_t i;
+
+		for (i = 0; i < v->rows; i++)
+			e[i] = fabs(v->predicted[i] / v->measured[i] - 1.0);
+		qsort(e, (size_t)v->rows, sizeof(double), cmp_double);
+		ck_assert_rel(0.5 * (e[719] + e[720]), v->median_abs_error,
+			      1e-12);
+	}
+	cal_val_report_release(&rep);
 }
 END_TEST
 
@@ -163,6 +184,25 @@ START_TEST(validate_record_and_history)
 		const char *c = strstr(r.out, ",dle,0,8,");
 
 		ck_assert(a && b && c && a < b && b < c);
+	}
+	/* the plot: data and script beside the image, one block per set */
+	snprintf(args, sizeof(args), "validate --set dle,megatron --plot "
+		 "%s/v.png", dir);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	{
+		char gp[4096], at[64];
+
+		snprintf(at, sizeof(at), "%s/v.gp", dir);
+		slurp(at, gp, sizeof(gp));
+		ck_assert(strstr(gp, "set logscale xy") &&
+			  strstr(gp, "\"v.dat\" index 1") &&
+			  strstr(gp, "1.1*x") && strstr(gp, "0.75*x"));
+		unlink(at);
+		snprintf(at, sizeof(at), "%s/v.dat", dir);
+		unlink(at);
+		snprintf(at, sizeof(at), "%s/v.png", dir);
+		unlink(at);
 	}
 	unlink(path);
 	snprintf(args, sizeof(args), "%s/v.db-wal", dir);
