@@ -41,6 +41,22 @@ int report_plot_paths(const char *image, char *dat, char *gp, size_t n,
 int report_gnuplot(const char *image, const char *data, const char *script,
 		   int *ran, struct dlsim_err *err);
 
+/*
+ * A figure's two texts, written by its own functions with its context:
+ * report_draw picks the terminal and the .dat/.gp paths beside image,
+ * writes both texts and runs gnuplot (report_gnuplot.c).  out as
+ * report_plot_paths/report_gnuplot fill it.
+ */
+struct report_figure {
+	void (*data)(FILE *f, const void *ctx);
+	void (*script)(FILE *f, const char *image, const char *terminal,
+		       const struct report_plot *p, const void *ctx);
+	const void *ctx;
+};
+
+int report_draw(const char *image, const struct report_figure *fig,
+		struct report_plot *out, struct dlsim_err *err);
+
 /* DLSIM_EIO if f has an error, else OK. */
 int report_check(FILE *f, struct dlsim_err *err);
 

@@ -451,28 +451,6 @@ static void plot_script(FILE *f, const char *image, const char *terminal,
 	fputs("unset multiplot\n", f);
 }
 
-static int render(char **out, const char *image, const char *terminal,
-		  const struct report_plot *p, const struct cal_fit_report *r,
-		  int script, struct dlsim_err *err)
-{
-	size_t len = 0;
-	FILE *f = open_memstream(out, &len);
-
-	*out = NULL;
-	if (!f)
-		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
-	if (script)
-		plot_script(f, image, terminal, p, r);
-	else
-		plot_data(f, r);
-	if (ferror(f) | fclose(f)) {
-		free(*out);
-		*out = NULL;
-		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
-	}
-	return DLSIM_OK;
-}
-
 /* ---------------------------------------------------------------- */
 /* Public API                                                        */
 /* ---------------------------------------------------------------- */
@@ -490,28 +468,32 @@ int report_cal_fits(FILE *f, enum report_format fmt,
 	return report_check(f, err);
 }
 
+static void fig_data(FILE *f, const void *ctx)
+{
+	plot_data(f, ctx);
+}
+
+static void fig_script(FILE *f, const char *image, const char *terminal,
+		       const struct report_plot *p, const void *ctx)
+{
+	plot_script(f, image, terminal, p, ctx);
+}
+
 int report_cal_plot(const char *image, const struct cal_fit_report *r,
 		    struct report_plot *out, struct dlsim_err *err)
 {
+	const struct report_figure fig = { fig_data, fig_script, r };
 	const char *terminal;
-	char *data = NULL, *script = NULL;
 	int i, rc, any = 0;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < r->n_fit; i++)
 		any |= panel_of(&r->fit[i]) != PANEL_NONE;
-	if ((rc = report_plot_terminal(image, &terminal, err)) ||
-	    (rc = report_plot_paths(image, out->dat, out->gp,
-				    sizeof(out->dat), err)))
+	if ((rc = report_plot_terminal(image, &terminal, err)))
 		return rc;
 	if (!any)
 		return dlsim_err_set(err, DLSIM_EINVAL, "nothing to plot: no "
 				     "fit with measured points for %s",
 				     r->hw);
-	if (!(rc = render(&data, image, terminal, out, r, 0, err)) &&
-	    !(rc = render(&script, image, terminal, out, r, 1, err)))
-		rc = report_gnuplot(image, data, script, &out->drawn, err);
-	free(data);
-	free(script);
-	return rc;
+	return report_draw(image, &fig, out, err);
 }

@@ -409,31 +409,6 @@ static void plot_script(FILE *f, const char *image, const char *terminal,
 	fputc('\n', f);
 }
 
-/* The plot's data (script 0) or script (1) as a new heap string in *out,
- * which the caller frees; *out is NULL on failure. */
-static int render(char **out, const char *image, const char *terminal,
-		  const struct report_plot *p,
-		  const struct report_comm_sweep *sw, int script,
-		  struct dlsim_err *err)
-{
-	size_t len = 0;
-	FILE *f = open_memstream(out, &len);
-
-	*out = NULL;
-	if (!f)
-		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
-	if (script)
-		plot_script(f, image, terminal, p, sw);
-	else
-		plot_data(f, sw);
-	if (ferror(f) | fclose(f)) {
-		free(*out);
-		*out = NULL;
-		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
-	}
-	return DLSIM_OK;
-}
-
 /* ---------------------------------------------------------------- */
 /* Public API                                                        */
 /* ---------------------------------------------------------------- */
@@ -450,29 +425,33 @@ int report_comm(FILE *f, enum report_format fmt,
 	return report_check(f, err);
 }
 
+static void fig_data(FILE *f, const void *ctx)
+{
+	plot_data(f, ctx);
+}
+
+static void fig_script(FILE *f, const char *image, const char *terminal,
+		       const struct report_plot *p, const void *ctx)
+{
+	plot_script(f, image, terminal, p, ctx);
+}
+
 int report_comm_plot(const char *image, const struct report_comm_sweep *sw,
 		     struct report_plot *out, struct dlsim_err *err)
 {
+	const struct report_figure fig = { fig_data, fig_script, sw };
 	const char *terminal;
-	char *data = NULL, *script = NULL;
 	int i, rc, any = 0;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < sw->n; i++)
 		any |= sw->result[i].busbw_Bps > 0.0;
-	if ((rc = report_plot_terminal(image, &terminal, err)) ||
-	    (rc = report_plot_paths(image, out->dat, out->gp,
-				    sizeof(out->dat), err)))
+	if ((rc = report_plot_terminal(image, &terminal, err)))
 		return rc;
 	if (!any)
 		return dlsim_err_set(err, DLSIM_EINVAL, "nothing to plot: "
 				     "%s on %s moves no data between ranks",
 				     sim_collective_name(sw->collective),
 				     sw->system->spec);
-	if (!(rc = render(&data, image, terminal, out, sw, 0, err)) &&
-	    !(rc = render(&script, image, terminal, out, sw, 1, err)))
-		rc = report_gnuplot(image, data, script, &out->drawn, err);
-	free(data);
-	free(script);
-	return rc;
+	return report_draw(image, &fig, out, err);
 }

@@ -162,3 +162,46 @@ int report_plot_paths(const char *image, char *dat, char *gp, size_t n,
 		return dlsim_err_set(err, DLSIM_EINVAL, "plot path too long");
 	return DLSIM_OK;
 }
+
+/* One text of a figure into a new heap string (*out, freed by the
+ * caller; NULL on failure). */
+static int render(char **out, const char *image, const char *terminal,
+		  const struct report_plot *p, const struct report_figure *fig,
+		  int script, struct dlsim_err *err)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(out, &len);
+
+	*out = NULL;
+	if (!f)
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	if (script)
+		fig->script(f, image, terminal, p, fig->ctx);
+	else
+		fig->data(f, fig->ctx);
+	if (ferror(f) | fclose(f)) {
+		free(*out);
+		*out = NULL;
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	}
+	return DLSIM_OK;
+}
+
+int report_draw(const char *image, const struct report_figure *fig,
+		struct report_plot *out, struct dlsim_err *err)
+{
+	const char *terminal;
+	char *data = NULL, *script = NULL;
+	int rc;
+
+	if ((rc = report_plot_terminal(image, &terminal, err)) ||
+	    (rc = report_plot_paths(image, out->dat, out->gp,
+				    sizeof(out->dat), err)))
+		return rc;
+	if (!(rc = render(&data, image, terminal, out, fig, 0, err)) &&
+	    !(rc = render(&script, image, terminal, out, fig, 1, err)))
+		rc = report_gnuplot(image, data, script, &out->drawn, err);
+	free(data);
+	free(script);
+	return rc;
+}

@@ -285,44 +285,22 @@ static void plot_script(FILE *f, const char *image, const char *terminal,
 	fputc('\n', f);
 }
 
-static int render(char **out, const char *image, const char *terminal,
-		  const struct report_plot *p, const struct cal_val_report *r,
-		  int script, struct dlsim_err *err)
+static void fig_data(FILE *f, const void *ctx)
 {
-	size_t len = 0;
-	FILE *f = open_memstream(out, &len);
+	plot_data(f, ctx);
+}
 
-	*out = NULL;
-	if (!f)
-		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
-	if (script)
-		plot_script(f, image, terminal, p, r);
-	else
-		plot_data(f, r);
-	if (ferror(f) | fclose(f)) {
-		free(*out);
-		*out = NULL;
-		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
-	}
-	return DLSIM_OK;
+static void fig_script(FILE *f, const char *image, const char *terminal,
+		       const struct report_plot *p, const void *ctx)
+{
+	plot_script(f, image, terminal, p, ctx);
 }
 
 int report_validation_plot(const char *image, const struct cal_val_report *r,
 			   struct report_plot *out, struct dlsim_err *err)
 {
-	const char *terminal;
-	char *data = NULL, *script = NULL;
-	int rc;
+	const struct report_figure fig = { fig_data, fig_script, r };
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = report_plot_terminal(image, &terminal, err)) ||
-	    (rc = report_plot_paths(image, out->dat, out->gp,
-				    sizeof(out->dat), err)))
-		return rc;
-	if (!(rc = render(&data, image, terminal, out, r, 0, err)) &&
-	    !(rc = render(&script, image, terminal, out, r, 1, err)))
-		rc = report_gnuplot(image, data, script, &out->drawn, err);
-	free(data);
-	free(script);
-	return rc;
+	return report_draw(image, &fig, out, err);
 }
