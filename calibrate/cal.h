@@ -285,4 +285,42 @@ int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row);
 int cal_f_test_keeps(double sse_fewer, double sse_more, double extra,
 		     double dof);
 
+/* ---------------------------------------------------------------- */
+/* Validation sets (cal_validate_rows.c, run by cal_validate.c)       */
+/* ---------------------------------------------------------------- */
+
+/* One row of a set's file, its fields found by header name. */
+struct cal_vctx {
+	struct hw_catalog *cat;
+	struct db *db;          /* fits to predict with; NULL: none */
+	char **f;               /* the row's fields */
+	int n;
+	const char *const *head;
+	int n_head;
+};
+
+/* What a row became: both values, or why it was skipped. */
+struct cal_vrow {
+	char what[160];
+	double measured, predicted;
+	char why[128];
+};
+
+struct cal_val_set_def {
+	const char *name, *file, *title, *unit;
+	int (*row)(const struct cal_vctx *v, struct cal_vrow *r);
+};
+
+extern const struct cal_val_set_def cal_val_sets[];
+extern const int cal_val_n_sets;
+
+/* The field under header key ("" when absent), as a positive integer (0
+ * otherwise) or a positive finite number (NAN otherwise). */
+const char *cal_val_col(const struct cal_vctx *v, const char *key);
+int64_t cal_val_int(const struct cal_vctx *v, const char *key);
+double cal_val_num(const struct cal_vctx *v, const char *key);
+
+/* Mark r skipped for why; returns 1. */
+int cal_val_skip(struct cal_vrow *r, const char *why);
+
 #endif /* DLSIM_CALIBRATE_CAL_H */

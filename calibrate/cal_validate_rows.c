@@ -1,0 +1,256 @@
+/*
+ * cal_validate_rows.c -- the validation sets: what one row of each file
+ * becomes, a prediction by the library's own calls and the measured value
+ * of the same quantity (cal_validate.c runs them and keeps the record).
+ *
+ * Each row function returns 0 with both values, 1 with the reason the row
+ * is skipped, or -1 for a row that belongs to another set of the same
+ * file.  Inputs the files do not state are assumed as the comments say.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate/cal.h"
+#include "core/banned.h"
+
+/* The field under header name key, "" when absent. */
+const char *cal_val_col(const struct cal_vctx *v, const char *key)
+{
+	int i;
+
+	for (i = 0; i < v->n_head && i < v->n; i++)
+		if (strcmp(v->head[i], key) == 0)
+			return v->f[i];
+	return "";
+}
+
+int64_t cal_val_int(const struct cal_vctx *v, const char *key)
+{
+	const char *s = cal_val_col(v, key);
+	char *end;
+	long long x = strtoll(s, &end, 10);
+
+	return *s && !*end && x > 0 ? (int64_t)x : 0;
+}
+
+double cal_val_num(const struct cal_vctx *v, const char *key)
+{
+	const char *s = cal_val_col(v, key);
+	char *end;
+	double x = strtod(s, &end);
+
+	return *s && !*end && isfinite(x) && x > 0.0 ? x : NAN;
+}
+
+int cal_val_skip(struct cal_vrow *r, const char *why)
+{
+	snprintf(r->why, sizeof(r->why), "%s", why);
+	return 1;
+}
+
+/* The system spec with its calibration, if the database has one. */
+static int system_for(const struct cal_vctx *v, const char *spec,
+		      struct hw_system *s, struct hw_calib *cal)
+{
+	if (hw_system_resolve(v->cat, spec, s, NULL))
+		return -1;
+	if (v->db && hw_calib_load_system(v->db, s, cal, NULL) == DLSIM_OK)
+		s->calib = cal;
+	return 0;
+}
+
+/* A data-parallel CNN row: throughput in samples/s. */
+static int cnn_row(const struct cal_vctx *v, const char *model, const char *dev,
+		   int64_t n, int64_t batch, enum dlsim_precision p,
+		   double measured, struct cal_vrow *r)
+{
+	struct model *m = NULL;
+	struct hw_system s;
+	struct hw_calib cal;
+	struct sim_options o;
+	struct sim_result res;
+	char spec[64];
+	int rc;
+
+	snprintf(spec, sizeof(spec), "%sx%lld", dev, (long long)n);
+	snprintf(r->what, sizeof(r->what), "%s %s batch %lld %s", model, spec,
+		 (long long)batch, dlsim_precision_name(p));
+	if (system_for(v, spec, &s, &cal))
+		return cal_val_skip(r, "no such system in the catalog");
+	if (model_zoo_build(model, &m, NULL))
+		return cal_val_skip(r, "no such model in the zoo");
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.precision = p;
+	o.batch_per_device = batch;
+	rc = sim_predict(m, &s, &o, &res, NULL);
+	model_free(m);
+	if (rc)
+		return cal_val_skip(r, "the prediction failed (precision or batch)");
+	r->measured = measured;
+	r->predicted = res.throughput;
+	sim_result_release(&res);
+	return 0;
+}
+
+static const struct {
+	const char *file_name, *zoo;
+} tf_models[] = {
+	{ "InceptionV3", "inception_v3" }, { "ResNet-50", "resnet50" },
+	{ "ResNet-152", "resnet152" }, { "AlexNet", "alexnet" },
+	{ "VGG16", "vgg16" },
+};
+
+static int tf_cnn_row(const struct cal_vctx *v, const char *gpu, const char *dev,
+		      struct cal_vrow *r)
+{
+	const char *name = cal_val_col(v, "model");
+	size_t i;
+
+	if (!strstr(cal_val_col(v, "gpu"), gpu))
+		return -1;      /* the other set's row */
+	for (i = 0; i < sizeof(tf_models) / sizeof(tf_models[0]); i++)
+		if (strcmp(tf_models[i].file_name, name) == 0)
+			return cnn_row(v, tf_models[i].zoo, dev,
+				       cal_val_int(v, "num_gpus"),
+				       cal_val_int(v, "batch_per_gpu"), DLSIM_FP32,
+				       cal_val_num(v, "throughput"), r);
+	snprintf(r->what, sizeof(r->what), "%s", name);
+	return cal_val_skip(r, "model not in the zoo");
+}
+
+static int row_tf_p100(const struct cal_vctx *v, struct cal_vrow *r)
+{
+	return tf_cnn_row(v, "P100", "p100", r);
+}
+
+static int row_tf_k80(const struct cal_vctx *v, struct cal_vrow *r)
+{
+	return tf_cnn_row(v, "K80", "k80", r);
+}
+
+static int row_dle(const struct cal_vctx *v, struct cal_vrow *r)
+{
+	const char *gpu = cal_val_col(v, "gpu_type");
+	const char *dev = strcmp(gpu, "V100-16GB") == 0 ? "v100" :
+			  strcmp(gpu, "V100-SXM3-32GB") == 0 ?
+			  "v100-sxm3-32gb" : NULL;
+
+	if (!dev) {
+		snprintf(r->what, sizeof(r->what), "resnet50 on %s", gpu);
+		return cal_val_skip(r, "GPU not mapped to the catalog");
+	}
+	return cnn_row(v, "resnet50", dev, cal_val_int(v, "gpus"),
+		       cal_val_int(v, "batch_per_gpu"),
+		       strcmp(cal_val_col(v, "precision"), "mixed") ? DLSIM_FP32 :
+		       DLSIM_FP16, cal_val_num(v, "value"), r);
+}
+
+/* A GPT run under a hybrid strategy; *value: step time or TFLOP/s. */
+static int gpt_row(const struct cal_vctx *v, const char *model, int64_t n,
+		   const struct sim_strategy *st, int tflops, double measured,
+		   struct cal_vrow *r)
+{
+	struct model *m = NULL;
+	struct hw_system s;
+	struct hw_calib cal;
+	struct sim_par_result res;
+	char spec[64];
+	int rc;
+
+	snprintf(spec, sizeof(spec), "a100x%lld", (long long)n);
+	snprintf(r->what, sizeof(r->what), "%s on %s tp %lld pp %lld dp %lld "
+		 "mb %lld gb %lld", model, spec, (long long)st->tp,
+		 (long long)st->pp, (long long)st->dp,
+		 (long long)st->micro_batch, (long long)st->global_batch);
+	if (system_for(v, spec, &s, &cal))
+		return cal_val_skip(r, "no such system in the catalog");
+	if (model_resolve(model, &m, NULL))
+		return cal_val_skip(r, "the model does not build");
+	rc = sim_parallel_predict(m, &s, DLSIM_FP16, SIM_OPT_ADAM, st, &res,
+				  NULL);
+	model_free(m);
+	if (rc)
+		return cal_val_skip(r, "the strategy is refused");
+	r->measured = measured;
+	r->predicted = tflops ? res.tflops_per_device : res.step_time_s;
+	return 0;
+}
+
+/* vTrain: fp16, full recomputation, 1F1B (the file's framework column);
+ * vocab 50257, vTrain's default (src/config.py). */
+static int row_vtrain(const struct cal_vctx *v, struct cal_vrow *r)
+{
+	struct sim_strategy st;
+	char model[160];
+
+	snprintf(model, sizeof(model), "gpt:layers=%lld,hidden=%lld,heads="
+		 "%lld,seq=%lld,vocab=50257", (long long)cal_val_int(v, "# layers"),
+		 (long long)cal_val_int(v, "hidden size"),
+		 (long long)cal_val_int(v, "attention heads"),
+		 (long long)cal_val_int(v, "sequence length"));
+	sim_strategy_init(&st);
+	st.tp = cal_val_int(v, "tensor parallelism");
+	st.pp = cal_val_int(v, "pipeline parallelism");
+	st.dp = cal_val_int(v, "data parallelism");
+	st.micro_batch = cal_val_int(v, "micro batch");
+	st.global_batch = cal_val_int(v, "global batch");
+	st.recompute = SIM_RECOMPUTE_FULL;
+	return gpt_row(v, model, cal_val_int(v, "# GPUs"), &st, 0,
+		       cal_val_num(v, "iteration time (ms)") * 1e-3, r);
+}
+
+/* Megatron-LM Table 1: the model column's heads, hidden, layers; seq
+ * 2048, vocab 51200 (the row's text); TP, PP, DP from parallelism. */
+static int row_megatron(const struct cal_vctx *v, struct cal_vrow *r)
+{
+	struct sim_strategy st;
+	long long a = 0, h = 0, l = 0, tp = 0, pp = 0, dp = 0;
+	char model[160];
+
+	if (sscanf(strstr(cal_val_col(v, "model"), "heads=") ?
+		   strstr(cal_val_col(v, "model"), "heads=") : "", "heads=%lld, "
+		   "hidden=%lld, layers=%lld", &a, &h, &l) != 3 ||
+	    sscanf(cal_val_col(v, "parallelism"), "TP=%lld,PP=%lld,DP=%lld", &tp,
+		   &pp, &dp) != 3) {
+		snprintf(r->what, sizeof(r->what), "%.150s", cal_val_col(v, "model"));
+		return cal_val_skip(r, "model or parallelism not in the expected form");
+	}
+	snprintf(model, sizeof(model), "gpt:layers=%lld,hidden=%lld,heads="
+		 "%lld,seq=2048,vocab=51200", l, h, a);
+	sim_strategy_init(&st);
+	st.tp = tp;
+	st.pp = pp;
+	st.dp = dp;
+	st.global_batch = cal_val_int(v, "global_batch");
+	st.recompute = SIM_RECOMPUTE_FULL;
+	return gpt_row(v, model, cal_val_int(v, "num_accelerators"), &st, 1,
+		       cal_val_num(v, "value"), r);
+}
+
+/* ---------------------------------------------------------------- */
+/* The sets                                                          */
+/* ---------------------------------------------------------------- */
+
+/* ---------------------------------------------------------------- */
+/* The sets                                                          */
+/* ---------------------------------------------------------------- */
+
+const struct cal_val_set_def cal_val_sets[] = {
+	{ "vtrain", "vtrain_single.csv", "vTrain: Megatron GPT iteration "
+	  "time with TP/PP/DP on 2-8 A100", "s", row_vtrain },
+	{ "tf_cnn_p100", "tf_cnn_2017.csv", "tf_cnn_benchmarks 2017: five "
+	  "CNNs on P100 (DGX-1), 1-8 GPUs", "samples/s", row_tf_p100 },
+	{ "tf_cnn_k80", "tf_cnn_2017.csv", "tf_cnn_benchmarks 2017: five "
+	  "CNNs on K80, 1-64 GPUs", "samples/s", row_tf_k80 },
+	{ "dle", "dle_resnet50.csv", "NVIDIA DeepLearningExamples: "
+	  "ResNet-50 (TensorFlow) on V100, 1-16 GPUs", "samples/s", row_dle },
+	{ "megatron", "megatron.csv", "Megatron-LM Table 1: GPT 1.7B-1T on "
+	  "32-3072 A100", "TFLOP/s/device", row_megatron },
+};
+
+
+const int cal_val_n_sets = (int)(sizeof(cal_val_sets) /
+				  sizeof(cal_val_sets[0]));
