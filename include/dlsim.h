@@ -1263,6 +1263,15 @@ struct sim_scale_point {
 
 void sim_scaling(struct sim_scale_point *p, int n);
 
+/*
+ * The time of one kernel of cost c on system s's device at precision p,
+ * as the simulator costs a layer pass (sim_roofline.c: the roofline, or
+ * the fitted roofline of s's calibration for c's class); what dlsim
+ * validate compares with kernel benchmarks.
+ */
+double sim_kernel_time(const struct hw_system *s, enum dlsim_precision p,
+		       const struct model_pass_cost *c);
+
 /* ---- Hybrid parallelism of transformers (sim_parallel.c) ---- */
 
 /* Pipeline schedules (Narayanan et al. 2021, Sec. 2.2). */

@@ -28,12 +28,12 @@ static void table(FILE *f, const struct cal_val_report *r)
 {
 	int i, k;
 
-	fprintf(f, "%-12s %6s %7s %8s %8s %8s  %s\n", "set", "rows", "skipped",
+	fprintf(f, "%-19s %6s %7s %8s %8s %8s  %s\n", "set", "rows", "skipped",
 		"median", "P90", "bias", "what");
 	for (i = 0; i < r->n_sets; i++) {
 		const struct cal_val_set *s = &r->set[i];
 
-		fprintf(f, "%-12s %6lld %7lld %7.1f%% %7.1f%% %+7.1f%%  %s\n",
+		fprintf(f, "%-19s %6lld %7lld %7.1f%% %7.1f%% %+7.1f%%  %s\n",
 			s->name, (long long)s->rows, (long long)s->skipped,
 			100.0 * s->median_abs_error, 100.0 * s->p90_abs_error,
 			100.0 * s->median_signed_error, s->title);

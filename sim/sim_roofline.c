@@ -161,3 +161,13 @@ double sim_pass_time(const struct sim_roof *r,
 		*bound = tc >= tm ? SIM_BOUND_COMPUTE : SIM_BOUND_MEMORY;
 	return t + r->launch_s * launches_of(c);
 }
+
+double sim_kernel_time(const struct hw_system *s, enum dlsim_precision p,
+		       const struct model_pass_cost *c)
+{
+	struct sim_roof r;
+	enum sim_bound b;
+
+	sim_roof_init(&r, s->device, p, s->calib);
+	return sim_pass_time(&r, c, &b);
+}
