@@ -20,7 +20,7 @@
 #include "dlsim.h"
 
 #define CAL_MAX_SAMPLES ((int64_t)10000000)  /* 10^7 per import */
-#define CAL_MAX_FIELDS 32                    /* columns of one row */
+#define CAL_MAX_FIELDS 64                    /* columns of one row */
 
 /* ---------------------------------------------------------------- */
 /* Reading lines                                                     */

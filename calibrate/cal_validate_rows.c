@@ -230,6 +230,81 @@ static int row_megatron(const struct cal_vctx *v, struct cal_vrow *r)
 		       cal_val_num(v, "value"), r);
 }
 
+/* MLPerf's accelerator column and the catalog device; NULL when the
+ * text does not say which part (a bare "TPU") or the catalog lacks it. */
+static const char *mlperf_device(const char *acc)
+{
+	char s[128];
+	size_t i;
+
+	for (i = 0; acc[i] && i + 1 < sizeof(s); i++)
+		s[i] = (char)(acc[i] >= 'A' && acc[i] <= 'Z' ? acc[i] + 32 :
+			      acc[i]);
+	s[i] = '\0';
+	if (strstr(s, "a100") && strstr(s, "pcie"))
+		return strstr(s, "40") ? "a100-pcie-40gb" : "a100-pcie-80gb";
+	if (strstr(s, "a100"))
+		return strstr(s, "40gb") ? "a100-sxm4-40gb" : "a100";
+	if (strstr(s, "v100"))
+		return strstr(s, "sxm3") ? "v100-sxm3-32gb" : "v100";
+	if (strstr(s, "tpu") && strstr(s, "v4"))
+		return "tpu-v4";
+	if (strstr(s, "tpu") && strstr(s, "v3"))
+		return "tpu-v3";
+	if (strstr(s, "gaudi2"))
+		return "gaudi2";
+	if (strstr(s, "a30"))
+		return "a30";
+	if (strstr(s, "a5000"))
+		return "rtx-a5000";
+	return NULL;
+}
+
+/* MLPerf Training ResNet-50: the steady throughput per accelerator the
+ * logs give (not the time to train, which adds evaluation and
+ * convergence), at the submission's global batch and the device's
+ * automatic precision. */
+static int row_mlperf(const struct cal_vctx *v, struct cal_vrow *r)
+{
+	const char *dev = mlperf_device(cal_val_col(v, "accelerator"));
+	int64_t n = cal_val_int(v, "total_accelerators");
+	int64_t gb = cal_val_int(v, "global_batch_size");
+	struct model *m = NULL;
+	struct sim_options o;
+	struct sim_result res;
+	struct hw_system s;
+	struct hw_calib cal;
+	char spec[64];
+	int rc;
+
+	if (strcmp(cal_val_col(v, "benchmark"), "resnet"))
+		return -1;
+	snprintf(r->what, sizeof(r->what), "%s %s: resnet50 on %lld x %s, "
+		 "batch %lld", cal_val_col(v, "round"),
+		 cal_val_col(v, "submitter"), (long long)n,
+		 cal_val_col(v, "accelerator"), (long long)gb);
+	if (!isfinite(cal_val_num(v, "steady_throughput_per_accel")))
+		return cal_val_skip(r, "no steady throughput in the logs");
+	if (!dev)
+		return cal_val_skip(r, "accelerator not in the catalog");
+	if (n < 1 || gb < 1 || gb % n)
+		return cal_val_skip(r, "batch does not divide over the devices");
+	snprintf(spec, sizeof(spec), "%sx%lld", dev, (long long)n);
+	if (system_for(v, spec, &s, &cal) ||
+	    model_zoo_build("resnet50", &m, NULL))
+		return cal_val_skip(r, "no such system in the catalog");
+	sim_options_init(&o);
+	o.global_batch = gb;
+	rc = sim_predict(m, &s, &o, &res, NULL);
+	model_free(m);
+	if (rc)
+		return cal_val_skip(r, "the prediction failed");
+	r->measured = cal_val_num(v, "steady_throughput_per_accel");
+	r->predicted = res.throughput_per_device;
+	sim_result_release(&res);
+	return 0;
+}
+
 /* ---------------------------------------------------------------- */
 /* Kernels and collectives                                           */
 /* ---------------------------------------------------------------- */
@@ -470,6 +545,9 @@ const struct cal_val_set_def cal_val_sets[] = {
 	  "ResNet-50 (TensorFlow) on V100, 1-16 GPUs", "samples/s", row_dle },
 	{ "megatron", "megatron.csv", "Megatron-LM Table 1: GPT 1.7B-1T on "
 	  "32-3072 A100", "TFLOP/s/device", row_megatron },
+	{ "mlperf", "mlperf_resnet_bert.csv", "MLPerf Training v0.5-v2.0: "
+	  "ResNet-50 steady throughput per accelerator", "samples/s/device",
+	  row_mlperf },
 	{ "jcjohnson", "jcjohnson.csv", "cnn-benchmarks: forward and backward "
 	  "of nine CNNs, batch 16, dual Xeon E5-2630 v3", "s", row_jcjohnson },
 	{ "deepbench_gemm", "deepbench_gemm.csv", "DeepBench training GEMM "
