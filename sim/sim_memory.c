@@ -86,6 +86,11 @@ int sim_place_tables(const struct model *m, const struct hw_system *s,
 	memset(on_host, 0, (size_t)m->n_layers);
 	if (!s->host)
 		return 0;
+	for (i = 0; i < m->n_layers &&
+	     !(m->layers[i].flags & MODEL_LAYER_HOST_CANDIDATE); i++)
+		;
+	if (i == m->n_layers)
+		return 0;       /* nothing could move: skip the memory pass */
 	sim_memory(m, s, o, sz, NULL, &t);
 	over = t.memory.total_bytes - t.memory.capacity_bytes;
 	while (over > 0.0) {
