@@ -295,6 +295,7 @@ struct cal_vctx {
 	struct db *db;          /* fits to predict with; NULL: none */
 	char **f;               /* the row's fields */
 	int n;
+	int64_t row;            /* its index among the file's data rows */
 	const char *const *head;
 	int n_head;
 };

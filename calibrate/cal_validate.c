@@ -163,7 +163,7 @@ static int run_set(int i, struct hw_catalog *cat, struct db *db,
 	char *text, *line, *head[CAL_MAX_FIELDS], *f[CAL_MAX_FIELDS];
 	char **seen = NULL;
 	double *e = NULL;
-	int64_t n = 0, cap = 0, n_seen = 0;
+	int64_t n = 0, cap = 0, n_seen = 0, data_row = 0;
 	struct cal_in in;
 	struct cal_vctx v;
 	int nh, rc = DLSIM_OK;
@@ -224,6 +224,7 @@ static int run_set(int i, struct hw_catalog *cat, struct db *db,
 			break;
 		}
 		v.f = f;
+		v.row = data_row++;
 		memset(&r, 0, sizeof(r));
 		got = cal_val_sets[i].row(&v, &r);
 		if (got < 0)

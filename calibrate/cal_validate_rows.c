@@ -179,9 +179,20 @@ static int gpt_row(const struct cal_vctx *v, const char *model, int64_t n,
 	return 0;
 }
 
+/*
+ * Megatron-DeepSpeed's host time per kernel launch, the one software-stack
+ * parameter issue 6 allows: fitted by tools/fit_dispatch.py on the
+ * calibration subset written down before fitting, every fifth data row of
+ * vtrain_single.csv (288 rows), as the median-|error| minimiser over 5-200
+ * us; reported apart from the other 1,152 rows (sets vtrain_fit and
+ * vtrain).  Fit: 11.2% on its subset, 10.9% on the rest (catalog alone).
+ */
+#define MEGATRON_DEEPSPEED_DISPATCH_S 65e-6
+
 /* vTrain: fp16, full recomputation, 1F1B (the file's framework column);
- * vocab 50257, vTrain's default (src/config.py). */
-static int row_vtrain(const struct cal_vctx *v, struct cal_vrow *r)
+ * vocab 50257, vTrain's default (src/config.py).  fit: 1 for the
+ * calibration subset (data rows 0, 5, 10, ...), 0 for the rest. */
+static int vtrain_row(const struct cal_vctx *v, struct cal_vrow *r, int fit)
 {
 	struct sim_strategy st;
 	char model[160];
@@ -198,8 +209,21 @@ static int row_vtrain(const struct cal_vctx *v, struct cal_vrow *r)
 	st.micro_batch = cal_val_int(v, "micro batch");
 	st.global_batch = cal_val_int(v, "global batch");
 	st.recompute = SIM_RECOMPUTE_FULL;
+	st.dispatch_s = MEGATRON_DEEPSPEED_DISPATCH_S;
+	if ((v->row % 5 == 0) != fit)
+		return -1;      /* the other subset's row */
 	return gpt_row(v, model, cal_val_int(v, "# GPUs"), &st, 0,
 		       cal_val_num(v, "iteration time (ms)") * 1e-3, r);
+}
+
+static int row_vtrain(const struct cal_vctx *v, struct cal_vrow *r)
+{
+	return vtrain_row(v, r, 0);
+}
+
+static int row_vtrain_fit(const struct cal_vctx *v, struct cal_vrow *r)
+{
+	return vtrain_row(v, r, 1);
 }
 
 /* Megatron-LM Table 1: the model column's heads, hidden, layers; seq
@@ -536,7 +560,11 @@ static int row_jcjohnson(const struct cal_vctx *v, struct cal_vrow *r)
 
 const struct cal_val_set_def cal_val_sets[] = {
 	{ "vtrain", "vtrain_single.csv", "vTrain: Megatron GPT iteration "
-	  "time with TP/PP/DP on 2-8 A100", "s", row_vtrain },
+	  "time with TP/PP/DP on 2-8 A100 (the rows not fitted on)", "s",
+	  row_vtrain },
+	{ "vtrain_fit", "vtrain_single.csv", "vTrain: the fifth of its rows "
+	  "the dispatch time was fitted on (reported apart)", "s",
+	  row_vtrain_fit },
 	{ "tf_cnn_p100", "tf_cnn_2017.csv", "tf_cnn_benchmarks 2017: five "
 	  "CNNs on P100 (DGX-1), 1-8 GPUs", "samples/s", row_tf_p100 },
 	{ "tf_cnn_k80", "tf_cnn_2017.csv", "tf_cnn_benchmarks 2017: five "

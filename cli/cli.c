@@ -243,7 +243,7 @@ int cli_split(char *buf, char **out, int max, const char *what,
 
 static const char *const strategy_opts[] = {
 	"tp", "pp", "dp", "micro-batch", "zero", "recompute", "schedule",
-	"chunks", "sequence-parallel", "strategy", NULL
+	"chunks", "sequence-parallel", "strategy", "dispatch-us", NULL
 };
 
 /* 0..3 from --zero's text. */
@@ -309,6 +309,8 @@ int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 	if (v->set[i = cli_opt(cmd, "chunks")])
 		st->chunks = v->count[i];
 	st->sequence_parallel = v->set[cli_opt(cmd, "sequence-parallel")];
+	if (v->set[i = cli_opt(cmd, "dispatch-us")])
+		st->dispatch_s = v->num[i] * 1e-6;
 	if (o->global_batch)
 		st->global_batch = o->global_batch;
 	else

@@ -114,6 +114,9 @@ int cli_split(char *buf, char **out, int max, const char *what,
 	  "model chunks per device, interleaved (default 2)" }, \
 	{ "sequence-parallel", NULL, CLI_FLAG, \
 	  "Megatron's sequence parallelism with --tp" }, \
+	{ "dispatch-us", "US", CLI_NUMBER, \
+	  "the software stack's host time per kernel launch (default: the " \
+	  "device's launch overhead)" }, \
 	{ "strategy", "S", CLI_STRING, \
 	  "auto: the best of `dlsim plan` (the flags above are then ignored)" }
 

@@ -1312,6 +1312,9 @@ struct sim_strategy {
 					device (v), else 1 */
 	int sequence_parallel;       /* 1: Megatron's sequence parallelism
 					with tp */
+	double dispatch_s;           /* the software stack's host time per
+					kernel launch (framework dispatch);
+					0: the device's launch overhead */
 };
 
 /* tp = pp = dp = micro_batch = chunks = 1, 1F1B, no recomputation, no

@@ -50,6 +50,10 @@
  *   only the attention core.
  * - The optimizer step runs on each device's parameter shard (divided by
  *   dp under ZeRO), memory-bound as in sim_step.c.
+ * - A software stack whose host dispatches each kernel slower than the
+ *   device's launch overhead (PyTorch eager, a pipeline engine in
+ *   Python) sets sim_strategy.dispatch_s: every pass then pays that
+ *   instead, so small kernels become bound by the host.
  *
  * MEMORY per device (the worst stage):
  * - weights, gradients and optimizer state at dlsim's mixed-precision
@@ -180,6 +184,8 @@ struct sim_par_ctx {
 	double pre_params, post_params;
 	struct par_costs cache[PAR_CACHE];
 	int n_cache;
+	double dispatch_s;      /* the launch cost the cache was made with */
+	double device_launch_s; /* the device's own */
 };
 
 /* Does a layer's work divide over the tp devices? */
@@ -367,6 +373,7 @@ int sim_par_ctx_new(const struct model *m, const struct hw_system *s,
 	c->optimizer = opt;
 	sim_sizes_for(p, &c->sz);
 	sim_roof_init(&c->roof, s->device, p, s->calib);
+	c->device_launch_s = c->roof.launch_s;
 	for (i = 0; i < m->n_layers && m->layers[i].block < 0; i++)
 		;
 	c->first_block_layer = i;
@@ -386,17 +393,34 @@ int sim_par_ctx_new(const struct model *m, const struct hw_system *s,
 	return DLSIM_OK;
 }
 
-void sim_par_ctx_free(struct sim_par_ctx *c)
+static void cache_clear(struct sim_par_ctx *c)
 {
 	int i;
 
-	if (!c)
-		return;
 	for (i = 0; i < c->n_cache; i++) {
 		free(c->cache[i].fwd);
 		free(c->cache[i].bwd);
 		free(c->cache[i].attn);
 	}
+	c->n_cache = 0;
+}
+
+/* A strategy with another dispatch cost than the cache was made with:
+ * every pass's launch changes, so the costs are made again. */
+static void set_dispatch(struct sim_par_ctx *c, double dispatch_s)
+{
+	if (dispatch_s == c->dispatch_s)
+		return;
+	cache_clear(c);
+	c->dispatch_s = dispatch_s;
+	c->roof.launch_s = dispatch_s > 0.0 ? dispatch_s : c->device_launch_s;
+}
+
+void sim_par_ctx_free(struct sim_par_ctx *c)
+{
+	if (!c)
+		return;
+	cache_clear(c);
 	free(c->block_params);
 	free(c);
 }
@@ -420,6 +444,9 @@ static int check(const struct sim_par_ctx *c, const struct sim_strategy *st,
 {
 	int64_t n = c->s->n_devices;
 
+	if (!(st->dispatch_s >= 0.0 && st->dispatch_s < 1.0))
+		return dlsim_err_set(err, DLSIM_EINVAL, "the dispatch time per "
+				     "launch must be in [0, 1) s");
 	if (st->tp < 1 || st->pp < 1 || st->dp < 1 || st->micro_batch < 1 ||
 	    st->chunks < 1 || st->zero < 0 || st->zero > 3)
 		return dlsim_err_set(err, DLSIM_EINVAL, "tp, pp, dp, "
@@ -622,6 +649,7 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 	memset(r, 0, sizeof(*r));
 	if ((rc = check(c, st, err)))
 		return rc;
+	set_dispatch(c, st->dispatch_s);
 	if (!(pc = costs(c, st->tp, st->micro_batch, st->sequence_parallel)))
 		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
 	L = c->L;

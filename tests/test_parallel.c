@@ -294,6 +294,33 @@ START_TEST(parallel_placement)
 }
 END_TEST
 
+/*
+ * A software stack's dispatch time replaces the device's launch on every
+ * pass: one micro-batch of a 4-block GPT on one A100 makes the same
+ * passes either way, so the step grows by (passes) x (50 us - 5.5 us),
+ * and the passes are the growth over 44.5 us, a whole number.
+ */
+START_TEST(parallel_dispatch_time_per_pass)
+{
+	struct sim_strategy st;
+	struct sim_par_result a, b;
+	struct rig g;
+	double passes;
+
+	rig_open(&g, "a100", 4);
+	sim_strategy_init(&st);
+	st.global_batch = 1;
+	eval(&g, &st, DLSIM_FP16, &a);
+	st.dispatch_s = 50e-6;
+	eval(&g, &st, DLSIM_FP16, &b);
+	passes = (b.step_time_s - a.step_time_s) / 44.5e-6;
+	ck_assert(passes > 10.0);
+	ck_assert_msg(fabs(passes - floor(passes + 0.5)) < 1e-6, "%.9g",
+		      passes);
+	rig_close(&g);
+}
+END_TEST
+
 START_TEST(parallel_needs_a_transformer)
 {
 	struct dlsim_err err = { 0, "" };
@@ -402,6 +429,7 @@ Suite *suite_parallel(void)
 	tcase_add_test(c, parallel_uneven_stages);
 	tcase_add_test(c, parallel_rejects_bad_strategies);
 	tcase_add_test(c, parallel_placement);
+	tcase_add_test(c, parallel_dispatch_time_per_pass);
 	tcase_add_test(c, parallel_needs_a_transformer);
 	tcase_add_test(c, plan_matches_brute_force);
 	suite_add_tcase(s, c);

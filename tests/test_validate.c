@@ -83,22 +83,26 @@ START_TEST(validate_medians_stay_within_the_record)
 END_TEST
 
 /*
- * Structure: every row of vTrain's 1,440 and Megatron's 10 is compared;
+ * Structure: vTrain's 1,440 rows are compared, 288 (every fifth, the
+ * dispatch time's calibration subset) in vtrain_fit and 1,152 in vtrain;
+ * Megatron's 10;
  * P90 >= median; the worst rows are in order of |error|, each with error
  * = predicted / measured - 1.
  */
 START_TEST(validate_record_structure)
 {
-	static const char *const names[] = { "vtrain", "megatron", NULL };
+	static const char *const names[] = { "vtrain", "vtrain_fit",
+					     "megatron", NULL };
 	static struct cal_val_report rep;
 	const struct cal_val_set *v, *m;
 	int k;
 
 	validate_all(&rep, names);
-	ck_assert_int_eq(rep.n_sets, 2);
+	ck_assert_int_eq(rep.n_sets, 3);
 	v = find(&rep, "vtrain");
 	m = find(&rep, "megatron");
-	ck_assert_int_eq(v->rows, 1440);
+	ck_assert_int_eq(v->rows, 1152);
+	ck_assert_int_eq(find(&rep, "vtrain_fit")->rows, 288);
 	ck_assert_int_eq(v->skipped, 0);
 	ck_assert_int_eq(m->rows, 10);
 	ck_assert(v->p90_abs_error >= v->median_abs_error);
@@ -113,15 +117,15 @@ START_TEST(validate_record_structure)
 			ck_assert(fabs(w->error) <= fabs(v->worst[k - 1].error));
 	}
 	/* every row kept, for the plot: the median recomputed from them
-	 * (1,440 rows: the mean of the 720th and 721st |error|) */
+	 * (1,152 rows: the mean of the 576th and 577th |error|) */
 	{
-		static double e[1440];
+		static double e[1152];
 		int64_t i;
 
 		for (i = 0; i < v->rows; i++)
 			e[i] = fabs(v->predicted[i] / v->measured[i] - 1.0);
 		qsort(e, (size_t)v->rows, sizeof(double), cmp_double);
-		ck_assert_rel(0.5 * (e[719] + e[720]), v->median_abs_error,
+		ck_assert_rel(0.5 * (e[575] + e[576]), v->median_abs_error,
 			      1e-12);
 	}
 	cal_val_report_release(&rep);
