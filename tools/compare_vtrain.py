@@ -10,7 +10,7 @@ Each row is `dlsim predict gpt:layers=L,hidden=H,heads=A,seq=S,vocab=50257
 --precision fp16 --optimizer adam --recompute full`; vocab 50257 is
 vTrain's default (src/config.py), which its validation configs keep.
 Nothing is fitted to these rows.  Usage (repo root, after make):
-    python3 tools/compare_vtrain.py [../shared/data] [--rows]
+    python3 tools/compare_vtrain.py [../shared/data] [--rows] [--dispatch]
 """
 import csv
 import json
@@ -21,18 +21,26 @@ import sys
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 DATA = ARGS[0] if ARGS else "../shared/data"
 SHOW_ROWS = "--rows" in sys.argv
+# --dispatch: with Megatron-DeepSpeed's fitted 65 us a launch
+# (tools/fit_dispatch.py), as dlsim validate predicts these rows
+EXTRA = ["--dispatch-us", "65"] if "--dispatch" in sys.argv else []
 
 
-def predict(r):
+def command(r, extra=()):
+    """The dlsim predict command line of vTrain row r."""
     model = (f"gpt:layers={r['# layers']},hidden={r['hidden size']},"
              f"heads={r['attention heads']},seq={r['sequence length']},"
              f"vocab=50257")
-    cmd = ["build/dlsim", "predict", model, "--hw", f"a100x{r['# GPUs']}",
-           "--tp", r["tensor parallelism"], "--pp", r["pipeline parallelism"],
-           "--dp", r["data parallelism"], "--micro-batch", r["micro batch"],
-           "--global-batch", r["global batch"], "--precision", "fp16",
-           "--optimizer", "adam", "--recompute", "full", "--format", "json"]
-    out = subprocess.run(cmd, capture_output=True, text=True)
+    return ["build/dlsim", "predict", model, "--hw", f"a100x{r['# GPUs']}",
+            "--tp", r["tensor parallelism"], "--pp", r["pipeline parallelism"],
+            "--dp", r["data parallelism"], "--micro-batch", r["micro batch"],
+            "--global-batch", r["global batch"], "--precision", "fp16",
+            "--optimizer", "adam", "--recompute", "full", "--format",
+            "json"] + list(extra)
+
+
+def predict(r):
+    out = subprocess.run(command(r, EXTRA), capture_output=True, text=True)
     if out.returncode:
         return None, out.stderr.strip()
     return json.loads(out.stdout)["result"]["step_time_s"] * 1e3, ""

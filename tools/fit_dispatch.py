@@ -14,23 +14,20 @@ Usage (repo root, after make): python3 tools/fit_dispatch.py [DATA_DIR]
 """
 import csv
 import json
+import os
 import statistics
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare_vtrain  # noqa: E402  (the row -> command mapping)
 
 DATA = sys.argv[1] if len(sys.argv) > 1 else "../shared/data"
 
 
 def predict(r, us):
-    model = (f"gpt:layers={r['# layers']},hidden={r['hidden size']},"
-             f"heads={r['attention heads']},seq={r['sequence length']},"
-             f"vocab=50257")
-    cmd = ["build/dlsim", "predict", model, "--hw", f"a100x{r['# GPUs']}",
-           "--tp", r["tensor parallelism"], "--pp", r["pipeline parallelism"],
-           "--dp", r["data parallelism"], "--micro-batch", r["micro batch"],
-           "--global-batch", r["global batch"], "--precision", "fp16",
-           "--optimizer", "adam", "--recompute", "full", "--dispatch-us",
-           str(us), "--format", "json", "--uncalibrated"]
+    cmd = compare_vtrain.command(r, ["--dispatch-us", str(us),
+                                     "--uncalibrated"])
     out = subprocess.run(cmd, capture_output=True, text=True, check=True)
     return json.loads(out.stdout)["result"]["step_time_s"] * 1e3
 
