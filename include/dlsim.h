@@ -195,9 +195,10 @@ enum model_pass {
  * MODEL_LAYER_SUM_DIRECTIONS adds them (H; DeepSpeech2 does).
  * MODEL_LAYER_HOST_CANDIDATE marks a table that may not fit a device's
  * memory (DLRM's 26 embedding bags hold 24.0 G parameters, 96 GB in
- * fp32): the simulator may place it in host memory, and does not yet
- * (its weights, gradients and optimizer state are counted on the
- * device, its gradient joins the all-reduce like any other).
+ * fp32): when the model does not fit the device, the simulator moves
+ * such tables to host memory, largest first (sim_place_tables): their
+ * state leaves the device, their traffic runs over the node's host
+ * link, their gradients stay out of the data-parallel reduction.
  * MODEL_LAYER_ADDITIVE makes an attention Bahdanau's additive score,
  * v . tanh(q + k) (GNMT).
  */
@@ -1086,6 +1087,10 @@ struct sim_memory {
 					optimizer state (not in total) */
 };
 
+/* The most fits one prediction can use: three kernel rooflines, the
+ * STREAM plateau, the bandwidth curve, the intra- and inter-node rings. */
+#define SIM_CALIB_USED 8
+
 struct sim_result {
 	enum dlsim_precision precision;
 	int64_t devices;
@@ -1122,7 +1127,7 @@ struct sim_result {
 					    plateau, the bandwidth curve,
 					    the intra-node collective when
 					    devices share a node */
-	struct hw_calib_fit calib_used[6];
+	struct hw_calib_fit calib_used[SIM_CALIB_USED];
 	double step_time_s_low;          /* the step at the fits' 95%
 					    bounds (+-1.96 sigma of every
 					    roofline term, bandwidth and
@@ -1398,6 +1403,7 @@ struct sim_plan_options {
 	enum sim_objective objective;
 	int64_t max_micro_batch;     /* 0: every divisor */
 	int tp_across_nodes;         /* 1: tp may exceed a node */
+	double dispatch_s;           /* the software stack's (sim_strategy) */
 };
 
 /* top_k 10, objective time, the rest 0. */
@@ -2237,6 +2243,10 @@ void report_csv_field(FILE *f, const char *s);
 /* Write v as a JSON number that reads back exactly (%.17g), or null
  * when it is not finite. */
 void report_json_number(FILE *f, double v);
+
+/* A Unix time as "YYYY-MM-DD HH:MM:SS" UTC into buf ("-" for none or one
+ * gmtime cannot take); returns buf. */
+const char *report_utc(double t_s, char *buf, size_t n);
 
 /* The zoo's names and summaries (dlsim models), in any format. */
 int report_zoo(FILE *f, enum report_format fmt, struct dlsim_err *err);

@@ -29,7 +29,7 @@
  * 170,496, interaction 351 x 128 = 44,928, top 2,194,688.
  *
  * Every table is marked MODEL_LAYER_HOST_CANDIDATE (dlsim.h): the
- * simulator may keep it in host memory, and does not yet.
+ * simulator keeps those that do not fit in host memory.
  *
  * LIMITATIONS
  * - The sigmoid and binary cross-entropy on the one logit are costed as

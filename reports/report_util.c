@@ -4,6 +4,7 @@
 #include "reports/report.h"
 
 #include <math.h>
+#include <time.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -64,6 +65,17 @@ const char *report_bytes(double bytes, char *buf, size_t n)
 		i++;
 	}
 	snprintf(buf, n, i ? "%.2f %s" : "%.0f %s", bytes, unit[i]);
+	return buf;
+}
+
+const char *report_utc(double t_s, char *buf, size_t n)
+{
+	time_t t = (time_t)t_s;
+	struct tm tm;
+
+	if (t_s <= 0 || !gmtime_r(&t, &tm) ||
+	    !strftime(buf, n, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, n, "-");
 	return buf;
 }
 

@@ -80,7 +80,9 @@ int sim_place_tables(const struct model *m, const struct hw_system *s,
 		     const struct sim_result *r, unsigned char *on_host)
 {
 	struct sim_result t = *r;
-	double over, per = param_bytes(o, sz);
+	/* a moved table also frees its share of DDP's gradient buckets */
+	double over, per = param_bytes(o, sz) +
+			   (s->n_devices > 1 ? sz->grad : 0.0);
 	int i, moved = 0;
 
 	memset(on_host, 0, (size_t)m->n_layers);

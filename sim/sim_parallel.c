@@ -84,6 +84,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "sim/sim.h"
 #include "core/banned.h"
 
@@ -92,9 +93,9 @@
 /* ---------------------------------------------------------------- */
 
 static const char *const schedule_names[] = { "1f1b", "gpipe",
-					      "interleaved" };
+					      "interleaved", NULL };
 static const char *const recompute_names[] = { "none", "selective",
-					       "full" };
+					       "full", NULL };
 
 const char *sim_schedule_name(enum sim_schedule s)
 {
@@ -106,41 +107,26 @@ const char *sim_recompute_name(enum sim_recompute r)
 	return (unsigned)r < SIM_RECOMPUTE_COUNT ? recompute_names[r] : NULL;
 }
 
-static int parse_name(const char *const *names, int n, const char *what,
-		      const char *name, int *out, struct dlsim_err *err)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(names[i], name) == 0) {
-			*out = i;
-			return DLSIM_OK;
-		}
-	return dlsim_err_set(err, DLSIM_ENOTFOUND, "unknown %s '%s' (one of "
-			     "%s, %s, %s)", what, name, names[0], names[1],
-			     names[2]);
-}
-
 int sim_schedule_parse(const char *name, enum sim_schedule *out,
 		       struct dlsim_err *err)
 {
-	int v = 0, rc = parse_name(schedule_names, SIM_SCHED_COUNT, "schedule",
-			       name, &v, err);
+	int v = core_name_parse(schedule_names, name, "schedule", err);
 
-	if (!rc)
-		*out = (enum sim_schedule)v;
-	return rc;
+	if (v < 0)
+		return err ? err->code : DLSIM_ENOTFOUND;
+	*out = (enum sim_schedule)v;
+	return DLSIM_OK;
 }
 
 int sim_recompute_parse(const char *name, enum sim_recompute *out,
 			struct dlsim_err *err)
 {
-	int v = 0, rc = parse_name(recompute_names, SIM_RECOMPUTE_COUNT,
-			       "recompute", name, &v, err);
+	int v = core_name_parse(recompute_names, name, "recompute", err);
 
-	if (!rc)
-		*out = (enum sim_recompute)v;
-	return rc;
+	if (v < 0)
+		return err ? err->code : DLSIM_ENOTFOUND;
+	*out = (enum sim_recompute)v;
+	return DLSIM_OK;
 }
 
 void sim_strategy_init(struct sim_strategy *st)
@@ -169,6 +155,8 @@ struct par_costs {
 	double tp_ar_s;         /* one allreduce of b s h over tp */
 	double flops_fwd, flops_bwd, flops_attn;  /* whole model, per
 						     micro-batch, / tp */
+	double flops_block_fwd;  /* the blocks' forward (what full
+				    recomputation repeats) */
 };
 
 struct sim_par_ctx {
@@ -264,7 +252,7 @@ static int costs_fill(struct sim_par_ctx *c, struct par_costs *pc)
 	const struct model *m = c->m;
 	struct hw_system tsys;
 	struct hw_link tlink;
-	double ff = 0.0, fb = 0.0, fa = 0.0, bsh;
+	double ff = 0.0, fb = 0.0, fa = 0.0, fblk = 0.0, bsh;
 	int i;
 
 	pc->fwd = calloc((size_t)c->L + 1, sizeof(double));
@@ -274,6 +262,7 @@ static int costs_fill(struct sim_par_ctx *c, struct par_costs *pc)
 		return -1;
 	for (i = 0; i < m->n_layers; i++) {
 		const struct model_layer *l = &m->layers[i];
+		double f0 = ff;
 		double tf = layer_time(c, l, MODEL_PASS_FWD, pc->b, pc->tp,
 				       pc->sp, &ff);
 		double tb = layer_time(c, l, MODEL_PASS_BWD_DATA, pc->b,
@@ -284,10 +273,10 @@ static int costs_fill(struct sim_par_ctx *c, struct par_costs *pc)
 		if (l->block >= 0 && l->block < c->L) {
 			pc->fwd[l->block + 1] += tf;
 			pc->bwd[l->block + 1] += tb;
+			fblk += ff - f0;
 			if (l->kind == MODEL_ATTENTION) {
 				pc->attn[l->block + 1] += tf;
-				layer_time(c, l, MODEL_PASS_FWD, pc->b,
-					   pc->tp, pc->sp, &fa);
+				fa += ff - f0;
 			}
 		} else if (i < c->first_block_layer) {
 			pc->pre_fwd += tf;
@@ -305,6 +294,7 @@ static int costs_fill(struct sim_par_ctx *c, struct par_costs *pc)
 	pc->flops_fwd = ff;
 	pc->flops_bwd = fb;
 	pc->flops_attn = fa;
+	pc->flops_block_fwd = fblk;
 	bsh = (double)pc->b * (double)m->tf.seq * (double)m->tf.hidden *
 	      (double)c->sz.act;
 	sub_system(c->s, pc->tp, c->s->devices_per_node, 1, &tlink, &tsys);
@@ -414,6 +404,7 @@ static void set_dispatch(struct sim_par_ctx *c, double dispatch_s)
 	cache_clear(c);
 	c->dispatch_s = dispatch_s;
 	c->roof.launch_s = dispatch_s > 0.0 ? dispatch_s : c->device_launch_s;
+	c->roof.host_s = dispatch_s;
 }
 
 void sim_par_ctx_free(struct sim_par_ctx *c)
@@ -458,12 +449,21 @@ static int check(const struct sim_par_ctx *c, const struct sim_strategy *st,
 				     "dp %lld must equal the %lld devices",
 				     (long long)st->tp, (long long)st->pp,
 				     (long long)st->dp, (long long)n);
+	if (st->chunks != 1 && st->schedule != SIM_SCHED_INTERLEAVED)
+		return dlsim_err_set(err, DLSIM_EINVAL, "chunks %lld needs the "
+				     "interleaved schedule",
+				     (long long)st->chunks);
 	if (c->m->tf.heads % st->tp)
 		return dlsim_err_set(err, DLSIM_EINVAL, "tp %lld does not "
 				     "divide the %lld attention heads "
 				     "(Megatron splits whole heads)",
 				     (long long)st->tp,
 				     (long long)c->m->tf.heads);
+	if (c->m->tf.kv_heads > 0 && c->m->tf.kv_heads % st->tp)
+		return dlsim_err_set(err, DLSIM_EINVAL, "tp %lld does not "
+				     "divide the %lld key/value heads",
+				     (long long)st->tp,
+				     (long long)c->m->tf.kv_heads);
 	if (st->pp > c->L)
 		return dlsim_err_set(err, DLSIM_EINVAL, "pp %lld is more "
 				     "stages than the model's %lld blocks",
@@ -474,7 +474,8 @@ static int check(const struct sim_par_ctx *c, const struct sim_strategy *st,
 				     "schedule needs pp > 1 and chunks > 1 "
 				     "with pp x chunks dividing the %lld "
 				     "blocks", (long long)c->L);
-	if (st->global_batch < 1 ||
+	if (st->global_batch < 1 || st->global_batch > MODEL_MAX_BATCH ||
+	    st->micro_batch > st->global_batch / st->dp ||
 	    st->global_batch % (st->dp * st->micro_batch))
 		return dlsim_err_set(err, DLSIM_EINVAL, "global batch %lld "
 				     "is not a multiple of dp %lld x "
@@ -573,9 +574,10 @@ static void memory(const struct sim_par_ctx *c, const struct sim_strategy *st,
 	r->fits = r->memory.total_bytes <= r->memory.capacity_bytes;
 }
 
-/* A stage boundary's send of b s h / tp: over the intra link when the next
- * stage is in the node (tp dp < devices per node), else the NIC shared
- * by every device of the node. */
+/* A stage boundary's send of b s h / tp: over the intra link when the
+ * whole pipeline sits in one node (tp dp pp <= devices per node), else
+ * over the NIC shared by every device of the node, since at least one
+ * boundary crosses nodes and the slowest sets the pace. */
 static double p2p_time(const struct sim_par_ctx *c,
 		       const struct sim_strategy *st)
 {
@@ -591,7 +593,7 @@ static double p2p_time(const struct sim_par_ctx *c,
 
 	if (st->pp <= 1)
 		return 0.0;
-	if (st->tp * st->dp < s->devices_per_node && s->intra) {
+	if (st->tp * st->dp * st->pp <= s->devices_per_node && s->intra) {
 		l = s->intra;
 		bw = l->bandwidth_Bps * (double)(s->node &&
 			s->node->intra_links_per_device > 0 ?
@@ -642,6 +644,7 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 {
 	const struct par_costs *pc;
 	double tf_max = 0.0, tb_max = 0.0, params_max = 0.0, tp_s, p2p, v;
+	double worst_blocks = 0.0;
 	double n_micro, passes, bubble;
 	int64_t k, lo, hi, L;
 	int rc;
@@ -685,6 +688,7 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 		if (f + b > tf_max + tb_max) {
 			tf_max = f;
 			tb_max = b;
+			worst_blocks = nb;
 		}
 		if (params > params_max)
 			params_max = params;
@@ -698,7 +702,7 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 	r->compute_s = n_micro * (tf_max + tb_max);
 	r->bubble_s = bubble;
 	r->pp_comm_s = n_micro * p2p;
-	r->tp_comm_s = n_micro * 4.0 * (double)(L / st->pp) * tp_s *
+	r->tp_comm_s = n_micro * 4.0 * worst_blocks * tp_s *
 		       (st->recompute == SIM_RECOMPUTE_FULL ? 1.5 : 1.0);
 	r->dp_comm_s = dp_time(c, st, params_max);
 	r->optimizer_s = optimizer_time(c, st->zero >= 1 ?
@@ -713,7 +717,7 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 	r->model_flops = (pc->flops_fwd + pc->flops_bwd) * (double)st->tp *
 			 (double)st->global_batch / (double)st->micro_batch;
 	r->hw_flops = r->model_flops + (st->recompute == SIM_RECOMPUTE_FULL ?
-		pc->flops_fwd : st->recompute == SIM_RECOMPUTE_SELECTIVE ?
+		pc->flops_block_fwd : st->recompute == SIM_RECOMPUTE_SELECTIVE ?
 		pc->flops_attn : 0.0) * (double)st->tp *
 		(double)st->global_batch / (double)st->micro_batch;
 	r->tflops_per_device = r->hw_flops / r->step_time_s /

@@ -34,6 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The divisors of a global batch of at most MODEL_MAX_BATCH (10^6): at
+ * most 240 (720,720 has 240), so 512 is room to spare. */
+#define SIM_PLAN_MAX_DIVISORS 512
+
+#include "core/core.h"
 #include "sim/sim.h"
 #include "core/banned.h"
 
@@ -44,7 +49,8 @@ void sim_plan_options_init(struct sim_plan_options *o)
 	o->objective = SIM_OBJ_TIME;
 }
 
-static const char *const objective_names[] = { "time", "cost", "energy" };
+static const char *const objective_names[] = { "time", "cost", "energy",
+					       NULL };
 
 const char *sim_objective_name(enum sim_objective o)
 {
@@ -54,15 +60,12 @@ const char *sim_objective_name(enum sim_objective o)
 int sim_objective_parse(const char *name, enum sim_objective *out,
 			struct dlsim_err *err)
 {
-	int i;
+	int v = core_name_parse(objective_names, name, "objective", err);
 
-	for (i = 0; i < SIM_OBJ_COUNT; i++)
-		if (strcmp(objective_names[i], name) == 0) {
-			*out = (enum sim_objective)i;
-			return DLSIM_OK;
-		}
-	return dlsim_err_set(err, DLSIM_ENOTFOUND, "unknown objective '%s' "
-			     "(one of time, cost, energy)", name);
+	if (v < 0)
+		return err ? err->code : DLSIM_ENOTFOUND;
+	*out = (enum sim_objective)v;
+	return DLSIM_OK;
 }
 
 double sim_plan_score(const struct sim_par_result *r,
@@ -197,13 +200,26 @@ int sim_plan(const struct model *m, const struct hw_system *s,
 {
 	struct search sr;
 	struct sim_strategy st;
-	int64_t n = s->n_devices, L = m->tf.blocks, tp, b;
-	int sp, rc;
+	int64_t n = s->n_devices, L = m->tf.blocks, tp, b, d;
+	int64_t div[SIM_PLAN_MAX_DIVISORS];
+	int sp, rc, k, n_div = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (o->global_batch < 1 || o->top_k < 1)
+	if (o->global_batch < 1 || o->top_k < 1 ||
+	    o->global_batch > MODEL_MAX_BATCH)
 		return dlsim_err_set(err, DLSIM_EINVAL, "a plan needs a "
-				     "global batch and top K of at least 1");
+				     "global batch in 1..%lld and top K of at "
+				     "least 1", (long long)MODEL_MAX_BATCH);
+	/* the micro-batches: the global batch's divisors, in order, found in
+	 * O(sqrt) */
+	for (d = 1; d * d <= o->global_batch; d++)
+		if (o->global_batch % d == 0 && n_div < SIM_PLAN_MAX_DIVISORS)
+			div[n_div++] = d;
+	for (k = n_div - 1; k >= 0; k--) {
+		d = o->global_batch / div[k];
+		if (d != div[k] && n_div < SIM_PLAN_MAX_DIVISORS)
+			div[n_div++] = d;
+	}
 	if ((rc = sim_par_ctx_new(m, s, p, opt, &sr.ctx, err)))
 		return rc;
 	out->top = calloc((size_t)o->top_k, sizeof(*out->top));
@@ -220,14 +236,16 @@ int sim_plan(const struct model *m, const struct hw_system *s,
 	sr.out = out;
 	sim_strategy_init(&st);
 	st.global_batch = o->global_batch;
+	st.dispatch_s = o->dispatch_s;
 	for (tp = 1; tp <= n; tp++) {
 		if (n % tp || m->tf.heads % tp ||
+		    (m->tf.kv_heads > 0 && m->tf.kv_heads % tp) ||
 		    (!o->tp_across_nodes && s->devices_per_node % tp))
 			continue;
 		st.tp = tp;
-		for (b = 1; b <= o->global_batch; b++) {
-			if (o->global_batch % b || (o->max_micro_batch > 0 &&
-						    b > o->max_micro_batch))
+		for (k = 0; k < n_div; k++) {
+			b = div[k];
+			if (o->max_micro_batch > 0 && b > o->max_micro_batch)
 				continue;
 			st.micro_batch = b;
 			for (sp = 0; sp <= (tp > 1); sp++) {

@@ -604,7 +604,8 @@ static void use_fit(struct sim_result *r, const struct hw_calib_fit *f)
 	for (i = 0; i < r->n_calib_used; i++)
 		if (r->calib_used[i].id == f->id)
 			return;
-	r->calib_used[r->n_calib_used++] = *f;
+	if (r->n_calib_used < SIM_CALIB_USED)
+		r->calib_used[r->n_calib_used++] = *f;
 }
 
 /* The fits a calibrated prediction used, as sim_roof_init takes them:

@@ -10,6 +10,7 @@
  * reports; the search against a brute-force loop written here.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -236,6 +237,13 @@ START_TEST(parallel_rejects_bad_strategies)
 		  "interleaved" },
 		{ 8, 1, 1, 1, 8, 0, SIM_SCHED_1F1B, 1,
 		  "does not divide the 4 attention heads" },
+		{ 1, 2, 4, 1, 8, 0, SIM_SCHED_1F1B, 2,
+		  "needs the interleaved schedule" },
+		/* dp x micro-batch would overflow int64 if multiplied */
+		{ 1, 1, 8, INT64_MAX / 4, 8, 0, SIM_SCHED_1F1B, 1,
+		  "not a multiple" },
+		{ 1, 1, 8, 1, MODEL_MAX_BATCH * 8, 0, SIM_SCHED_1F1B, 1,
+		  "not a multiple" },
 	};
 	struct dlsim_err err;
 	struct sim_strategy st;
@@ -261,6 +269,33 @@ START_TEST(parallel_rejects_bad_strategies)
 		ck_assert_msg(strstr(err.msg, bad[i].want) != NULL,
 			      "case %zu: %s", i, err.msg);
 	}
+	rig_close(&g);
+}
+END_TEST
+
+/* Grouped-query attention: tp must split the key/value heads too. */
+START_TEST(parallel_rejects_tp_over_kv_heads)
+{
+	struct dlsim_err err = { 0, "" };
+	struct sim_strategy st;
+	struct sim_par_result r;
+	struct rig g;
+
+	rig_open(&g, "a100x4", 4);
+	model_free(g.m);
+	ck_assert(model_resolve("gpt:layers=4,hidden=64,heads=4,kv_heads=2,"
+				"seq=32,vocab=100", &g.m, &err) == DLSIM_OK);
+	sim_strategy_init(&st);
+	st.tp = 4;
+	st.global_batch = 4;
+	ck_assert_int_eq(sim_parallel_predict(g.m, &g.sys, DLSIM_FP16,
+					      SIM_OPT_ADAM, &st, &r, &err),
+			 DLSIM_EINVAL);
+	ck_assert_msg(strstr(err.msg, "does not divide the 2 key/value heads")
+		      != NULL, "%s", err.msg);
+	st.tp = 2;		/* 2 kv heads over 2 ranks is fine */
+	st.dp = 2;
+	eval(&g, &st, DLSIM_FP16, &r);
 	rig_close(&g);
 }
 END_TEST
@@ -428,6 +463,7 @@ Suite *suite_parallel(void)
 	tcase_add_test(c, parallel_pipeline_schedules);
 	tcase_add_test(c, parallel_uneven_stages);
 	tcase_add_test(c, parallel_rejects_bad_strategies);
+	tcase_add_test(c, parallel_rejects_tp_over_kv_heads);
 	tcase_add_test(c, parallel_placement);
 	tcase_add_test(c, parallel_dispatch_time_per_pass);
 	tcase_add_test(c, parallel_needs_a_transformer);
