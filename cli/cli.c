@@ -295,11 +295,25 @@ int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 		return DLSIM_OK;
 	if ((rc = strategy_names(cmd, v, st, auto_pick, err)))
 		return rc;
+	if (*auto_pick)
+		for (i = 0; strategy_opts[i]; i++)
+			if (strcmp(strategy_opts[i], "strategy") &&
+			    strcmp(strategy_opts[i], "dispatch-us") &&
+			    v->set[cli_opt(cmd, strategy_opts[i])])
+				return dlsim_err_set(err, DLSIM_EINVAL, "--%s "
+						     "and --strategy auto "
+						     "exclude each other",
+						     strategy_opts[i]);
 	if (v->set[i = cli_opt(cmd, "tp")])
 		st->tp = v->count[i];
 	if (v->set[i = cli_opt(cmd, "pp")])
 		st->pp = v->count[i];
-	st->dp = n / (st->tp * st->pp > 0 ? st->tp * st->pp : 1);
+	if (st->tp > n || st->pp > n || n % (st->tp * st->pp))
+		return dlsim_err_set(err, DLSIM_EINVAL, "--tp %lld x --pp %lld "
+				     "does not divide the %lld devices",
+				     (long long)st->tp, (long long)st->pp,
+				     (long long)n);
+	st->dp = n / (st->tp * st->pp);
 	if (v->set[i = cli_opt(cmd, "dp")])
 		st->dp = v->count[i];
 	if (v->set[i = cli_opt(cmd, "micro-batch")])

@@ -73,13 +73,14 @@ int cli_opt_find(const struct cli_command *cmd, const char *name);
  * overlap, gradient compression.  Returns 0 or an error code in err.
  */
 #define CLI_SIM_OPTIONS \
-	{ "batch", "N", CLI_COUNT, "samples per device per step" }, \
+	{ "batch", "N", CLI_COUNT, "samples per device per step (with a " \
+	  "strategy: per data-parallel replica)" }, \
 	{ "global-batch", "N", CLI_COUNT, \
 	  "samples per step over all devices" }, \
 	{ "precision", "P", CLI_STRING, \
 	  "auto, fp64, fp32, tf32, fp16, bf16, fp8 (default auto)" }, \
 	{ "optimizer", "O", CLI_STRING, \
-	  "sgd, momentum, adam (default momentum)" }, \
+	  "sgd, momentum, adam (default momentum; adam with a strategy)" }, \
 	{ "allreduce", "A", CLI_STRING, \
 	  "auto, ring, tree, halving-doubling, parameter-server, ..." }, \
 	{ "bucket-mb", "MB", CLI_NUMBER, \

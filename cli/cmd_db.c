@@ -50,17 +50,6 @@ struct out {
 
 
 /* "2026-11-22 17:52:02" (UTC), or "-" for 0. */
-static const char *utc(double t_s, char *buf, size_t n)
-{
-	time_t t = (time_t)t_s;
-	struct tm tm;
-
-	if (t_s <= 0 || !gmtime_r(&t, &tm) ||
-	    !strftime(buf, n, "%Y-%m-%d %H:%M:%S", &tm))
-		snprintf(buf, n, "-");
-	return buf;
-}
-
 /* The comma that separates JSON array elements, and a row count. */
 static void json_next(struct out *o)
 {
@@ -214,8 +203,8 @@ static int print_run(void *ctx, const struct db_run *r)
 	} else {
 		fprintf(o->f, "%6lld  %-22s %-14s %-19s  %-19s  %-11s %8lld\n",
 			(long long)r->id, r->tool, r->hw,
-			utc(r->start_s, start, sizeof(start)),
-			utc(r->end_s, end, sizeof(end)), r->status,
+			report_utc(r->start_s, start, sizeof(start)),
+			report_utc(r->end_s, end, sizeof(end)), r->status,
 			(long long)r->n_samples);
 		o->rows++;
 	}
@@ -450,7 +439,7 @@ static int print_fit(void *ctx, const struct db_fit *f)
 		fprintf(o->f, "%6lld  %-14s %-20s %8lld  %12.4g  %s\n",
 			(long long)f->id, f->hw, f->kind,
 			(long long)f->n_samples, f->residual_rms,
-			utc(f->created_s, when, sizeof(when)));
+			report_utc(f->created_s, when, sizeof(when)));
 		o->rows++;
 	}
 	return 0;

@@ -66,6 +66,11 @@ static int args_from(const struct cli_command *cmd, const struct cli_values *v,
 		return dlsim_err_set(err, DLSIM_EINVAL, "plan: --hw and "
 				     "--global-batch are required");
 	a->po.global_batch = v->count[i];
+	if (a->po.global_batch > MODEL_MAX_BATCH)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--global-batch must "
+				     "be at most %lld (got %lld)",
+				     (long long)MODEL_MAX_BATCH,
+				     (long long)a->po.global_batch);
 	if (v->set[i = cli_opt(cmd, "top")]) {
 		if (v->count[i] > 1000)
 			return dlsim_err_set(err, DLSIM_EINVAL, "--top must be "
@@ -215,9 +220,13 @@ int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 	}
 	if (!rc && a.fmt == REPORT_JSON)
 		fputs("]}\n", stdout);
-	if (!rc && a.fmt == REPORT_TABLE && n > 1)
-		printf("\nbest system     %s (by %s)\n", spec[win],
-		       sim_objective_name(a.po.objective));
+	if (!rc && a.fmt == REPORT_TABLE && n > 1) {
+		if (isfinite(score[win]))
+			printf("\nbest system     %s (by %s)\n", spec[win],
+			       sim_objective_name(a.po.objective));
+		else
+			puts("\nbest system     none: nothing fits on any");
+	}
 	rc = rc ? cli_fail(cmd, &err) : cli_finish(CLI_OK);
 	cli_calib_close(&src);
 	model_free(m);

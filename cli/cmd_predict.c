@@ -266,6 +266,34 @@ static int par_setup(const struct cli_command *cmd, const struct cli_values *v,
 	return DLSIM_OK;
 }
 
+/* The options a hybrid-parallel step does not take, refused before
+ * anything is opened or created (--record would make its database). */
+static int refuse_with_strategy(const struct cli_command *cmd,
+				const struct cli_values *v,
+				struct dlsim_err *err)
+{
+	static const char *const strategy[] = {
+		"tp", "pp", "dp", "micro-batch", "zero", "recompute",
+		"schedule", "chunks", "sequence-parallel", "strategy",
+		"dispatch-us", NULL
+	};
+	static const char *const single[] = {
+		"layers", "trace", "record", "epochs", "dataset-size",
+		"price-per-device-hour", "years", "allreduce", "bucket-mb",
+		"no-overlap", "compression", "topk-ratio", NULL
+	};
+	int i, asked = 0;
+
+	for (i = 0; strategy[i]; i++)
+		asked |= v->set[cli_opt(cmd, strategy[i])];
+	for (i = 0; asked && single[i]; i++)
+		if (v->set[cli_opt(cmd, single[i])])
+			return dlsim_err_set(err, DLSIM_EINVAL, "--%s is not "
+					     "available with a parallel "
+					     "strategy", single[i]);
+	return DLSIM_OK;
+}
+
 /* Cost the strategy asked for, or with --strategy auto the plan's best. */
 static int predict_parallel(const struct cli_command *cmd,
 			    const struct cli_values *v,
@@ -274,22 +302,13 @@ static int predict_parallel(const struct cli_command *cmd,
 			    struct sim_strategy *st, int auto_pick,
 			    enum report_format fmt, struct dlsim_err *err)
 {
-	static const char *const single[] = { "layers", "trace", "record",
-					      "epochs", "dataset-size",
-					      "price-per-device-hour",
-					      "years", NULL };
 	struct sim_plan_options po;
 	struct sim_plan_result plan;
 	struct sim_par_result r;
 	enum dlsim_precision p;
 	enum sim_optimizer opt;
-	int i, rc;
+	int rc;
 
-	for (i = 0; single[i]; i++)
-		if (v->set[cli_opt(cmd, single[i])])
-			return dlsim_err_set(err, DLSIM_EINVAL, "--%s is not "
-					     "available with a parallel "
-					     "strategy", single[i]);
 	if ((rc = par_setup(cmd, v, o, s, &p, &opt, err)))
 		return rc;
 	if (!auto_pick) {
@@ -299,6 +318,7 @@ static int predict_parallel(const struct cli_command *cmd,
 	}
 	sim_plan_options_init(&po);
 	po.global_batch = st->global_batch;
+	po.dispatch_s = st->dispatch_s;
 	po.top_k = 1;
 	if ((rc = sim_plan(m, s, p, opt, &po, &plan, err)))
 		return rc;
@@ -348,6 +368,10 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	if ((rc = cli_catalog(cmd, &cat)) >= 0)
 		return rc;
 	want_record = v.set[cli_opt(cmd, "record")];
+	if (refuse_with_strategy(cmd, &v, &err)) {
+		hw_catalog_free(cat);
+		return cli_fail(cmd, &err);
+	}
 	if (model_resolve(v.positional[0], &m, &err) ||
 	    record_create(cmd, &v, &err) ||
 	    cli_calib_open(cmd, &v, &src, &err) ||
