@@ -315,6 +315,14 @@ struct cal_val_set_def {
 extern const struct cal_val_set_def cal_val_sets[];
 extern const int cal_val_n_sets;
 
+/* Run set def over the CSV text data[0, size) named fname (for error
+ * lines) into *out, as cal_validate runs a compiled-in file; the tests
+ * feed it damaged rows. */
+int cal_val_run_text(const struct cal_val_set_def *def, const char *fname,
+		     const char *data, size_t size, struct hw_catalog *cat,
+		     struct db *db, struct cal_val_set *out,
+		     struct dlsim_err *err);
+
 /* The field under header key ("" when absent), as a positive integer (0
  * otherwise) or a positive finite number (NAN otherwise). */
 const char *cal_val_col(const struct cal_vctx *v, const char *key);

@@ -38,12 +38,12 @@
  * On DeepBench's 160 GEMM shapes per device this gives a median error of
  * 5-9% where a curve over size alone gave 10-15% (skinny shapes are
  * bound by Q/B, which size alone cannot see).
-
+ *
  * LIMITATIONS
  * - Runs need at least three points each; a breakpoint is placed between
  *   measured sizes, not interpolated.
- * - The efficiency curve has one shape parameter: shape effects beyond
- *   size (wave quantization, skinny GEMMs) show up as residuals.
+ * - The kernel roofline has no tile or wave term: wave quantization on
+ *   small GEMMs and a library's algorithm switches show up as residuals.
  */
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>

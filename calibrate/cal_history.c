@@ -92,7 +92,7 @@ static int one(void *ctx, const struct db_prediction *p)
 	snprintf(e->set, sizeof(e->set), "%s", name->str);
 	snprintf(e->version, sizeof(e->version), "%s", p->dlsim_version);
 	e->created_s = p->created_s;
-	e->rows = (int64_t)num(&a, "rows");
+	e->rows = isfinite(num(&a, "rows")) ? (int64_t)num(&a, "rows") : 0;
 	name = cal_json_get(&a, &a.v[0], "calibrated");
 	e->calibrated = name && name->type == CAL_JSON_TRUE;
 	e->median_abs_error = num(&b, "median_abs_error");

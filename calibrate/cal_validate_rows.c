@@ -395,6 +395,8 @@ static int row_gemm(const struct cal_vctx *v, struct cal_vrow *r)
 		 cal_val_col(v, "precision"));
 	if ((rc = kernel_system(v, r, &s, &cal, &p)))
 		return rc;
+	if (!(m > 0 && n > 0 && k > 0))
+		return cal_val_skip(r, "M, N or K missing or not positive");
 	memset(&c, 0, sizeof(c));
 	c.flops = 2.0 * m * n * k;
 	c.bytes = (double)dlsim_precision_bytes(p) * (m * k + k * n + m * n);
@@ -402,6 +404,16 @@ static int row_gemm(const struct cal_vctx *v, struct cal_vrow *r)
 	r->measured = cal_val_num(v, "time_ms") * 1e-3;
 	r->predicted = sim_kernel_time(&s, p, &c);
 	return 0;
+}
+
+/* A pad column: 0 is a real value here, so an empty or malformed cell
+ * is NAN rather than cal_val_num's "not positive". */
+static double pad(const char *s)
+{
+	char *end;
+	double x = strtod(s, &end);
+
+	return *s && !*end && isfinite(x) ? x : NAN;
 }
 
 /* A convolution's three passes, each of the direct count's FLOPs over
@@ -416,8 +428,8 @@ static int row_conv(const struct cal_vctx *v, struct cal_vrow *r)
 	double k = (double)cal_val_int(v, "K");
 	double fs = (double)cal_val_int(v, "S_filter_w");
 	double fr = (double)cal_val_int(v, "R_filter_h");
-	double pw = strtod(cal_val_col(v, "pad_w"), NULL);
-	double ph = strtod(cal_val_col(v, "pad_h"), NULL);
+	double pw = pad(cal_val_col(v, "pad_w"));
+	double ph = pad(cal_val_col(v, "pad_h"));
 	double sw = (double)cal_val_int(v, "stride_w");
 	double sh = (double)cal_val_int(v, "stride_h");
 	double oq = floor((w + 2.0 * pw - fs) / (sw > 0 ? sw : 1)) + 1.0;
@@ -433,7 +445,11 @@ static int row_conv(const struct cal_vctx *v, struct cal_vrow *r)
 		 w, k, fr, fs, sh);
 	if ((rc = kernel_system(v, r, &s, &cal, &p)))
 		return rc;
-	if (!(op >= 1.0 && oq >= 1.0) || !(sw > 0 && sh > 0))
+	if (!(n > 0 && ch > 0 && h > 0 && w > 0 && k > 0 && fs > 0 &&
+	      fr > 0 && sw > 0 && sh > 0) || !(pw >= 0 && ph >= 0))
+		return cal_val_skip(r, "a dimension, stride or pad missing "
+				    "or out of range");
+	if (!(op >= 1.0 && oq >= 1.0))
 		return cal_val_skip(r, "a filter larger than its input");
 	memset(&c, 0, sizeof(c));
 	c.flops = 2.0 * n * k * op * oq * ch * fr * fs;

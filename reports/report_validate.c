@@ -33,6 +33,12 @@ static void table(FILE *f, const struct cal_val_report *r)
 	for (i = 0; i < r->n_sets; i++) {
 		const struct cal_val_set *s = &r->set[i];
 
+		if (s->rows == 0) {
+			fprintf(f, "%-19s %6lld %7lld %8s %8s %8s  %s\n",
+				s->name, 0LL, (long long)s->skipped, "n/a",
+				"n/a", "n/a", s->title);
+			continue;
+		}
 		fprintf(f, "%-19s %6lld %7lld %7.1f%% %7.1f%% %+7.1f%%  %s\n",
 			s->name, (long long)s->rows, (long long)s->skipped,
 			100.0 * s->median_abs_error, 100.0 * s->p90_abs_error,
@@ -155,11 +161,8 @@ int report_validation_history(FILE *f, enum report_format fmt,
 			"median", "P90", "bias");
 	for (i = 0; i < h->n; i++) {
 		const struct cal_val_entry *e = &h->e[i];
-		time_t t = (time_t)e->created_s;
-		struct tm tm;
 
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S",
-			 gmtime_r(&t, &tm));
+		report_utc(e->created_s, when, sizeof(when));
 		if (fmt == REPORT_JSON) {
 			fprintf(f, "%s{\"version\": ", i ? ",\n  " : "\n  ");
 			report_json_string(f, e->version);
@@ -247,7 +250,9 @@ static void plot_script(FILE *f, const char *image, const char *terminal,
 {
 	static const char *const colour[] = {
 		"#d95f02", "#1b9e77", "#7570b3", "#e7298a", "#66a61e",
-		"#e6ab02", "#a6761d", "#666666"
+		"#e6ab02", "#a6761d", "#666666", "#1f78b4", "#b2df8a",
+		"#fb9a99", "#6a3d9a", "#b15928", "#000080", "#808000",
+		"#008080"
 	};
 	char label[160];
 	int i;
@@ -264,7 +269,7 @@ static void plot_script(FILE *f, const char *image, const char *terminal,
 	      "set logscale xy\nset format x \"%g\"\nset format y \"%g\"\n"
 	      "set grid xtics ytics back lt 1 lw 1 lc rgb \"#d0d0d0\"\n"
 	      "set key top left Left reverse box opaque\n"
-	      "set xrange [0.05:20]\nset yrange [0.05:20]\n"
+	      "set autoscale xy\n"
 	      "plot x lw 2 lc rgb \"#000000\" title \"predicted = measured\", "
 	      "\\\n     1.1*x dt 2 lc rgb \"#555555\" title \"+-10%\", "
 	      "0.9*x dt 2 lc rgb \"#555555\" notitle, \\\n"
@@ -275,8 +280,8 @@ static void plot_script(FILE *f, const char *image, const char *terminal,
 
 		fputs(", \\\n     ", f);
 		report_gp_string(f, report_basename(p->dat));
-		fprintf(f, " index %d with points pt 7 ps 0.6 lc rgb \"%s\" "
-			"title ", i, colour[i % 8]);
+		fprintf(f, " index %d with points pt %d ps 0.6 lc rgb \"%s\" "
+			"title ", i, 5 + 2 * (i / 16), colour[i % 16]);
 		snprintf(label, sizeof(label), "%s (%lld rows, median %.1f%%)",
 			 s->name, (long long)s->rows,
 			 100.0 * s->median_abs_error);

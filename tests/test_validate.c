@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tests.h"
+#include "calibrate/cal.h"
 #include "cli_util.h"
 #include "dlsim.h"
 
@@ -71,6 +72,7 @@ START_TEST(validate_medians_stay_within_the_record)
 					     &recorded) != 2)
 			continue;
 		s = find(&rep, name);
+		ck_assert_msg(s->rows > 0, "%s: no row compared", name);
 		ck_assert_msg(s->median_abs_error <= recorded + 1e-4,
 			      "%s: median error %.4f rose above the recorded "
 			      "%.4f", name, s->median_abs_error, recorded);
@@ -129,6 +131,84 @@ START_TEST(validate_record_structure)
 			      1e-12);
 	}
 	cal_val_report_release(&rep);
+}
+END_TEST
+
+static const struct cal_val_set_def *set_def(const char *name)
+{
+	int i;
+
+	for (i = 0; i < cal_val_n_sets; i++)
+		if (strcmp(cal_val_sets[i].name, name) == 0)
+			return &cal_val_sets[i];
+	ck_abort_msg("no set '%s'", name);
+	return NULL;
+}
+
+static int has_reason(const struct cal_val_set *s, const char *needle,
+		      int64_t n)
+{
+	int i;
+
+	for (i = 0; i < s->n_reasons; i++)
+		if (strstr(s->reason[i].why, needle) && s->reason[i].n == n)
+			return 1;
+	return 0;
+}
+
+/*
+ * Damaged kernel rows are skipped with their reason, not predicted from
+ * a dimension read as 0; a row repeated whole is read once.  One good
+ * V100 GEMM row and one good convolution row survive in each.
+ */
+START_TEST(validate_skips_damaged_kernel_rows)
+{
+	static const char gemm[] =
+		"hardware,setting,sheet,precision,application,M,N,K,transA,"
+		"transB,time_ms,tflops,flops_unit,source\n"
+		"NVIDIA V100,training,s,Float,,1760,128,1760,N,N,"
+		"0.1,1,TFLOPS,t\n"
+		"NVIDIA V100,training,s,Float,,1760,128,1760,N,N,"
+		"0.1,1,TFLOPS,t\n"
+		"NVIDIA V100,training,s,Float,,1760,,1760,N,N,"
+		"0.1,1,TFLOPS,t\n"
+		"NVIDIA V100,training,s,Float,,1760,x,1760,N,N,"
+		"0.1,1,TFLOPS,t\n";
+	static const char conv[] =
+		"hardware,setting,sheet,precision,application,W,H,C,N,K,"
+		"S_filter_w,R_filter_h,pad_w,pad_h,stride_w,stride_h,fwd_ms,"
+		"bwd_inputs_ms,bwd_params_ms,total_ms,fwd_algo,source\n"
+		"NVIDIA V100,training,s,Float,,56,56,64,16,64,3,3,1,1,"
+		"1,1,0.5,0.5,0.5,1.5,a,t\n"
+		"NVIDIA V100,training,s,Float,,56,56,64,16,64,3,3,,1,"
+		"1,1,0.5,0.5,0.5,1.5,a,t\n"
+		"NVIDIA V100,training,s,Float,,56,56,64,16,64,3,3,1,1,"
+		"0,1,0.5,0.5,0.5,1.5,a,t\n"
+		"NVIDIA V100,training,s,Float,,4,4,64,16,64,9,9,0,0,"
+		"1,1,0.5,0.5,0.5,1.5,a,t\n";
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	static struct cal_val_set out;
+
+	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
+	ck_assert_msg(cal_val_run_text(set_def("deepbench_gemm"), "g.csv",
+				       gemm, sizeof(gemm) - 1, cat, NULL,
+				       &out, &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(out.rows, 1);
+	ck_assert_int_eq(out.skipped, 2);
+	ck_assert(has_reason(&out, "M, N or K missing", 2));
+	free(out.measured);
+	free(out.predicted);
+	ck_assert_msg(cal_val_run_text(set_def("deepbench_conv"), "c.csv",
+				       conv, sizeof(conv) - 1, cat, NULL,
+				       &out, &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(out.rows, 1);
+	ck_assert_int_eq(out.skipped, 3);
+	ck_assert(has_reason(&out, "stride or pad missing", 2));
+	ck_assert(has_reason(&out, "a filter larger than its input", 1));
+	free(out.measured);
+	free(out.predicted);
+	hw_catalog_free(cat);
 }
 END_TEST
 
@@ -226,6 +306,7 @@ Suite *suite_validate(void)
 	tcase_add_test(c, validate_medians_stay_within_the_record);
 	tcase_add_test(c, validate_record_structure);
 	tcase_add_test(c, validate_rejects_unknown_sets);
+	tcase_add_test(c, validate_skips_damaged_kernel_rows);
 	tcase_add_test(c, validate_record_and_history);
 	suite_add_tcase(s, c);
 	return s;
