@@ -120,23 +120,25 @@ static void skip_add(struct cal_val_set *s, const char *why)
 	s->reason[s->n_reasons++].n = 1;
 }
 
-/* Keep row n's two values in out's arrays (grown by doubling). */
-static int keep_row(struct cal_val_set *out, int64_t n, const struct cal_vrow *r)
+/* Keep row n in out's array (grown by doubling). */
+static int keep_row(struct cal_val_set *out, int64_t n, const struct cal_vrow *r,
+		    double e)
 {
+	struct cal_val_row *k;
+
 	if ((n & (n - 1)) == 0) {    /* 0, 1, 2, 4, ...: grow */
 		size_t cap = n ? 2 * (size_t)n : 1;
-		double *a = realloc(out->measured, cap * sizeof(double));
-		double *b;
+		struct cal_val_row *a = realloc(out->row, cap * sizeof(*a));
 
 		if (!a)
 			return -1;
-		out->measured = a;
-		if (!(b = realloc(out->predicted, cap * sizeof(double))))
-			return -1;
-		out->predicted = b;
+		out->row = a;
 	}
-	out->measured[n] = r->measured;
-	out->predicted[n] = r->predicted;
+	k = &out->row[n];
+	snprintf(k->what, sizeof(k->what), "%s", r->what);
+	k->measured = r->measured;
+	k->predicted = r->predicted;
+	k->error = e;
 	return 0;
 }
 
@@ -273,11 +275,11 @@ int cal_val_run_text(const struct cal_val_set_def *def, const char *fname,
 			e = e2;
 			cap = cap ? 2 * cap : 256;
 		}
-		if (keep_row(out, n, &r)) {
+		e[n] = r.predicted / r.measured - 1.0;
+		if (keep_row(out, n, &r, e[n])) {
 			rc = dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
 			break;
 		}
-		e[n] = r.predicted / r.measured - 1.0;
 		worst_add(out, &r, e[n]);
 		n++;
 	}
@@ -298,8 +300,7 @@ void cal_val_report_release(struct cal_val_report *r)
 	if (!r)
 		return;
 	for (i = 0; i < r->n_sets; i++) {
-		free(r->set[i].measured);
-		free(r->set[i].predicted);
+		free(r->set[i].row);
 	}
 	memset(r, 0, sizeof(*r));
 }

@@ -31,6 +31,8 @@ static const struct cli_option options[] = {
 	  "version, in the database (--db, else the default one)" },
 	{ "history", NULL, CLI_FLAG, "list the figures recorded so far, by "
 	  "version, instead of validating" },
+	{ "rows", NULL, CLI_FLAG, "list every row compared (set, error, "
+	  "measured, predicted, what) instead of the summary" },
 	{ "plot", "FILE", CLI_STRING, "draw predicted against measured, "
 	  "log-log, with the +-10% and +-25% bands (.png or .svg)" },
 	{ "help", NULL, CLI_FLAG, "this text" },
@@ -144,7 +146,9 @@ int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 	    open_fits(cmd, &v, &db, &err) ||
 	    cal_validate(cat, db, v.set[cli_opt(cmd, "set")] ?
 			 (const char *const *)names : NULL, rep, &err) ||
-	    report_validation(stdout, fmt, rep, &err) ||
+	    (v.set[cli_opt(cmd, "rows")] ?
+	     report_validation_rows(stdout, fmt, rep, &err) :
+	     report_validation(stdout, fmt, rep, &err)) ||
 	    (store.db && cal_validation_record(store.db, rep, &err)) ||
 	    (v.set[i = cli_opt(cmd, "plot")] &&
 	     plot(v.str[i], rep, &err)))

@@ -2035,7 +2035,8 @@ struct cal_val_set {
 	double median_signed_error;  /* bias: < 0, predicted low */
 	struct cal_val_row worst[CAL_VAL_WORST];  /* by |error| */
 	int n_worst;
-	double *measured, *predicted;  /* owned: every row compared */
+	struct cal_val_row *row;     /* owned: every row compared, in
+					the file's order (rows of them) */
 };
 
 struct cal_val_report {
@@ -2156,6 +2157,16 @@ int report_parallel(FILE *f, enum report_format fmt, const struct model *m,
  */
 int report_validation(FILE *f, enum report_format fmt,
 		      const struct cal_val_report *r, struct dlsim_err *err);
+
+/*
+ * Every row r compared, set by set in file order: set, what, measured,
+ * predicted and error, as a table, CSV or JSON {"rows": [{"set", "what",
+ * "measured", "predicted", "error"}, ...]} (report_validate.c), so a
+ * user can slice the errors by device, model or strategy.
+ */
+int report_validation_rows(FILE *f, enum report_format fmt,
+			   const struct cal_val_report *r,
+			   struct dlsim_err *err);
 
 /*
  * Draw predicted against measured for every row of r, log-log, one

@@ -143,6 +143,60 @@ int report_validation(FILE *f, enum report_format fmt,
 	return report_check(f, err);
 }
 
+/* ---------------------------------------------------------------- */
+/* Every row                                                         */
+/* ---------------------------------------------------------------- */
+
+int report_validation_rows(FILE *f, enum report_format fmt,
+			   const struct cal_val_report *r,
+			   struct dlsim_err *err)
+{
+	int i, first = 1;
+	int64_t k;
+
+	if (fmt == REPORT_CSV)
+		fputs("set,what,measured,predicted,error\n", f);
+	else if (fmt == REPORT_JSON)
+		fputs("{\"rows\": [", f);
+	else
+		fprintf(f, "%-19s %8s %12s %12s  %s\n", "set", "error",
+			"measured", "predicted", "what");
+	for (i = 0; i < r->n_sets; i++) {
+		const struct cal_val_set *s = &r->set[i];
+
+		for (k = 0; k < s->rows; k++) {
+			const struct cal_val_row *w = &s->row[k];
+
+			if (fmt == REPORT_CSV) {
+				fprintf(f, "%s,", s->name);
+				report_csv_field(f, w->what);
+				fprintf(f, ",%.9g,%.9g,%.6g\n", w->measured,
+					w->predicted, w->error);
+			} else if (fmt == REPORT_JSON) {
+				fputs(first ? "{\"set\": " : ", {\"set\": ", f);
+				report_json_string(f, s->name);
+				fputs(", \"what\": ", f);
+				report_json_string(f, w->what);
+				fputs(", \"measured\": ", f);
+				report_json_number(f, w->measured);
+				fputs(", \"predicted\": ", f);
+				report_json_number(f, w->predicted);
+				fputs(", \"error\": ", f);
+				report_json_number(f, w->error);
+				fputc('}', f);
+			} else {
+				fprintf(f, "%-19s %+7.1f%% %12.6g %12.6g  %s\n",
+					s->name, 100.0 * w->error, w->measured,
+					w->predicted, w->what);
+			}
+			first = 0;
+		}
+	}
+	if (fmt == REPORT_JSON)
+		fputs("]}\n", f);
+	return report_check(f, err);
+}
+
 int report_validation_history(FILE *f, enum report_format fmt,
 			      const struct cal_val_history *h,
 			      struct dlsim_err *err)
@@ -213,12 +267,14 @@ static int cmp_double(const void *a, const void *b)
 static double scale_of(const struct cal_val_set *s)
 {
 	double *c = malloc((size_t)s->rows * sizeof(double)), m = 1.0;
+	int64_t k;
 
 	if (!c || s->rows == 0) {
 		free(c);
 		return 1.0;
 	}
-	memcpy(c, s->measured, (size_t)s->rows * sizeof(double));
+	for (k = 0; k < s->rows; k++)
+		c[k] = s->row[k].measured;
 	qsort(c, (size_t)s->rows, sizeof(double), cmp_double);
 	m = c[s->rows / 2];
 	free(c);
@@ -238,8 +294,8 @@ static void plot_data(FILE *f, const struct cal_val_report *r)
 
 		fprintf(f, "# %s (%s, / %.6g)\n", s->name, s->unit, m);
 		for (k = 0; k < s->rows; k++)
-			fprintf(f, "%.9g %.9g\n", s->measured[k] / m,
-				s->predicted[k] / m);
+			fprintf(f, "%.9g %.9g\n", s->row[k].measured / m,
+				s->row[k].predicted / m);
 		fputs("\n\n", f);
 	}
 }

@@ -125,7 +125,7 @@ START_TEST(validate_record_structure)
 		int64_t i;
 
 		for (i = 0; i < v->rows; i++)
-			e[i] = fabs(v->predicted[i] / v->measured[i] - 1.0);
+			e[i] = fabs(v->row[i].predicted / v->row[i].measured - 1.0);
 		qsort(e, (size_t)v->rows, sizeof(double), cmp_double);
 		ck_assert_rel(0.5 * (e[575] + e[576]), v->median_abs_error,
 			      1e-12);
@@ -197,8 +197,7 @@ START_TEST(validate_skips_damaged_kernel_rows)
 	ck_assert_int_eq(out.rows, 1);
 	ck_assert_int_eq(out.skipped, 2);
 	ck_assert(has_reason(&out, "M, N or K missing", 2));
-	free(out.measured);
-	free(out.predicted);
+	free(out.row);
 	ck_assert_msg(cal_val_run_text(set_def("deepbench_conv"), "c.csv",
 				       conv, sizeof(conv) - 1, cat, NULL,
 				       &out, &err) == DLSIM_OK, "%s", err.msg);
@@ -206,8 +205,7 @@ START_TEST(validate_skips_damaged_kernel_rows)
 	ck_assert_int_eq(out.skipped, 3);
 	ck_assert(has_reason(&out, "stride or pad missing", 2));
 	ck_assert(has_reason(&out, "a filter larger than its input", 1));
-	free(out.measured);
-	free(out.predicted);
+	free(out.row);
 	hw_catalog_free(cat);
 }
 END_TEST
@@ -233,6 +231,48 @@ START_TEST(validate_rejects_unknown_sets)
 		  strstr(r.out, "\"dle\": {") &&
 		  strstr(r.out, "\"median_signed_error\"") &&
 		  strstr(r.out, "\"worst\": ["));
+}
+END_TEST
+
+/*
+ * --rows lists every row compared: DLE's 8, in the file's order (the
+ * first is TensorFlow ResNet-50 fp32 on one V100 at batch 128, 369.62
+ * images/s in NVIDIA's table), each error predicted / measured - 1.
+ */
+START_TEST(validate_rows_lists_every_row)
+{
+	struct run r;
+	char *line, *save = NULL;
+	int n = 0;
+
+	run(&r, "validate --set dle --rows --format csv");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	for (line = strtok_r(r.out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save), n++) {
+		char set[16], what[96];
+		double m, p, e;
+
+		if (n == 0) {
+			ck_assert_str_eq(line, "set,what,measured,predicted,"
+					 "error");
+			continue;
+		}
+		ck_assert_int_eq(sscanf(line, "%15[^,],%95[^,],%lf,%lf,%lf",
+					set, what, &m, &p, &e), 5);
+		ck_assert_str_eq(set, "dle");
+		ck_assert(fabs(e - (p / m - 1.0)) < 1e-5);
+		if (n == 1) {
+			ck_assert_str_eq(what, "resnet50 v100x1 batch 128 "
+					 "fp32");
+			ck_assert(fabs(m - 369.62) < 1e-9);
+		}
+	}
+	ck_assert_int_eq(n, 9);
+	run(&r, "validate --set dle,megatron --rows --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_valid(r.out) && strstr(r.out, "{\"rows\": [{\"set\": "
+					      "\"dle\"") &&
+		  strstr(r.out, "\"set\": \"megatron\", \"what\": \"gpt:"));
 }
 END_TEST
 
@@ -307,6 +347,7 @@ Suite *suite_validate(void)
 	tcase_add_test(c, validate_record_structure);
 	tcase_add_test(c, validate_rejects_unknown_sets);
 	tcase_add_test(c, validate_skips_damaged_kernel_rows);
+	tcase_add_test(c, validate_rows_lists_every_row);
 	tcase_add_test(c, validate_record_and_history);
 	suite_add_tcase(s, c);
 	return s;
