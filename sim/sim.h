@@ -24,9 +24,6 @@ struct sim_roof {
 	double level_Bps[HW_CALIB_LEVELS];
 	double cycle_s;         /* one clock: the unit of Brent's depth */
 	double launch_s;        /* per kernel */
-	double host_s;          /* a software stack's host time per launch
-				   (0: none); a fitted pass pays the larger
-				   of it and its fixed cost */
 };
 
 /* The roofline of device d at precision p; cal (NULL: none) replaces

@@ -50,10 +50,18 @@
  *   only the attention core.
  * - The optimizer step runs on each device's parameter shard (divided by
  *   dp under ZeRO), memory-bound as in sim_step.c.
- * - A software stack whose host dispatches each kernel slower than the
+ * - A software stack whose host takes longer to issue a kernel than the
  *   device's launch overhead (PyTorch eager, a pipeline engine in
- *   Python) sets sim_strategy.dispatch_s: every pass then pays that
- *   instead, so small kernels become bound by the host.
+ *   Python) sets sim_strategy.dispatch_s, h.  Launches are asynchronous:
+ *   the host queues kernel i at about i h while the device runs the
+ *   queue, so a sequence of n kernels whose device times sum to G ends
+ *   after max(G, n h) + h (the device cannot start before the first
+ *   launch and cannot finish before the last; in between whichever of
+ *   the two is slower sets the pace, the other's slack absorbed by the
+ *   queue).  A sequence is one stage's forward or backward of one
+ *   micro-batch: Megatron synchronises the host at each pipeline send
+ *   and receive, so the queue drains there.  Small kernels thus become
+ *   host-bound only when the whole sequence is, not one by one.
  *
  * MEMORY per device (the worst stage):
  * - weights, gradients and optimizer state at dlsim's mixed-precision
@@ -145,13 +153,20 @@ void sim_strategy_init(struct sim_strategy *st)
 
 #define PAR_CACHE 64
 
+/* A span of layers' device time and kernel launches, forward and
+ * backward, and of the attention core's forward (what selective
+ * recomputation repeats). */
+struct par_span {
+	double fwd, bwd, attn;
+	double n_fwd, n_bwd, n_attn;
+};
+
 /* One (tp, b, sp) pair's block times: prefix sums over blocks. */
 struct par_costs {
 	int64_t tp, b;
 	int sp;
-	double *fwd, *bwd;      /* L + 1 prefix sums */
-	double *attn;           /* attention-core forward, for selective */
-	double pre_fwd, pre_bwd, post_fwd, post_bwd;
+	struct par_span *blk;   /* L + 1 prefix sums */
+	struct par_span pre, post;
 	double tp_ar_s;         /* one allreduce of b s h over tp */
 	double flops_fwd, flops_bwd, flops_attn;  /* whole model, per
 						     micro-batch, / tp */
@@ -172,8 +187,6 @@ struct sim_par_ctx {
 	double pre_params, post_params;
 	struct par_costs cache[PAR_CACHE];
 	int n_cache;
-	double dispatch_s;      /* the launch cost the cache was made with */
-	double device_launch_s; /* the device's own */
 };
 
 /* Does a layer's work divide over the tp devices? */
@@ -192,12 +205,16 @@ static int tp_splits(const struct model_layer *l, int sp)
 	}
 }
 
+/* One layer pass's device time; adds its FLOPs to *flops and its
+ * kernel launches to *launches. */
 static double layer_time(const struct sim_par_ctx *c,
 			 const struct model_layer *l, enum model_pass p,
-			 int64_t b, int64_t tp, int sp, double *flops)
+			 int64_t b, int64_t tp, int sp, double *flops,
+			 double *launches)
 {
 	struct model_pass_cost k;
 	enum sim_bound bound;
+	double t;
 
 	model_layer_cost(l, p, b, c->sz.act, c->sz.weight, &k);
 	if (tp > 1 && tp_splits(l, sp)) {
@@ -206,7 +223,20 @@ static double layer_time(const struct sim_par_ctx *c,
 		k.work /= (double)tp;
 	}
 	*flops += k.flops;
-	return sim_pass_time(&c->roof, &k, &bound);
+	t = sim_pass_time(&c->roof, &k, &bound);
+	if (t > 0.0)
+		*launches += k.launches > 1.0 ? k.launches : 1.0;
+	return t;
+}
+
+/* s += one layer's forward f (nf launches) and backward b (nb). */
+static void span_add(struct par_span *s, double f, double nf, double b,
+		     double nb)
+{
+	s->fwd += f;
+	s->n_fwd += nf;
+	s->bwd += b;
+	s->n_bwd += nb;
 }
 
 /*
@@ -255,41 +285,40 @@ static int costs_fill(struct sim_par_ctx *c, struct par_costs *pc)
 	double ff = 0.0, fb = 0.0, fa = 0.0, fblk = 0.0, bsh;
 	int i;
 
-	pc->fwd = calloc((size_t)c->L + 1, sizeof(double));
-	pc->bwd = calloc((size_t)c->L + 1, sizeof(double));
-	pc->attn = calloc((size_t)c->L + 1, sizeof(double));
-	if (!pc->fwd || !pc->bwd || !pc->attn)
+	if (!(pc->blk = calloc((size_t)c->L + 1, sizeof(*pc->blk))))
 		return -1;
 	for (i = 0; i < m->n_layers; i++) {
 		const struct model_layer *l = &m->layers[i];
-		double f0 = ff;
+		double f0 = ff, nf = 0.0, nb = 0.0;
 		double tf = layer_time(c, l, MODEL_PASS_FWD, pc->b, pc->tp,
-				       pc->sp, &ff);
+				       pc->sp, &ff, &nf);
 		double tb = layer_time(c, l, MODEL_PASS_BWD_DATA, pc->b,
-				       pc->tp, pc->sp, &fb) +
+				       pc->tp, pc->sp, &fb, &nb) +
 			    layer_time(c, l, MODEL_PASS_BWD_WEIGHT, pc->b,
-				       pc->tp, pc->sp, &fb);
+				       pc->tp, pc->sp, &fb, &nb);
 
 		if (l->block >= 0 && l->block < c->L) {
-			pc->fwd[l->block + 1] += tf;
-			pc->bwd[l->block + 1] += tb;
+			struct par_span *s = &pc->blk[l->block + 1];
+
+			span_add(s, tf, nf, tb, nb);
 			fblk += ff - f0;
 			if (l->kind == MODEL_ATTENTION) {
-				pc->attn[l->block + 1] += tf;
+				s->attn += tf;
+				s->n_attn += nf;
 				fa += ff - f0;
 			}
-		} else if (i < c->first_block_layer) {
-			pc->pre_fwd += tf;
-			pc->pre_bwd += tb;
 		} else {
-			pc->post_fwd += tf;
-			pc->post_bwd += tb;
+			span_add(i < c->first_block_layer ? &pc->pre :
+				 &pc->post, tf, nf, tb, nb);
 		}
 	}
 	for (i = 1; i <= c->L; i++) {
-		pc->fwd[i] += pc->fwd[i - 1];
-		pc->bwd[i] += pc->bwd[i - 1];
-		pc->attn[i] += pc->attn[i - 1];
+		struct par_span *s = &pc->blk[i];
+		const struct par_span *p = &pc->blk[i - 1];
+
+		span_add(s, p->fwd, p->n_fwd, p->bwd, p->n_bwd);
+		s->attn += p->attn;
+		s->n_attn += p->n_attn;
 	}
 	pc->flops_fwd = ff;
 	pc->flops_bwd = fb;
@@ -315,9 +344,7 @@ static const struct par_costs *costs(struct sim_par_ctx *c, int64_t tp,
 	if (c->n_cache == PAR_CACHE) {
 		/* full: recycle the oldest (a plan walks pairs in order) */
 		pc = &c->cache[0];
-		free(pc->fwd);
-		free(pc->bwd);
-		free(pc->attn);
+		free(pc->blk);
 		memmove(c->cache, c->cache + 1,
 			(PAR_CACHE - 1) * sizeof(c->cache[0]));
 		c->n_cache--;
@@ -328,9 +355,7 @@ static const struct par_costs *costs(struct sim_par_ctx *c, int64_t tp,
 	pc->b = b;
 	pc->sp = sp;
 	if (costs_fill(c, pc)) {
-		free(pc->fwd);
-		free(pc->bwd);
-		free(pc->attn);
+		free(pc->blk);
 		return NULL;
 	}
 	c->n_cache++;
@@ -363,7 +388,6 @@ int sim_par_ctx_new(const struct model *m, const struct hw_system *s,
 	c->optimizer = opt;
 	sim_sizes_for(p, &c->sz);
 	sim_roof_init(&c->roof, s->device, p, s->calib);
-	c->device_launch_s = c->roof.launch_s;
 	for (i = 0; i < m->n_layers && m->layers[i].block < 0; i++)
 		;
 	c->first_block_layer = i;
@@ -388,23 +412,9 @@ static void cache_clear(struct sim_par_ctx *c)
 	int i;
 
 	for (i = 0; i < c->n_cache; i++) {
-		free(c->cache[i].fwd);
-		free(c->cache[i].bwd);
-		free(c->cache[i].attn);
+		free(c->cache[i].blk);
 	}
 	c->n_cache = 0;
-}
-
-/* A strategy with another dispatch cost than the cache was made with:
- * every pass's launch changes, so the costs are made again. */
-static void set_dispatch(struct sim_par_ctx *c, double dispatch_s)
-{
-	if (dispatch_s == c->dispatch_s)
-		return;
-	cache_clear(c);
-	c->dispatch_s = dispatch_s;
-	c->roof.launch_s = dispatch_s > 0.0 ? dispatch_s : c->device_launch_s;
-	c->roof.host_s = dispatch_s;
 }
 
 void sim_par_ctx_free(struct sim_par_ctx *c)
@@ -639,6 +649,45 @@ static double optimizer_time(const struct sim_par_ctx *c, double params)
 			      c->roof.launch_s : 0.0;
 }
 
+/*
+ * Stage k's work for one micro-batch, blocks [lo, hi): each block's two
+ * tp allreduces each way (NCCL kernels on the same stream), what
+ * recomputation repeats of the blocks' forward, then the embedding on
+ * the first stage and the final norm, logits and loss on the last
+ * (Megatron checkpoints only the blocks).
+ */
+static void stage_work(const struct par_costs *pc,
+		       const struct sim_strategy *st, int64_t lo, int64_t hi,
+		       int64_t k, struct par_span *s)
+{
+	const struct par_span *a = &pc->blk[lo], *z = &pc->blk[hi];
+	double nb = (double)(hi - lo), ar = st->tp > 1 ? 2.0 * nb : 0.0;
+
+	memset(s, 0, sizeof(*s));
+	span_add(s, z->fwd - a->fwd, z->n_fwd - a->n_fwd, z->bwd - a->bwd,
+		 z->n_bwd - a->n_bwd);
+	span_add(s, ar * pc->tp_ar_s, ar, ar * pc->tp_ar_s, ar);
+	if (st->recompute == SIM_RECOMPUTE_FULL)
+		span_add(s, 0.0, 0.0, s->fwd, s->n_fwd);
+	else if (st->recompute == SIM_RECOMPUTE_SELECTIVE)
+		span_add(s, 0.0, 0.0, z->attn - a->attn, z->n_attn - a->n_attn);
+	if (k == 0)
+		span_add(s, pc->pre.fwd, pc->pre.n_fwd, pc->pre.bwd,
+			 pc->pre.n_bwd);
+	if (k == st->pp - 1)
+		span_add(s, pc->post.fwd, pc->post.n_fwd, pc->post.bwd,
+			 pc->post.n_bwd);
+}
+
+/* A sequence of n kernels taking g on the device, issued by a host that
+ * takes h a launch: max(g, n h) + h (the head comment's queue). */
+static double host_paced(double g, double n, double h)
+{
+	if (h <= 0.0)
+		return g;
+	return (g > n * h ? g : n * h) + h;
+}
+
 int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 		 struct sim_par_result *r, struct dlsim_err *err)
 {
@@ -652,7 +701,6 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 	memset(r, 0, sizeof(*r));
 	if ((rc = check(c, st, err)))
 		return rc;
-	set_dispatch(c, st->dispatch_s);
 	if (!(pc = costs(c, st->tp, st->micro_batch, st->sequence_parallel)))
 		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
 	L = c->L;
@@ -662,25 +710,18 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 	r->micro_batches = st->global_batch / (st->dp * st->micro_batch);
 	n_micro = (double)r->micro_batches;
 	tp_s = st->tp > 1 ? pc->tp_ar_s : 0.0;
+	v = st->schedule == SIM_SCHED_INTERLEAVED ? (double)st->chunks : 1.0;
 	for (k = 0; k < st->pp; k++) {
+		struct par_span s;
 		double f, b, nb, params;
 
 		stage_span(L, st->pp, k, &lo, &hi);
 		nb = (double)(hi - lo);
-		f = pc->fwd[hi] - pc->fwd[lo] + 2.0 * nb * tp_s;
-		b = pc->bwd[hi] - pc->bwd[lo] + 2.0 * nb * tp_s;
-		if (st->recompute == SIM_RECOMPUTE_FULL)
-			b += f;
-		else if (st->recompute == SIM_RECOMPUTE_SELECTIVE)
-			b += pc->attn[hi] - pc->attn[lo];
-		if (k == 0) {
-			f += pc->pre_fwd;
-			b += pc->pre_bwd;
-		}
-		if (k == st->pp - 1) {
-			f += pc->post_fwd;
-			b += pc->post_bwd;
-		}
+		stage_work(pc, st, lo, hi, k, &s);
+		/* interleaved: v chunks a micro-batch, each a sequence of
+		 * its own between two sends */
+		f = v * host_paced(s.fwd / v, s.n_fwd / v, st->dispatch_s);
+		b = v * host_paced(s.bwd / v, s.n_bwd / v, st->dispatch_s);
 		params = (c->block_params[hi] - c->block_params[lo] +
 			  (k == 0 ? c->pre_params : 0.0) +
 			  (k == st->pp - 1 ? c->post_params : 0.0)) /
@@ -693,7 +734,6 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 		if (params > params_max)
 			params_max = params;
 	}
-	v = st->schedule == SIM_SCHED_INTERLEAVED ? (double)st->chunks : 1.0;
 	p2p = p2p_time(c, st) * 2.0 * v;
 	passes = n_micro + (double)(st->pp - 1) / v;
 	bubble = (double)(st->pp - 1) / v * (tf_max + tb_max + p2p);

@@ -130,8 +130,7 @@ static double fitted_time(const struct sim_roof *r,
 			  const struct model_pass_cost *c,
 			  enum sim_bound *bound)
 {
-	double t0 = (r->fixed_s[c->kernel] > r->host_s ? r->fixed_s[c->kernel] :
-		     r->host_s) * launches_of(c);
+	double t0 = r->fixed_s[c->kernel] * launches_of(c);
 	double tc = c->flops * r->s_per_flop[c->kernel];
 	double tm = c->bytes * r->s_per_byte[c->kernel];
 

@@ -330,28 +330,37 @@ START_TEST(parallel_placement)
 END_TEST
 
 /*
- * A software stack's dispatch time replaces the device's launch on every
- * pass: one micro-batch of a 4-block GPT on one A100 makes the same
- * passes either way, so the step grows by (passes) x (50 us - 5.5 us),
- * and the passes are the growth over 44.5 us, a whole number.
+ * A software stack's dispatch time h queues launches (sim_parallel.c's
+ * head comment): a sequence of n kernels taking g on the device ends
+ * after max(g, n h) + h.  A 4-block GPT of width 64 on one A100 runs
+ * microseconds of work per kernel, so at h = 1 ms the step, less the
+ * optimizer (not host-paced), is (n_fwd + 1 + n_bwd + 1) h: a whole
+ * number of milliseconds, exactly twice as many at 2 ms, with at least
+ * the blocks' 12 layers each way.  At h = 1 ns the device sets the pace
+ * and the step grows by the two sequences' first launch, 2 ns.
  */
-START_TEST(parallel_dispatch_time_per_pass)
+START_TEST(parallel_dispatch_queues_launches)
 {
 	struct sim_strategy st;
-	struct sim_par_result a, b;
+	struct sim_par_result a, b, z, t;
 	struct rig g;
-	double passes;
+	double n;
 
 	rig_open(&g, "a100", 4);
 	sim_strategy_init(&st);
 	st.global_batch = 1;
+	eval(&g, &st, DLSIM_FP16, &z);
+	st.dispatch_s = 1e-3;
 	eval(&g, &st, DLSIM_FP16, &a);
-	st.dispatch_s = 50e-6;
+	st.dispatch_s = 2e-3;
 	eval(&g, &st, DLSIM_FP16, &b);
-	passes = (b.step_time_s - a.step_time_s) / 44.5e-6;
-	ck_assert(passes > 10.0);
-	ck_assert_msg(fabs(passes - floor(passes + 0.5)) < 1e-6, "%.9g",
-		      passes);
+	st.dispatch_s = 1e-9;
+	eval(&g, &st, DLSIM_FP16, &t);
+	n = (a.step_time_s - a.optimizer_s) / 1e-3;
+	ck_assert_msg(fabs(n - floor(n + 0.5)) < 1e-9, "%.12g", n);
+	ck_assert(n >= 2.0 + 2.0 * 4.0 * 12.0);
+	ck_assert_rel(b.step_time_s - b.optimizer_s, 2.0 * n * 1e-3, 1e-12);
+	ck_assert_rel(t.step_time_s - z.step_time_s, 2e-9, 1e-6);
 	rig_close(&g);
 }
 END_TEST
@@ -465,7 +474,7 @@ Suite *suite_parallel(void)
 	tcase_add_test(c, parallel_rejects_bad_strategies);
 	tcase_add_test(c, parallel_rejects_tp_over_kv_heads);
 	tcase_add_test(c, parallel_placement);
-	tcase_add_test(c, parallel_dispatch_time_per_pass);
+	tcase_add_test(c, parallel_dispatch_queues_launches);
 	tcase_add_test(c, parallel_needs_a_transformer);
 	tcase_add_test(c, plan_matches_brute_force);
 	suite_add_tcase(s, c);
