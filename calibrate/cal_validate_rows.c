@@ -185,9 +185,12 @@ static int gpt_row(const struct cal_vctx *v, const char *model, int64_t n,
  * calibration subset written down before fitting, every fifth data row of
  * vtrain_single.csv (288 rows), as the median-|error| minimiser over 5-200
  * us; reported apart from the other 1,152 rows (sets vtrain_fit and
- * vtrain).  Fit: 11.2% on its subset, 10.9% on the rest (catalog alone).
+ * vtrain).  With launches queued asynchronously (sim_parallel.c's head
+ * comment): 81 us, 10.0% on its subset, 8.9% on the rest (catalog
+ * alone).  The earlier model, every pass paying the dispatch on top of
+ * its device time, fitted 65 us at 11.2% and 10.9%.
  */
-#define MEGATRON_DEEPSPEED_DISPATCH_S 65e-6
+#define MEGATRON_DEEPSPEED_DISPATCH_S 66e-6
 
 /* vTrain: fp16, full recomputation, 1F1B (the file's framework column);
  * vocab 50257, vTrain's default (src/config.py).  fit: 1 for the
@@ -198,7 +201,8 @@ static int vtrain_row(const struct cal_vctx *v, struct cal_vrow *r, int fit)
 	char model[160];
 
 	snprintf(model, sizeof(model), "gpt:layers=%lld,hidden=%lld,heads="
-		 "%lld,seq=%lld,vocab=50257", (long long)cal_val_int(v, "# layers"),
+		 "%lld,seq=%lld,vocab=50257,unfused=1",
+		 (long long)cal_val_int(v, "# layers"),
 		 (long long)cal_val_int(v, "hidden size"),
 		 (long long)cal_val_int(v, "attention heads"),
 		 (long long)cal_val_int(v, "sequence length"));
@@ -243,7 +247,7 @@ static int row_megatron(const struct cal_vctx *v, struct cal_vrow *r)
 		return cal_val_skip(r, "model or parallelism not in the expected form");
 	}
 	snprintf(model, sizeof(model), "gpt:layers=%lld,hidden=%lld,heads="
-		 "%lld,seq=2048,vocab=51200", l, h, a);
+		 "%lld,seq=2048,vocab=51200,unfused=1", l, h, a);
 	sim_strategy_init(&st);
 	st.tp = tp;
 	st.pp = pp;

@@ -201,12 +201,20 @@ enum model_pass {
  * link, their gradients stay out of the data-parallel reduction.
  * MODEL_LAYER_ADDITIVE makes an attention Bahdanau's additive score,
  * v . tanh(q + k) (GNMT).
+ * MODEL_LAYER_UNFUSED makes a dot-product attention write its scores to
+ * memory, as Megatron-LM ran it before FlashAttention: a batched GEMM,
+ * the fused scale-mask-softmax, dropout (with MODEL_LAYER_ATTN_DROPOUT)
+ * and a second batched GEMM, each a kernel of its own; without it the
+ * attention is one fused kernel that keeps the scores on chip (Dao et
+ * al. 2022), as PyTorch's scaled_dot_product_attention runs it.
  */
 enum model_layer_flags {
 	MODEL_LAYER_BIDIRECTIONAL = 1 << 0,
 	MODEL_LAYER_SUM_DIRECTIONS = 1 << 1,
 	MODEL_LAYER_HOST_CANDIDATE = 1 << 2,
-	MODEL_LAYER_ADDITIVE = 1 << 3
+	MODEL_LAYER_ADDITIVE = 1 << 3,
+	MODEL_LAYER_UNFUSED = 1 << 4,
+	MODEL_LAYER_ATTN_DROPOUT = 1 << 5
 };
 
 /* A tensor shape per sample: channels x height x width. */
@@ -326,7 +334,9 @@ enum model_tf_flags {
 					       else after its residual add */
 	MODEL_TF_BIAS = 1 << 4,             /* linear layers have biases */
 	MODEL_TF_LEARNED_POSITIONS = 1 << 5,
-	MODEL_TF_DROPOUT = 1 << 6           /* after embeddings and sublayers */
+	MODEL_TF_DROPOUT = 1 << 6,          /* after embeddings and sublayers */
+	MODEL_TF_UNFUSED_ATTENTION = 1 << 7 /* key unfused=1: scores written
+					       to memory (MODEL_LAYER_UNFUSED) */
 };
 
 /*

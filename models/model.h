@@ -99,6 +99,7 @@ int model_add_simple(struct model_builder *b, enum model_layer_kind kind,
  * model_add_attention: self-attention when kv < 0, qkv holding
  * (heads + 2 kv_heads) x d channels; cross-attention otherwise, qkv
  * holding heads x d (queries) and kv 2 kv_heads x d (keys, values).
+ * flags: MODEL_LAYER_UNFUSED and MODEL_LAYER_ATTN_DROPOUT (dlsim.h).
  * model_add_norm: MODEL_LAYERNORM or MODEL_RMSNORM over each token.
  * GELU and SWIGLU go through model_add_simple (SwiGLU halves c).
  */
@@ -109,7 +110,7 @@ int model_add_linear(struct model_builder *b, int in, const char *name,
 		     int64_t out_features, int bias, int tied_to);
 int model_add_attention(struct model_builder *b, int qkv, int kv,
 			const char *name, int64_t heads, int64_t kv_heads,
-			int causal);
+			int causal, unsigned flags);
 int model_add_norm(struct model_builder *b, enum model_layer_kind kind,
 		   int in, const char *name);
 /* Bahdanau's additive attention of one head (GNMT): q holds the
@@ -248,7 +249,8 @@ struct model_spec {
  * tables (model_zoo.c). */
 enum model_tf_key {
 	MODEL_KEY_LAYERS = 0, MODEL_KEY_HIDDEN, MODEL_KEY_HEADS,
-	MODEL_KEY_SEQ, MODEL_KEY_VOCAB, MODEL_KEY_FFN, MODEL_KEY_KV_HEADS
+	MODEL_KEY_SEQ, MODEL_KEY_VOCAB, MODEL_KEY_FFN, MODEL_KEY_KV_HEADS,
+	MODEL_KEY_UNFUSED
 };
 
 enum model_resnet_key { MODEL_KEY_DEPTH = 0, MODEL_KEY_WIDTH };

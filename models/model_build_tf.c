@@ -215,9 +215,11 @@ static int attention_add(struct model_builder *b, int qkv, int kv,
 
 int model_add_attention(struct model_builder *b, int qkv, int kv,
 			const char *name, int64_t heads, int64_t kv_heads,
-			int causal)
+			int causal, unsigned flags)
 {
-	return attention_add(b, qkv, kv, name, heads, kv_heads, causal, 0);
+	return attention_add(b, qkv, kv, name, heads, kv_heads, causal,
+			     flags & (MODEL_LAYER_UNFUSED |
+				      MODEL_LAYER_ATTN_DROPOUT));
 }
 
 int model_add_additive_attention(struct model_builder *b, int q, int kv,

@@ -434,6 +434,39 @@ static void additive_extra(const struct model_layer *l, enum model_pass p,
 	c->depth += 2.0;
 }
 
+/*
+ * An unfused attention's traffic over its E = n A Sq Skv scores
+ * (MODEL_LAYER_UNFUSED; Megatron-LM's CoreAttention: baddbmm,
+ * FusedScaleMaskSoftmax, attention dropout, bmm), each term one pass
+ * over E at the activation width a, the dropout mask at 1 byte:
+ *   forward   the first GEMM writes E; softmax reads and writes it;
+ *             dropout reads it, writes it and its mask; the second GEMM
+ *             reads it: 6 (4 without dropout) + mask, in 4 kernels (3).
+ *   backward  dP = dO V^T writes E and dV = P^T dO reads P; dropout's
+ *             backward reads dP and the mask and writes E; softmax's reads
+ *             it and its output and writes E; dQ and dK read dS: 9 (6
+ *             without dropout) + mask, in 6 kernels (5).
+ * The causal mask is applied to the full Sq x Skv block, as the fused
+ * softmax does.
+ */
+static void unfused_extra(const struct model_layer *l, enum model_pass p,
+			  double n, double a, struct model_pass_cost *c)
+{
+	int drop = (l->flags & MODEL_LAYER_ATTN_DROPOUT) != 0;
+	double e = n * (double)l->heads * (double)l->out.h *
+		   (double)l->kv_len;
+
+	if (!(l->flags & MODEL_LAYER_UNFUSED) || l->kind != MODEL_ATTENTION)
+		return;
+	if (p == MODEL_PASS_FWD) {
+		c->bytes += e * (a * (drop ? 6.0 : 4.0) + (drop ? 1.0 : 0.0));
+		c->launches = drop ? 4.0 : 3.0;
+	} else if (p == MODEL_PASS_BWD_DATA) {
+		c->bytes += e * (a * (drop ? 9.0 : 6.0) + (drop ? 1.0 : 0.0));
+		c->launches = drop ? 6.0 : 5.0;
+	}
+}
+
 static void cost_attention(const struct model_layer *l, enum model_pass p,
 			   double n, double a, struct model_pass_cost *c)
 {
@@ -450,6 +483,7 @@ static void cost_attention(const struct model_layer *l, enum model_pass p,
 		model_cost_set(c, 4.0 * macs, a * 2.0 * (in + out), 2.0 * macs,
 		    dd + dk + (dk > dq ? dk : dq));
 	additive_extra(l, p, n, a, c);
+	unfused_extra(l, p, n, a, c);
 }
 
 /* Bytes of one token id: torch.nn.Embedding takes int64 (LongTensor)

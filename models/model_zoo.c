@@ -225,6 +225,7 @@ static const struct model_key tf_keys[] = {
 	{ "vocab", 1, 1 << 24, 1 },
 	{ "ffn", 1, 1 << 22, 0 },
 	{ "kv_heads", 1, 1 << 16, 0 },
+	{ "unfused", 1, 1, 0 },
 	{ NULL, 0, 0, 0 }
 };
 

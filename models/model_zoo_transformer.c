@@ -58,10 +58,16 @@
  * A decoder's self-attention is causal; every encoder-decoder uses one S
  * for both stacks.
  *
+ * THE ATTENTION
+ * By default one fused kernel (Dao et al. 2022), its scores and their
+ * dropout kept on chip.  unfused=1 writes the scores to memory as
+ * Megatron-LM's CoreAttention did before it, softmax and dropout as
+ * kernels of their own (MODEL_LAYER_UNFUSED, model_layer.c): the stack
+ * of the vTrain and Megatron-LM 2021 measurements.
+ *
  * LIMITATIONS
  * - Embedding scale factors (sqrt(H) in Vaswani, 1/sqrt(H) in T5's
- *   logits) and attention dropout (inside the fused attention kernel)
- *   cost nothing here.
+ *   logits) cost nothing here.
  * - An encoder-decoder's stacks share one S, though T5's span-corruption
  *   targets are much shorter than its 512-token inputs (Raffel et al.
  *   2020, Sec. 3.1.2 and 3.1.4).
@@ -83,6 +89,7 @@ struct tf {
 	enum model_layer_kind norm;   /* MODEL_LAYERNORM or MODEL_RMSNORM */
 	enum model_layer_kind act;    /* MODEL_GELU, _RELU or _SWIGLU */
 	int bias, pre, drop, embed_norm;
+	int unfused;                  /* key unfused=1: scores in memory */
 	int64_t pos_rows, type_rows;
 };
 
@@ -129,6 +136,7 @@ static int read_keys(struct model_builder *b, const struct model_spec *s,
 					   (long long)t->heads,
 					   (long long)t->kv_heads);
 	t->head_dim = t->hidden / t->heads;
+	tf->unfused = v[MODEL_KEY_UNFUSED] == 1;
 	return 0;
 }
 
@@ -205,7 +213,9 @@ static int attention(struct model_builder *b, const struct tf *tf, int x,
 	}
 	snprintf(part, sizeof(part), "%s.core", sub);
 	y = model_add_attention(b, q, kv, nm(name, sizeof(name), block, part),
-				t->heads, t->kv_heads, causal);
+				t->heads, t->kv_heads, causal,
+				tf->unfused ? MODEL_LAYER_UNFUSED |
+				(tf->drop ? MODEL_LAYER_ATTN_DROPOUT : 0) : 0);
 	snprintf(part, sizeof(part), "%s.proj", sub);
 	y = model_add_linear(b, y, nm(name, sizeof(name), block, part),
 			     t->hidden, tf->bias, 0);
@@ -292,6 +302,7 @@ static int finish(struct model_builder *b, const struct tf *tf, int last)
 	f |= tf->bias ? MODEL_TF_BIAS : 0;
 	f |= tf->pos_rows ? MODEL_TF_LEARNED_POSITIONS : 0;
 	f |= tf->drop ? MODEL_TF_DROPOUT : 0;
+	f |= tf->unfused ? MODEL_TF_UNFUSED_ATTENTION : 0;
 	b->m->tf = tf->t;
 	b->m->tf.flags |= f;
 	return last;

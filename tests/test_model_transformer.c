@@ -145,8 +145,8 @@ START_TEST(attention_and_norms_by_hand)
 
 	model_builder_init(&b, "t", ids, N, "test");
 	e = model_add_embedding(&b, MODEL_IN, "embed", 10, 8, 0, 0, 0);
-	at = model_add_attention(&b, e, -1, "attn", 2, 1, 0);
-	causal = model_add_attention(&b, e, -1, "causal", 2, 1, 1);
+	at = model_add_attention(&b, e, -1, "attn", 2, 1, 0, 0);
+	causal = model_add_attention(&b, e, -1, "causal", 2, 1, 1, 0);
 	ln = model_add_norm(&b, MODEL_LAYERNORM, at, "ln");
 	rms = model_add_norm(&b, MODEL_RMSNORM, at, "rms");
 	m = NULL;
@@ -170,6 +170,98 @@ START_TEST(attention_and_norms_by_hand)
 	model_util_expect(&m->layers[rms], MODEL_PASS_BWD_DATA, 224, 400, 224, 2);
 	model_util_expect(&m->layers[rms], MODEL_PASS_BWD_WEIGHT, 96, 272, 96, 3);
 	model_free(m);
+}
+END_TEST
+
+/*
+ * The same attention unfused (MODEL_LAYER_UNFUSED), its scores in
+ * memory: E = N A S S = 2 x 2 x 4 x 4 = 64 scores at 4 bytes.
+ *   with dropout  fwd 384 + 64 (4 x 6 + 1 mask) = 1984, 4 kernels;
+ *                 dx 768 + 64 (4 x 9 + 1) = 3136, 6 kernels
+ *   without       fwd 384 + 64 x 4 x 4 = 1408, 3 kernels;
+ *                 dx 768 + 64 x 4 x 6 = 2304, 5 kernels
+ * FLOPs, work and depth as fused.
+ */
+START_TEST(unfused_attention_by_hand)
+{
+	static const struct {
+		unsigned flags;
+		double fwd, dx, n_fwd, n_dx;
+	} want[] = {
+		{ MODEL_LAYER_UNFUSED | MODEL_LAYER_ATTN_DROPOUT, 1984, 3136,
+		  4, 6 },
+		{ MODEL_LAYER_UNFUSED, 1408, 2304, 3, 5 },
+		{ MODEL_LAYER_ATTN_DROPOUT, 384, 768, 0, 0 },   /* fused */
+	};
+	struct model_shape ids = { 1, 4, 1 };
+	size_t i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct model_builder b;
+		struct model_pass_cost c;
+		struct model *m = NULL;
+		int e, at;
+
+		model_builder_init(&b, "t", ids, N, "test");
+		e = model_add_embedding(&b, MODEL_IN, "embed", 10, 8, 0, 0, 0);
+		at = model_add_attention(&b, e, -1, "attn", 2, 1, 1,
+					 want[i].flags);
+		ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
+		model_util_expect(&m->layers[at], MODEL_PASS_FWD, 512,
+				  want[i].fwd, 256, 5);
+		model_util_expect(&m->layers[at], MODEL_PASS_BWD_DATA, 1024,
+				  want[i].dx, 512, 5);
+		model_layer_cost(&m->layers[at], MODEL_PASS_FWD,
+				 MODEL_UTIL_BATCH, MODEL_UTIL_ACT,
+				 MODEL_UTIL_WEIGHT, &c);
+		ck_assert(c.launches == want[i].n_fwd);
+		model_layer_cost(&m->layers[at], MODEL_PASS_BWD_DATA,
+				 MODEL_UTIL_BATCH, MODEL_UTIL_ACT,
+				 MODEL_UTIL_WEIGHT, &c);
+		ck_assert(c.launches == want[i].n_dx);
+		model_free(m);
+	}
+}
+END_TEST
+
+/*
+ * The unfused key: gpt:...,unfused=1 marks every block's attention
+ * unfused with dropout (GPT trains with it) and the model's flags;
+ * llama (no dropout) gets unfused without dropout; unfused=2 is refused.
+ */
+START_TEST(unfused_key)
+{
+	struct dlsim_err err = { 0, "" };
+	struct model *m = NULL;
+	int i, n = 0;
+
+	ck_assert_int_eq(model_resolve("gpt:layers=2,hidden=64,heads=4,seq=32,"
+				       "vocab=100,unfused=1", &m, &err),
+			 DLSIM_OK);
+	ck_assert(m->tf.flags & MODEL_TF_UNFUSED_ATTENTION);
+	for (i = 0; i < m->n_layers; i++)
+		if (m->layers[i].kind == MODEL_ATTENTION) {
+			ck_assert_uint_eq(m->layers[i].flags,
+					  MODEL_LAYER_UNFUSED |
+					  MODEL_LAYER_ATTN_DROPOUT);
+			n++;
+		}
+	ck_assert_int_eq(n, 2);
+	model_free(m);
+	ck_assert_int_eq(model_resolve("llama:layers=1,hidden=64,heads=4,"
+				       "seq=32,vocab=100,unfused=1", &m, &err),
+			 DLSIM_OK);
+	for (i = 0; i < m->n_layers; i++)
+		if (m->layers[i].kind == MODEL_ATTENTION)
+			ck_assert_uint_eq(m->layers[i].flags,
+					  MODEL_LAYER_UNFUSED);
+	model_free(m);
+	m = NULL;
+	ck_assert_int_ne(model_resolve("gpt:layers=2,hidden=64,heads=4,"
+				       "seq=32,vocab=100,unfused=2", &m, &err),
+			 DLSIM_OK);
+	ck_assert(strstr(err.msg, "unfused") != NULL);
+	ck_assert(m == NULL);
 }
 END_TEST
 
@@ -247,7 +339,7 @@ START_TEST(transformer_layers_refuse_bad_shapes)
 	dlsim_err_clear(&err);
 	model_builder_init(&b, "t", ids, N, "test");
 	e = model_add_embedding(&b, MODEL_IN, "embed", 10, 9, 0, 0, 0);
-	model_add_attention(&b, e, -1, "attn", 2, 1, 0);
+	model_add_attention(&b, e, -1, "attn", 2, 1, 0, 0);
 	ck_assert_int_eq(model_builder_finish(&b, &m, &err), DLSIM_EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "'attn': 9 channels do not "
 				     "split into 2 query"));
@@ -613,7 +705,7 @@ START_TEST(spec_errors_name_the_key_and_string)
 {
 	model_util_build_fails("gpt:layers=2,hidden=64,heads=4,seq=32,vocab=100,"
 		    "depth=3", DLSIM_EINVAL, "unknown key 'depth' (takes "
-		    "layers, hidden, heads, seq, vocab, ffn, kv_heads)");
+		    "layers, hidden, heads, seq, vocab, ffn, kv_heads, unfused)");
 	model_util_build_fails("gpt:layers=2,hidden=64,heads=4,seq=32", DLSIM_EINVAL,
 		    "missing key 'vocab'");
 	model_util_build_fails("gpt", DLSIM_EINVAL, "missing key 'layers'");
@@ -690,6 +782,8 @@ Suite *suite_model_transformer(void)
 
 	tcase_add_test(tc, embedding_and_linear_by_hand);
 	tcase_add_test(tc, attention_and_norms_by_hand);
+	tcase_add_test(tc, unfused_attention_by_hand);
+	tcase_add_test(tc, unfused_key);
 	tcase_add_test(tc, activations_logits_and_loss_by_hand);
 	tcase_add_test(tc, transformer_layers_refuse_bad_shapes);
 	tcase_add_test(tc, elementwise_kinds_work_on_sequences);

@@ -51,14 +51,14 @@ def main():
             a, h, L = (int(x) for x in m.groups())
             tp, pp, dp = (int(x) for x in
                           re.findall(r"=(\d+)", r["parallelism"]))
-            model = f"gpt:layers={L},hidden={h},heads={a},seq=2048,vocab=51200"
+            model = f"gpt:layers={L},hidden={h},heads={a},seq=2048,vocab=51200,unfused=1"
             res, why = run(model, r["num_accelerators"], tp, pp, dp,
                            r["global_batch"], ["--recompute", "full"])
             meas, key = float(r["value"]), "Narayanan Table 1 (TFLOP/s/GPU)"
             pred = res and res["tflops_per_device"]
         elif "Narayanan" in r["study"] and "PTD-P;" in r["parallelism"]:
             model = "gpt3-175b:vocab=51200" if r["params_B"] == "174.6" \
-                else "gpt:layers=105,hidden=20480,heads=128,seq=2048,vocab=51200"
+                else "gpt:layers=105,hidden=20480,heads=128,seq=2048,vocab=51200,unfused=1"
             mp = int(re.search(r"size=(\d+)", r["parallelism"]).group(1))
             tp, pp = 8, mp // 8
             n = int(r["num_accelerators"])
@@ -73,7 +73,7 @@ def main():
             extra = (["--recompute", "full"] if "full" in r["parallelism"]
                      else ["--recompute", "selective",
                            "--sequence-parallel"])
-            model = f"gpt:layers={L},hidden={h},heads={a},seq=2048,vocab=51200"
+            model = f"gpt:layers={L},hidden={h},heads={a},seq=2048,vocab=51200,unfused=1"
             res, why = run(model, r["num_accelerators"], tp, pp, dp,
                            r["global_batch"], extra)
             meas, key = float(r["value"]), "Korthikanti Table 5 (iteration s)"

@@ -5,7 +5,7 @@ of vTrain's single-node ground truth (shared/data/vtrain_ground_truth_single
 activation recomputation, 1F1B, with the row's tensor, pipeline and data
 parallelism, micro-batch and global batch.
 
-Each row is `dlsim predict gpt:layers=L,hidden=H,heads=A,seq=S,vocab=50257
+Each row is `dlsim predict gpt:layers=L,hidden=H,heads=A,seq=S,vocab=50257,unfused=1
 --hw a100xN --tp T --pp P --dp D --micro-batch B --global-batch G
 --precision fp16 --optimizer adam --recompute full`; vocab 50257 is
 vTrain's default (src/config.py), which its validation configs keep.
@@ -31,7 +31,7 @@ def command(r, extra=()):
     """The dlsim predict command line of vTrain row r."""
     model = (f"gpt:layers={r['# layers']},hidden={r['hidden size']},"
              f"heads={r['attention heads']},seq={r['sequence length']},"
-             f"vocab=50257")
+             f"vocab=50257,unfused=1")
     return ["build/dlsim", "predict", model, "--hw", f"a100x{r['# GPUs']}",
             "--tp", r["tensor parallelism"], "--pp", r["pipeline parallelism"],
             "--dp", r["data parallelism"], "--micro-batch", r["micro batch"],
