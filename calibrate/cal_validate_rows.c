@@ -258,6 +258,52 @@ static int row_megatron(const struct cal_vctx *v, struct cal_vrow *r)
 		       cal_val_num(v, "value"), r);
 }
 
+/* Korthikanti et al. 2022 Table 5: its Table 3 models (layers, hidden,
+ * heads), micro-batch 1, seq 2048, vocab 51200; full recomputation, or
+ * sequence parallelism with selective recomputation, as the row says. */
+static int row_korthikanti(const struct cal_vctx *v, struct cal_vrow *r)
+{
+	static const struct {
+		const char *name;
+		int layers, hidden, heads;
+	} models[] = {
+		{ "22B", 48, 6144, 64 }, { "GPT-3 175B", 96, 12288, 96 },
+		{ "MT-NLG 530B", 105, 20480, 128 }, { "1T", 128, 25600, 160 },
+	};
+	const char *name = cal_val_col(v, "model");
+	const char *par = cal_val_col(v, "parallelism");
+	struct sim_strategy st;
+	long long tp = 0, pp = 0, dp = 0;
+	char model[160];
+	size_t i;
+
+	for (i = 0; i < sizeof(models) / sizeof(models[0]) &&
+		    strcmp(models[i].name, name); i++)
+		;
+	if (i == sizeof(models) / sizeof(models[0]) ||
+	    sscanf(par, "TP=%lld,PP=%lld,DP=%lld", &tp, &pp, &dp) != 3) {
+		snprintf(r->what, sizeof(r->what), "%.150s", name);
+		return cal_val_skip(r, "model or parallelism not in the "
+				    "expected form");
+	}
+	snprintf(model, sizeof(model), "gpt:layers=%d,hidden=%d,heads=%d,"
+		 "seq=2048,vocab=51200,unfused=1", models[i].layers,
+		 models[i].hidden, models[i].heads);
+	sim_strategy_init(&st);
+	st.tp = tp;
+	st.pp = pp;
+	st.dp = dp;
+	st.global_batch = cal_val_int(v, "global_batch");
+	if (strstr(par, "selective")) {
+		st.recompute = SIM_RECOMPUTE_SELECTIVE;
+		st.sequence_parallel = strstr(par, "sequence parallel") != NULL;
+	} else {
+		st.recompute = SIM_RECOMPUTE_FULL;
+	}
+	return gpt_row(v, model, cal_val_int(v, "num_accelerators"), &st, 0,
+		       cal_val_num(v, "value"), r);
+}
+
 /* MLPerf's accelerator column and the catalog device; NULL when the
  * text does not say which part (a bare "TPU") or the catalog lacks it. */
 static const char *mlperf_device(const char *acc)
@@ -593,6 +639,8 @@ const struct cal_val_set_def cal_val_sets[] = {
 	  "ResNet-50 (TensorFlow) on V100, 1-16 GPUs", "samples/s", row_dle },
 	{ "megatron", "megatron.csv", "Megatron-LM Table 1: GPT 1.7B-1T on "
 	  "32-3072 A100", "TFLOP/s/device", row_megatron },
+	{ "korthikanti", "korthikanti.csv", "Korthikanti et al. 2022 Table 5: "
+	  "GPT 22B-1T iteration time on 8-512 A100", "s", row_korthikanti },
 	{ "mlperf", "mlperf_resnet_bert.csv", "MLPerf Training v0.5-v2.0: "
 	  "ResNet-50 steady throughput per accelerator", "samples/s/device",
 	  row_mlperf },

@@ -87,26 +87,31 @@ END_TEST
 /*
  * Structure: vTrain's 1,440 rows are compared, 288 (every fifth, the
  * dispatch time's calibration subset) in vtrain_fit and 1,152 in vtrain;
- * Megatron's 10;
+ * Megatron's 10; Korthikanti's 8;
  * P90 >= median; the worst rows are in order of |error|, each with error
  * = predicted / measured - 1.
  */
 START_TEST(validate_record_structure)
 {
 	static const char *const names[] = { "vtrain", "vtrain_fit",
-					     "megatron", NULL };
+					     "megatron", "korthikanti",
+					     NULL };
 	static struct cal_val_report rep;
 	const struct cal_val_set *v, *m;
 	int k;
 
 	validate_all(&rep, names);
-	ck_assert_int_eq(rep.n_sets, 3);
+	ck_assert_int_eq(rep.n_sets, 4);
 	v = find(&rep, "vtrain");
 	m = find(&rep, "megatron");
 	ck_assert_int_eq(v->rows, 1152);
 	ck_assert_int_eq(find(&rep, "vtrain_fit")->rows, 288);
 	ck_assert_int_eq(v->skipped, 0);
 	ck_assert_int_eq(m->rows, 10);
+	/* Korthikanti's 8: four models, two recomputation settings each;
+	 * the first is 22B with full recomputation, 1.42 s in Table 5 */
+	ck_assert_int_eq(find(&rep, "korthikanti")->rows, 8);
+	ck_assert(find(&rep, "korthikanti")->row[0].measured == 1.42);
 	ck_assert(v->p90_abs_error >= v->median_abs_error);
 	ck_assert_int_eq(v->n_worst, CAL_VAL_WORST);
 	for (k = 0; k < v->n_worst; k++) {

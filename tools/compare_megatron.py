@@ -57,7 +57,7 @@ def main():
             meas, key = float(r["value"]), "Narayanan Table 1 (TFLOP/s/GPU)"
             pred = res and res["tflops_per_device"]
         elif "Narayanan" in r["study"] and "PTD-P;" in r["parallelism"]:
-            model = "gpt3-175b:vocab=51200" if r["params_B"] == "174.6" \
+            model = "gpt3-175b:vocab=51200,unfused=1" if r["params_B"] == "174.6" \
                 else "gpt:layers=105,hidden=20480,heads=128,seq=2048,vocab=51200,unfused=1"
             mp = int(re.search(r"size=(\d+)", r["parallelism"]).group(1))
             tp, pp = 8, mp // 8
