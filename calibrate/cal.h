@@ -332,4 +332,17 @@ double cal_val_num(const struct cal_vctx *v, const char *key);
 /* Mark r skipped for why; returns 1. */
 int cal_val_skip(struct cal_vrow *r, const char *why);
 
+/* The system spec with its calibration when v's database has one (s->calib
+ * set); -1 if the catalog cannot resolve spec. */
+int cal_val_system(const struct cal_vctx *v, const char *spec,
+		   struct hw_system *s, struct hw_calib *cal);
+
+/* The kernel and collective sets' rows (cal_validate_kernels.c). */
+int cal_val_row_gemm(const struct cal_vctx *v, struct cal_vrow *r);
+int cal_val_row_conv(const struct cal_vctx *v, struct cal_vrow *r);
+int cal_val_row_rnn(const struct cal_vctx *v, struct cal_vrow *r);
+int cal_val_row_nccl(const struct cal_vctx *v, struct cal_vrow *r);
+int cal_val_row_deepbench_allreduce(const struct cal_vctx *v,
+				    struct cal_vrow *r);
+
 #endif /* DLSIM_CALIBRATE_CAL_H */

@@ -50,9 +50,8 @@ int cal_val_skip(struct cal_vrow *r, const char *why)
 	return 1;
 }
 
-/* The system spec with its calibration, if the database has one. */
-static int system_for(const struct cal_vctx *v, const char *spec,
-		      struct hw_system *s, struct hw_calib *cal)
+int cal_val_system(const struct cal_vctx *v, const char *spec,
+		   struct hw_system *s, struct hw_calib *cal)
 {
 	if (hw_system_resolve(v->cat, spec, s, NULL))
 		return -1;
@@ -77,7 +76,7 @@ static int cnn_row(const struct cal_vctx *v, const char *model, const char *dev,
 	snprintf(spec, sizeof(spec), "%sx%lld", dev, (long long)n);
 	snprintf(r->what, sizeof(r->what), "%s %s batch %lld %s", model, spec,
 		 (long long)batch, dlsim_precision_name(p));
-	if (system_for(v, spec, &s, &cal))
+	if (cal_val_system(v, spec, &s, &cal))
 		return cal_val_skip(r, "no such system in the catalog");
 	if (model_zoo_build(model, &m, NULL))
 		return cal_val_skip(r, "no such model in the zoo");
@@ -165,7 +164,7 @@ static int gpt_row(const struct cal_vctx *v, const char *model, int64_t n,
 		 "mb %lld gb %lld", model, spec, (long long)st->tp,
 		 (long long)st->pp, (long long)st->dp,
 		 (long long)st->micro_batch, (long long)st->global_batch);
-	if (system_for(v, spec, &s, &cal))
+	if (cal_val_system(v, spec, &s, &cal))
 		return cal_val_skip(r, "no such system in the catalog");
 	if (model_resolve(model, &m, NULL))
 		return cal_val_skip(r, "the model does not build");
@@ -364,7 +363,7 @@ static int row_mlperf(const struct cal_vctx *v, struct cal_vrow *r)
 	if (n < 1 || gb < 1 || gb % n)
 		return cal_val_skip(r, "batch does not divide over the devices");
 	snprintf(spec, sizeof(spec), "%sx%lld", dev, (long long)n);
-	if (system_for(v, spec, &s, &cal) ||
+	if (cal_val_system(v, spec, &s, &cal) ||
 	    model_zoo_build("resnet50", &m, NULL))
 		return cal_val_skip(r, "no such system in the catalog");
 	sim_options_init(&o);
@@ -377,194 +376,6 @@ static int row_mlperf(const struct cal_vctx *v, struct cal_vrow *r)
 	r->predicted = res.throughput_per_device;
 	sim_result_release(&res);
 	return 0;
-}
-
-/* ---------------------------------------------------------------- */
-/* Kernels and collectives                                           */
-/* ---------------------------------------------------------------- */
-
-/* DeepBench's hardware column and the catalog device. */
-static const char *deepbench_device(const char *hw)
-{
-	static const struct {
-		const char *column, *device;
-	} map[] = {
-		{ "NVIDIA V100", "v100" }, { "NVIDIA Tesla P100", "p100" },
-		{ "Nvidia Tesla M40", "m40" }, { "NVIDIA T4", "t4" },
-		{ "Intel(R) Xeon Phi(TM)\xc2\xa0" "7250F", "phi-7250" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (strcmp(map[i].column, hw) == 0)
-			return map[i].device;
-	return NULL;
-}
-
-/* DeepBench's precision text: fp32, or 16-bit inputs. */
-static int deepbench_precision(const char *text, enum dlsim_precision *p)
-{
-	if (strcmp(text, "Float") == 0)
-		*p = DLSIM_FP32;
-	else if (strncmp(text, "16 bit inputs", 13) == 0)
-		*p = DLSIM_FP16;
-	else
-		return -1;
-	return 0;
-}
-
-/* One device of the catalog with its calibration, for kernel rows. */
-static int kernel_system(const struct cal_vctx *v, struct cal_vrow *r,
-			 struct hw_system *s, struct hw_calib *cal,
-			 enum dlsim_precision *p)
-{
-	const char *dev = deepbench_device(cal_val_col(v, "hardware"));
-
-	if (!dev)
-		return cal_val_skip(r, "device not in the catalog");
-	if (deepbench_precision(cal_val_col(v, "precision"), p))
-		return cal_val_skip(r, "precision not a training one");
-	if (system_for(v, dev, s, cal))
-		return cal_val_skip(r, "no such system in the catalog");
-	return 0;
-}
-
-/* A GEMM: 2mnk FLOPs over its operands and result once. */
-static int row_gemm(const struct cal_vctx *v, struct cal_vrow *r)
-{
-	double m = (double)cal_val_int(v, "M"), n = (double)cal_val_int(v, "N");
-	double k = (double)cal_val_int(v, "K");
-	struct model_pass_cost c;
-	struct hw_system s;
-	struct hw_calib cal;
-	enum dlsim_precision p;
-	int rc;
-
-	snprintf(r->what, sizeof(r->what), "%s gemm %.0fx%.0fx%.0f %s",
-		 cal_val_col(v, "hardware"), m, n, k,
-		 cal_val_col(v, "precision"));
-	if ((rc = kernel_system(v, r, &s, &cal, &p)))
-		return rc;
-	if (!(m > 0 && n > 0 && k > 0))
-		return cal_val_skip(r, "M, N or K missing or not positive");
-	memset(&c, 0, sizeof(c));
-	c.flops = 2.0 * m * n * k;
-	c.bytes = (double)dlsim_precision_bytes(p) * (m * k + k * n + m * n);
-	c.kernel = MODEL_KERNEL_GEMM;
-	r->measured = cal_val_num(v, "time_ms") * 1e-3;
-	r->predicted = sim_kernel_time(&s, p, &c);
-	return 0;
-}
-
-/* A pad column: 0 is a real value here, so an empty or malformed cell
- * is NAN rather than cal_val_num's "not positive". */
-static double pad(const char *s)
-{
-	char *end;
-	double x = strtod(s, &end);
-
-	return *s && !*end && isfinite(x) ? x : NAN;
-}
-
-/* A convolution's three passes, each of the direct count's FLOPs over
- * input, filter and output once (cal_points.c's rule); the passes the
- * row times are summed on both sides. */
-static int row_conv(const struct cal_vctx *v, struct cal_vrow *r)
-{
-	static const char *const pass[] = { "fwd_ms", "bwd_inputs_ms",
-					    "bwd_params_ms" };
-	double w = (double)cal_val_int(v, "W"), h = (double)cal_val_int(v, "H");
-	double ch = (double)cal_val_int(v, "C"), n = (double)cal_val_int(v, "N");
-	double k = (double)cal_val_int(v, "K");
-	double fs = (double)cal_val_int(v, "S_filter_w");
-	double fr = (double)cal_val_int(v, "R_filter_h");
-	double pw = pad(cal_val_col(v, "pad_w"));
-	double ph = pad(cal_val_col(v, "pad_h"));
-	double sw = (double)cal_val_int(v, "stride_w");
-	double sh = (double)cal_val_int(v, "stride_h");
-	double oq = floor((w + 2.0 * pw - fs) / (sw > 0 ? sw : 1)) + 1.0;
-	double op = floor((h + 2.0 * ph - fr) / (sh > 0 ? sh : 1)) + 1.0;
-	struct model_pass_cost c;
-	struct hw_system s;
-	struct hw_calib cal;
-	enum dlsim_precision p;
-	int i, rc, any = 0;
-
-	snprintf(r->what, sizeof(r->what), "%s conv N%.0f C%.0f %.0fx%.0f "
-		 "K%.0f %.0fx%.0f/%.0f", cal_val_col(v, "hardware"), n, ch, h,
-		 w, k, fr, fs, sh);
-	if ((rc = kernel_system(v, r, &s, &cal, &p)))
-		return rc;
-	if (!(n > 0 && ch > 0 && h > 0 && w > 0 && k > 0 && fs > 0 &&
-	      fr > 0 && sw > 0 && sh > 0) || !(pw >= 0 && ph >= 0))
-		return cal_val_skip(r, "a dimension, stride or pad missing "
-				    "or out of range");
-	if (!(op >= 1.0 && oq >= 1.0))
-		return cal_val_skip(r, "a filter larger than its input");
-	memset(&c, 0, sizeof(c));
-	c.flops = 2.0 * n * k * op * oq * ch * fr * fs;
-	c.bytes = (double)dlsim_precision_bytes(p) *
-		  (n * ch * h * w + k * ch * fr * fs + n * k * op * oq);
-	c.kernel = fr == 3.0 && fs == 3.0 && sh == 1.0 && sw == 1.0 ?
-		   MODEL_KERNEL_CONV3X3 : MODEL_KERNEL_CONV;
-	r->measured = r->predicted = 0.0;
-	for (i = 0; i < 3; i++) {
-		double t = cal_val_num(v, pass[i]);
-
-		if (!isfinite(t))
-			continue;
-		any = 1;
-		r->measured += t * 1e-3;
-		r->predicted += sim_kernel_time(&s, p, &c);
-	}
-	return any ? 0 : cal_val_skip(r, "no pass timed");
-}
-
-/* An allreduce of bytes over spec's devices; time in s. */
-static int allreduce_row(const struct cal_vctx *v, const char *spec,
-			 double bytes, double measured, struct cal_vrow *r)
-{
-	struct sim_comm_result res;
-	struct hw_system s;
-	struct hw_calib cal;
-
-	snprintf(r->what, sizeof(r->what), "allreduce %.0f B on %s", bytes,
-		 spec);
-	if (system_for(v, spec, &s, &cal))
-		return cal_val_skip(r, "no such system in the catalog");
-	if (sim_collective_time(&s, SIM_COLL_ALLREDUCE, bytes, SIM_ALGO_AUTO,
-				&res, NULL))
-		return cal_val_skip(r, "the collective is refused");
-	r->measured = measured;
-	r->predicted = res.time_s;
-	return 0;
-}
-
-/* vTrain's nccl-tests all_reduce_perf, out of place (the seed fits the
- * dgx-a100 and dgx1 collectives from this file: in-sample when
- * calibrated). */
-static int row_nccl(const struct cal_vctx *v, struct cal_vrow *r)
-{
-	const char *gpu = cal_val_col(v, "gpu");
-	char spec[64];
-
-	snprintf(spec, sizeof(spec), "%sx%lld", strcmp(gpu, "A100") ? "v100" :
-		 "a100", (long long)cal_val_int(v, "num_gpus"));
-	return allreduce_row(v, spec, cal_val_num(v, "size_bytes"),
-			     cal_val_num(v, "time_oop_ns") * 1e-9, r);
-}
-
-/* DeepBench's Xeon Phi all-reduce (Intel MLSL on Omni-Path), one KNL per
- * node (stampede2-knl; seeded from this file: in-sample calibrated). */
-static int row_deepbench_allreduce(const struct cal_vctx *v,
-				   struct cal_vrow *r)
-{
-	char spec[64];
-
-	snprintf(spec, sizeof(spec), "stampede2-knlx%lld",
-		 (long long)cal_val_int(v, "ranks"));
-	return allreduce_row(v, spec, 4.0 * cal_val_num(v, "size_floats"),
-			     cal_val_num(v, "mean_time_ms") * 1e-3, r);
 }
 
 /* jcjohnson/cnn-benchmarks: forward and backward of batch 16, Torch7
@@ -599,7 +410,7 @@ static int row_jcjohnson(const struct cal_vctx *v, struct cal_vrow *r)
 		;
 	if (i == sizeof(models) / sizeof(models[0]))
 		return cal_val_skip(r, "model not in the zoo");
-	if (system_for(v, "xeon-e5-2630v3-2s", &s, &cal) ||
+	if (cal_val_system(v, "xeon-e5-2630v3-2s", &s, &cal) ||
 	    model_zoo_build(models[i].zoo, &m, NULL))
 		return cal_val_skip(r, "no such system or model");
 	sim_options_init(&o);
@@ -615,10 +426,6 @@ static int row_jcjohnson(const struct cal_vctx *v, struct cal_vrow *r)
 	sim_result_release(&res);
 	return 0;
 }
-
-/* ---------------------------------------------------------------- */
-/* The sets                                                          */
-/* ---------------------------------------------------------------- */
 
 /* ---------------------------------------------------------------- */
 /* The sets                                                          */
@@ -647,14 +454,16 @@ const struct cal_val_set_def cal_val_sets[] = {
 	{ "jcjohnson", "jcjohnson.csv", "cnn-benchmarks: forward and backward "
 	  "of nine CNNs, batch 16, dual Xeon E5-2630 v3", "s", row_jcjohnson },
 	{ "deepbench_gemm", "deepbench_gemm.csv", "DeepBench training GEMM "
-	  "times (kernels; calibration data)", "s", row_gemm },
+	  "times (kernels; calibration data)", "s", cal_val_row_gemm },
 	{ "deepbench_conv", "deepbench_conv.csv", "DeepBench training "
-	  "convolution times (kernels; calibration data)", "s", row_conv },
+	  "convolution times (kernels; calibration data)", "s", cal_val_row_conv },
+	{ "deepbench_rnn", "deepbench_rnn.csv", "DeepBench training LSTM "
+	  "and GRU times (kernels)", "s", cal_val_row_rnn },
 	{ "nccl", "nccl_vtrain.csv", "nccl-tests allreduce, 2-8 A100 and V100, "
-	  "1 MiB-1 GiB (calibration data)", "s", row_nccl },
+	  "1 MiB-1 GiB (calibration data)", "s", cal_val_row_nccl },
 	{ "deepbench_allreduce", "deepbench_allreduce.csv", "DeepBench "
 	  "allreduce, 2-32 Xeon Phi 7250 on Omni-Path (calibration data)",
-	  "s", row_deepbench_allreduce },
+	  "s", cal_val_row_deepbench_allreduce },
 };
 
 

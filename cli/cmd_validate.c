@@ -20,7 +20,8 @@ static const struct cli_option options[] = {
 	{ "set", "NAME[,NAME...]", CLI_STRING,
 	  "only these sets (vtrain, vtrain_fit, tf_cnn_p100, tf_cnn_k80, dle, "
 	  "megatron, korthikanti, "
-	  "mlperf, jcjohnson, deepbench_gemm, deepbench_conv, nccl, "
+	  "mlperf, jcjohnson, deepbench_gemm, deepbench_conv, deepbench_rnn, "
+	  "nccl, "
 	  "deepbench_allreduce)" },
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
 	{ "db", "PATH", CLI_STRING, "where --record stores and --history "

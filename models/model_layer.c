@@ -599,9 +599,11 @@ void model_layer_cost(const struct model_layer *l, enum model_pass p,
 	case MODEL_GRU:
 		model_rnn_cost(l, p, n, a, (double)weight_bytes, out);
 		/* each step waits for the one before (Appleyard et al. 2016,
-		 * Sec. 2); dw is one GEMM over all of them */
+		 * Sec. 2) and is two kernels, its GEMM and its fused
+		 * element-wise one (model_layer_rnn.c); dw is one GEMM over
+		 * all of them */
 		if (p == MODEL_PASS_FWD || p == MODEL_PASS_BWD_DATA)
-			out->launches = (double)l->steps;
+			out->launches = 2.0 * (double)l->steps;
 		break;
 	case MODEL_EMBEDDING_BAG:
 		model_bag_cost(l, p, n, a, (double)weight_bytes, out);

@@ -90,9 +90,11 @@
  *   units but is costed with its pass at the GEMM rate; it is 38 / (8
  *   (I + H)) of an LSTM's FLOPs (under 1% at H = 1024).
  * - The per-step GEMMs are small (n x G H x H); the simulator charges
- *   each step's launch (model_pass_cost.launches = T), or with a fitted
- *   roofline each step's fixed cost, but rates the step's GEMM by the
- *   pass's totals.
+ *   each step's two launches, GEMM and element-wise
+ *   (model_pass_cost.launches = 2T), or with a fitted roofline their
+ *   fixed costs, but rates the step's GEMM by the pass's totals: a GEMM
+ *   too small to fill the device takes longer than that (DeepBench's
+ *   recurrent rows, dlsim validate --set deepbench_rnn).
  * - The interaction's MACs are the P distinct pairs; PyTorch's bmm
  *   computes all k^2 (2.08 x for k = 27) and keeps the lower triangle.
  * - An embedding bag's sparse gradient is not reduced across devices

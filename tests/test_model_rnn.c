@@ -196,15 +196,16 @@ START_TEST(rnn_depth_grows_linearly_with_steps)
 	ck_assert(depth_of(b, MODEL_PASS_BWD_WEIGHT) == 5.0);
 	ck_assert_int_eq(a->steps, 1);
 	ck_assert_int_eq(b->steps, 10);
-	/* the simulator charges the T dependent calls of fwd and dx, one
-	 * for dw (model_pass_cost.launches) */
+	/* the simulator charges the T dependent steps of fwd and dx, two
+	 * kernels each (GEMM, element-wise), one for dw
+	 * (model_pass_cost.launches) */
 	{
 		struct model_pass_cost c;
 
 		model_layer_cost(b, MODEL_PASS_FWD, N, A, WB, &c);
-		ck_assert(c.launches == 10.0);
+		ck_assert(c.launches == 20.0);
 		model_layer_cost(b, MODEL_PASS_BWD_DATA, N, A, WB, &c);
-		ck_assert(c.launches == 10.0);
+		ck_assert(c.launches == 20.0);
 		model_layer_cost(b, MODEL_PASS_BWD_WEIGHT, N, A, WB, &c);
 		ck_assert(c.launches == 0.0);
 	}

@@ -164,7 +164,9 @@ static int has_reason(const struct cal_val_set *s, const char *needle,
 /*
  * Damaged kernel rows are skipped with their reason, not predicted from
  * a dimension read as 0; a row repeated whole is read once.  One good
- * V100 GEMM row and one good convolution row survive in each.
+ * V100 GEMM row and one good convolution row survive in each; of the
+ * recurrent rows, the two LSTMs (the second with its weight gradient
+ * timed), not the vanilla RNN nor the GRU without a backward time.
  */
 START_TEST(validate_skips_damaged_kernel_rows)
 {
@@ -191,6 +193,14 @@ START_TEST(validate_skips_damaged_kernel_rows)
 		"0,1,0.5,0.5,0.5,1.5,a,t\n"
 		"NVIDIA V100,training,s,Float,,4,4,64,16,64,9,9,0,0,"
 		"1,1,0.5,0.5,0.5,1.5,a,t\n";
+	static const char rnn[] =
+		"hardware,setting,sheet,precision,application,rnn_type,hidden,"
+		"N,timesteps,fwd_ms,bwd_ms,bwd_weights_ms,total_ms,fwd_tflops,"
+		"source\n"
+		"NVIDIA V100,training,s,Float,,LSTM,512,16,25,1,1,,,1,t\n"
+		"NVIDIA V100,training,s,Float,,LSTM,512,16,25,1,1,0.5,,1,t\n"
+		"NVIDIA V100,training,s,Float,,Vanilla,512,16,25,1,1,,,1,t\n"
+		"NVIDIA V100,training,s,Float,,GRU,512,16,25,1,,,,1,t\n";
 	struct dlsim_err err = { 0, "" };
 	struct hw_catalog *cat = NULL;
 	static struct cal_val_set out;
@@ -210,6 +220,18 @@ START_TEST(validate_skips_damaged_kernel_rows)
 	ck_assert_int_eq(out.skipped, 3);
 	ck_assert(has_reason(&out, "stride or pad missing", 2));
 	ck_assert(has_reason(&out, "a filter larger than its input", 1));
+	free(out.row);
+	ck_assert_msg(cal_val_run_text(set_def("deepbench_rnn"), "r.csv",
+				       rnn, sizeof(rnn) - 1, cat, NULL,
+				       &out, &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(out.rows, 2);
+	ck_assert_int_eq(out.skipped, 2);
+	ck_assert(has_reason(&out, "vanilla RNN", 1));
+	ck_assert(has_reason(&out, "not timed", 1));
+	/* the weight gradient is added on both sides only where timed */
+	ck_assert(fabs(out.row[0].measured - 2.0e-3) < 1e-15);
+	ck_assert(fabs(out.row[1].measured - 2.5e-3) < 1e-15);
+	ck_assert(out.row[1].predicted > out.row[0].predicted);
 	free(out.row);
 	hw_catalog_free(cat);
 }
