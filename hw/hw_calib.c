@@ -180,9 +180,26 @@ static void take_allreduce(struct hw_calib *c, const struct db_fit *row,
 	provenance(&g->fit, row);
 }
 
-/* intra: the most ranks at most g (g 0: any); inter: the most above g
- * (none when g is 0). */
-static void pick_rings(struct hw_calib *c, int64_t g)
+/* How far a fit over `ranks` is from a collective over n: |log(ranks /
+ * n)|, a fit with more ranks than n a hair nearer than one with as many
+ * fewer (a ring's per-step cost grows with its ranks: the larger errs on
+ * the safe side). */
+static double rank_distance(int64_t ranks, int64_t n)
+{
+	double d = log((double)ranks / (double)n);
+
+	return d >= 0.0 ? d : -d + 1e-9;
+}
+
+/*
+ * intra: the most ranks at most g (g 0: any); inter: of those above g
+ * (none when g is 0), the one nearest the system's n devices.  The
+ * bandwidth a ring attains falls with its ranks (DeepBench's Xeon Phi
+ * allreduce: 10 GB/s a rank-pair at 2 ranks, 3.4 at 32), so a fit at
+ * other ranks would misprice the ring; with fits at 2, 4, ... 32 the
+ * system's own count is the one taken.
+ */
+static void pick_rings(struct hw_calib *c, int64_t g, int64_t n)
 {
 	int i;
 
@@ -193,7 +210,10 @@ static void pick_rings(struct hw_calib *c, int64_t g)
 
 		if ((g == 0 || r->ranks <= g) && r->ranks > c->intra.ranks)
 			c->intra = *r;
-		if (g > 0 && r->ranks > g && r->ranks > c->inter.ranks)
+		if (g > 0 && r->ranks > g &&
+		    (c->inter.ranks == 0 ||
+		     rank_distance(r->ranks, n > g ? n : g + 1) <
+		     rank_distance(c->inter.ranks, n > g ? n : g + 1)))
 			c->inter = *r;
 	}
 }
@@ -245,7 +265,7 @@ int hw_calib_load(struct db *db, const char *hw, struct hw_calib *out,
 		memset(out, 0, sizeof(*out));
 		return rc;
 	}
-	pick_rings(out, 0);
+	pick_rings(out, 0, 0);
 	if (hw_calib_count(out) == 0) {
 		memset(out, 0, sizeof(*out));
 		return dlsim_err_set(err, DLSIM_ENOTFOUND, "no usable fits "
@@ -328,7 +348,7 @@ int hw_calib_load_system(struct db *db, const struct hw_system *sys,
 			snprintf(out->hw, sizeof(out->hw), "%s", other.hw);
 	}
 	pick_rings(out, sys->devices_per_node > 0 ? sys->devices_per_node :
-		   1);
+		   1, sys->n_devices);
 	if (hw_calib_count(out) == 0) {
 		memset(out, 0, sizeof(*out));
 		return dlsim_err_set(err, DLSIM_ENOTFOUND, "no usable fits "

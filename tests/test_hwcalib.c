@@ -352,6 +352,55 @@ START_TEST(hwcalib_inter_node_ring_from_a_fit_across_nodes)
 }
 END_TEST
 
+/*
+ * Fits across nodes at 16 and 32 ranks (one device a node, as DeepBench's
+ * Xeon Phi runs): a system of n devices takes the fit nearest n, |log(r /
+ * n)|: 16 for 8, 12 and 16 (log 4/3 < log 8/3), 32 for 24 and 64; the
+ * largest was taken for every n before.  The 16-rank segment t = 3e-4 +
+ * 3e-9 m gives a ring step of 3e-4 / 30 = 1e-5 s.
+ */
+START_TEST(hwcalib_inter_fit_nearest_the_ranks)
+{
+	static const struct {
+		int64_t n, want;
+	} cases[] = { { 8, 16 }, { 12, 16 }, { 16, 16 }, { 24, 32 },
+		      { 64, 32 } };
+	struct dlsim_err err = { 0, "" };
+	struct hw_link nic;
+	struct hw_calib c;
+	struct tmpdb t;
+	struct rig r;
+	size_t i;
+
+	rig_init(&r);
+	memset(&nic, 0, sizeof(nic));
+	nic.bandwidth_Bps = 1e10;
+	nic.latency_s = 2e-6;
+	r.sys.nic = &nic;
+	r.sys.devices_per_node = 1;
+	tmpdb_open(&t);
+	put_fit(t.db, "box", "alphabeta:allreduce:16", "{\"benchmark\": "
+		"\"allreduce\", \"group\": \"ranks=16\", \"segments\": ["
+		"{\"x_lo\": 65536, \"x_hi\": 6.7e7, \"alpha_s\": 3e-4, "
+		"\"beta_s_per_byte\": 3e-9, \"n\": 5, \"rel_rms\": 0.01}]}",
+		"[[[1e-12, 0], [0, 1e-22]]]", 2000.0);
+	put_fit(t.db, "box", "alphabeta:allreduce:32", "{\"benchmark\": "
+		"\"allreduce\", \"group\": \"ranks=32\", \"segments\": ["
+		"{\"x_lo\": 65536, \"x_hi\": 6.7e7, \"alpha_s\": 6.2e-4, "
+		"\"beta_s_per_byte\": 4e-9, \"n\": 5, \"rel_rms\": 0.01}]}",
+		"[[[1e-12, 0], [0, 1e-22]]]", 2000.0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		r.sys.n_devices = r.sys.n_nodes = cases[i].n;
+		ck_assert_msg(hw_calib_load_system(t.db, &r.sys, &c, &err) ==
+			      DLSIM_OK, "%s", err.msg);
+		ck_assert_int_eq(c.inter.ranks, cases[i].want);
+		if (cases[i].want == 16)
+			ck_assert_rel(c.inter.alpha_s, 1e-5, 1e-12);
+	}
+	tmpdb_close(&t);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- */
 /* The simulator                                                     */
 /* ---------------------------------------------------------------- */
@@ -846,6 +895,7 @@ Suite *suite_hwcalib(void)
 	tcase_add_test(tc, hwcalib_load_without_fits_is_not_found);
 	tcase_add_test(tc, hwcalib_load_system_merges_device_and_node);
 	tcase_add_test(tc, hwcalib_inter_node_ring_from_a_fit_across_nodes);
+	tcase_add_test(tc, hwcalib_inter_fit_nearest_the_ranks);
 	tcase_add_test(tc, hwcalib_roofline_uses_curve_and_plateau);
 	tcase_add_test(tc, hwcalib_collective_uses_fitted_alpha_beta);
 	tcase_add_test(tc, hwcalib_interval_brackets_the_prediction);
