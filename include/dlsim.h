@@ -1904,7 +1904,8 @@ struct cal_roof_fit {
 
 /*
  * Fit times t (s) of n kernels of F FLOPs and Q bytes by non-negative
- * weighted least squares with a positive FLOP term.  DLSIM_EINVAL for
+ * least squares of the log of predicted over measured (cal_fit.c: the
+ * scatter is multiplicative), with a positive FLOP term.  DLSIM_EINVAL for
  * fewer than 3 points, a value not positive and finite, or no feasible
  * fit.
  */

@@ -155,6 +155,33 @@ START_TEST(fit_roofline_drops_a_negative_term)
 }
 END_TEST
 
+/*
+ * Multiplicative scatter: each shape timed twice, at half and at twice
+ * t = F / 1e12.  A prediction for a shape is one value, and the one
+ * nearest both in log is their geometric mean, F / 1e12 itself, which
+ * the FLOP term alone reaches: the fit gives 1 / R = 1e-12 exactly, each
+ * log residual +-log 2 (rms log 2).  The least squares of the relative
+ * error would give 1e-12 (2 + 1/2) / (4 + 1/4) = 0.588e-12: 41% fast.
+ */
+START_TEST(fit_roofline_is_unbiased_in_log)
+{
+	double F[6], Q[6], t[6];
+	struct cal_roof_fit f;
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		F[i] = 1e9 * pow(4.0, i / 2);
+		Q[i] = 1e6 * pow(3.0, i / 2);
+		t[i] = F[i] / 1e12 * (i % 2 ? 2.0 : 0.5);
+	}
+	ck_assert_int_eq(cal_fit_roofline(F, Q, t, 6, &f, NULL), DLSIM_OK);
+	ck_assert_uint_eq(f.terms, 2u);
+	ck_assert_msg(fabs(f.s_per_flop / 1e-12 - 1.0) < 1e-9, "%.12g",
+		      f.s_per_flop);
+	ck_assert(fabs(f.rms - log(2.0)) < 1e-9);
+}
+END_TEST
+
 START_TEST(fit_roofline_rejects_bad_points)
 {
 	double F[3] = { 1e9, 2e9, 3e9 }, Q[3] = { 1e6, 0.0, 1e6 };
@@ -179,6 +206,7 @@ Suite *suite_fit(void)
 	tcase_add_test(c, fit_lines_rejects_bad_points);
 	tcase_add_test(c, fit_roofline_recovers_its_parameters);
 	tcase_add_test(c, fit_roofline_drops_a_negative_term);
+	tcase_add_test(c, fit_roofline_is_unbiased_in_log);
 	tcase_add_test(c, fit_roofline_rejects_bad_points);
 	suite_add_tcase(s, c);
 	return s;
