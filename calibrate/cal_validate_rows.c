@@ -147,6 +147,57 @@ static int row_dle(const struct cal_vctx *v, struct cal_vrow *r)
 		       DLSIM_FP16, cal_val_num(v, "value"), r);
 }
 
+/*
+ * Horovod's benchmark (docs/benchmarks.rst): 512 Pascal GPUs, 128 servers
+ * of 4 on 25 Gbit/s RoCE (node horovod-p100-4), tf_cnn_benchmarks at the
+ * batch of 64 a GPU its reproduction command gives, fp32, synthetic data;
+ * the scaling efficiency in percent against one GPU at the same batch.
+ */
+static int row_horovod(const struct cal_vctx *v, struct cal_vrow *r)
+{
+	static const struct {
+		const char *file_name, *zoo;
+	} models[] = {
+		{ "Inception V3", "inception_v3" }, { "ResNet-101", "resnet101" },
+		{ "VGG-16", "vgg16" },
+	};
+	const char *name = cal_val_col(v, "model");
+	struct model *m = NULL;
+	struct hw_system s;
+	struct hw_calib cal;
+	struct sim_options o;
+	struct sim_result res;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(models) / sizeof(models[0]) &&
+		    strcmp(models[i].file_name, name); i++)
+		;
+	snprintf(r->what, sizeof(r->what), "%s on horovod-p100-4x128 batch 64 "
+		 "fp32", i < sizeof(models) / sizeof(models[0]) ?
+		 models[i].zoo : name);
+	if (i == sizeof(models) / sizeof(models[0]))
+		return cal_val_skip(r, "model not in the zoo");
+	if (cal_val_int(v, "num_accelerators") != 512)
+		return cal_val_skip(r, "not the 512-GPU run");
+	if (cal_val_system(v, "horovod-p100-4x128", &s, &cal))
+		return cal_val_skip(r, "no such system in the catalog");
+	if (model_zoo_build(models[i].zoo, &m, NULL))
+		return cal_val_skip(r, "no such model in the zoo");
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP32;
+	o.batch_per_device = 64;
+	rc = sim_predict(m, &s, &o, &res, NULL);
+	model_free(m);
+	if (rc)
+		return cal_val_skip(r, "the prediction failed");
+	r->measured = cal_val_num(v, "value");
+	r->predicted = 100.0 * res.scaling_efficiency;
+	sim_result_release(&res);
+	return 0;
+}
+
 /* A GPT run under a hybrid strategy; *value: step time or TFLOP/s. */
 static int gpt_row(const struct cal_vctx *v, const char *model, int64_t n,
 		   const struct sim_strategy *st, int tflops, double measured,
@@ -448,6 +499,8 @@ const struct cal_val_set_def cal_val_sets[] = {
 	  "32-3072 A100", "TFLOP/s/device", row_megatron },
 	{ "korthikanti", "korthikanti.csv", "Korthikanti et al. 2022 Table 5: "
 	  "GPT 22B-1T iteration time on 8-512 A100", "s", row_korthikanti },
+	{ "horovod", "horovod.csv", "Horovod: scaling efficiency of Inception "
+	  "V3, ResNet-101, VGG-16 on 512 P100, 25 GbE", "%", row_horovod },
 	{ "mlperf", "mlperf_resnet_bert.csv", "MLPerf Training v0.5-v2.0: "
 	  "ResNet-50 steady throughput per accelerator", "samples/s/device",
 	  row_mlperf },

@@ -87,7 +87,7 @@ END_TEST
 /*
  * Structure: vTrain's 1,440 rows are compared, 288 (every fifth, the
  * dispatch time's calibration subset) in vtrain_fit and 1,152 in vtrain;
- * Megatron's 10; Korthikanti's 8;
+ * Megatron's 10; Korthikanti's 8; Horovod's 3;
  * P90 >= median; the worst rows are in order of |error|, each with error
  * = predicted / measured - 1.
  */
@@ -95,13 +95,13 @@ START_TEST(validate_record_structure)
 {
 	static const char *const names[] = { "vtrain", "vtrain_fit",
 					     "megatron", "korthikanti",
-					     NULL };
+					     "horovod", NULL };
 	static struct cal_val_report rep;
 	const struct cal_val_set *v, *m;
 	int k;
 
 	validate_all(&rep, names);
-	ck_assert_int_eq(rep.n_sets, 4);
+	ck_assert_int_eq(rep.n_sets, 5);
 	v = find(&rep, "vtrain");
 	m = find(&rep, "megatron");
 	ck_assert_int_eq(v->rows, 1152);
@@ -112,6 +112,12 @@ START_TEST(validate_record_structure)
 	 * the first is 22B with full recomputation, 1.42 s in Table 5 */
 	ck_assert_int_eq(find(&rep, "korthikanti")->rows, 8);
 	ck_assert(find(&rep, "korthikanti")->row[0].measured == 1.42);
+	/* Horovod's 3: 90% for Inception V3 and ResNet-101, 68% for VGG-16;
+	 * an efficiency is at most 100% */
+	ck_assert_int_eq(find(&rep, "horovod")->rows, 3);
+	ck_assert(find(&rep, "horovod")->row[2].measured == 68.0);
+	for (k = 0; k < 3; k++)
+		ck_assert(find(&rep, "horovod")->row[k].predicted <= 100.0);
 	ck_assert(v->p90_abs_error >= v->median_abs_error);
 	ck_assert_int_eq(v->n_worst, CAL_VAL_WORST);
 	for (k = 0; k < v->n_worst; k++) {
