@@ -22,9 +22,9 @@ import sys
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 DATA = ARGS[0] if ARGS else "../shared/data"
 SHOW_ROWS = "--rows" in sys.argv
-# --dispatch: with Megatron-DeepSpeed's fitted 65 us a launch
+# --dispatch: with Megatron-DeepSpeed's fitted 66 us a launch
 # (tools/fit_dispatch.py), as dlsim validate predicts these rows
-EXTRA = ["--dispatch-us", "65"] if "--dispatch" in sys.argv else []
+EXTRA = ["--dispatch-us", "66"] if "--dispatch" in sys.argv else []
 
 
 def command(r, extra=()):
