@@ -211,6 +211,7 @@ int cli_sim_options(const struct cli_command *cmd,
 	if (v->set[i = cli_opt(cmd, "bucket-mb")])
 		o->bucket_bytes = v->num[i] * 1048576.0;
 	o->overlap = !v->set[cli_opt(cmd, "no-overlap")];
+	o->fuse_elementwise = v->set[cli_opt(cmd, "fuse-elementwise")];
 	return rc;
 }
 

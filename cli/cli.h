@@ -70,7 +70,7 @@ int cli_opt_find(const struct cli_command *cmd, const char *name);
  * The options every simulating command shares (predict, scale), spliced
  * into their tables, and the function that reads them into sim_options:
  * batch sizes, precision, optimizer, allreduce algorithm, buckets,
- * overlap, gradient compression.  Returns 0 or an error code in err.
+ * overlap, gradient compression, element-wise fusion.  Returns 0 or an error code in err.
  */
 #define CLI_SIM_OPTIONS \
 	{ "batch", "N", CLI_COUNT, "samples per device per step (with a " \
@@ -90,7 +90,10 @@ int cli_opt_find(const struct cli_command *cmd, const char *name);
 	{ "compression", "C", CLI_STRING, \
 	  "gradients on the wire: none, fp16, bf16, int8, topk" }, \
 	{ "topk-ratio", "R", CLI_NUMBER, \
-	  "fraction of gradients topk keeps (default 0.01)" }
+	  "fraction of gradients topk keeps (default 0.01)" }, \
+	{ "fuse-elementwise", NULL, CLI_FLAG, \
+	  "run chains of element-wise layers as one kernel (XLA, " \
+	  "torch.compile, fused BatchNorm-Add-ReLU)" }
 
 /* Split "a,b,c" into at most max pieces (buf is modified in place);
  * the count, or -1 with err naming `what` for an empty entry or too

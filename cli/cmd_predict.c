@@ -164,13 +164,14 @@ static void record_inputs(FILE *f, const struct cli_command *cmd,
 		"%s, \"optimizer\": \"%s\", \"allreduce\": \"%s\", "
 		"\"bucket_bytes\": %.17g, \"overlap\": %s, "
 		"\"compression\": \"%s\", \"topk_ratio\": %.17g, "
-		"\"uncalibrated\": %s}}",
+		"\"fuse_elementwise\": %s, \"uncalibrated\": %s}}",
 		(long long)r->batch_per_device, (long long)r->global_batch,
 		dlsim_precision_name(r->precision),
 		o->precision_auto ? "true" : "false",
 		sim_optimizer_name(o->optimizer), sim_algo_name(o->allreduce),
 		o->bucket_bytes, o->overlap ? "true" : "false",
 		sim_compression_name(o->compression), o->topk_ratio,
+		o->fuse_elementwise ? "true" : "false",
 		v->set[cli_opt(cmd, "uncalibrated")] ? "true" : "false");
 }
 
@@ -280,7 +281,8 @@ static int refuse_with_strategy(const struct cli_command *cmd,
 	static const char *const single[] = {
 		"layers", "trace", "record", "epochs", "dataset-size",
 		"price-per-device-hour", "years", "allreduce", "bucket-mb",
-		"no-overlap", "compression", "topk-ratio", NULL
+		"no-overlap", "compression", "topk-ratio", "fuse-elementwise",
+		NULL
 	};
 	int i, asked = 0;
 

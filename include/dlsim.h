@@ -316,6 +316,9 @@ struct model_pass_cost {
 	double launches;   /* dependent kernel calls the pass makes one after
 			      the other: a recurrent layer's T steps of the
 			      forward and backward-data passes; 0 or 1: one */
+	int fused;         /* 1: runs inside the kernel of the pass before
+			      it (sim_options.fuse_elementwise): no launch
+			      of its own */
 };
 
 /* The shape of a transformer family (model.tf); MODEL_TF_NONE: not one. */
@@ -1056,12 +1059,14 @@ struct sim_options {
 	int want_trace;              /* 1: fill the event list (timeline) */
 	enum sim_compression compression;  /* of gradients, data parallel */
 	double topk_ratio;           /* kept fraction with SIM_COMPRESS_TOPK */
+	int fuse_elementwise;        /* 1: chains of element-wise layers run
+					as one kernel (sim_step.c) */
 };
 
 /*
  * Defaults: batch from the model, auto precision, momentum SGD, AUTO
  * allreduce, 25 MiB buckets (PyTorch DDP's bucket_cap_mb), overlap on, no
- * per-layer results.
+ * per-layer results, no element-wise fusion (eager execution).
  */
 void sim_options_init(struct sim_options *o);
 
@@ -1113,6 +1118,8 @@ struct sim_result {
 	double scaling_efficiency;       /* single / step time */
 	struct sim_breakdown breakdown;
 	struct sim_memory memory;
+	int fused_edges;                 /* element-wise edges kept on chip
+					    (sim_options.fuse_elementwise) */
 	int fits;
 	enum sim_algo allreduce_used;  /* for the largest bucket */
 	int allreduce_hierarchical;      /* 1: inside nodes, then across */

@@ -208,6 +208,9 @@ static void table(FILE *f, const struct model *m, const struct hw_system *s,
 		" (mixed: fp32 master weights)" : "");
 	fprintf(f, "batch           %lld per device, %lld global\n",
 		(long long)r->batch_per_device, (long long)r->global_batch);
+	if (r->fused_edges)
+		fprintf(f, "fusion          %d element-wise edges kept on chip\n",
+			r->fused_edges);
 	fprintf(f, "step time       %s\n", report_seconds(r->step_time_s, a,
 		sizeof(a)));
 	table_calib(f, s, r);
@@ -444,9 +447,10 @@ static void json(FILE *f, const struct model *m, const struct hw_system *s,
 	json_kv(f, "comm", bd->comm_s, 0);
 	json_kv(f, "comm_exposed", bd->comm_exposed_s, 0);
 	json_kv(f, "compress", bd->compress_s, 1);
-	fprintf(f, "},\n  \"allreduce\": \"%s\", \"buckets\": %d, "
+	fprintf(f, "},\n  \"fused_edges\": %d, \"allreduce\": \"%s\", "
+		"\"buckets\": %d, "
 		"\"compression\": \"%s\", \"gradient_collective\": \"%s\", ",
-		algo_label(r, algo, sizeof(algo)), r->n_buckets,
+		r->fused_edges, algo_label(r, algo, sizeof(algo)), r->n_buckets,
 		sim_compression_name(r->compression),
 		sim_collective_name(r->grad_collective));
 	json_kv(f, "gradient_bytes", r->gradient_bytes, 0);

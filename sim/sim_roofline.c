@@ -144,7 +144,7 @@ static double fitted_time(const struct sim_roof *r,
 double sim_pass_time(const struct sim_roof *r,
 		     const struct model_pass_cost *c, enum sim_bound *bound)
 {
-	double tc, tm, t;
+	double tc, tm, t, launch;
 
 	if (c->flops <= 0.0 && c->bytes <= 0.0) {
 		*bound = SIM_BOUND_NONE;
@@ -155,11 +155,12 @@ double sim_pass_time(const struct sim_roof *r,
 	tc = c->flops / r->rate[c->kernel] + c->depth * r->cycle_s;
 	tm = c->bytes / roof_bandwidth(r, c->bytes);
 	t = tc > tm ? tc : tm;
-	if (r->launch_s * launches_of(c) > t)
+	launch = c->fused ? 0.0 : r->launch_s * launches_of(c);
+	if (launch > t)
 		*bound = SIM_BOUND_LATENCY;
 	else
 		*bound = tc >= tm ? SIM_BOUND_COMPUTE : SIM_BOUND_MEMORY;
-	return t + r->launch_s * launches_of(c);
+	return t + launch;
 }
 
 double sim_kernel_time(const struct hw_system *s, enum dlsim_precision p,

@@ -218,6 +218,7 @@ struct step {
 	int64_t batch;
 	const unsigned char *needs;
 	const unsigned char *on_host;   /* tables in host memory */
+	const unsigned char *fused;     /* FUSED_IN, FUSED_OUT per layer */
 	double host_Bps;                /* the host link's bandwidth */
 	struct sim_layer_time *rec;     /* NULL unless layers are wanted */
 	struct sim_event *ev;           /* NULL unless a trace is wanted */
@@ -270,6 +271,99 @@ static void emit(struct step *st, enum sim_stream stream, int layer,
 	e->bound = b;
 }
 
+/* ---------------------------------------------------------------- */
+/* Element-wise fusion                                               */
+/* ---------------------------------------------------------------- */
+
+/*
+ * With sim_options.fuse_elementwise, a chain of element-wise layers runs
+ * as one kernel, as XLA fuses them and as NVIDIA's MLPerf ResNet-50 runs
+ * BatchNorm + ReLU and BatchNorm + Add + ReLU (MXNet's NHWC
+ * BatchNormAddRelu operator).  An edge j -> i is fused when both are
+ * element-wise kinds and i is j's only consumer: the tensor on it stays
+ * on chip.  Forward, j does not write it and i does not read it;
+ * backward, i does not write its gradient and j does not read it.  The
+ * consumer pays no launch of its own.  A reduction inside the chain
+ * (BatchNorm's statistics) keeps its own read; convolutions and GEMMs
+ * are not fused with their neighbours.
+ */
+#define FUSED_IN 1      /* an input edge is fused: i continues j's kernel */
+#define FUSED_OUT 2     /* its output edge is fused into its consumer */
+
+static int fusable(const struct model_layer *l)
+{
+	switch (l->kind) {
+	case MODEL_BATCHNORM:
+	case MODEL_RELU:
+	case MODEL_SIGMOID:
+	case MODEL_TANH:
+	case MODEL_DROPOUT:
+	case MODEL_GELU:
+	case MODEL_ADD:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* fused[i] for every layer: each fusable layer takes at most one fused
+ * input edge, from a fusable producer it is the only consumer of. */
+static void mark_fusion(const struct model *m, int on, unsigned char *fused)
+{
+	int i, k;
+
+	memset(fused, 0, (size_t)m->n_layers);
+	for (i = 1; on && i < m->n_layers; i++) {
+		const struct model_layer *l = &m->layers[i];
+
+		if (!fusable(l))
+			continue;
+		for (k = 0; k < l->n_inputs; k++) {
+			int j = l->inputs[k];
+
+			if (j > 0 && fusable(&m->layers[j]) &&
+			    m->layers[j].n_consumers == 1 &&
+			    !(fused[j] & FUSED_OUT)) {
+				fused[i] |= FUSED_IN;
+				fused[j] |= FUSED_OUT;
+				break;
+			}
+		}
+	}
+}
+
+static double out_elems(const struct model_layer *l)
+{
+	return (double)l->out.c * (double)l->out.h * (double)l->out.w;
+}
+
+/* Layer i's forward or backward-data pass without the traffic of its
+ * fused edges (the file's head: one tensor pass each side). */
+static void fuse_pass(const struct step *st, int i, struct model_pass_cost *c)
+{
+	const struct model *m = st->m;
+	const struct model_layer *l = &m->layers[i];
+	double per = (double)st->batch * (double)st->sz.act;
+	int k;
+
+	if (st->fused[i] & FUSED_IN) {
+		for (k = 0; k < l->n_inputs; k++) {
+			int j = l->inputs[k];
+
+			if (j > 0 && (st->fused[j] & FUSED_OUT) &&
+			    m->layers[j].n_consumers == 1) {
+				c->bytes -= per * out_elems(&m->layers[j]);
+				break;
+			}
+		}
+		c->fused = 1;
+	}
+	if (st->fused[i] & FUSED_OUT)
+		c->bytes -= per * out_elems(l);
+	if (c->bytes < 0.0)
+		c->bytes = 0.0;
+}
+
 /* Run one costed pass on the compute stream: clock, record, timeline. */
 static void run_pass(struct step *st, int i, enum model_pass p,
 		     const struct model_pass_cost *c)
@@ -295,6 +389,8 @@ static void pass(struct step *st, int i, enum model_pass p)
 
 	model_layer_cost(&st->m->layers[i], p, st->batch, st->sz.act,
 			 st->sz.weight, &c);
+	if (st->fused[i] && (p == MODEL_PASS_FWD || p == MODEL_PASS_BWD_DATA))
+		fuse_pass(st, i, &c);
 	/* a table in host memory is read and updated over the host link:
 	 * its bytes count at that link's rate, not the device memory's */
 	if (st->on_host[i] && st->host_Bps > 0.0)
@@ -390,7 +486,7 @@ static void flush(struct step *st, double ready)
 	start = ready > st->free_at ? ready : st->free_at;
 	{
 		struct model_pass_cost c = { 0.0, plan.wire_bytes, 0.0, 0.0,
-					     MODEL_KERNEL_VECTOR, 0.0 };
+					     MODEL_KERNEL_VECTOR, 0.0, 0 };
 
 		emit(st, SIM_STREAM_COMM, -1, -1, st->n_buckets, start,
 		     cr.time_s, &c, SIM_BOUND_NONE);
@@ -490,8 +586,9 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 		       const struct sim_options *o, struct sim_result *r,
 		       struct dlsim_err *err)
 {
-	/* needs[] and on_host[], n_layers each, in one buffer */
-	unsigned char stack_needs[1024], *needs = stack_needs, *on_host;
+	/* needs[], on_host[] and fused[], n_layers each, in one buffer */
+	unsigned char stack_needs[1536], *needs = stack_needs, *on_host;
+	unsigned char *fused;
 	struct step st;
 	double fwd, bwd_end, opt, host_params = 0.0;
 	int i, rc;
@@ -509,8 +606,8 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 		return dlsim_err_set(err, DLSIM_EINVAL, "top-k ratio must be "
 				     "in (0, 1] (got %g)", o->topk_ratio);
 	}
-	if ((2 * m->n_layers > (int)sizeof(stack_needs) &&
-	     !(needs = malloc(2 * (size_t)m->n_layers))) ||
+	if ((3 * m->n_layers > (int)sizeof(stack_needs) &&
+	     !(needs = malloc(3 * (size_t)m->n_layers))) ||
 	    (o->want_layers &&
 	     !(st.rec = calloc((size_t)m->n_layers, sizeof(*st.rec))))) {
 		step_release(&st, needs, stack_needs);
@@ -532,6 +629,11 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	on_host = needs + m->n_layers;
 	sim_place_tables(m, s, o, &st.sz, r, on_host);
 	st.on_host = on_host;
+	fused = on_host + m->n_layers;
+	mark_fusion(m, o->fuse_elementwise, fused);
+	st.fused = fused;
+	for (i = 0; i < m->n_layers; i++)
+		r->fused_edges += (fused[i] & FUSED_IN) != 0;
 	st.host_Bps = s->host ? s->host->bandwidth_Bps : 0.0;
 	for (i = 0; i < m->n_layers; i++)
 		host_params += on_host[i] ? (double)m->layers[i].params : 0.0;
@@ -552,7 +654,7 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	st.t += st.decompress;
 	{
 		struct model_pass_cost c = { 0.0, 0.0, 0.0, 0.0,
-					     MODEL_KERNEL_VECTOR, 0.0 };
+					     MODEL_KERNEL_VECTOR, 0.0, 0 };
 
 		optimizer_cost(&st.sz, o->optimizer,
 			       (double)m->params - host_params, &c);

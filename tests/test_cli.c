@@ -368,6 +368,34 @@ START_TEST(cli_predict_strategy_and_plan)
 END_TEST
 
 /*
+ * --fuse-elementwise on ResNet-50: each of the 16 bottlenecks keeps bn1 ->
+ * relu1, bn2 -> relu2, bn3 -> add and add -> relu on chip (add takes one
+ * fused input), and the stem bn -> relu: 16 x 4 + 1 = 65 edges; the step
+ * is shorter.
+ */
+START_TEST(cli_predict_fuses_resnet50)
+{
+	struct run r;
+	double plain, fused;
+
+	run(&r, "predict resnet50 --hw v100 --format json --uncalibrated");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_int_eq((int)json_number(r.out, "fused_edges"), 0);
+	plain = json_number(r.out, "step_time_s");
+	run(&r, "predict resnet50 --hw v100 --format json --uncalibrated "
+	    "--fuse-elementwise");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_int_eq((int)json_number(r.out, "fused_edges"), 65);
+	ck_assert(json_valid(r.out));
+	fused = json_number(r.out, "step_time_s");
+	ck_assert(fused < plain);
+	run(&r, "predict resnet50 --hw v100 --fuse-elementwise");
+	ck_assert(strstr(r.out, "fusion          65 element-wise edges") !=
+		  NULL);
+}
+END_TEST
+
+/*
  * DLRM's 24.0 G parameters take, under AMP with momentum (the default),
  * 2 + 4 + 4 + 4 = 14 B each: 336 GB, far past a
  * 16 GiB V100.  Its embedding tables go to host memory over the DGX-1's
@@ -412,6 +440,8 @@ START_TEST(cli_strategy_rejects_bad_input)
 	assert_one_error(&r, 2, "does not divide the 8 devices");
 	run(&r, "predict " TINY_GPT " --hw a100x8 --tp 2 --layers");
 	assert_one_error(&r, 2, "--layers is not available");
+	run(&r, "predict " TINY_GPT " --hw a100x8 --tp 2 --fuse-elementwise");
+	assert_one_error(&r, 2, "--fuse-elementwise is not available");
 	run(&r, "plan " TINY_GPT " --hw a100x8");
 	assert_one_error(&r, 2, "--global-batch are required");
 	run(&r, "plan " TINY_GPT " --hw a100x8 --global-batch 8 "
@@ -439,6 +469,7 @@ Suite *suite_cli(void)
 	tcase_add_test(c, cli_rejects_bad_arguments);
 	tcase_add_test(c, cli_predict_strategy_and_plan);
 	tcase_add_test(c, cli_strategy_rejects_bad_input);
+	tcase_add_test(c, cli_predict_fuses_resnet50);
 	tcase_add_test(c, cli_dlrm_tables_go_to_host_memory);
 	tcase_add_test(c, cli_reports_file_errors_with_place);
 	tcase_add_test(c, cli_write_error_fails);

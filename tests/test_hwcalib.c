@@ -419,15 +419,15 @@ END_TEST
 START_TEST(hwcalib_roofline_uses_curve_and_plateau)
 {
 	struct model_pass_cost conv = { 1e9, 1e3, 0.0, 0.0,
-					MODEL_KERNEL_CONV, 0.0 };
+					MODEL_KERNEL_CONV, 0.0, 0 };
 	struct model_pass_cost c3 = { 1e9, 1e6, 0.0, 0.0,
-				      MODEL_KERNEL_CONV3X3, 0.0 };
+				      MODEL_KERNEL_CONV3X3, 0.0, 0 };
 	struct model_pass_cost vec = { 1e3, 1e9, 0.0, 0.0,
-				       MODEL_KERNEL_VECTOR, 0.0 };
+				       MODEL_KERNEL_VECTOR, 0.0, 0 };
 	struct model_pass_cost small = { 1.0, 2e4, 0.0, 0.0,
-					 MODEL_KERNEL_VECTOR, 0.0 };
+					 MODEL_KERNEL_VECTOR, 0.0, 0 };
 	struct model_pass_cost rnn = { 1e9, 1e3, 0.0, 0.0,
-				       MODEL_KERNEL_GEMM, 10.0 };
+				       MODEL_KERNEL_GEMM, 10.0, 0 };
 	struct hw_calib c;
 	struct sim_roof roof;
 	struct rig r;

@@ -316,7 +316,7 @@ START_TEST(roofline_compute_bound_side)
 {
 	struct hw_device d;
 	struct sim_roof roof;
-	struct model_pass_cost c = { 8e9, 1e6, 4e9, 10.0, MODEL_KERNEL_GEMM, 0.0 };
+	struct model_pass_cost c = { 8e9, 1e6, 4e9, 10.0, MODEL_KERNEL_GEMM, 0.0, 0 };
 	enum sim_bound b;
 
 	roof_device(&d);
@@ -340,7 +340,7 @@ START_TEST(roofline_memory_bound_side)
 {
 	struct hw_device d;
 	struct sim_roof roof;
-	struct model_pass_cost c = { 1e6, 1e9, 1e6, 1.0, MODEL_KERNEL_VECTOR, 0.0 };
+	struct model_pass_cost c = { 1e6, 1e9, 1e6, 1.0, MODEL_KERNEL_VECTOR, 0.0, 0 };
 	enum sim_bound b;
 
 	roof_device(&d);
@@ -356,9 +356,9 @@ START_TEST(roofline_latency_and_empty_passes)
 	struct hw_device d;
 	struct sim_roof roof;
 	struct model_pass_cost tiny = { 100.0, 400.0, 100.0, 1.0,
-					MODEL_KERNEL_VECTOR, 0.0 };
+					MODEL_KERNEL_VECTOR, 0.0, 0 };
 	struct model_pass_cost none = { 0.0, 0.0, 0.0, 0.0,
-					MODEL_KERNEL_VECTOR, 0.0 };
+					MODEL_KERNEL_VECTOR, 0.0, 0 };
 	enum sim_bound b;
 
 	roof_device(&d);
@@ -445,6 +445,62 @@ START_TEST(step_sums_gradients_at_a_fan_out)
 	/* the sum is charged to fc1's dx column: 1 ms */
 	ck_assert_rel(res.layers[1].time_s[MODEL_PASS_BWD_DATA], 1e-3, 1e-9);
 	sim_result_release(&res);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * Element-wise fusion: fc1 (8) -> bn -> relu -> fc2 (8) -> loss, batch 2,
+ * fp32.  The one fusable edge is bn -> relu (bn's only consumer; the fcs
+ * are not element-wise): 1 edge, E = 2 x 8 = 16 values, 64 bytes.
+ *   bn fwd   4 x 3E + 4 x 16 params = 256 B; fused, no write of y: 192
+ *   relu fwd 4 (E + E) = 128 B; fused, no read of x: 64
+ *   bn dx    256 B; fused, no read of dy: 192
+ *   relu dx  4 (E + E + E) = 192 B; fused, no write of dx: 128
+ * On the rig only launches (1 ms) take time: relu's forward and dx run
+ * inside bn's kernels, so forward falls from 5 to 4 ms and the step by 2.
+ */
+START_TEST(step_fuses_elementwise_chains)
+{
+	static const double unfused[4] = { 256, 128, 256, 192 };
+	static const double fused[4] = { 192, 64, 192, 128 };
+	struct model_builder b;
+	struct model_shape in = { 4, 1, 1 };
+	struct model *m = NULL;
+	struct rig r;
+	struct sim_options o;
+	struct sim_result a, f;
+	int x, bn, relu, pass;
+
+	model_builder_init(&b, "chain", in, 2, "test");
+	x = model_add_fc(&b, MODEL_IN, "fc1", 8, 1);
+	bn = model_add_batchnorm(&b, x, "bn");
+	relu = model_add_simple(&b, MODEL_RELU, bn, "relu");
+	x = model_add_fc(&b, relu, "fc2", 8, 1);
+	model_add_simple(&b, MODEL_SOFTMAX_XENT, x, "loss");
+	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
+	rig_init(&r, 1, 1);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.want_layers = 1;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &a, NULL), DLSIM_OK);
+	o.fuse_elementwise = 1;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &f, NULL), DLSIM_OK);
+	ck_assert_int_eq(a.fused_edges, 0);
+	ck_assert_int_eq(f.fused_edges, 1);
+	for (pass = 0; pass < 2; pass++) {
+		enum model_pass p = pass ? MODEL_PASS_BWD_DATA : MODEL_PASS_FWD;
+
+		ck_assert(a.layers[bn].bytes[p] == unfused[2 * pass]);
+		ck_assert(a.layers[relu].bytes[p] == unfused[2 * pass + 1]);
+		ck_assert(f.layers[bn].bytes[p] == fused[2 * pass]);
+		ck_assert(f.layers[relu].bytes[p] == fused[2 * pass + 1]);
+	}
+	ck_assert_rel(a.breakdown.forward_s, 5e-3, 1e-9);
+	ck_assert_rel(f.breakdown.forward_s, 4e-3, 1e-9);
+	ck_assert_rel(a.step_time_s - f.step_time_s, 2e-3, 1e-9);
+	sim_result_release(&a);
+	sim_result_release(&f);
 	model_free(m);
 }
 END_TEST
@@ -868,6 +924,7 @@ Suite *suite_sim(void)
 	c = tcase_create("step");
 	tcase_add_test(c, step_single_device_counts_autograd_passes);
 	tcase_add_test(c, step_sums_gradients_at_a_fan_out);
+	tcase_add_test(c, step_fuses_elementwise_chains);
 	tcase_add_test(c, step_compression_costs_bytes_and_kernels);
 	tcase_add_test(c, step_trace_is_the_schedule);
 	tcase_add_test(c, train_time_energy_and_cost);
