@@ -3,14 +3,22 @@
  * `dlsim validate --history` shows how accuracy moved across versions.
  *
  * HOW IT WORKS
- * `validate --record` stores each set's figures as one row of the
- * predictions table (db_prediction_insert, which stamps the dlsim
- * version and the time): inputs_json {"validate": NAME, "rows": n,
- * "skipped": k}, outputs_json {"median_abs_error", "p90_abs_error",
- * "median_signed_error"}.  --history reads back every such row
- * (db_each_prediction with the pattern '{"validate": %') in the order it
- * was stored.  Rows the pattern matches but that do not parse are
- * skipped: another tool may have stored them.
+ * `validate --record` stores, in one transaction of the predictions
+ * table (db_prediction_insert_many, which stamps the dlsim version and
+ * the time):
+ * - each set's figures: inputs_json {"validate": NAME, "rows": n,
+ *   "skipped": k, "calibrated": b}, outputs_json {"median_abs_error",
+ *   "p90_abs_error", "median_signed_error"};
+ * - every comparison: inputs_json {"validate_row": NAME, "what": the
+ *   row's inputs, "calibrated": b}, outputs_json {"predicted",
+ *   "measured", "error"};
+ * and the measured values themselves in the measurements table (set_name
+ * NAME, row_key the row's inputs), once: a set already there is not
+ * stored again.  --history reads back the set rows (db_each_prediction
+ * with the pattern '{"validate": %', which the per-row '{"validate_row"'
+ * does not match) in the order they were stored.  Rows the pattern
+ * matches but that do not parse are skipped: another tool may have
+ * stored them.
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,32 +28,122 @@
 #include "calibrate/cal.h"
 #include "core/banned.h"
 
+/* Is any measurement of set_name stored? (db_each_measurement's visit) */
+static int found(void *ctx, const struct db_measurement *m)
+{
+	(void)m;
+	*(int *)ctx = 1;
+	return 1;
+}
+
+/* s as the inside of a JSON string into dst (n bytes, truncated at a
+ * character boundary of the escaping). */
+static void json_inner(char *dst, size_t n, const char *s)
+{
+	size_t k = 0;
+
+	for (; *s && k + 7 < n; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			dst[k++] = '\\';
+			dst[k++] = (char)c;
+		} else if (c < 0x20) {
+			k += (size_t)snprintf(dst + k, n - k, "\\u%04x", c);
+		} else {
+			dst[k++] = (char)c;
+		}
+	}
+	dst[k] = '\0';
+}
+
+/* The measured values of set s, unless the database has them. */
+static int record_measurements(struct db *db, const struct cal_val_set *s,
+			       struct dlsim_err *err)
+{
+	struct db_measurement *m;
+	int have = 0, rc;
+	int64_t i;
+
+	if ((rc = db_each_measurement(db, s->name, found, &have, err)))
+		return rc;
+	if (have || s->rows == 0)
+		return DLSIM_OK;
+	if (!(m = calloc((size_t)s->rows, sizeof(*m))))
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	for (i = 0; i < s->rows; i++) {
+		snprintf(m[i].set_name, sizeof(m[i].set_name), "%s", s->name);
+		snprintf(m[i].row_key, sizeof(m[i].row_key), "%s",
+			 s->row[i].what);
+		m[i].value = s->row[i].measured;
+		snprintf(m[i].unit, sizeof(m[i].unit), "%s", s->unit);
+		snprintf(m[i].source, sizeof(m[i].source), "dlsim validate: "
+			 "%s", s->title);
+	}
+	rc = db_measurement_insert(db, m, s->rows, err);
+	free(m);
+	return rc;
+}
+
+/* The texts of one stored prediction: a set's figures or one row's. */
+struct record_text {
+	char in[320], out[160];
+};
+
 int cal_validation_record(struct db *db, const struct cal_val_report *r,
 			  struct dlsim_err *err)
 {
-	char in[160], out[256];
-	int i, rc;
+	const char *cal = r->calibrated ? "true" : "false";
+	struct db_prediction *p;
+	struct record_text *t;
+	int64_t n = 0, k, i;
+	int s, rc = DLSIM_OK;
+	char what[200];
 
-	for (i = 0; i < r->n_sets; i++) {
-		const struct cal_val_set *s = &r->set[i];
-		struct db_prediction p;
-
-		memset(&p, 0, sizeof(p));
-		snprintf(in, sizeof(in), "{\"validate\": \"%s\", \"rows\": "
-			 "%lld, \"skipped\": %lld, \"calibrated\": %s}",
-			 s->name, (long long)s->rows, (long long)s->skipped,
-			 r->calibrated ? "true" : "false");
-		snprintf(out, sizeof(out), "{\"median_abs_error\": %.9g, "
-			 "\"p90_abs_error\": %.9g, \"median_signed_error\": "
-			 "%.9g}", s->median_abs_error, s->p90_abs_error,
-			 s->median_signed_error);
-		p.inputs_json = in;
-		p.outputs_json = out;
-		p.fit_ids = "[]";
-		if ((rc = db_prediction_insert(db, &p, err)))
+	for (s = 0; s < r->n_sets; s++) {
+		n += 1 + r->set[s].rows;
+		if ((rc = record_measurements(db, &r->set[s], err)))
 			return rc;
 	}
-	return DLSIM_OK;
+	p = calloc((size_t)n, sizeof(*p));
+	t = calloc((size_t)n, sizeof(*t));
+	if (!p || !t) {
+		free(p);
+		free(t);
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	}
+	for (s = 0, k = 0; s < r->n_sets; s++) {
+		const struct cal_val_set *v = &r->set[s];
+
+		snprintf(t[k].in, sizeof(t[k].in), "{\"validate\": \"%s\", "
+			 "\"rows\": %lld, \"skipped\": %lld, \"calibrated\": "
+			 "%s}", v->name, (long long)v->rows,
+			 (long long)v->skipped, cal);
+		snprintf(t[k].out, sizeof(t[k].out), "{\"median_abs_error\": "
+			 "%.9g, \"p90_abs_error\": %.9g, "
+			 "\"median_signed_error\": %.9g}", v->median_abs_error,
+			 v->p90_abs_error, v->median_signed_error);
+		k++;
+		for (i = 0; i < v->rows; i++, k++) {
+			json_inner(what, sizeof(what), v->row[i].what);
+			snprintf(t[k].in, sizeof(t[k].in), "{\"validate_row\": "
+				 "\"%s\", \"what\": \"%s\", \"calibrated\": %s}",
+				 v->name, what, cal);
+			snprintf(t[k].out, sizeof(t[k].out), "{\"predicted\": "
+				 "%.9g, \"measured\": %.9g, \"error\": %.9g}",
+				 v->row[i].predicted, v->row[i].measured,
+				 v->row[i].error);
+		}
+	}
+	for (k = 0; k < n; k++) {
+		p[k].inputs_json = t[k].in;
+		p[k].outputs_json = t[k].out;
+		p[k].fit_ids = "[]";
+	}
+	rc = db_prediction_insert_many(db, p, n, err);
+	free(p);
+	free(t);
+	return rc;
 }
 
 static double num(const struct cal_json_doc *d, const char *key)

@@ -5,9 +5,9 @@
  * first-time user's are: with the shipped calibration data, seeded into
  * a private in-memory database (so the record does not depend on what a
  * user has stored); --uncalibrated uses the catalog's figures alone.
- * --record stores the figures in a database (--db, created if new, else
- * the default one, which must exist) and --history lists what was
- * stored (cal_history.c).
+ * --record stores the figures, every comparison and the measured values
+ * in a database (--db, created if new, else the default one, which must
+ * exist) and --history lists what was stored (cal_history.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +28,9 @@ static const struct cli_option options[] = {
 	  "reads (default $DLSIM_DB, else the XDG data directory)" },
 	{ "uncalibrated", NULL, CLI_FLAG,
 	  "use the catalog's datasheet figures alone" },
-	{ "record", NULL, CLI_FLAG, "store each set's figures, with this "
-	  "version, in the database (--db, else the default one)" },
+	{ "record", NULL, CLI_FLAG, "store each set's figures and every "
+	  "comparison, with this version, in the database (--db, else the "
+	  "default one)" },
 	{ "history", NULL, CLI_FLAG, "list the figures recorded so far, by "
 	  "version, instead of validating" },
 	{ "rows", NULL, CLI_FLAG, "list every row compared (set, error, "
@@ -156,8 +157,15 @@ int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &err);
 	else
 		rc = cli_finish(CLI_OK);
-	if (!rc && store.db)
-		fprintf(stderr, "dlsim: recorded %d sets\n", rep->n_sets);
+	if (!rc && store.db) {
+		int64_t rows = 0;
+
+		for (i = 0; i < rep->n_sets; i++)
+			rows += rep->set[i].rows;
+		fprintf(stderr, "dlsim: recorded %d set%s and %lld "
+			"comparison%s\n", rep->n_sets, rep->n_sets == 1 ? "" :
+			"s", (long long)rows, rows == 1 ? "" : "s");
+	}
 	cli_calib_close(&store);
 	cal_val_report_release(rep);
 	free(rep);

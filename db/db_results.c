@@ -150,21 +150,53 @@ int db_each_fit(struct db *db, const char *hw, const char *kind,
 int db_prediction_insert(struct db *db, struct db_prediction *p,
 			 struct dlsim_err *err)
 {
+	return db_prediction_insert_many(db, p, 1, err);
+}
+
+int db_prediction_insert_many(struct db *db, struct db_prediction *p,
+			      int64_t n, struct dlsim_err *err)
+{
 	static const char sql[] =
 		"INSERT INTO predictions (inputs_json, outputs_json, fit_ids,"
 		" created_s, dlsim_version) VALUES (?1, ?2, ?3, ?4, ?5)";
-	sqlite3_stmt *st;
+	const char *what = "storing predictions";
+	sqlite3_stmt *st = NULL;
+	int64_t i;
 	int rc;
 
-	p->id = 0;
-	if ((rc = db_prepare(db, sql, &st, "storing a prediction", err)))
+	if (n < 0 || (n > 0 && !p))
+		return dlsim_err_set(err, DLSIM_EINVAL, "%lld predictions",
+				     (long long)n);
+	for (i = 0; i < n; i++)
+		p[i].id = 0;
+	if ((rc = db_begin(db, what, err)))
 		return rc;
-	bind_text(st, 1, p->inputs_json);
-	bind_text(st, 2, p->outputs_json);
-	bind_text(st, 3, p->fit_ids ? p->fit_ids : "[]");
-	sqlite3_bind_double(st, 4, stamp(p->created_s));
-	bind_version(st, 5, p->dlsim_version, sizeof(p->dlsim_version));
-	return insert_one(db, st, "storing a prediction", &p->id, err);
+	if ((rc = db_prepare(db, sql, &st, what, err)))
+		goto fail;
+	for (i = 0; i < n; i++) {
+		bind_text(st, 1, p[i].inputs_json);
+		bind_text(st, 2, p[i].outputs_json);
+		bind_text(st, 3, p[i].fit_ids ? p[i].fit_ids : "[]");
+		sqlite3_bind_double(st, 4, stamp(p[i].created_s));
+		bind_version(st, 5, p[i].dlsim_version,
+			     sizeof(p[i].dlsim_version));
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			rc = db_fail(db, what, err);
+			goto fail;
+		}
+		p[i].id = sqlite3_last_insert_rowid(db->h);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	if ((rc = db_commit(db, what, err)) == DLSIM_OK)
+		return DLSIM_OK;
+	st = NULL;
+fail:
+	sqlite3_finalize(st);
+	db_rollback(db);
+	for (i = 0; i < n; i++)
+		p[i].id = 0;
+	return rc;
 }
 
 int db_each_prediction(struct db *db, const char *inputs_like,

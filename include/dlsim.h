@@ -1682,6 +1682,11 @@ struct db_prediction {
 int db_prediction_insert(struct db *db, struct db_prediction *p,
 			 struct dlsim_err *err);
 
+/* Store p[0..n-1] in one transaction, all or nothing; sets each id (0
+ * when nothing was stored).  DLSIM_EINVAL for n < 0. */
+int db_prediction_insert_many(struct db *db, struct db_prediction *p,
+			      int64_t n, struct dlsim_err *err);
+
 /*
  * Visit the stored predictions in the order they were made, those whose
  * inputs_json matches the SQL LIKE pattern inputs_like (NULL: all); the

@@ -309,9 +309,23 @@ START_TEST(validate_rows_lists_every_row)
 }
 END_TEST
 
-/* --record stores one row per set with the version; --history reads
- * them back in order, calibrated or not; without a database it says
- * so. */
+/* A stored comparison: both texts JSON, the error predicted / measured
+ * - 1. */
+static int row_json_valid(void *ctx, const struct db_prediction *p)
+{
+	double e = json_number(p->outputs_json, "error");
+	double m = json_number(p->outputs_json, "measured");
+	double q = json_number(p->outputs_json, "predicted");
+
+	ck_assert(json_valid(p->inputs_json) && json_valid(p->outputs_json));
+	ck_assert(fabs(e - (q / m - 1.0)) < 1e-6);
+	++*(int *)ctx;
+	return 0;
+}
+
+/* --record stores one row per set with the version, one per comparison
+ * and the measured values once; --history reads the sets back in order,
+ * calibrated or not; without a database it says so. */
 START_TEST(validate_record_and_history)
 {
 	char dir[] = "/tmp/dlsim-val-XXXXXX", args[256], path[64];
@@ -323,11 +337,31 @@ START_TEST(validate_record_and_history)
 		 "--db %s", path);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert(strstr(r.err, "recorded 2 sets") != NULL);
+	ck_assert(strstr(r.err, "recorded 2 sets and 18 comparisons") != NULL);
 	snprintf(args, sizeof(args), "validate --set dle --uncalibrated "
 		 "--record --db %s", path);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.err, "recorded 1 set and 8 comparisons") != NULL);
+	/* every comparison is a prediction row (2 + 18 + 1 + 8); the
+	 * measured values are stored once per set (10 + 8) */
+	snprintf(args, sizeof(args), "db info --db %s", path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "predictions     29\n") &&
+		  strstr(r.out, "measurements    18\n"));
+	{
+		struct dlsim_err err = { 0, "" };
+		struct db *db = NULL;
+		int n = 0;
+
+		ck_assert(db_open(path, &db, &err) == DLSIM_OK);
+		ck_assert(db_each_prediction(db, "{\"validate_row\": %",
+					     row_json_valid, &n, &err) ==
+			  DLSIM_OK);
+		db_close(db);
+		ck_assert_int_eq(n, 26);
+	}
 	snprintf(args, sizeof(args), "validate --history --format csv --db "
 		 "%s", path);
 	run(&r, args);
