@@ -119,10 +119,11 @@ int cli_split(char *buf, char **out, int max, const char *what,
 	{ "sequence-parallel", NULL, CLI_FLAG, \
 	  "Megatron's sequence parallelism with --tp" }, \
 	{ "dispatch-us", "US", CLI_NUMBER, \
-	  "the software stack's host time per kernel launch (default: the " \
-	  "device's launch overhead)" }, \
+	  "the software stack's host time per kernel launch, launches " \
+	  "queued (default 0: the host keeps ahead)" }, \
 	{ "strategy", "S", CLI_STRING, \
-	  "auto: the best of `dlsim plan` (the flags above are then ignored)" }
+	  "auto: the best of `dlsim plan` (with --dispatch-us; the other " \
+	  "flags above are refused)" }
 
 /*
  * The strategy the options above give for n devices (sim_strategy; the

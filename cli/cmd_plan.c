@@ -30,6 +30,8 @@ static const struct cli_option options[] = {
 	  "doubling, up to N" },
 	{ "tp-across-nodes", NULL, CLI_FLAG,
 	  "let tensor parallelism span nodes" },
+	{ "dispatch-us", "US", CLI_NUMBER, "the software stack's host time "
+	  "per kernel launch, launches queued (predict's; default 0)" },
 	{ "precision", "P", CLI_STRING,
 	  "auto, fp32, tf32, fp16, bf16, fp8 (default auto)" },
 	{ "optimizer", "O", CLI_STRING, "sgd, momentum, adam (default adam)" },
@@ -81,6 +83,13 @@ static int args_from(const struct cli_command *cmd, const struct cli_values *v,
 	if (v->set[i = cli_opt(cmd, "max-micro-batch")])
 		a->po.max_micro_batch = v->count[i];
 	a->po.tp_across_nodes = v->set[cli_opt(cmd, "tp-across-nodes")];
+	if (v->set[i = cli_opt(cmd, "dispatch-us")]) {
+		if (!(v->num[i] >= 0.0 && v->num[i] < 1e6))
+			return dlsim_err_set(err, DLSIM_EINVAL, "--dispatch-us "
+					     "must be at least 0 and below "
+					     "1e6 (got %s)", v->str[i]);
+		a->po.dispatch_s = v->num[i] * 1e-6;
+	}
 	if (v->set[i = cli_opt(cmd, "objective")])
 		rc = sim_objective_parse(v->str[i], &a->po.objective, err);
 	if (!rc && v->set[i = cli_opt(cmd, "precision")] &&

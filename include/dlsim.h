@@ -268,8 +268,8 @@ struct model_layer {
 	 * step is at least one kernel launch (cuDNN: a GEMM and a fused
 	 * element-wise kernel), in order, per direction (the two
 	 * directions are independent).  bwd_weight is one GEMM over all
-	 * steps.  model_layer_cost()'s depth already grows with T; the
-	 * simulator should also charge steps launches instead of one.
+	 * steps.  model_layer_cost()'s depth grows with T, and its
+	 * launches are 2T (model_pass_cost.launches).
 	 * 0 for every other kind. */
 	int64_t hidden;
 	int64_t steps;
@@ -313,9 +313,11 @@ struct model_pass_cost {
 	double work;       /* Ben-Nun & Hoefler W: operations (a MAC is 1) */
 	double depth;      /* Ben-Nun & Hoefler D: longest dependency chain */
 	enum model_kernel kernel;
-	double launches;   /* dependent kernel calls the pass makes one after
-			      the other: a recurrent layer's T steps of the
-			      forward and backward-data passes; 0 or 1: one */
+	double launches;   /* kernel calls the pass makes one after the
+			      other: a recurrent layer's 2T (a GEMM and an
+			      element-wise kernel a step) in forward and
+			      backward-data, an unfused attention's 3-6;
+			      0 or 1: one */
 	int fused;         /* 1: runs inside the kernel of the pass before
 			      it (sim_options.fuse_elementwise): no launch
 			      of its own */

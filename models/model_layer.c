@@ -444,8 +444,8 @@ static void additive_extra(const struct model_layer *l, enum model_pass p,
  *             reads it: 6 (4 without dropout) + mask, in 4 kernels (3).
  *   backward  dP = dO V^T writes E and dV = P^T dO reads P; dropout's
  *             backward reads dP and the mask and writes E; softmax's reads
- *             it and its output and writes E; dQ and dK read dS: 9 (6
- *             without dropout) + mask, in 6 kernels (5).
+ *             it and its output and writes E; dQ and dK read dS: 9 (7
+ *             without dropout's two) + mask, in 6 kernels (5).
  * The causal mask is applied to the full Sq x Skv block, as the fused
  * softmax does.
  */
@@ -462,7 +462,7 @@ static void unfused_extra(const struct model_layer *l, enum model_pass p,
 		c->bytes += e * (a * (drop ? 6.0 : 4.0) + (drop ? 1.0 : 0.0));
 		c->launches = drop ? 4.0 : 3.0;
 	} else if (p == MODEL_PASS_BWD_DATA) {
-		c->bytes += e * (a * (drop ? 9.0 : 6.0) + (drop ? 1.0 : 0.0));
+		c->bytes += e * (a * (drop ? 9.0 : 7.0) + (drop ? 1.0 : 0.0));
 		c->launches = drop ? 6.0 : 5.0;
 	}
 }

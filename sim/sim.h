@@ -36,6 +36,24 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 double sim_pass_time(const struct sim_roof *r,
 		     const struct model_pass_cost *c, enum sim_bound *bound);
 
+/*
+ * Element-wise fusion (sim_fuse.c).  sim_fuse_mark fills fused[] (one byte
+ * per layer, 0 everywhere when on is 0) with the SIM_FUSE_* bits of the
+ * edges that stay on chip; sim_fuse_edges counts the fused edges;
+ * sim_fuse_pass takes their traffic and launch off layer i's forward or
+ * backward-data pass c at batch and act_bytes.
+ */
+#define SIM_FUSE_IN 1        /* forward: an input edge stays on chip */
+#define SIM_FUSE_OUT 2       /* forward: the output edge stays on chip */
+#define SIM_FUSE_IN_BWD 4    /* backward, the same edges where no add */
+#define SIM_FUSE_OUT_BWD 8
+
+void sim_fuse_mark(const struct model *m, int on, unsigned char *fused);
+int sim_fuse_edges(const struct model *m, const unsigned char *fused);
+void sim_fuse_pass(const struct model *m, const unsigned char *fused, int i,
+		   enum model_pass p, int64_t batch, int act_bytes,
+		   struct model_pass_cost *c);
+
 /* ---------------------------------------------------------------- */
 /* Point to point: LogGP (sim_loggp.c)                               */
 /* ---------------------------------------------------------------- */

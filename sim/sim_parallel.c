@@ -74,7 +74,10 @@
  *   Korthikanti et al. 2022, Table 2: s b h (34 + 5 a s / h) without
  *   tensor parallelism; s b h (10 + 24/t + 5 a s/(h t)) with it;
  *   s b h/t (34 + 5 a s/h) with sequence parallelism; selective
- *   recomputation drops the 5 a s/h term; full keeps only each block's
+ *   recomputation drops the 5 a s/h term (the attention scores' softmax,
+ *   dropout mask and output), and so does a fused attention, which
+ *   never stores them (only unfused=1 models keep it); full keeps only
+ *   each block's
  *   input, 2 s b h.  Scaled by the activation width over 2.  Micro-
  *   batches in flight: GPipe m; 1F1B min(m, pp) on the first stage; the
  *   interleaved schedule 1 + (pp - 1)/(pp v) times that (ibid. Sec. 4.2).
@@ -509,7 +512,11 @@ static double block_activations(const struct sim_par_ctx *c,
 	const struct model_transformer *tf = &c->m->tf;
 	double s = (double)tf->seq, b = (double)st->micro_batch;
 	double h = (double)tf->hidden, a = (double)tf->heads;
-	double t = (double)st->tp, sbh = s * b * h, attn = 5.0 * a * s / h;
+	double t = (double)st->tp, sbh = s * b * h;
+	/* the scores' softmax, dropout mask and dropout output, which a
+	 * fused attention (FlashAttention) never stores */
+	double attn = tf->flags & MODEL_TF_UNFUSED_ATTENTION ?
+		      5.0 * a * s / h : 0.0;
 	double per;
 
 	if (st->recompute == SIM_RECOMPUTE_FULL)

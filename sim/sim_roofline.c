@@ -51,9 +51,10 @@
  *
  * DEPENDENT CALLS
  *   A pass that makes k kernel calls one after the other (a recurrent
- *   layer's T steps: model_pass_cost.launches) pays k launches, or with
- *   a fitted roofline k fixed costs: each step waits for the last, so
- *   neither hides behind the others' work.
+ *   layer's 2T, an unfused attention's 3-6: model_pass_cost.launches)
+ *   pays k launches, or with a fitted roofline k fixed costs: each waits
+ *   for the last, so neither hides behind the others' work.  A pass
+ *   fused into the kernel before it (model_pass_cost.fused) pays none.
  */
 #include <math.h>
 #include <string.h>

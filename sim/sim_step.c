@@ -218,7 +218,7 @@ struct step {
 	int64_t batch;
 	const unsigned char *needs;
 	const unsigned char *on_host;   /* tables in host memory */
-	const unsigned char *fused;     /* FUSED_IN, FUSED_OUT per layer */
+	const unsigned char *fused;     /* SIM_FUSE_* per layer */
 	double host_Bps;                /* the host link's bandwidth */
 	struct sim_layer_time *rec;     /* NULL unless layers are wanted */
 	struct sim_event *ev;           /* NULL unless a trace is wanted */
@@ -271,99 +271,6 @@ static void emit(struct step *st, enum sim_stream stream, int layer,
 	e->bound = b;
 }
 
-/* ---------------------------------------------------------------- */
-/* Element-wise fusion                                               */
-/* ---------------------------------------------------------------- */
-
-/*
- * With sim_options.fuse_elementwise, a chain of element-wise layers runs
- * as one kernel, as XLA fuses them and as NVIDIA's MLPerf ResNet-50 runs
- * BatchNorm + ReLU and BatchNorm + Add + ReLU (MXNet's NHWC
- * BatchNormAddRelu operator).  An edge j -> i is fused when both are
- * element-wise kinds and i is j's only consumer: the tensor on it stays
- * on chip.  Forward, j does not write it and i does not read it;
- * backward, i does not write its gradient and j does not read it.  The
- * consumer pays no launch of its own.  A reduction inside the chain
- * (BatchNorm's statistics) keeps its own read; convolutions and GEMMs
- * are not fused with their neighbours.
- */
-#define FUSED_IN 1      /* an input edge is fused: i continues j's kernel */
-#define FUSED_OUT 2     /* its output edge is fused into its consumer */
-
-static int fusable(const struct model_layer *l)
-{
-	switch (l->kind) {
-	case MODEL_BATCHNORM:
-	case MODEL_RELU:
-	case MODEL_SIGMOID:
-	case MODEL_TANH:
-	case MODEL_DROPOUT:
-	case MODEL_GELU:
-	case MODEL_ADD:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-/* fused[i] for every layer: each fusable layer takes at most one fused
- * input edge, from a fusable producer it is the only consumer of. */
-static void mark_fusion(const struct model *m, int on, unsigned char *fused)
-{
-	int i, k;
-
-	memset(fused, 0, (size_t)m->n_layers);
-	for (i = 1; on && i < m->n_layers; i++) {
-		const struct model_layer *l = &m->layers[i];
-
-		if (!fusable(l))
-			continue;
-		for (k = 0; k < l->n_inputs; k++) {
-			int j = l->inputs[k];
-
-			if (j > 0 && fusable(&m->layers[j]) &&
-			    m->layers[j].n_consumers == 1 &&
-			    !(fused[j] & FUSED_OUT)) {
-				fused[i] |= FUSED_IN;
-				fused[j] |= FUSED_OUT;
-				break;
-			}
-		}
-	}
-}
-
-static double out_elems(const struct model_layer *l)
-{
-	return (double)l->out.c * (double)l->out.h * (double)l->out.w;
-}
-
-/* Layer i's forward or backward-data pass without the traffic of its
- * fused edges (the file's head: one tensor pass each side). */
-static void fuse_pass(const struct step *st, int i, struct model_pass_cost *c)
-{
-	const struct model *m = st->m;
-	const struct model_layer *l = &m->layers[i];
-	double per = (double)st->batch * (double)st->sz.act;
-	int k;
-
-	if (st->fused[i] & FUSED_IN) {
-		for (k = 0; k < l->n_inputs; k++) {
-			int j = l->inputs[k];
-
-			if (j > 0 && (st->fused[j] & FUSED_OUT) &&
-			    m->layers[j].n_consumers == 1) {
-				c->bytes -= per * out_elems(&m->layers[j]);
-				break;
-			}
-		}
-		c->fused = 1;
-	}
-	if (st->fused[i] & FUSED_OUT)
-		c->bytes -= per * out_elems(l);
-	if (c->bytes < 0.0)
-		c->bytes = 0.0;
-}
-
 /* Run one costed pass on the compute stream: clock, record, timeline. */
 static void run_pass(struct step *st, int i, enum model_pass p,
 		     const struct model_pass_cost *c)
@@ -377,7 +284,8 @@ static void run_pass(struct step *st, int i, enum model_pass p,
 		rec->time_s[p] += t;
 		rec->flops[p] += c->flops;
 		rec->bytes[p] += c->bytes;
-		rec->bound[p] = b;
+		if (t > 0.0)    /* an empty pass keeps what the sum set */
+			rec->bound[p] = b;
 	}
 	emit(st, SIM_STREAM_COMPUTE, i, (int)p, -1, st->t, t, c, b);
 	st->t += t;
@@ -389,8 +297,9 @@ static void pass(struct step *st, int i, enum model_pass p)
 
 	model_layer_cost(&st->m->layers[i], p, st->batch, st->sz.act,
 			 st->sz.weight, &c);
-	if (st->fused[i] && (p == MODEL_PASS_FWD || p == MODEL_PASS_BWD_DATA))
-		fuse_pass(st, i, &c);
+	if (st->fused[i])
+		sim_fuse_pass(st->m, st->fused, i, p, st->batch, st->sz.act,
+			      &c);
 	/* a table in host memory is read and updated over the host link:
 	 * its bytes count at that link's rate, not the device memory's */
 	if (st->on_host[i] && st->host_Bps > 0.0)
@@ -630,10 +539,9 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	sim_place_tables(m, s, o, &st.sz, r, on_host);
 	st.on_host = on_host;
 	fused = on_host + m->n_layers;
-	mark_fusion(m, o->fuse_elementwise, fused);
+	sim_fuse_mark(m, o->fuse_elementwise, fused);
 	st.fused = fused;
-	for (i = 0; i < m->n_layers; i++)
-		r->fused_edges += (fused[i] & FUSED_IN) != 0;
+	r->fused_edges = sim_fuse_edges(m, fused);
 	st.host_Bps = s->host ? s->host->bandwidth_Bps : 0.0;
 	for (i = 0; i < m->n_layers; i++)
 		host_params += on_host[i] ? (double)m->layers[i].params : 0.0;

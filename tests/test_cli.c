@@ -442,6 +442,10 @@ START_TEST(cli_strategy_rejects_bad_input)
 	assert_one_error(&r, 2, "--layers is not available");
 	run(&r, "predict " TINY_GPT " --hw a100x8 --tp 2 --fuse-elementwise");
 	assert_one_error(&r, 2, "--fuse-elementwise is not available");
+	run(&r, "plan " TINY_GPT " --hw a100x8 --global-batch 8 "
+	    "--dispatch-us 2e6");
+	assert_one_error(&r, 2, "--dispatch-us must be at least 0 and below "
+			 "1e6");
 	run(&r, "plan " TINY_GPT " --hw a100x8");
 	assert_one_error(&r, 2, "--global-batch are required");
 	run(&r, "plan " TINY_GPT " --hw a100x8 --global-batch 8 "

@@ -64,13 +64,27 @@ static void eval(struct rig *r, const struct sim_strategy *st,
 /* One strategy                                                      */
 /* ---------------------------------------------------------------- */
 
+/* Swap the rig's model for the same GPT with unfused=1 (scores stored). */
+static void rig_unfused(struct rig *r, int L)
+{
+	struct dlsim_err err = { 0, "" };
+	char name[128];
+
+	model_free(r->m);
+	snprintf(name, sizeof(name), "gpt:layers=%d,hidden=64,heads=4,"
+		 "seq=32,vocab=100,unfused=1", L);
+	ck_assert_msg(model_resolve(name, &r->m, &err) == DLSIM_OK, "%s",
+		      err.msg);
+}
+
 /*
  * Activations, fp16, micro-batch 2, s = 32, h = 64, a = 4: s b h = 4096.
- * Per block without tp: 4096 (34 + 5 x 4 x 32 / 64) = 4096 x 44 =
- * 180,224 B.  One device, one micro-batch in flight, 2 blocks, plus the
- * fp32 logits 32 x 2 x 100 x 4 = 25,600 B: 386,048 B.  Selective drops
- * the 5as/h term: 2 x 4096 x 34 + 25,600 = 304,128.  Full keeps 2 s b h
- * per block: 2 x 8192 + 25,600 = 41,984.
+ * Unfused attention, per block without tp: 4096 (34 + 5 x 4 x 32 / 64) =
+ * 4096 x 44 = 180,224 B.  One device, one micro-batch in flight, 2
+ * blocks, plus the fp32 logits 32 x 2 x 100 x 4 = 25,600 B: 386,048 B.
+ * Selective drops the 5as/h term: 2 x 4096 x 34 + 25,600 = 304,128, as
+ * a fused attention does without recomputing anything.  Full keeps 2 s
+ * b h per block: 2 x 8192 + 25,600 = 41,984.
  */
 START_TEST(parallel_activations_by_hand)
 {
@@ -82,6 +96,9 @@ START_TEST(parallel_activations_by_hand)
 	sim_strategy_init(&st);
 	st.micro_batch = 2;
 	st.global_batch = 2;
+	eval(&g, &st, DLSIM_FP16, &r);
+	ck_assert_rel(r.memory.activations_bytes, 304128.0, 1e-12);
+	rig_unfused(&g, 2);
 	eval(&g, &st, DLSIM_FP16, &r);
 	ck_assert_rel(r.memory.activations_bytes, 386048.0, 1e-12);
 	st.recompute = SIM_RECOMPUTE_SELECTIVE;
@@ -95,8 +112,9 @@ START_TEST(parallel_activations_by_hand)
 END_TEST
 
 /*
- * tp = 2 on two A100s, no sequence parallelism: per block 4096 (10 +
- * 24/2 + 5 x 4 x 32 / (64 x 2)) = 4096 x 27 = 110,592; logits halve:
+ * Unfused attention, tp = 2 on two A100s, no sequence parallelism: per
+ * block 4096 (10 + 24/2 + 5 x 4 x 32 / (64 x 2)) = 4096 x 27 = 110,592;
+ * logits halve:
  * 12,800.  Two blocks: 233,984.  With sequence parallelism: 4096 / 2
  * (34 + 10) = 90,112 a block: 193,024.
  */
@@ -107,6 +125,7 @@ START_TEST(parallel_activations_with_tp)
 	struct rig g;
 
 	rig_open(&g, "a100x2", 2);
+	rig_unfused(&g, 2);
 	sim_strategy_init(&st);
 	st.tp = 2;
 	st.dp = 1;

@@ -506,6 +506,89 @@ START_TEST(step_fuses_elementwise_chains)
 END_TEST
 
 /*
+ * Through an add: fc1 -> bn -> add(bn, fc1) -> relu -> fc2 -> loss, batch
+ * 2, fp32, E = 16 values (64 B) on each edge.  bn -> add and add -> relu
+ * stay on chip forward (2 edges): bn 256 - 64 = 192 B, add 4 (32 + 16)
+ * = 192 - 64 - 64 = 64 B, relu 128 - 64 = 64 B, and add and relu pay no
+ * launch (forward 6 ms -> 4 ms).  Backward nothing changes: the add runs
+ * no kernel, and the gradient it passes on is read by fc1's sum too.
+ */
+START_TEST(step_fuses_forward_only_through_an_add)
+{
+	struct model_builder b;
+	struct model_shape in = { 4, 1, 1 };
+	struct model *m = NULL;
+	struct rig r;
+	struct sim_options o;
+	struct sim_result a, f;
+	int x, bn, add, relu, y[2];
+
+	model_builder_init(&b, "res", in, 2, "test");
+	x = model_add_fc(&b, MODEL_IN, "fc1", 8, 1);
+	bn = model_add_batchnorm(&b, x, "bn");
+	y[0] = bn;
+	y[1] = x;
+	add = model_add_merge(&b, MODEL_ADD, 2, y, "add");
+	relu = model_add_simple(&b, MODEL_RELU, add, "relu");
+	x = model_add_fc(&b, relu, "fc2", 8, 1);
+	model_add_simple(&b, MODEL_SOFTMAX_XENT, x, "loss");
+	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
+	rig_init(&r, 1, 1);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.want_layers = 1;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &a, NULL), DLSIM_OK);
+	o.fuse_elementwise = 1;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &f, NULL), DLSIM_OK);
+	ck_assert_int_eq(f.fused_edges, 2);
+	ck_assert(f.layers[bn].bytes[MODEL_PASS_FWD] == 192.0);
+	ck_assert(a.layers[add].bytes[MODEL_PASS_FWD] == 192.0);
+	ck_assert(f.layers[add].bytes[MODEL_PASS_FWD] == 64.0);
+	ck_assert(f.layers[relu].bytes[MODEL_PASS_FWD] == 64.0);
+	ck_assert(f.layers[bn].bytes[MODEL_PASS_BWD_DATA] ==
+		  a.layers[bn].bytes[MODEL_PASS_BWD_DATA]);
+	ck_assert(f.layers[relu].bytes[MODEL_PASS_BWD_DATA] ==
+		  a.layers[relu].bytes[MODEL_PASS_BWD_DATA]);
+	ck_assert_rel(a.breakdown.forward_s, 6e-3, 1e-9);
+	ck_assert_rel(f.breakdown.forward_s, 4e-3, 1e-9);
+	ck_assert_rel(f.breakdown.backward_s, a.breakdown.backward_s, 1e-12);
+	sim_result_release(&a);
+	sim_result_release(&f);
+	model_free(m);
+}
+END_TEST
+
+/* A producer whose backward reads its output (sigmoid) or a consumer
+ * whose backward reads its input (BatchNorm) keeps the edge in memory. */
+START_TEST(step_fusion_keeps_tensors_backward_reads)
+{
+	struct model_builder b;
+	struct model_shape in = { 4, 1, 1 };
+	struct model *m = NULL;
+	struct rig r;
+	struct sim_options o;
+	struct sim_result f;
+	int x;
+
+	model_builder_init(&b, "keep", in, 2, "test");
+	x = model_add_fc(&b, MODEL_IN, "fc1", 8, 1);
+	x = model_add_simple(&b, MODEL_SIGMOID, x, "sig");
+	x = model_add_simple(&b, MODEL_RELU, x, "relu");
+	x = model_add_batchnorm(&b, x, "bn");
+	model_add_simple(&b, MODEL_SOFTMAX_XENT, x, "loss");
+	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
+	rig_init(&r, 1, 1);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.fuse_elementwise = 1;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &f, NULL), DLSIM_OK);
+	ck_assert_int_eq(f.fused_edges, 0);
+	sim_result_release(&f);
+	model_free(m);
+}
+END_TEST
+
+/*
  * Two devices in one box, ring allreduce at 1 GB/s, no latency: a
  * bucket of m bytes takes 2 x 1/2 x m / 1e9 = m ns.  Buckets of 1 MB:
  *   fc2's gradients 1,001,000 x 4 B = 4.004 MB fill bucket 1 when fc2's
@@ -925,6 +1008,8 @@ Suite *suite_sim(void)
 	tcase_add_test(c, step_single_device_counts_autograd_passes);
 	tcase_add_test(c, step_sums_gradients_at_a_fan_out);
 	tcase_add_test(c, step_fuses_elementwise_chains);
+	tcase_add_test(c, step_fuses_forward_only_through_an_add);
+	tcase_add_test(c, step_fusion_keeps_tensors_backward_reads);
 	tcase_add_test(c, step_compression_costs_bytes_and_kernels);
 	tcase_add_test(c, step_trace_is_the_schedule);
 	tcase_add_test(c, train_time_energy_and_cost);

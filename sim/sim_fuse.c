@@ -1,0 +1,131 @@
+/*
+ * sim_fuse.c -- element-wise fusion (sim_options.fuse_elementwise): which
+ * edges between element-wise layers stay on chip, and what that takes
+ * off a pass.
+ *
+ * THE MODEL
+ * A chain of element-wise layers can run as one kernel, as XLA fuses
+ * them and as NVIDIA's MLPerf ResNet-50 runs BatchNorm + ReLU and
+ * BatchNorm + Add + ReLU (MXNet's NHWC BatchNormAddRelu operator, which
+ * keeps a 1-bit ReLU mask for the backward pass).  An edge j -> i is
+ * fused when
+ * - both are element-wise kinds (BatchNorm, ReLU, sigmoid, tanh,
+ *   dropout, GELU, add) and i is j's only consumer;
+ * - i's backward pass does not read i's input (BatchNorm and GELU do:
+ *   the tensor must be written for them) and j's backward does not read
+ *   j's output (sigmoid and tanh do; ReLU's mask is a bit).
+ * Forward, j does not write the tensor and i does not read it, and i pays
+ * no launch of its own.  Backward the same holds for the gradient on the
+ * edge, j continuing i's kernel, except where either end is an add: an
+ * add runs no backward kernel, and the gradient it passes on is read by
+ * its other input as well, so it is written all the same.  Reductions
+ * inside a chain (BatchNorm's statistics) keep their own reads;
+ * convolutions and GEMMs are not fused with their neighbours.
+ */
+#include <string.h>
+
+#include "sim/sim.h"
+#include "core/banned.h"
+
+static int fusable(enum model_layer_kind k)
+{
+	switch (k) {
+	case MODEL_BATCHNORM:
+	case MODEL_RELU:
+	case MODEL_SIGMOID:
+	case MODEL_TANH:
+	case MODEL_DROPOUT:
+	case MODEL_GELU:
+	case MODEL_ADD:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* May the edge from producer j into consumer i stay on chip? */
+static int edge_fuses(const struct model_layer *j, const struct model_layer *i)
+{
+	return fusable(j->kind) && fusable(i->kind) && j->n_consumers == 1 &&
+	       i->kind != MODEL_BATCHNORM && i->kind != MODEL_GELU &&
+	       j->kind != MODEL_SIGMOID && j->kind != MODEL_TANH;
+}
+
+void sim_fuse_mark(const struct model *m, int on, unsigned char *fused)
+{
+	int i, k;
+
+	memset(fused, 0, (size_t)m->n_layers);
+	for (i = 1; on && i < m->n_layers; i++) {
+		const struct model_layer *l = &m->layers[i];
+
+		for (k = 0; k < l->n_inputs; k++) {
+			int j = l->inputs[k];
+			const struct model_layer *p = &m->layers[j];
+
+			if (j <= 0 || (fused[j] & SIM_FUSE_OUT) ||
+			    !edge_fuses(p, l))
+				continue;
+			fused[i] |= SIM_FUSE_IN;
+			fused[j] |= SIM_FUSE_OUT;
+			if (l->kind != MODEL_ADD && p->kind != MODEL_ADD) {
+				fused[i] |= SIM_FUSE_IN_BWD;
+				fused[j] |= SIM_FUSE_OUT_BWD;
+			}
+			break;
+		}
+	}
+}
+
+int sim_fuse_edges(const struct model *m, const unsigned char *fused)
+{
+	int i, n = 0;
+
+	for (i = 0; i < m->n_layers; i++)
+		n += (fused[i] & SIM_FUSE_IN) != 0;
+	return n;
+}
+
+static double out_elems(const struct model_layer *l)
+{
+	return (double)l->out.c * (double)l->out.h * (double)l->out.w;
+}
+
+/* The fused input edge's values per sample (its producer's output). */
+static double in_edge(const struct model *m, const unsigned char *fused,
+		      int i)
+{
+	const struct model_layer *l = &m->layers[i];
+	int k;
+
+	for (k = 0; k < l->n_inputs; k++) {
+		int j = l->inputs[k];
+
+		if (j > 0 && (fused[j] & SIM_FUSE_OUT) &&
+		    m->layers[j].n_consumers == 1)
+			return out_elems(&m->layers[j]);
+	}
+	return 0.0;
+}
+
+void sim_fuse_pass(const struct model *m, const unsigned char *fused, int i,
+		   enum model_pass p, int64_t batch, int act_bytes,
+		   struct model_pass_cost *c)
+{
+	double per = (double)batch * (double)act_bytes;
+	int in = p == MODEL_PASS_FWD ? SIM_FUSE_IN : SIM_FUSE_IN_BWD;
+	int out = p == MODEL_PASS_FWD ? SIM_FUSE_OUT : SIM_FUSE_OUT_BWD;
+
+	if (p != MODEL_PASS_FWD && p != MODEL_PASS_BWD_DATA)
+		return;
+	if (fused[i] & in)
+		c->bytes -= per * in_edge(m, fused, i);
+	if (fused[i] & out)
+		c->bytes -= per * out_elems(&m->layers[i]);
+	/* forward the consumer continues its producer's kernel; backward
+	 * the producer continues its consumer's */
+	if (fused[i] & (p == MODEL_PASS_FWD ? in : out))
+		c->fused = 1;
+	if (c->bytes < 0.0)
+		c->bytes = 0.0;
+}
