@@ -43,8 +43,10 @@
  * the in-sample bias is 1.5%.  Covariance sigma^2 (J'J)^-1, J the
  * Jacobian of the log residuals, sigma^2 their variance.
  * Non-negativity: every subset of the terms that keeps 1/R is fitted and
- * the feasible one with the least error wins (the non-negative optimum is
- * the unconstrained fit on its own free terms).  On DeepBench's 160 GEMM
+ * the feasible one with the least error wins.  That is the non-negative
+ * optimum among fits with a FLOP term (the optimum is the unconstrained
+ * fit on its own free terms); a purely memory-bound kernel set, which
+ * would be better fitted without one, is not what this roofline is for.  On DeepBench's 160 GEMM
  * shapes per device this gives a median error of 5-10% where a curve over
  * size alone gave 10-15% (skinny shapes are bound by Q/B, which size
  * alone cannot see).
@@ -302,16 +304,11 @@ static int roof_log_ss(const gsl_matrix *X, const gsl_vector *b, double *ss)
 	return 0;
 }
 
-/* One Gauss-Newton step on sum log(x_i . b)^2: J_ik = x_ik / (x_i . b),
- * the step d solves J d = -log(x_i . b) in least squares; halved until
- * the sum falls.  C gets sigma^2 (J'J)^-1 at b.  0 moved, 1 at the
- * minimum (no smaller sum along d), -1 GSL failed. */
-static int roof_gn_step(const gsl_matrix *X, gsl_vector *b, gsl_matrix *J,
-			gsl_vector *rho, gsl_vector *d, gsl_vector *trial,
-			gsl_matrix *C, gsl_multifit_linear_workspace *w,
-			double *ss)
+/* At b: J_ik = x_ik / (x_i . b) and rho_i = -log(x_i . b) (every x_i . b
+ * positive: roof_log_ss has checked b). */
+static void roof_jacobian(const gsl_matrix *X, const gsl_vector *b,
+			  gsl_matrix *J, gsl_vector *rho)
 {
-	double chi2, step, ss_new;
 	size_t i, k;
 
 	for (i = 0; i < X->size1; i++) {
@@ -323,6 +320,20 @@ static int roof_gn_step(const gsl_matrix *X, gsl_vector *b, gsl_matrix *J,
 		for (k = 0; k < X->size2; k++)
 			gsl_matrix_set(J, i, k, gsl_matrix_get(X, i, k) / r);
 	}
+}
+
+/* One Gauss-Newton step on sum log(x_i . b)^2: J_ik = x_ik / (x_i . b),
+ * the step d solves J d = -log(x_i . b) in least squares; halved until
+ * the sum falls.  C gets sigma^2 (J'J)^-1 at b.  0 moved, 1 at the
+ * minimum (no smaller sum along d), -1 GSL failed. */
+static int roof_gn_step(const gsl_matrix *X, gsl_vector *b, gsl_matrix *J,
+			gsl_vector *rho, gsl_vector *d, gsl_vector *trial,
+			gsl_matrix *C, gsl_multifit_linear_workspace *w,
+			double *ss)
+{
+	double chi2, step, ss_new;
+
+	roof_jacobian(X, b, J, rho);
 	if (gsl_multifit_linear(J, rho, d, C, &chi2, w) != GSL_SUCCESS)
 		return -1;
 	for (step = 1.0; step >= ROOF_GN_MIN_STEP; step /= 2.0) {
@@ -390,8 +401,9 @@ static int roof_subset(const double *F, const double *Q, const double *t,
 		if (moved > 0)
 			break;
 	}
-	/* the covariance at the minimum: one more linearisation */
-	if (roof_gn_step(X, b, J, y, d, trial, C, w, ss) < 0)
+	/* the covariance at the point reached: the linearisation there */
+	roof_jacobian(X, b, J, y);
+	if (gsl_multifit_linear(J, y, d, C, &chi2, w) != GSL_SUCCESS)
 		goto done;
 	for (k = 0; k < p; k++) {
 		c[col[k]] = gsl_vector_get(b, (size_t)k);

@@ -12,15 +12,17 @@
  * - every comparison: inputs_json {"validate_row": NAME, "what": the
  *   row's inputs, "calibrated": b}, outputs_json {"predicted",
  *   "measured", "error"};
- * and the measured values themselves in the measurements table (set_name
- * NAME, row_key the row's inputs), once: a set already there is not
- * stored again.  --history reads back the set rows (db_each_prediction
+ * and, in the same transaction, the measured values in the measurements
+ * table (set_name NAME, row_key the row's inputs and its data row, source
+ * the file's source column) unless the database holds the set's values
+ * as they are: a corrected file is stored again.  --history reads back the set rows (db_each_prediction
  * with the pattern '{"validate": %', which the per-row '{"validate_row"'
  * does not match) in the order they were stored.  Rows the pattern
  * matches but that do not parse are skipped: another tool may have
  * stored them.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,121 +30,247 @@
 #include "calibrate/cal.h"
 #include "core/banned.h"
 
-/* Is any measurement of set_name stored? (db_each_measurement's visit) */
-static int found(void *ctx, const struct db_measurement *m)
+/* ---------------------------------------------------------------- */
+/* Recording                                                         */
+/* ---------------------------------------------------------------- */
+
+/* v as a JSON number into buf (32 bytes): null when not finite, as a
+ * set with no row compared has its figures. */
+static const char *json_num(char *buf, double v)
 {
-	(void)m;
-	*(int *)ctx = 1;
-	return 1;
+	if (isfinite(v))
+		snprintf(buf, 32, "%.9g", v);
+	else
+		snprintf(buf, 32, "null");
+	return buf;
 }
 
-/* s as the inside of a JSON string into dst (n bytes, truncated at a
- * character boundary of the escaping). */
-static void json_inner(char *dst, size_t n, const char *s)
+/* s as a JSON string literal, quoted, in a new buffer (NULL: out of
+ * memory).  Every byte is kept or escaped, so UTF-8 is never split. */
+static char *json_quote(const char *s)
 {
-	size_t k = 0;
+	size_t n = 3;
+	const char *p;
+	char *out, *q;
 
-	for (; *s && k + 7 < n; s++) {
-		unsigned char c = (unsigned char)*s;
+	for (p = s; *p; p++)
+		n += (unsigned char)*p < 0x20 ? 6 : *p == '"' || *p == '\\' ?
+		     2 : 1;
+	if (!(out = malloc(n)))
+		return NULL;
+	q = out;
+	*q++ = '"';
+	for (p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
 
-		if (c == '"' || c == '\\') {
-			dst[k++] = '\\';
-			dst[k++] = (char)c;
-		} else if (c < 0x20) {
-			k += (size_t)snprintf(dst + k, n - k, "\\u%04x", c);
+		if (c < 0x20) {
+			snprintf(q, 7, "\\u%04x", c);
+			q += 6;
 		} else {
-			dst[k++] = (char)c;
+			if (c == '"' || c == '\\')
+				*q++ = '\\';
+			*q++ = (char)c;
 		}
 	}
-	dst[k] = '\0';
+	*q++ = '"';
+	*q = '\0';
+	return out;
 }
 
-/* The measured values of set s, unless the database has them. */
-static int record_measurements(struct db *db, const struct cal_val_set *s,
-			       struct dlsim_err *err)
+/* The texts of one stored prediction, malloc'd; NULL when out of memory. */
+static char *text_printf(const char *fmt, ...)
 {
-	struct db_measurement *m;
-	int have = 0, rc;
-	int64_t i;
+	va_list ap;
+	char *out;
+	int n;
 
-	if ((rc = db_each_measurement(db, s->name, found, &have, err)))
-		return rc;
-	if (have || s->rows == 0)
-		return DLSIM_OK;
-	if (!(m = calloc((size_t)s->rows, sizeof(*m))))
-		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
-	for (i = 0; i < s->rows; i++) {
-		snprintf(m[i].set_name, sizeof(m[i].set_name), "%s", s->name);
-		snprintf(m[i].row_key, sizeof(m[i].row_key), "%s",
-			 s->row[i].what);
-		m[i].value = s->row[i].measured;
-		snprintf(m[i].unit, sizeof(m[i].unit), "%s", s->unit);
-		snprintf(m[i].source, sizeof(m[i].source), "dlsim validate: "
-			 "%s", s->title);
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !(out = malloc((size_t)n + 1)))
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(out, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return out;
+}
+
+/* A row's key in the measurements table: its inputs and its data row,
+ * which tells apart rows whose inputs read alike (a value published
+ * twice, a column dlsim does not use). */
+static void row_key(char *dst, size_t n, const struct cal_val_row *w)
+{
+	snprintf(dst, n, "%.200s (row %lld)", w->what, (long long)w->line);
+}
+
+/* The stored measurements of one set, in id order. */
+struct stored {
+	struct db_measurement *m;
+	int64_t n, cap;
+	int nomem;
+};
+
+static int collect(void *ctx, const struct db_measurement *m)
+{
+	struct stored *st = ctx;
+
+	if (st->n == st->cap) {
+		int64_t cap = st->cap ? 2 * st->cap : 64;
+		struct db_measurement *v = realloc(st->m, (size_t)cap *
+						   sizeof(*v));
+
+		if (!v) {
+			st->nomem = 1;
+			return 1;
+		}
+		st->m = v;
+		st->cap = cap;
 	}
-	rc = db_measurement_insert(db, m, s->rows, err);
-	free(m);
+	st->m[st->n++] = *m;
+	return 0;
+}
+
+/* Does the database already hold s's measured values as they are now
+ * (its last s->rows of the set, key for key and value for value)? */
+static int measured_stored(struct db *db, const struct cal_val_set *s,
+			   int *same, struct dlsim_err *err)
+{
+	struct stored st = { NULL, 0, 0, 0 };
+	char key[256];
+	int64_t i, base;
+	int rc;
+
+	*same = 0;
+	if ((rc = db_each_measurement(db, s->name, collect, &st, err)))
+		goto done;
+	if (st.nomem) {
+		rc = dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+		goto done;
+	}
+	if (st.n < s->rows)
+		goto done;
+	base = st.n - s->rows;
+	*same = 1;
+	for (i = 0; i < s->rows && *same; i++) {
+		row_key(key, sizeof(key), &s->row[i]);
+		*same = strcmp(st.m[base + i].row_key, key) == 0 &&
+			st.m[base + i].value == s->row[i].measured;
+	}
+done:
+	free(st.m);
 	return rc;
 }
 
-/* The texts of one stored prediction: a set's figures or one row's. */
-struct record_text {
-	char in[320], out[160];
-};
+/* The measured values of r's sets the database does not hold as they
+ * are, into *out (*n of them; malloc'd). */
+static int new_measurements(struct db *db, const struct cal_val_report *r,
+			    struct db_measurement **out, int64_t *n,
+			    struct dlsim_err *err)
+{
+	int64_t total = 0, i;
+	int s, same, rc;
+
+	*out = NULL;
+	*n = 0;
+	for (s = 0; s < r->n_sets; s++)
+		total += r->set[s].rows;
+	if (total && !(*out = calloc((size_t)total, sizeof(**out))))
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	for (s = 0; s < r->n_sets; s++) {
+		const struct cal_val_set *v = &r->set[s];
+
+		if ((rc = measured_stored(db, v, &same, err)))
+			return rc;
+		for (i = 0; !same && i < v->rows; i++) {
+			struct db_measurement *m = &(*out)[(*n)++];
+
+			snprintf(m->set_name, sizeof(m->set_name), "%s",
+				 v->name);
+			row_key(m->row_key, sizeof(m->row_key), &v->row[i]);
+			m->value = v->row[i].measured;
+			snprintf(m->unit, sizeof(m->unit), "%s", v->unit);
+			snprintf(m->source, sizeof(m->source), "%s",
+				 v->row[i].source[0] ? v->row[i].source :
+				 v->title);
+		}
+	}
+	return DLSIM_OK;
+}
+
+/* The predictions rows of r: each set's figures, then its comparisons;
+ * texts malloc'd into txt[2k], txt[2k + 1]. */
+static int prediction_rows(const struct cal_val_report *r,
+			   struct db_prediction *p, char **txt)
+{
+	const char *cal = r->calibrated ? "true" : "false";
+	char a[32], b[32], c[32];
+	int64_t k = 0, i;
+	int s;
+
+	for (s = 0; s < r->n_sets; s++) {
+		const struct cal_val_set *v = &r->set[s];
+
+		txt[2 * k] = text_printf("{\"validate\": \"%s\", \"rows\": "
+			"%lld, \"skipped\": %lld, \"calibrated\": %s}",
+			v->name, (long long)v->rows, (long long)v->skipped,
+			cal);
+		txt[2 * k + 1] = text_printf("{\"median_abs_error\": %s, "
+			"\"p90_abs_error\": %s, \"median_signed_error\": %s}",
+			json_num(a, v->median_abs_error),
+			json_num(b, v->p90_abs_error),
+			json_num(c, v->median_signed_error));
+		k++;
+		for (i = 0; i < v->rows; i++, k++) {
+			char *what = json_quote(v->row[i].what);
+
+			txt[2 * k] = what ? text_printf("{\"validate_row\": "
+				"\"%s\", \"what\": %s, \"line\": %lld, "
+				"\"calibrated\": %s}", v->name, what,
+				(long long)v->row[i].line, cal) : NULL;
+			free(what);
+			txt[2 * k + 1] = text_printf("{\"predicted\": %s, "
+				"\"measured\": %s, \"error\": %s}",
+				json_num(a, v->row[i].predicted),
+				json_num(b, v->row[i].measured),
+				json_num(c, v->row[i].error));
+		}
+	}
+	for (i = 0; i < k; i++) {
+		if (!txt[2 * i] || !txt[2 * i + 1])
+			return -1;
+		p[i].inputs_json = txt[2 * i];
+		p[i].outputs_json = txt[2 * i + 1];
+		p[i].fit_ids = "[]";
+	}
+	return 0;
+}
 
 int cal_validation_record(struct db *db, const struct cal_val_report *r,
 			  struct dlsim_err *err)
 {
-	const char *cal = r->calibrated ? "true" : "false";
+	struct db_measurement *m = NULL;
 	struct db_prediction *p;
-	struct record_text *t;
-	int64_t n = 0, k, i;
-	int s, rc = DLSIM_OK;
-	char what[200];
+	char **txt;
+	int64_t n = 0, nm = 0, k;
+	int s, rc;
 
-	for (s = 0; s < r->n_sets; s++) {
+	for (s = 0; s < r->n_sets; s++)
 		n += 1 + r->set[s].rows;
-		if ((rc = record_measurements(db, &r->set[s], err)))
-			return rc;
+	if ((rc = new_measurements(db, r, &m, &nm, err))) {
+		free(m);
+		return rc;
 	}
 	p = calloc((size_t)n, sizeof(*p));
-	t = calloc((size_t)n, sizeof(*t));
-	if (!p || !t) {
-		free(p);
-		free(t);
-		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
-	}
-	for (s = 0, k = 0; s < r->n_sets; s++) {
-		const struct cal_val_set *v = &r->set[s];
-
-		snprintf(t[k].in, sizeof(t[k].in), "{\"validate\": \"%s\", "
-			 "\"rows\": %lld, \"skipped\": %lld, \"calibrated\": "
-			 "%s}", v->name, (long long)v->rows,
-			 (long long)v->skipped, cal);
-		snprintf(t[k].out, sizeof(t[k].out), "{\"median_abs_error\": "
-			 "%.9g, \"p90_abs_error\": %.9g, "
-			 "\"median_signed_error\": %.9g}", v->median_abs_error,
-			 v->p90_abs_error, v->median_signed_error);
-		k++;
-		for (i = 0; i < v->rows; i++, k++) {
-			json_inner(what, sizeof(what), v->row[i].what);
-			snprintf(t[k].in, sizeof(t[k].in), "{\"validate_row\": "
-				 "\"%s\", \"what\": \"%s\", \"calibrated\": %s}",
-				 v->name, what, cal);
-			snprintf(t[k].out, sizeof(t[k].out), "{\"predicted\": "
-				 "%.9g, \"measured\": %.9g, \"error\": %.9g}",
-				 v->row[i].predicted, v->row[i].measured,
-				 v->row[i].error);
-		}
-	}
-	for (k = 0; k < n; k++) {
-		p[k].inputs_json = t[k].in;
-		p[k].outputs_json = t[k].out;
-		p[k].fit_ids = "[]";
-	}
-	rc = db_prediction_insert_many(db, p, n, err);
+	txt = calloc(2 * (size_t)n, sizeof(*txt));
+	if (!p || !txt || prediction_rows(r, p, txt))
+		rc = dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	else
+		rc = db_results_insert(db, p, n, m, nm, err);
+	for (k = 0; txt && k < 2 * n; k++)
+		free(txt[k]);
+	free(txt);
 	free(p);
-	free(t);
+	free(m);
 	return rc;
 }
 

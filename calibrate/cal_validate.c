@@ -120,9 +120,10 @@ static void skip_add(struct cal_val_set *s, const char *why)
 	s->reason[s->n_reasons++].n = 1;
 }
 
-/* Keep row n in out's array (grown by doubling). */
+/* Keep row n (data row `line` of the file, its source column `source`)
+ * in out's array (grown by doubling). */
 static int keep_row(struct cal_val_set *out, int64_t n, const struct cal_vrow *r,
-		    double e)
+		    double e, const char *source, int64_t line)
 {
 	struct cal_val_row *k;
 
@@ -139,6 +140,8 @@ static int keep_row(struct cal_val_set *out, int64_t n, const struct cal_vrow *r
 	k->measured = r->measured;
 	k->predicted = r->predicted;
 	k->error = e;
+	snprintf(k->source, sizeof(k->source), "%s", source);
+	k->line = line;
 	return 0;
 }
 
@@ -276,7 +279,8 @@ int cal_val_run_text(const struct cal_val_set_def *def, const char *fname,
 			cap = cap ? 2 * cap : 256;
 		}
 		e[n] = r.predicted / r.measured - 1.0;
-		if (keep_row(out, n, &r, e[n])) {
+		if (keep_row(out, n, &r, e[n], cal_val_col(&v, "source"),
+			     v.row)) {
 			rc = dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
 			break;
 		}

@@ -76,9 +76,9 @@ int cal_val_row_gemm(const struct cal_vctx *v, struct cal_vrow *r)
 	enum dlsim_precision p;
 	int rc;
 
-	snprintf(r->what, sizeof(r->what), "%s gemm %.0fx%.0fx%.0f %s",
-		 cal_val_col(v, "hardware"), m, n, k,
-		 cal_val_col(v, "precision"));
+	snprintf(r->what, sizeof(r->what), "%s gemm %.0fx%.0fx%.0f %s%s %s",
+		 cal_val_col(v, "hardware"), m, n, k, cal_val_col(v, "transA"),
+		 cal_val_col(v, "transB"), cal_val_col(v, "precision"));
 	if ((rc = kernel_system(v, r, &s, &cal, &p)))
 		return rc;
 	if (!(m > 0 && n > 0 && k > 0))

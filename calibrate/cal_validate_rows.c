@@ -212,9 +212,11 @@ static int gpt_row(const struct cal_vctx *v, const char *model, int64_t n,
 
 	snprintf(spec, sizeof(spec), "a100x%lld", (long long)n);
 	snprintf(r->what, sizeof(r->what), "%s on %s tp %lld pp %lld dp %lld "
-		 "mb %lld gb %lld", model, spec, (long long)st->tp,
+		 "mb %lld gb %lld %s%s", model, spec, (long long)st->tp,
 		 (long long)st->pp, (long long)st->dp,
-		 (long long)st->micro_batch, (long long)st->global_batch);
+		 (long long)st->micro_batch, (long long)st->global_batch,
+		 sim_recompute_name(st->recompute),
+		 st->sequence_parallel ? " sp" : "");
 	if (cal_val_system(v, spec, &s, &cal))
 		return cal_val_skip(r, "no such system in the catalog");
 	if (model_resolve(model, &m, NULL))
@@ -236,9 +238,10 @@ static int gpt_row(const struct cal_vctx *v, const char *model, int64_t n,
  * vtrain_single.csv (288 rows), as the median-|error| minimiser over 5-200
  * us; reported apart from the other 1,152 rows (sets vtrain_fit and
  * vtrain).  With launches queued asynchronously (sim_parallel.c's head
- * comment): 81 us, 10.0% on its subset, 8.9% on the rest (catalog
- * alone).  The earlier model, every pass paying the dispatch on top of
- * its device time, fitted 65 us at 11.2% and 10.9%.
+ * comment) and the attention these runs executed (unfused=1): 66 us,
+ * 8.4% on its subset, 7.9% on the rest (catalog alone).  The earlier
+ * model, every pass paying the dispatch on top of its device time with
+ * a fused attention, fitted 65 us at 11.2% and 10.9%.
  */
 #define MEGATRON_DEEPSPEED_DISPATCH_S 66e-6
 

@@ -147,14 +147,9 @@ int db_each_fit(struct db *db, const char *hw, const char *kind,
 /* Predictions                                                       */
 /* ---------------------------------------------------------------- */
 
-int db_prediction_insert(struct db *db, struct db_prediction *p,
-			 struct dlsim_err *err)
-{
-	return db_prediction_insert_many(db, p, 1, err);
-}
-
-int db_prediction_insert_many(struct db *db, struct db_prediction *p,
-			      int64_t n, struct dlsim_err *err)
+/* Insert p[0..n-1] inside the open transaction; ids set. */
+static int put_predictions(struct db *db, struct db_prediction *p, int64_t n,
+			   struct dlsim_err *err)
 {
 	static const char sql[] =
 		"INSERT INTO predictions (inputs_json, outputs_json, fit_ids,"
@@ -164,15 +159,8 @@ int db_prediction_insert_many(struct db *db, struct db_prediction *p,
 	int64_t i;
 	int rc;
 
-	if (n < 0 || (n > 0 && !p))
-		return dlsim_err_set(err, DLSIM_EINVAL, "%lld predictions",
-				     (long long)n);
-	for (i = 0; i < n; i++)
-		p[i].id = 0;
-	if ((rc = db_begin(db, what, err)))
-		return rc;
 	if ((rc = db_prepare(db, sql, &st, what, err)))
-		goto fail;
+		return rc;
 	for (i = 0; i < n; i++) {
 		bind_text(st, 1, p[i].inputs_json);
 		bind_text(st, 2, p[i].outputs_json);
@@ -182,21 +170,101 @@ int db_prediction_insert_many(struct db *db, struct db_prediction *p,
 			     sizeof(p[i].dlsim_version));
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			rc = db_fail(db, what, err);
-			goto fail;
+			break;
 		}
 		p[i].id = sqlite3_last_insert_rowid(db->h);
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
-	if ((rc = db_commit(db, what, err)) == DLSIM_OK)
-		return DLSIM_OK;
-	st = NULL;
-fail:
-	sqlite3_finalize(st);
-	db_rollback(db);
-	for (i = 0; i < n; i++)
-		p[i].id = 0;
 	return rc;
+}
+
+/* Insert m[0..n-1] inside the open transaction. */
+static int put_measurements(struct db *db, const struct db_measurement *m,
+			    int64_t n, struct dlsim_err *err)
+{
+	static const char sql[] =
+		"INSERT INTO measurements (set_name, row_key, value, unit,"
+		" source, created_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+	const char *what = "storing measurements";
+	sqlite3_stmt *st = NULL;
+	int64_t i;
+	int rc;
+
+	if ((rc = db_prepare(db, sql, &st, what, err)))
+		return rc;
+	for (i = 0; i < n; i++) {
+		db_bind_field(st, 1, m[i].set_name);
+		db_bind_field(st, 2, m[i].row_key);
+		sqlite3_bind_double(st, 3, m[i].value);
+		db_bind_field(st, 4, m[i].unit);
+		db_bind_field(st, 5, m[i].source);
+		sqlite3_bind_double(st, 6, stamp(m[i].created_s));
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			rc = db_fail(db, what, err);
+			break;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int check_measurements(const struct db_measurement *m, int64_t n,
+			      struct dlsim_err *err)
+{
+	int64_t i;
+
+	if (n < 0 || (n > 0 && !m))
+		return dlsim_err_set(err, DLSIM_EINVAL, "%lld measurements",
+				     (long long)n);
+	for (i = 0; i < n; i++)
+		if (!isfinite(m[i].value))
+			return dlsim_err_set(err, DLSIM_EINVAL, "measurement "
+					     "%lld (%.64s %.64s) is not a "
+					     "finite number", (long long)i,
+					     m[i].set_name, m[i].row_key);
+	return DLSIM_OK;
+}
+
+int db_results_insert(struct db *db, struct db_prediction *p, int64_t np,
+		      const struct db_measurement *m, int64_t nm,
+		      struct dlsim_err *err)
+{
+	const char *what = "storing results";
+	int64_t i;
+	int rc;
+
+	if (np < 0 || (np > 0 && !p))
+		return dlsim_err_set(err, DLSIM_EINVAL, "%lld predictions",
+				     (long long)np);
+	if ((rc = check_measurements(m, nm, err)))
+		return rc;
+	for (i = 0; i < np; i++)
+		p[i].id = 0;
+	if ((rc = db_begin(db, what, err)))
+		return rc;
+	if ((rc = put_predictions(db, p, np, err)) ||
+	    (rc = put_measurements(db, m, nm, err)) ||
+	    (rc = db_commit(db, what, err))) {
+		db_rollback(db);
+		for (i = 0; i < np; i++)
+			p[i].id = 0;
+		return rc;
+	}
+	return DLSIM_OK;
+}
+
+int db_prediction_insert(struct db *db, struct db_prediction *p,
+			 struct dlsim_err *err)
+{
+	return db_results_insert(db, p, 1, NULL, 0, err);
+}
+
+int db_prediction_insert_many(struct db *db, struct db_prediction *p,
+			      int64_t n, struct dlsim_err *err)
+{
+	return db_results_insert(db, p, n, NULL, 0, err);
 }
 
 int db_each_prediction(struct db *db, const char *inputs_like,
@@ -240,46 +308,7 @@ int db_each_prediction(struct db *db, const char *inputs_like,
 int db_measurement_insert(struct db *db, const struct db_measurement *m,
 			  int64_t n, struct dlsim_err *err)
 {
-	static const char sql[] =
-		"INSERT INTO measurements (set_name, row_key, value, unit,"
-		" source, created_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
-	const char *what = "storing measurements";
-	sqlite3_stmt *st = NULL;
-	int64_t i;
-	int rc;
-
-	if (n < 0 || (n > 0 && !m))
-		return dlsim_err_set(err, DLSIM_EINVAL, "%lld measurements",
-				     (long long)n);
-	for (i = 0; i < n; i++)
-		if (!isfinite(m[i].value))
-			return dlsim_err_set(err, DLSIM_EINVAL, "measurement "
-					     "%lld (%.64s %.64s) is not a "
-					     "finite number", (long long)i,
-					     m[i].set_name, m[i].row_key);
-	if ((rc = db_begin(db, what, err)))
-		return rc;
-	if ((rc = db_prepare(db, sql, &st, what, err)))
-		goto fail;
-	for (i = 0; i < n; i++) {
-		db_bind_field(st, 1, m[i].set_name);
-		db_bind_field(st, 2, m[i].row_key);
-		sqlite3_bind_double(st, 3, m[i].value);
-		db_bind_field(st, 4, m[i].unit);
-		db_bind_field(st, 5, m[i].source);
-		sqlite3_bind_double(st, 6, stamp(m[i].created_s));
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			rc = db_fail(db, what, err);
-			goto fail;
-		}
-		sqlite3_reset(st);
-	}
-	sqlite3_finalize(st);
-	return db_commit(db, what, err);
-fail:
-	sqlite3_finalize(st);
-	db_rollback(db);
-	return rc;
+	return db_results_insert(db, NULL, 0, m, n, err);
 }
 
 int db_each_measurement(struct db *db, const char *set_name,

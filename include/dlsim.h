@@ -1716,6 +1716,13 @@ struct db_measurement {
 int db_measurement_insert(struct db *db, const struct db_measurement *m,
 			  int64_t n, struct dlsim_err *err);
 
+/* Store predictions p[0..np-1] and measurements m[0..nm-1] in one
+ * transaction, all or nothing (ids as db_prediction_insert_many; errors
+ * as it and db_measurement_insert). */
+int db_results_insert(struct db *db, struct db_prediction *p, int64_t np,
+		      const struct db_measurement *m, int64_t nm,
+		      struct dlsim_err *err);
+
 /* Visit the measurements of set_name (NULL: all), by id. */
 int db_each_measurement(struct db *db, const char *set_name,
 			int (*fn)(void *ctx, const struct db_measurement *m),
@@ -1906,7 +1913,8 @@ int cal_fit_lines(const double *x, const double *y, int n,
  * Q s_per_byte for F FLOPs moving Q bytes (cal_fit.c explains the form).
  * terms has bit 0, 1, 2 set for each of the three kept (a dropped term
  * is 0, as are its covariances); cov is over (fixed_s, s_per_flop,
- * s_per_byte); rms is the relative rms of the times.
+ * s_per_byte); rms is the rms of the log of predicted over measured
+ * (the fit's own measure; about the relative rms).
  */
 struct cal_roof_fit {
 	double fixed_s, s_per_flop, s_per_byte;
@@ -2041,6 +2049,9 @@ int cal_fit_load(struct db *db, const char *hw, struct cal_fit_report *out,
 struct cal_val_row {
 	char what[160];              /* the row's inputs, in words */
 	double measured, predicted, error;
+	char source[160];            /* where the measured figure was
+					published (the file's source column) */
+	int64_t line;                /* the data row in its file, from 0 */
 };
 
 /* One set's record. */

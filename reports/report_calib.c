@@ -9,7 +9,9 @@
  * covariance scaled by the residual variance, cal_fit.c).  Times stay in
  * seconds and sizes in bytes, as stored; the table adds the bandwidth
  * 1/beta in GB/s (10^9 bytes/s) because that is how people read a beta.
- * residual_rms is relative to the measured values for every kind.
+ * residual_rms is relative to the measured values for every kind (for a
+ * kernel roofline the rms of log(predicted / measured), which is about
+ * that).
  *
  * The JSON keys hardware, samples_read, fits [{id, kind, benchmark,
  * group, n_samples, residual_rms, params, ci95, segments}] and skipped

@@ -40,6 +40,7 @@ static const struct suite_entry suites[] = {
 	{ "cli_sweep", suite_cli_sweep },
 	{ "db", suite_db },
 	{ "hwcalib", suite_hwcalib },
+	{ "hwcalib_cli", suite_hwcalib_cli },
 	{ "seed", suite_seed },
 	{ "parallel", suite_parallel },
 	{ "validate", suite_validate },

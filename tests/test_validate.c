@@ -309,6 +309,38 @@ START_TEST(validate_rows_lists_every_row)
 }
 END_TEST
 
+/*
+ * A set with no row compared has NAN figures: --record stores them as
+ * JSON null (the table refuses text that is not JSON), and --history
+ * reads them back as NAN, with the rows (0) it had.
+ */
+START_TEST(validate_record_stores_an_empty_set)
+{
+	static struct cal_val_report rep;
+	struct dlsim_err err = { 0, "" };
+	struct cal_val_history h;
+	struct db *db = NULL;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.n_sets = 1;
+	snprintf(rep.set[0].name, sizeof(rep.set[0].name), "empty");
+	rep.set[0].skipped = 3;
+	rep.set[0].median_abs_error = NAN;
+	rep.set[0].p90_abs_error = NAN;
+	rep.set[0].median_signed_error = NAN;
+	ck_assert(db_open(":memory:", &db, &err) == DLSIM_OK);
+	ck_assert_msg(cal_validation_record(db, &rep, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert(cal_validation_history(db, &h, &err) == DLSIM_OK);
+	ck_assert_int_eq(h.n, 1);
+	ck_assert_str_eq(h.e[0].set, "empty");
+	ck_assert_int_eq(h.e[0].rows, 0);
+	ck_assert(isnan(h.e[0].median_abs_error));
+	cal_validation_history_release(&h);
+	db_close(db);
+}
+END_TEST
+
 /* A stored comparison: both texts JSON, the error predicted / measured
  * - 1. */
 static int row_json_valid(void *ctx, const struct db_prediction *p)
@@ -416,6 +448,7 @@ Suite *suite_validate(void)
 	tcase_add_test(c, validate_skips_damaged_kernel_rows);
 	tcase_add_test(c, validate_rows_lists_every_row);
 	tcase_add_test(c, validate_record_and_history);
+	tcase_add_test(c, validate_record_stores_an_empty_set);
 	suite_add_tcase(s, c);
 	return s;
 }

@@ -31,6 +31,7 @@ Suite *suite_cli(void);
 Suite *suite_cli_sweep(void);
 Suite *suite_db(void);
 Suite *suite_hwcalib(void);
+Suite *suite_hwcalib_cli(void);
 Suite *suite_seed(void);
 Suite *suite_parallel(void);
 Suite *suite_validate(void);

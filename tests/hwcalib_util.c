@@ -1,0 +1,97 @@
+/*
+ * hwcalib_util.c -- the calibration tests' shared fixtures
+ * (hwcalib_util.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "hwcalib_util.h"
+
+void tmpdb_open(struct tmpdb *t)
+{
+	struct dlsim_err err = { 0, "" };
+
+	snprintf(t->dir, sizeof(t->dir), "/tmp/dlsim-hwcalib-XXXXXX");
+	ck_assert(mkdtemp(t->dir) != NULL);
+	snprintf(t->path, sizeof(t->path), "%s/cal.db", t->dir);
+	ck_assert_msg(db_open(t->path, &t->db, &err) == DLSIM_OK, "%s",
+		      err.msg);
+}
+
+void tmpdb_close(struct tmpdb *t)
+{
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal",
+					   NULL };
+	char p[160];
+	int i;
+
+	db_close(t->db);
+	t->db = NULL;
+	for (i = 0; ext[i]; i++) {
+		snprintf(p, sizeof(p), "%s%s", t->path, ext[i]);
+		unlink(p);
+	}
+	rmdir(t->dir);
+}
+
+int64_t put_fit(struct db *db, const char *hw, const char *kind,
+		const char *params, const char *cov, double created_s)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_fit f;
+
+	memset(&f, 0, sizeof(f));
+	snprintf(f.hw, sizeof(f.hw), "%s", hw);
+	snprintf(f.kind, sizeof(f.kind), "%s", kind);
+	f.params_json = params;
+	f.covariance_json = cov;
+	f.residual_rms = 0.01;
+	f.n_samples = 20;
+	f.sample_run_ids = "[]";
+	f.created_s = created_s;
+	ck_assert_msg(db_fit_insert(db, &f, &err) == DLSIM_OK, "%s", err.msg);
+	return f.id;
+}
+
+/* The fits of the file comment, for hw. */
+void put_fits(struct db *db, const char *hw)
+{
+	put_fit(db, hw, "gemm:fp32", "{\"benchmark\": \"gemm\", \"group\": "
+		"\"dtype=fp32\", \"flops_max\": 1e11, \"flops_half\": 1e8}",
+		"[[1e18, 0], [0, 1]]", 1000.0);
+	put_fit(db, hw, "gemm:fp32", "{\"benchmark\": \"gemm\", \"group\": "
+		"\"dtype=fp32\", \"flops_max\": 2e11, \"flops_half\": 5e8}",
+		"[[4e18, 0], [0, 1]]", 2000.0);
+	put_fit(db, hw, "gemm:fp32", "{\"benchmark\": \"gemm\", \"group\": "
+		"\"dtype=fp32 threads=1\", \"flops_max\": 1.5e11, "
+		"\"flops_half\": 5e8}", "[[4e18, 0], [0, 1]]", 2000.0);
+	put_fit(db, hw, "conv3x3:fp32", "{\"benchmark\": \"conv\", "
+		"\"group\": \"dtype=fp32 class=3x3s1\", \"fixed_s\": 1e-5, "
+		"\"s_per_flop\": 1e-11, \"s_per_byte\": 1e-10, "
+		"\"flops_per_s\": 1e11}",
+		"[[1e-14, 0, 0], [0, 1e-26, 0], [0, 0, 1e-24]]", 2000.0);
+	put_fit(db, hw, "bwcurve:triad", "{\"benchmark\": \"stream\", "
+		"\"group\": \"kernel=triad\", \"levels\": [{\"bytes_lo\": "
+		"4096, \"bytes_hi\": 32768, \"Bps\": 4e11, \"sigma_Bps\": 4e9, "
+		"\"n\": 4, \"rel_rms\": 0.01}, {\"bytes_lo\": 65536, "
+		"\"bytes_hi\": 1e9, \"Bps\": 2e10, \"sigma_Bps\": 1e8, "
+		"\"n\": 10, \"rel_rms\": 0.01}]}", "[[1.6e19, 0], [0, 1e16]]",
+		2000.0);
+	put_fit(db, hw, "stream:triad", "{\"benchmark\": \"stream\", "
+		"\"group\": \"kernel=triad\", \"bw_Bps\": 2e10, "
+		"\"from_bytes\": 1e8}", "[[1e16]]", 2000.0);
+	put_fit(db, hw, "stream:copy", "{\"benchmark\": \"stream\", "
+		"\"group\": \"kernel=copy\", \"bw_Bps\": 3e10, "
+		"\"from_bytes\": 1e8}", "[[1e16]]", 3000.0);
+	put_fit(db, hw, "alphabeta:allreduce:4", "{\"benchmark\": "
+		"\"allreduce\", \"group\": \"ranks=4\", \"segments\": ["
+		"{\"x_lo\": 8, \"x_hi\": 65536, \"alpha_s\": 1e-5, "
+		"\"beta_s_per_byte\": 1e-9, \"n\": 5, \"rel_rms\": 0.01}, "
+		"{\"x_lo\": 65536, \"x_hi\": 6.7e7, \"alpha_s\": 6e-5, "
+		"\"beta_s_per_byte\": 3e-10, \"n\": 5, \"rel_rms\": 0.01}]}",
+		"[[[1e-12, 0], [0, 1e-20]], [[1e-12, 0], [0, 9e-24]]]",
+		2000.0);
+}
