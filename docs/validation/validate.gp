@@ -23,7 +23,7 @@ plot x lw 2 lc rgb "#000000" title "predicted = measured", \
      "validate.dat" index 5 with points pt 5 ps 0.6 lc rgb "#e6ab02" title "megatron (10 rows, median 2.0%)", \
      "validate.dat" index 6 with points pt 5 ps 0.6 lc rgb "#a6761d" title "korthikanti (8 rows, median 9.1%)", \
      "validate.dat" index 7 with points pt 5 ps 0.6 lc rgb "#666666" title "horovod (3 rows, median 10.9%)", \
-     "validate.dat" index 8 with points pt 5 ps 0.6 lc rgb "#1f78b4" title "mlperf (125 rows, median 43.8%)", \
+     "validate.dat" index 8 with points pt 5 ps 0.6 lc rgb "#1f78b4" title "mlperf (125 rows, median 38.9%)", \
      "validate.dat" index 9 with points pt 5 ps 0.6 lc rgb "#b2df8a" title "jcjohnson (7 rows, median 89.0%)", \
      "validate.dat" index 10 with points pt 5 ps 0.6 lc rgb "#fb9a99" title "deepbench_gemm (1280 rows, median 9.1%)", \
      "validate.dat" index 11 with points pt 5 ps 0.6 lc rgb "#6a3d9a" title "deepbench_conv (743 rows, median 22.9%)", \
