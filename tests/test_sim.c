@@ -449,6 +449,23 @@ START_TEST(step_sums_gradients_at_a_fan_out)
 }
 END_TEST
 
+/* m on the launch-only rig, fp32 with per-layer results: *a eager,
+ * *f with element-wise fusion. */
+static void predict_fused_and_not(const struct model *m, struct sim_result *a,
+				  struct sim_result *f)
+{
+	struct sim_options o;
+	struct rig r;
+
+	rig_init(&r, 1, 1);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.want_layers = 1;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, a, NULL), DLSIM_OK);
+	o.fuse_elementwise = 1;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, f, NULL), DLSIM_OK);
+}
+
 /*
  * Element-wise fusion: fc1 (8) -> bn -> relu -> fc2 (8) -> loss, batch 2,
  * fp32.  The one fusable edge is bn -> relu (bn's only consumer; the fcs
@@ -467,8 +484,6 @@ START_TEST(step_fuses_elementwise_chains)
 	struct model_builder b;
 	struct model_shape in = { 4, 1, 1 };
 	struct model *m = NULL;
-	struct rig r;
-	struct sim_options o;
 	struct sim_result a, f;
 	int x, bn, relu, pass;
 
@@ -479,13 +494,7 @@ START_TEST(step_fuses_elementwise_chains)
 	x = model_add_fc(&b, relu, "fc2", 8, 1);
 	model_add_simple(&b, MODEL_SOFTMAX_XENT, x, "loss");
 	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
-	rig_init(&r, 1, 1);
-	sim_options_init(&o);
-	o.precision_auto = 0;
-	o.want_layers = 1;
-	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &a, NULL), DLSIM_OK);
-	o.fuse_elementwise = 1;
-	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &f, NULL), DLSIM_OK);
+	predict_fused_and_not(m, &a, &f);
 	ck_assert_int_eq(a.fused_edges, 0);
 	ck_assert_int_eq(f.fused_edges, 1);
 	for (pass = 0; pass < 2; pass++) {
@@ -518,8 +527,6 @@ START_TEST(step_fuses_forward_only_through_an_add)
 	struct model_builder b;
 	struct model_shape in = { 4, 1, 1 };
 	struct model *m = NULL;
-	struct rig r;
-	struct sim_options o;
 	struct sim_result a, f;
 	int x, bn, add, relu, y[2];
 
@@ -533,13 +540,7 @@ START_TEST(step_fuses_forward_only_through_an_add)
 	x = model_add_fc(&b, relu, "fc2", 8, 1);
 	model_add_simple(&b, MODEL_SOFTMAX_XENT, x, "loss");
 	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
-	rig_init(&r, 1, 1);
-	sim_options_init(&o);
-	o.precision_auto = 0;
-	o.want_layers = 1;
-	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &a, NULL), DLSIM_OK);
-	o.fuse_elementwise = 1;
-	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &f, NULL), DLSIM_OK);
+	predict_fused_and_not(m, &a, &f);
 	ck_assert_int_eq(f.fused_edges, 2);
 	ck_assert(f.layers[bn].bytes[MODEL_PASS_FWD] == 192.0);
 	ck_assert(a.layers[add].bytes[MODEL_PASS_FWD] == 192.0);
