@@ -27,6 +27,10 @@ static const char *deepbench_device(const char *hw)
 	} map[] = {
 		{ "NVIDIA V100", "v100" }, { "NVIDIA Tesla P100", "p100" },
 		{ "Nvidia Tesla M40", "m40" }, { "NVIDIA T4", "t4" },
+		{ "Nvidia TitanX", "titan-x-maxwell" },
+		{ "Nvidia TitanX Pascal", "titan-x-pascal" },
+		{ "NVIDIA GTX TitanXp", "titan-xp" },
+		{ "NVIDIA GTX 1080 Ti", "gtx-1080-ti" },
 		{ "Intel(R) Xeon Phi(TM)\xc2\xa0" "7250F", "phi-7250" },
 	};
 	size_t i;

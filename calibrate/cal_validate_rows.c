@@ -436,9 +436,30 @@ static int row_mlperf(const struct cal_vctx *v, struct cal_vrow *r)
 	return 0;
 }
 
+/* jcjohnson's device column and the catalog system: one GPU alone, or
+ * the dual Xeon as its two-socket node (8 samples a socket). */
+static const char *jcjohnson_system(const char *device)
+{
+	static const struct {
+		const char *column, *system;
+	} map[] = {
+		{ "GTX 1080 Ti", "gtx-1080-ti" }, { "GTX 1080", "gtx-1080" },
+		{ "Pascal Titan X", "titan-x-pascal" },
+		{ "Maxwell Titan X", "titan-x-maxwell" },
+		{ "CPU: Dual Xeon E5-2630 v3", "xeon-e5-2630v3-2s" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(map[i].column, device) == 0)
+			return map[i].system;
+	return NULL;
+}
+
 /* jcjohnson/cnn-benchmarks: forward and backward of batch 16, Torch7
- * fp32; the dual Xeon as its two-socket node, 8 samples a socket.  The
- * GPUs (GTX 1080, 1080 Ti, Titan X) are not in the catalog. */
+ * fp32.  The GPU rows whose cudnn column is "None" ran Torch's own nn
+ * kernels (im2col + cuBLAS), which no calibration describes; the CPU
+ * rows say "None" too and are predicted from the CPU's peaks. */
 static int row_jcjohnson(const struct cal_vctx *v, struct cal_vrow *r)
 {
 	static const struct {
@@ -450,7 +471,7 @@ static int row_jcjohnson(const struct cal_vctx *v, struct cal_vrow *r)
 		{ "ResNet-50", "resnet50" }, { "ResNet-101", "resnet101" },
 		{ "ResNet-152", "resnet152" },
 	};
-	const char *name = cal_val_col(v, "model");
+	const char *name = cal_val_col(v, "model"), *sys;
 	struct model *m = NULL;
 	struct sim_options o;
 	struct sim_result res;
@@ -461,14 +482,18 @@ static int row_jcjohnson(const struct cal_vctx *v, struct cal_vrow *r)
 
 	snprintf(r->what, sizeof(r->what), "%s on %s", name,
 		 cal_val_col(v, "device"));
-	if (strstr(cal_val_col(v, "device"), "Xeon E5-2630 v3") == NULL)
-		return cal_val_skip(r, "GPU not in the catalog");
+	sys = jcjohnson_system(cal_val_col(v, "device"));
+	if (!sys)
+		return cal_val_skip(r, "device not in the catalog");
+	if (strcmp(cal_val_col(v, "cudnn"), "None") == 0 &&
+	    strncmp(sys, "xeon", 4) != 0)
+		return cal_val_skip(r, "GPU without cuDNN (Torch nn kernels)");
 	for (i = 0; i < sizeof(models) / sizeof(models[0]) &&
 	     strcmp(models[i].file_name, name); i++)
 		;
 	if (i == sizeof(models) / sizeof(models[0]))
 		return cal_val_skip(r, "model not in the zoo");
-	if (cal_val_system(v, "xeon-e5-2630v3-2s", &s, &cal) ||
+	if (cal_val_system(v, sys, &s, &cal) ||
 	    model_zoo_build(models[i].zoo, &m, NULL))
 		return cal_val_skip(r, "no such system or model");
 	sim_options_init(&o);
@@ -512,7 +537,8 @@ const struct cal_val_set_def cal_val_sets[] = {
 	  "ResNet-50 steady throughput per accelerator", "samples/s/device",
 	  row_mlperf },
 	{ "jcjohnson", "jcjohnson.csv", "cnn-benchmarks: forward and backward "
-	  "of nine CNNs, batch 16, dual Xeon E5-2630 v3", "s", row_jcjohnson },
+	  "of nine CNNs, batch 16, Maxwell and Pascal GPUs, dual Xeon", "s",
+	  row_jcjohnson },
 	{ "deepbench_gemm", "deepbench_gemm.csv", "DeepBench training GEMM "
 	  "times (kernels; calibration data)", "s", cal_val_row_gemm },
 	{ "deepbench_conv", "deepbench_conv.csv", "DeepBench training "

@@ -193,6 +193,46 @@ START_TEST(catalog_matches_datasheets)
 }
 END_TEST
 
+/*
+ * The Maxwell and Pascal cards of cnn-benchmarks and DeepBench, peaks as
+ * cores x 2 FLOP x boost clock from NVIDIA's specification pages: GTX
+ * Titan X 3,072 x 2 x 1,075 MHz = 6.605 TF, 336.5 GB/s; GTX 1080 2,560 x
+ * 2 x 1,733 MHz = 8.873 TF, 320 GB/s; GTX 1080 Ti 3,584 x 2 x 1,582 MHz
+ * = 11.34 TF, 484 GB/s; Titan X (Pascal) 3,584 x 2 x 1,531 MHz = 10.97
+ * TF, 480 GB/s; Titan Xp 3,840 x 2 x 1,582 MHz = 12.15 TF, 547.7 GB/s.
+ * Maxwell has no fp16 arithmetic worth the name; GP10x runs it at 1/64.
+ */
+START_TEST(catalog_geforce_cards_match_their_specifications)
+{
+	static const struct {
+		const char *name;
+		double cores, mhz, GBps;
+	} card[] = {
+		{ "titan-x-maxwell", 3072, 1075, 336.5 },
+		{ "gtx-1080", 2560, 1733, 320 },
+		{ "gtx-1080-ti", 3584, 1582, 484 },
+		{ "titan-x-pascal", 3584, 1531, 480 },
+		{ "titan-xp", 3840, 1582, 547.7 },
+	};
+	struct hw_catalog *cat = shipped();
+	size_t i;
+
+	for (i = 0; i < sizeof(card) / sizeof(card[0]); i++) {
+		const struct hw_device *d = hw_device_find(cat, card[i].name);
+		double fp32 = card[i].cores * 2.0 * card[i].mhz * 1e6;
+
+		ck_assert_msg(d != NULL, "%s missing", card[i].name);
+		ck_assert_rel(d->peak[DLSIM_FP32].matrix_flops, fp32, 1e-3);
+		ck_assert(d->mem[0].bandwidth_Bps == card[i].GBps * 1e9);
+		ck_assert_int_eq(hw_device_supports(d, DLSIM_FP16), i > 0);
+		if (i > 0)
+			ck_assert_rel(d->peak[DLSIM_FP16].matrix_flops,
+				      fp32 / 64.0, 1e-3);
+	}
+	hw_catalog_free(cat);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- */
 /* Shipped figures the simulator depends on                          */
 /* ---------------------------------------------------------------- */
@@ -549,6 +589,7 @@ Suite *suite_catalog(void)
 	tcase_add_test(c, catalog_every_device_and_node_resolves);
 	tcase_add_test(c, catalog_issue_examples_resolve);
 	tcase_add_test(c, catalog_matches_datasheets);
+	tcase_add_test(c, catalog_geforce_cards_match_their_specifications);
 	tcase_add_test(c, catalog_knl_fits_in_ddr4_streams_from_mcdram);
 	tcase_add_test(c, catalog_nvswitch_generations);
 	tcase_add_test(c, catalog_networks_by_index);

@@ -168,6 +168,31 @@ static int has_reason(const struct cal_val_set *s, const char *needle,
 }
 
 /*
+ * cnn-benchmarks' 116 rows: 78 predicted (the four GPUs with cuDNN and
+ * the dual Xeon), 32 GPU rows without cuDNN (Torch's nn kernels) and 6
+ * ResNet-200 rows (not in the zoo) skipped with their reasons.  Its
+ * first row is AlexNet on the GTX 1080 Ti, 4.31 + 9.58 = 13.89 ms.
+ */
+START_TEST(validate_jcjohnson_predicts_the_gpus_with_cudnn)
+{
+	static const char *const names[] = { "jcjohnson", NULL };
+	static struct cal_val_report rep;
+	const struct cal_val_set *j;
+
+	validate_all(&rep, names);
+	j = find(&rep, "jcjohnson");
+	ck_assert_int_eq(j->rows, 78);
+	ck_assert_int_eq(j->skipped, 38);
+	ck_assert(has_reason(j, "without cuDNN", 32));
+	ck_assert(has_reason(j, "not in the zoo", 6));
+	ck_assert_str_eq(j->row[0].what, "AlexNet on GTX 1080 Ti");
+	ck_assert_rel(j->row[0].measured, 13.89e-3, 1e-12);
+	ck_assert(j->row[0].predicted > 0.0);
+	cal_val_report_release(&rep);
+}
+END_TEST
+
+/*
  * Damaged kernel rows are skipped with their reason, not predicted from
  * a dimension read as 0; a row repeated whole is read once.  One good
  * V100 GEMM row and one good convolution row survive in each; of the
@@ -444,6 +469,7 @@ Suite *suite_validate(void)
 	tcase_set_timeout(c, 120);
 	tcase_add_test(c, validate_medians_stay_within_the_record);
 	tcase_add_test(c, validate_record_structure);
+	tcase_add_test(c, validate_jcjohnson_predicts_the_gpus_with_cudnn);
 	tcase_add_test(c, validate_rejects_unknown_sets);
 	tcase_add_test(c, validate_skips_damaged_kernel_rows);
 	tcase_add_test(c, validate_rows_lists_every_row);
