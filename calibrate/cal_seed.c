@@ -1,8 +1,11 @@
 /*
  * cal_seed.c -- seeding a database with the calibration data dlsim
  * ships (data/calibration/, compiled in by tools/embed.sh as
- * cal_seed_files[]), so that a first-time user gets calibrated V100,
- * P100, Xeon Phi 7250 and A100 predictions without measuring anything.
+ * cal_seed_files[]), so that a first-time user gets calibrated kernels
+ * on every GPU DeepBench measured that the catalog has (V100, P100, T4,
+ * M40, Titan X Maxwell and Pascal, Titan Xp, GTX 1080 Ti) and on the Xeon
+ * Phi 7250, and calibrated A100 and V100 collectives, without measuring
+ * anything.
  *
  * HOW IT WORKS
  * Every shipped file becomes runs of tool "seed:<file name>", one per
@@ -10,9 +13,9 @@
  * GPU count), status "done", source the file's own source column:
  *   deepbench_*.csv      the DeepBench importer (cal_csv.c); its
  *                        samples are split by their device= tag:
- *                        NVIDIA V100 -> v100, NVIDIA Tesla P100 -> p100,
- *                        Intel Xeon Phi 7250F -> phi-7250, and the
- *                        all-reduce ones by machine (the table below);
+ *                        the kernels to their catalog device (the
+ *                        table below: NVIDIA V100 -> v100, ...), the
+ *                        all-reduce ones to their machine;
  *   vtrain_allreduce.csv vTrain's nccl-tests LUTs as a CSV (gpu,
  *                        num_gpus, size_bytes, count, type, time_oop_ns,
  *                        busbw_oop_GBps, time_ip_ns, busbw_ip_GBps,
@@ -24,15 +27,16 @@
  *                        measured), one run per GPU count (ranks).
  * Then cal_fit_hw fits every hardware that was seeded.
  *
- * Seeding is idempotent: a file whose tool name is already in the runs
- * table is skipped, so a second call adds nothing (not even fits).
- * Every file still to seed is parsed whole before the database is
- * touched: damage anywhere stores nothing.
+ * Seeding is idempotent: a run whose tool and hardware are already in
+ * the runs table is not stored again, so a second call adds nothing (not
+ * even fits), and a database seeded by an older dlsim gains only the
+ * hardware its files have added since.  Every file is parsed whole
+ * before the database is touched: damage anywhere stores nothing.
  *
  * LIMITATIONS
  * - Each run is its own transaction (db_run_insert): a database failure
  *   part-way (a full disk) keeps the runs before it, and a later seed
- *   skips the files that have any run.
+ *   skips the (tool, hardware) pairs that have a run.
  * - The vTrain busbw columns are derived from the times and not kept.
  */
 #include <stdio.h>
@@ -68,13 +72,20 @@ static const struct {
 	const char *column;     /* the hardware column, as in the file */
 	const char *tag;        /* device= value (cal_params_str) */
 	const char *hw;
-	const char *allreduce_hw;
+	const char *allreduce_hw;  /* NULL: no all-reduce rows shipped */
 } devices[] = {
 	{ "NVIDIA V100", "NVIDIA_V100", "v100", "v100" },
 	{ "NVIDIA Tesla P100", "NVIDIA_Tesla_P100", "p100",
 	  "deepbench-p100-ib" },
 	{ "Intel(R) Xeon Phi(TM)\xc2\xa0" "7250F",
 	  "Intel(R)_Xeon_Phi(TM)_7250F", "phi-7250", "stampede2-knl" },
+	{ "Nvidia Tesla M40", "Nvidia_Tesla_M40", "m40", NULL },
+	{ "NVIDIA T4", "NVIDIA_T4", "t4", NULL },
+	{ "Nvidia TitanX", "Nvidia_TitanX", "titan-x-maxwell", NULL },
+	{ "Nvidia TitanX Pascal", "Nvidia_TitanX_Pascal", "titan-x-pascal",
+	  NULL },
+	{ "NVIDIA GTX TitanXp", "NVIDIA_GTX_TitanXp", "titan-xp", NULL },
+	{ "NVIDIA GTX 1080 Ti", "NVIDIA_GTX_1080_Ti", "gtx-1080-ti", NULL },
 };
 
 /* vTrain's gpu column and the catalog node its curves measured (shared/
@@ -85,8 +96,11 @@ static const struct {
 } gpus[] = { { "A100", "dgx-a100" }, { "V100", "dgx1" } };
 
 static const char *const seed_hw[] = { "v100", "p100", "phi-7250",
-				       "dgx-a100", "dgx1", "stampede2-knl",
-				       "deepbench-p100-ib", NULL };
+				       "m40", "t4", "titan-x-maxwell",
+				       "titan-x-pascal", "titan-xp",
+				       "gtx-1080-ti", "dgx-a100", "dgx1",
+				       "stampede2-knl", "deepbench-p100-ib",
+				       NULL };
 
 static const char vtrain_header[] = "gpu,num_gpus,size_bytes,count,type,"
 	"time_oop_ns,busbw_oop_GBps,time_ip_ns,busbw_ip_GBps,source";
@@ -216,7 +230,7 @@ static int seed_deepbench(struct seed *sd, const char *tool,
 {
 	char source[256];
 	struct pending *p;
-	const char *tag;
+	const char *tag, *hw;
 	size_t d;
 
 	for (int64_t i = 0; i < n; i++) {
@@ -229,11 +243,16 @@ static int seed_deepbench(struct seed *sd, const char *tool,
 			return dlsim_err_set(err, DLSIM_EPARSE, "%s: device "
 					     "'%s' is no catalog hardware",
 					     f->name, tag);
+		hw = strcmp(s[i].benchmark, "allreduce") ? devices[d].hw :
+		     devices[d].allreduce_hw;
+		if (!hw)
+			return dlsim_err_set(err, DLSIM_EPARSE, "%s: %s "
+					     "all-reduce rows: no machine known "
+					     "to store them under", f->name,
+					     devices[d].column);
 		deepbench_source(f->data, devices[d].column, source,
 				 sizeof(source));
-		p = pending_for(sd, tool, strcmp(s[i].benchmark,
-						 "allreduce") ? devices[d].hw :
-				devices[d].allreduce_hw, 0, source, err);
+		p = pending_for(sd, tool, hw, 0, source, err);
 		if (!p || pending_add(p, &s[i], err))
 			return err->code;
 	}
@@ -351,7 +370,7 @@ static int seed_parse(struct seed *sd, const struct hw_builtin_file *f,
 }
 
 struct tool_find {
-	const char *tool;
+	const char *tool, *hw;
 	int found;
 };
 
@@ -359,21 +378,42 @@ static int find_tool(void *ctx, const struct db_run *r)
 {
 	struct tool_find *c = ctx;
 
-	if (strcmp(r->tool, c->tool))
+	if (strcmp(r->tool, c->tool) || strcmp(r->hw, c->hw))
 		return 0;
 	c->found = 1;
 	return 1;
 }
 
-/* 1 if a run of tool is stored, 0 if not, -1 on error. */
-static int tool_seeded(struct db *db, const char *tool,
+/* 1 if a run of tool for hw is stored, 0 if not, -1 on error. */
+static int tool_seeded(struct db *db, const char *tool, const char *hw,
 		       struct dlsim_err *err)
 {
-	struct tool_find c = { tool, 0 };
+	struct tool_find c = { tool, hw, 0 };
 
 	if (db_each_run(db, find_tool, &c, err))
 		return -1;
 	return c.found;
+}
+
+/* Drop the pending runs whose (tool, hardware) the database already
+ * holds: a shipped file that gained a device seeds that device alone. */
+static int seed_drop_stored(struct db *db, struct seed *sd,
+			    struct dlsim_err *err)
+{
+	int i, j = 0, k;
+
+	for (i = 0; i < sd->n; i++) {
+		k = tool_seeded(db, sd->p[i].run.tool, sd->p[i].run.hw, err);
+		if (k < 0)
+			return err->code;
+		if (k) {
+			free(sd->p[i].v);
+			continue;
+		}
+		sd->p[j++] = sd->p[i];
+	}
+	sd->n = j;
+	return DLSIM_OK;
 }
 
 /* Fit each hardware the runs of sd describe. */
@@ -405,8 +445,7 @@ int cal_seed_from(struct db *db, const struct hw_builtin_file *files,
 		  int64_t *runs, int64_t *samples, struct dlsim_err *err)
 {
 	struct seed *sd;
-	char tool[32];
-	int rc = DLSIM_OK, k;
+	int rc = DLSIM_OK;
 
 	*runs = 0;
 	*samples = 0;
@@ -417,14 +456,10 @@ int cal_seed_from(struct db *db, const struct hw_builtin_file *files,
 	if (!sd)
 		return dlsim_err_set(err, DLSIM_ENOMEM, "seed: out of memory");
 	sd->start_s = now_s();
-	for (const struct hw_builtin_file *f = files; f->name && !rc; f++) {
-		snprintf(tool, sizeof(tool), "seed:%s", base_name(f->name));
-		k = tool_seeded(db, tool, err);
-		if (k < 0)
-			rc = err->code;
-		else if (!k)
-			rc = seed_parse(sd, f, err);
-	}
+	for (const struct hw_builtin_file *f = files; f->name && !rc; f++)
+		rc = seed_parse(sd, f, err);
+	if (!rc)
+		rc = seed_drop_stored(db, sd, err);
 	for (int i = 0; i < sd->n && !rc; i++) {
 		sd->p[i].run.end_s = now_s();
 		rc = db_run_insert(db, &sd->p[i].run, sd->p[i].v, sd->p[i].n,

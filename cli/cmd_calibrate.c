@@ -131,12 +131,14 @@ static const struct cli_option seed_options[] = {
 
 static const struct cli_command calibrate_seed = {
 	"calibrate seed", "[--db PATH]",
-	"Store the calibration data dlsim ships (DeepBench GEMM, convolution\n"
-	"and all-reduce results for V100, P100 and Xeon Phi 7250; vTrain's\n"
-	"nccl-tests all-reduce curves for A100 and V100) and fit them.\n"
-	"A database already seeded is left as it is.  A new database at the\n"
-	"default place (no --db, no $DLSIM_DB) is seeded by its first\n"
-	"calibrate command.",
+	"Store the calibration data dlsim ships (DeepBench GEMM and\n"
+	"convolution results for V100, P100, T4, M40, Titan X, Titan Xp,\n"
+	"GTX 1080 Ti and Xeon Phi 7250, all-reduce results for P100 and\n"
+	"Xeon Phi; vTrain's nccl-tests all-reduce curves for A100 and V100)\n"
+	"and fit them.  Runs already stored are not stored again; a database\n"
+	"seeded by an older dlsim gains the hardware added since.  A new\n"
+	"database at the default place (no --db, no $DLSIM_DB) is seeded by\n"
+	"its first calibrate command.",
 	0, 0, seed_options, cmd_calibrate_seed
 };
 

@@ -78,6 +78,18 @@ static struct tally expected[] = {
 	{ "seed:deepbench_conv.csv", "v100", 1, 544 },
 	{ "seed:deepbench_conv.csv", "p100", 1, 564 },
 	{ "seed:deepbench_conv.csv", "phi-7250", 1, 273 },
+	{ "seed:deepbench_gemm.csv", "m40", 1, 160 },
+	{ "seed:deepbench_gemm.csv", "t4", 1, 320 },
+	{ "seed:deepbench_gemm.csv", "titan-x-maxwell", 1, 160 },
+	{ "seed:deepbench_gemm.csv", "titan-x-pascal", 1, 160 },
+	{ "seed:deepbench_gemm.csv", "titan-xp", 1, 160 },
+	{ "seed:deepbench_gemm.csv", "gtx-1080-ti", 1, 160 },
+	{ "seed:deepbench_conv.csv", "m40", 1, 272 },
+	{ "seed:deepbench_conv.csv", "t4", 1, 544 },
+	{ "seed:deepbench_conv.csv", "titan-x-maxwell", 1, 272 },
+	{ "seed:deepbench_conv.csv", "titan-x-pascal", 1, 273 },
+	{ "seed:deepbench_conv.csv", "titan-xp", 1, 282 },
+	{ "seed:deepbench_conv.csv", "gtx-1080-ti", 1, 282 },
 	{ "seed:deepbench_allreduce.csv", "deepbench-p100-ib", 1, 28 },
 	{ "seed:deepbench_allreduce.csv", "stampede2-knl", 1, 35 },
 	{ "seed:vtrain_allreduce.csv", "dgx-a100", 7, 308 },
@@ -85,8 +97,8 @@ static struct tally expected[] = {
 };
 
 #define N_EXPECTED ((int)(sizeof(expected) / sizeof(expected[0])))
-#define SEED_RUNS 22
-#define SEED_SAMPLES 2860
+#define SEED_RUNS 34
+#define SEED_SAMPLES 5905
 
 struct count_ctx {
 	struct tally got[N_EXPECTED];
@@ -207,7 +219,9 @@ START_TEST(test_seed_fits)
 	ck_assert_int_eq(n_fits(t.db, "dgx-a100", "alphabeta:allreduce:2"), 2);
 	ck_assert_int_ge(n_fits(t.db, "dgx1", "alphabeta:allreduce:8"), 2);
 	ck_assert_int_eq(n_fits(t.db, "v100", "alphabeta:allreduce:8"), 0);
-	ck_assert_int_eq(cal_seed_hw(7) == NULL, 1);
+	ck_assert_int_eq(n_fits(t.db, "gtx-1080-ti", "gemm:fp32"), 1);
+	ck_assert_int_eq(n_fits(t.db, "t4", "conv3x3:fp16"), 1);
+	ck_assert_int_eq(cal_seed_hw(13) == NULL, 1);
 	tmpdb_close(&t);
 }
 END_TEST
@@ -256,6 +270,13 @@ START_TEST(test_seed_damaged_stores_nothing)
 	static const char other_device[] =
 		"hardware,setting,sheet,precision,application,size_floats,"
 		"ranks,mean_time_ms,reported_GBps,algorithm,std_ms,source\n"
+		"AMD MI25,training,Results FP32,Float,,100000,2,"
+		"0.09,8.8,NCCL,0,x@y:z\n";
+	/* a catalog GPU whose DeepBench machine is unknown: its all-reduce
+	 * rows have nowhere to go */
+	static const char no_machine[] =
+		"hardware,setting,sheet,precision,application,size_floats,"
+		"ranks,mean_time_ms,reported_GBps,algorithm,std_ms,source\n"
 		"Nvidia TitanX,training,Results FP32,Float,,100000,2,"
 		"0.09,8.8,NCCL,0,x@y:z\n";
 	struct hw_builtin_file cases[][3] = {
@@ -271,10 +292,14 @@ START_TEST(test_seed_damaged_stores_nothing)
 		  { "t/deepbench_allreduce.csv", other_device,
 		    sizeof(other_device) - 1 },
 		  { NULL, NULL, 0 } },
+		{ { "t/vtrain_good.csv", good, sizeof(good) - 1 },
+		  { "t/deepbench_allreduce.csv", no_machine,
+		    sizeof(no_machine) - 1 },
+		  { NULL, NULL, 0 } },
 	};
 	static const char *const where[] = {
 		"t/vtrain_allreduce.csv:3", "t/deepbench_allreduce.csv:3",
-		"no catalog hardware",
+		"no catalog hardware", "no machine known",
 	};
 	struct dlsim_err err = { 0, "" };
 	struct db_info i;
@@ -282,7 +307,7 @@ START_TEST(test_seed_damaged_stores_nothing)
 	int64_t runs, samples;
 
 	tmpdb_open(&t);
-	for (int c = 0; c < 3; c++) {
+	for (int c = 0; c < 4; c++) {
 		dlsim_err_clear(&err);
 		ck_assert_int_eq(cal_seed_from(t.db, cases[c], &runs, &samples,
 					       &err), DLSIM_EPARSE);
@@ -306,6 +331,48 @@ START_TEST(test_seed_damaged_stores_nothing)
 }
 END_TEST
 
+/*
+ * A database seeded before a shipped file gained a device: seeding again
+ * stores that device's run alone (1 run, its 1 sample), and a third time
+ * nothing.
+ */
+START_TEST(test_seed_adds_new_hardware_only)
+{
+#define GEMM_HEAD "hardware,setting,sheet,precision,application,M,N,K," \
+	"transA,transB,time_ms,tflops,flops_unit,source\n"
+#define GEMM_V100 "NVIDIA V100,training,Results FP32,Float,,1760,16," \
+	"1760,N,N,0.038,2.6,TFLOPS,x@y:z\n"
+	static const char old_file[] = GEMM_HEAD GEMM_V100;
+	static const char new_file[] = GEMM_HEAD GEMM_V100
+		"Nvidia TitanX,training,Results - FP32,Float,,1760,16,1760,N,"
+		"N,0.182,0.54,TFLOPS,x@y:z\n";
+	struct hw_builtin_file older[] = {
+		{ "t/deepbench_gemm.csv", old_file, sizeof(old_file) - 1 },
+		{ NULL, NULL, 0 } };
+	struct hw_builtin_file newer[] = {
+		{ "t/deepbench_gemm.csv", new_file, sizeof(new_file) - 1 },
+		{ NULL, NULL, 0 } };
+	struct dlsim_err err = { 0, "" };
+	struct tmpdb t;
+	int64_t runs, samples;
+
+	tmpdb_open(&t);
+	ck_assert_msg(cal_seed_from(t.db, older, &runs, &samples, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(runs, 1);
+	ck_assert_msg(cal_seed_from(t.db, newer, &runs, &samples, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(runs, 1);
+	ck_assert_int_eq(samples, 1);
+	ck_assert_msg(cal_seed_from(t.db, newer, &runs, &samples, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(runs, 0);
+	tmpdb_close(&t);
+#undef GEMM_HEAD
+#undef GEMM_V100
+}
+END_TEST
+
 START_TEST(test_seed_cli)
 {
 	struct tmpdb t;
@@ -318,7 +385,7 @@ START_TEST(test_seed_cli)
 	snprintf(args, sizeof(args), "calibrate seed --db %s", t.path);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert_msg(strstr(r.out, "22 runs, 2860 samples") != NULL, "%s",
+	ck_assert_msg(strstr(r.out, "34 runs, 5905 samples") != NULL, "%s",
 		      r.out);
 	ck_assert_msg(strstr(r.out, "phi-7250") != NULL, "%s", r.out);
 	run(&r, args);
@@ -381,6 +448,7 @@ Suite *suite_seed(void)
 	tcase_add_test(tc, test_seed_fits);
 	tcase_add_test(tc, test_seed_twice);
 	tcase_add_test(tc, test_seed_damaged_stores_nothing);
+	tcase_add_test(tc, test_seed_adds_new_hardware_only);
 	tcase_add_test(tc, test_seed_cli);
 	tcase_add_test(tc, test_seed_default_db);
 	suite_add_tcase(s, tc);
