@@ -62,7 +62,7 @@ int cal_val_system(const struct cal_vctx *v, const char *spec,
 
 /* A data-parallel CNN row: throughput in samples/s. */
 static int cnn_row(const struct cal_vctx *v, const char *model, const char *dev,
-		   int64_t n, int64_t batch, enum dlsim_precision p,
+		   int64_t n, int64_t batch, enum dlsim_precision p, int fuse,
 		   double measured, struct cal_vrow *r)
 {
 	struct model *m = NULL;
@@ -74,8 +74,9 @@ static int cnn_row(const struct cal_vctx *v, const char *model, const char *dev,
 	int rc;
 
 	snprintf(spec, sizeof(spec), "%sx%lld", dev, (long long)n);
-	snprintf(r->what, sizeof(r->what), "%s %s batch %lld %s", model, spec,
-		 (long long)batch, dlsim_precision_name(p));
+	snprintf(r->what, sizeof(r->what), "%s %s batch %lld %s%s", model,
+		 spec, (long long)batch, dlsim_precision_name(p),
+		 fuse ? " fused" : "");
 	if (cal_val_system(v, spec, &s, &cal))
 		return cal_val_skip(r, "no such system in the catalog");
 	if (model_zoo_build(model, &m, NULL))
@@ -84,6 +85,7 @@ static int cnn_row(const struct cal_vctx *v, const char *model, const char *dev,
 	o.precision_auto = 0;
 	o.precision = p;
 	o.batch_per_device = batch;
+	o.fuse_elementwise = fuse;
 	rc = sim_predict(m, &s, &o, &res, NULL);
 	model_free(m);
 	if (rc)
@@ -115,7 +117,7 @@ static int tf_cnn_row(const struct cal_vctx *v, const char *gpu, const char *dev
 			return cnn_row(v, tf_models[i].zoo, dev,
 				       cal_val_int(v, "num_gpus"),
 				       cal_val_int(v, "batch_per_gpu"), DLSIM_FP32,
-				       cal_val_num(v, "throughput"), r);
+				       0, cal_val_num(v, "throughput"), r);
 	snprintf(r->what, sizeof(r->what), "%s", name);
 	return cal_val_skip(r, "model not in the zoo");
 }
@@ -130,21 +132,47 @@ static int row_tf_k80(const struct cal_vctx *v, struct cal_vrow *r)
 	return tf_cnn_row(v, "K80", "k80", r);
 }
 
+/*
+ * DeepLearningExamples' TensorFlow ResNet-50 v1.5 rows that state a batch
+ * per GPU: DGX-1 (V100 16 GB), DGX-2 (V100-SXM3 32 GB), DGX A100 (A100
+ * 40 GB); fp32, TF32 or mixed precision (fp16 math).  A row whose column
+ * says "+ XLA" ran with XLA, which fuses the element-wise chains
+ * (sim_options.fuse_elementwise); the others ran TensorFlow's own kernels.
+ */
 static int row_dle(const struct cal_vctx *v, struct cal_vrow *r)
 {
+	static const struct {
+		const char *gpu_type, *device;
+	} gpus[] = {
+		{ "V100-16GB", "v100" }, { "V100-SXM3-32GB", "v100-sxm3-32gb" },
+		{ "A100-40GB", "a100-sxm4-40gb" },
+	};
+	static const struct {
+		const char *name;
+		enum dlsim_precision p;
+	} precisions[] = {
+		{ "fp32", DLSIM_FP32 }, { "tf32", DLSIM_TF32 },
+		{ "mixed", DLSIM_FP16 },
+	};
 	const char *gpu = cal_val_col(v, "gpu_type");
-	const char *dev = strcmp(gpu, "V100-16GB") == 0 ? "v100" :
-			  strcmp(gpu, "V100-SXM3-32GB") == 0 ?
-			  "v100-sxm3-32gb" : NULL;
+	const char *prec = cal_val_col(v, "precision");
+	size_t g, k;
 
-	if (!dev) {
-		snprintf(r->what, sizeof(r->what), "resnet50 on %s", gpu);
+	for (g = 0; g < sizeof(gpus) / sizeof(gpus[0]) &&
+		    strcmp(gpus[g].gpu_type, gpu); g++)
+		;
+	for (k = 0; k < sizeof(precisions) / sizeof(precisions[0]) &&
+		    strcmp(precisions[k].name, prec); k++)
+		;
+	snprintf(r->what, sizeof(r->what), "resnet50 on %s, %s", gpu, prec);
+	if (g == sizeof(gpus) / sizeof(gpus[0]))
 		return cal_val_skip(r, "GPU not mapped to the catalog");
-	}
-	return cnn_row(v, "resnet50", dev, cal_val_int(v, "gpus"),
-		       cal_val_int(v, "batch_per_gpu"),
-		       strcmp(cal_val_col(v, "precision"), "mixed") ? DLSIM_FP32 :
-		       DLSIM_FP16, cal_val_num(v, "value"), r);
+	if (k == sizeof(precisions) / sizeof(precisions[0]))
+		return cal_val_skip(r, "precision not fp32, tf32 or mixed");
+	return cnn_row(v, "resnet50", gpus[g].device, cal_val_int(v, "gpus"),
+		       cal_val_int(v, "batch_per_gpu"), precisions[k].p,
+		       strstr(cal_val_col(v, "column"), "XLA") != NULL,
+		       cal_val_num(v, "value"), r);
 }
 
 /*
@@ -526,7 +554,8 @@ const struct cal_val_set_def cal_val_sets[] = {
 	{ "tf_cnn_k80", "tf_cnn_2017.csv", "tf_cnn_benchmarks 2017: five "
 	  "CNNs on K80, 1-64 GPUs", "samples/s", row_tf_k80 },
 	{ "dle", "dle_resnet50.csv", "NVIDIA DeepLearningExamples: "
-	  "ResNet-50 (TensorFlow) on V100, 1-16 GPUs", "samples/s", row_dle },
+	  "ResNet-50 (TensorFlow, XLA or not) on V100 and A100, 1-16 GPUs",
+	  "samples/s", row_dle },
 	{ "megatron", "megatron.csv", "Megatron-LM Table 1: GPT 1.7B-1T on "
 	  "32-3072 A100", "TFLOP/s/device", row_megatron },
 	{ "korthikanti", "korthikanti.csv", "Korthikanti et al. 2022 Table 5: "

@@ -324,8 +324,14 @@ START_TEST(validate_rows_lists_every_row)
 					 "fp32");
 			ck_assert(fabs(m - 369.62) < 1e-9);
 		}
+		/* the first XLA row: DGX A100, TF32, fused element-wise */
+		if (n == 9) {
+			ck_assert_str_eq(what, "resnet50 a100-sxm4-40gbx1 "
+					 "batch 256 tf32 fused");
+			ck_assert(fabs(m - 808.0) < 1e-9);
+		}
 	}
-	ck_assert_int_eq(n, 9);
+	ck_assert_int_eq(n, 29);
 	run(&r, "validate --set dle,megatron --rows --format json");
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert(json_valid(r.out) && strstr(r.out, "{\"rows\": [{\"set\": "
@@ -394,19 +400,19 @@ START_TEST(validate_record_and_history)
 		 "--db %s", path);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert(strstr(r.err, "recorded 2 sets and 18 comparisons") != NULL);
+	ck_assert(strstr(r.err, "recorded 2 sets and 38 comparisons") != NULL);
 	snprintf(args, sizeof(args), "validate --set dle --uncalibrated "
 		 "--record --db %s", path);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert(strstr(r.err, "recorded 1 set and 8 comparisons") != NULL);
-	/* every comparison is a prediction row (2 + 18 + 1 + 8); the
-	 * measured values are stored once per set (10 + 8) */
+	ck_assert(strstr(r.err, "recorded 1 set and 28 comparisons") != NULL);
+	/* every comparison is a prediction row (2 + 38 + 1 + 28); the
+	 * measured values are stored once per set (10 + 28) */
 	snprintf(args, sizeof(args), "db info --db %s", path);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert(strstr(r.out, "predictions     29\n") &&
-		  strstr(r.out, "measurements    18\n"));
+	ck_assert(strstr(r.out, "predictions     69\n") &&
+		  strstr(r.out, "measurements    38\n"));
 	{
 		struct dlsim_err err = { 0, "" };
 		struct db *db = NULL;
@@ -417,7 +423,7 @@ START_TEST(validate_record_and_history)
 					     row_json_valid, &n, &err) ==
 			  DLSIM_OK);
 		db_close(db);
-		ck_assert_int_eq(n, 26);
+		ck_assert_int_eq(n, 66);
 	}
 	snprintf(args, sizeof(args), "validate --history --format csv --db "
 		 "%s", path);
@@ -427,9 +433,9 @@ START_TEST(validate_record_and_history)
 	ck_assert(strncmp(r.out, "version,created_s,set,calibrated,", 33) ==
 		  0);
 	{
-		const char *a = strstr(r.out, ",dle,1,8,");
+		const char *a = strstr(r.out, ",dle,1,28,");
 		const char *b = strstr(r.out, ",megatron,1,10,");
-		const char *c = strstr(r.out, ",dle,0,8,");
+		const char *c = strstr(r.out, ",dle,0,28,");
 
 		ck_assert(a && b && c && a < b && b < c);
 	}
