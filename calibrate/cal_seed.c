@@ -400,19 +400,23 @@ static int tool_seeded(struct db *db, const char *tool, const char *hw,
 static int seed_drop_stored(struct db *db, struct seed *sd,
 			    struct dlsim_err *err)
 {
-	int i, j = 0, k;
+	int i, j = 0, k = 0;
 
+	/* on an error the runs not yet looked at are kept, so that every
+	 * run still in sd owns its samples once (seed_release frees them) */
 	for (i = 0; i < sd->n; i++) {
-		k = tool_seeded(db, sd->p[i].run.tool, sd->p[i].run.hw, err);
-		if (k < 0)
-			return err->code;
-		if (k) {
+		if (k >= 0)
+			k = tool_seeded(db, sd->p[i].run.tool, sd->p[i].run.hw,
+					err);
+		if (k > 0) {
 			free(sd->p[i].v);
 			continue;
 		}
 		sd->p[j++] = sd->p[i];
 	}
 	sd->n = j;
+	if (k < 0)
+		return err->code;
 	return DLSIM_OK;
 }
 

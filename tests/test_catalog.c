@@ -200,19 +200,22 @@ END_TEST
  * 2 x 1,733 MHz = 8.873 TF, 320 GB/s; GTX 1080 Ti 3,584 x 2 x 1,582 MHz
  * = 11.34 TF, 484 GB/s; Titan X (Pascal) 3,584 x 2 x 1,531 MHz = 10.97
  * TF, 480 GB/s; Titan Xp 3,840 x 2 x 1,582 MHz = 12.15 TF, 547.7 GB/s.
- * Maxwell has no fp16 arithmetic worth the name; GP10x runs it at 1/64.
+ * Maxwell has no fp16 arithmetic worth the name; GP10x runs it at 1/64
+ * of fp32, so cuBLAS and cuDNN compute fp16 tensors in fp32: the fp16
+ * rate is the fp32 one (and auto precision stays fp32).  Capacities: 12,
+ * 8, 11, 12, 12 GB; boards of 250 W but the GTX 1080's 180 W.
  */
 START_TEST(catalog_geforce_cards_match_their_specifications)
 {
 	static const struct {
 		const char *name;
-		double cores, mhz, GBps;
+		double cores, mhz, GBps, GiB, watts;
 	} card[] = {
-		{ "titan-x-maxwell", 3072, 1075, 336.5 },
-		{ "gtx-1080", 2560, 1733, 320 },
-		{ "gtx-1080-ti", 3584, 1582, 484 },
-		{ "titan-x-pascal", 3584, 1531, 480 },
-		{ "titan-xp", 3840, 1582, 547.7 },
+		{ "titan-x-maxwell", 3072, 1075, 336.5, 12, 250 },
+		{ "gtx-1080", 2560, 1733, 320, 8, 180 },
+		{ "gtx-1080-ti", 3584, 1582, 484, 11, 250 },
+		{ "titan-x-pascal", 3584, 1531, 480, 12, 250 },
+		{ "titan-xp", 3840, 1582, 547.7, 12, 250 },
 	};
 	struct hw_catalog *cat = shipped();
 	size_t i;
@@ -223,11 +226,16 @@ START_TEST(catalog_geforce_cards_match_their_specifications)
 
 		ck_assert_msg(d != NULL, "%s missing", card[i].name);
 		ck_assert_rel(d->peak[DLSIM_FP32].matrix_flops, fp32, 1e-3);
-		ck_assert(d->mem[0].bandwidth_Bps == card[i].GBps * 1e9);
+		ck_assert_rel(d->mem[0].bandwidth_Bps, card[i].GBps * 1e9,
+			      1e-12);
+		ck_assert_rel(d->mem[0].capacity_bytes,
+			      card[i].GiB * 1073741824.0, 1e-12);
+		ck_assert_rel(d->tdp_w, card[i].watts, 1e-12);
 		ck_assert_int_eq(hw_device_supports(d, DLSIM_FP16), i > 0);
 		if (i > 0)
-			ck_assert_rel(d->peak[DLSIM_FP16].matrix_flops,
-				      fp32 / 64.0, 1e-3);
+			ck_assert_rel(d->peak[DLSIM_FP16].matrix_flops, fp32,
+				      1e-3);
+		ck_assert_int_eq(hw_device_auto_precision(d), DLSIM_FP32);
 	}
 	hw_catalog_free(cat);
 }

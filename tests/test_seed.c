@@ -331,10 +331,28 @@ START_TEST(test_seed_damaged_stores_nothing)
 }
 END_TEST
 
+/* Runs per hardware name: v100 and titan-x-maxwell, anything else. */
+struct hw_runs {
+	int v100, titanx, other;
+};
+
+static int count_hw_run(void *ctx, const struct db_run *r)
+{
+	struct hw_runs *c = ctx;
+
+	if (!strcmp(r->hw, "v100"))
+		c->v100++;
+	else if (!strcmp(r->hw, "titan-x-maxwell"))
+		c->titanx++;
+	else
+		c->other++;
+	return 0;
+}
+
 /*
  * A database seeded before a shipped file gained a device: seeding again
- * stores that device's run alone (1 run, its 1 sample), and a third time
- * nothing.
+ * stores that device's run alone (1 run, its 1 sample, under
+ * titan-x-maxwell; v100 keeps its one run), and a third time nothing.
  */
 START_TEST(test_seed_adds_new_hardware_only)
 {
@@ -352,6 +370,7 @@ START_TEST(test_seed_adds_new_hardware_only)
 	struct hw_builtin_file newer[] = {
 		{ "t/deepbench_gemm.csv", new_file, sizeof(new_file) - 1 },
 		{ NULL, NULL, 0 } };
+	struct hw_runs hw = { 0, 0, 0 };
 	struct dlsim_err err = { 0, "" };
 	struct tmpdb t;
 	int64_t runs, samples;
@@ -364,6 +383,10 @@ START_TEST(test_seed_adds_new_hardware_only)
 		      DLSIM_OK, "%s", err.msg);
 	ck_assert_int_eq(runs, 1);
 	ck_assert_int_eq(samples, 1);
+	ck_assert(db_each_run(t.db, count_hw_run, &hw, &err) == DLSIM_OK);
+	ck_assert_int_eq(hw.v100, 1);
+	ck_assert_int_eq(hw.titanx, 1);
+	ck_assert_int_eq(hw.other, 0);
 	ck_assert_msg(cal_seed_from(t.db, newer, &runs, &samples, &err) ==
 		      DLSIM_OK, "%s", err.msg);
 	ck_assert_int_eq(runs, 0);
