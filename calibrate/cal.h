@@ -345,4 +345,10 @@ int cal_val_row_nccl(const struct cal_vctx *v, struct cal_vrow *r);
 int cal_val_row_deepbench_allreduce(const struct cal_vctx *v,
 				    struct cal_vrow *r);
 
+/* DeepLearningExamples' BERT-Large pre-training rows (cal_validate_bert.c):
+ * the calibration subset of the stack's dispatch time (every fifth data
+ * row) and the rest. */
+int cal_val_row_dle_bert(const struct cal_vctx *v, struct cal_vrow *r);
+int cal_val_row_dle_bert_fit(const struct cal_vctx *v, struct cal_vrow *r);
+
 #endif /* DLSIM_CALIBRATE_CAL_H */

@@ -556,6 +556,12 @@ const struct cal_val_set_def cal_val_sets[] = {
 	{ "dle", "dle_resnet50.csv", "NVIDIA DeepLearningExamples: "
 	  "ResNet-50 (TensorFlow, XLA or not) on V100 and A100, 1-16 GPUs",
 	  "samples/s", row_dle },
+	{ "dle_bert", "dle_bert.csv", "NVIDIA DeepLearningExamples: BERT-Large "
+	  "pre-training (PyTorch) on V100 and A100, 1-16 GPUs (the rows not "
+	  "fitted on)", "samples/s", cal_val_row_dle_bert },
+	{ "dle_bert_fit", "dle_bert.csv", "NVIDIA DeepLearningExamples BERT: "
+	  "the fifth of its rows the dispatch time was fitted on (reported "
+	  "apart)", "samples/s", cal_val_row_dle_bert_fit },
 	{ "megatron", "megatron.csv", "Megatron-LM Table 1: GPT 1.7B-1T on "
 	  "32-3072 A100", "TFLOP/s/device", row_megatron },
 	{ "korthikanti", "korthikanti.csv", "Korthikanti et al. 2022 Table 5: "
@@ -581,6 +587,9 @@ const struct cal_val_set_def cal_val_sets[] = {
 	  "s", cal_val_row_deepbench_allreduce },
 };
 
+/* A report holds CAL_VAL_SETS sets: a set more must raise it. */
+_Static_assert(sizeof(cal_val_sets) / sizeof(cal_val_sets[0]) <=
+	       CAL_VAL_SETS, "more validation sets than a report holds");
 
 const int cal_val_n_sets = (int)(sizeof(cal_val_sets) /
 				  sizeof(cal_val_sets[0]));

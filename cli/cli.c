@@ -103,11 +103,13 @@ static int take_value(const struct cli_command *cmd, int i, const char *val,
 	if (o->type == CLI_COUNT &&
 	    dlsim_parse_count(val, CLI_MAX_COUNT, &v->count[i], what, &err))
 		return cli_fail(cmd, &err);
-	if (o->type == CLI_NUMBER) {
+	if (o->type == CLI_NUMBER || o->type == CLI_NONNEG) {
 		if (dlsim_parse_number(val, &v->num[i], what, &err))
 			return cli_fail(cmd, &err);
-		if (v->num[i] <= 0.0)
+		if (o->type == CLI_NUMBER && v->num[i] <= 0.0)
 			return usage_error(cmd, "%s must be positive", what);
+		if (o->type == CLI_NONNEG && v->num[i] < 0.0)
+			return usage_error(cmd, "%s must be 0 or more", what);
 	}
 	return -1;
 }
@@ -324,8 +326,13 @@ int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 	if (v->set[i = cli_opt(cmd, "chunks")])
 		st->chunks = v->count[i];
 	st->sequence_parallel = v->set[cli_opt(cmd, "sequence-parallel")];
-	if (v->set[i = cli_opt(cmd, "dispatch-us")])
+	if (v->set[i = cli_opt(cmd, "dispatch-us")]) {
+		if (!(v->num[i] < 1e6))
+			return dlsim_err_set(err, DLSIM_EINVAL, "--dispatch-us "
+					     "must be below 1e6 (got %s)",
+					     v->str[i]);
 		st->dispatch_s = v->num[i] * 1e-6;
+	}
 	if (o->global_batch)
 		st->global_batch = o->global_batch;
 	else

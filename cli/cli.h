@@ -23,7 +23,8 @@ enum cli_arg {
 	CLI_FLAG,      /* no argument */
 	CLI_STRING,    /* any text */
 	CLI_COUNT,     /* positive integer (core_parse_count) */
-	CLI_NUMBER     /* positive finite number */
+	CLI_NUMBER,    /* positive finite number */
+	CLI_NONNEG     /* finite number, 0 or more (0: the default's meaning) */
 };
 
 struct cli_option {
@@ -118,7 +119,7 @@ int cli_split(char *buf, char **out, int max, const char *what,
 	  "model chunks per device, interleaved (default 2)" }, \
 	{ "sequence-parallel", NULL, CLI_FLAG, \
 	  "Megatron's sequence parallelism with --tp" }, \
-	{ "dispatch-us", "US", CLI_NUMBER, \
+	{ "dispatch-us", "US", CLI_NONNEG, \
 	  "the software stack's host time per kernel launch, launches " \
 	  "queued (default 0: the host keeps ahead)" }, \
 	{ "strategy", "S", CLI_STRING, \

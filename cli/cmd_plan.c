@@ -30,7 +30,7 @@ static const struct cli_option options[] = {
 	  "doubling, up to N" },
 	{ "tp-across-nodes", NULL, CLI_FLAG,
 	  "let tensor parallelism span nodes" },
-	{ "dispatch-us", "US", CLI_NUMBER, "the software stack's host time "
+	{ "dispatch-us", "US", CLI_NONNEG, "the software stack's host time "
 	  "per kernel launch, launches queued (predict's; default 0)" },
 	{ "precision", "P", CLI_STRING,
 	  "auto, fp32, tf32, fp16, bf16, fp8 (default auto)" },

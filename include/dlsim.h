@@ -2041,7 +2041,7 @@ int cal_fit_load(struct db *db, const char *hw, struct cal_fit_report *out,
 
 /* ---- Validation against published measurements (cal_validate.c) ---- */
 
-#define CAL_VAL_SETS 16
+#define CAL_VAL_SETS 32
 #define CAL_VAL_WORST 5
 #define CAL_VAL_REASONS 8
 
@@ -2129,15 +2129,17 @@ void cal_validation_history_release(struct cal_val_history *h);
 
 /*
  * Seed db with the calibration data compiled into dlsim (data/
- * calibration/: DeepBench GEMM, convolution and all-reduce results for
- * V100, P100 and Xeon Phi 7250, vTrain's nccl-tests all-reduce curves
- * for A100 and V100): runs of tool "seed:<file>", hw the catalog name
- * (v100, p100, phi-7250, a100), then cal_fit_hw for each hardware
- * seeded.  Idempotent: a file already seeded (a run of its tool name is
- * stored) is skipped, so a second call adds nothing.  Every file to seed
- * is parsed before the database is touched.  *runs and *samples get
- * what was stored (0 and 0 for a no-op).  Errors as cal_import and
- * cal_fit_hw.
+ * calibration/: DeepBench GEMM and convolution results for V100, P100,
+ * T4, M40, GTX Titan X, Titan X (Pascal), Titan Xp, GTX 1080 Ti and Xeon
+ * Phi 7250, DeepBench all-reduce results for P100 and Xeon Phi machines,
+ * vTrain's nccl-tests all-reduce curves for A100 and V100 nodes): runs of
+ * tool "seed:<file>", hw the catalog name (v100, p100, t4, ..., dgx-a100,
+ * dgx1, stampede2-knl), then cal_fit_hw for each hardware seeded.
+ * Idempotent: a run whose tool and hardware are already stored is not
+ * stored again, so a second call adds nothing and a database seeded by an
+ * older dlsim gains only the hardware added since.  Every file is parsed
+ * before the database is touched.  *runs and *samples get what was
+ * stored (0 and 0 for a no-op).  Errors as cal_import and cal_fit_hw.
  */
 int cal_seed(struct db *db, int64_t *runs, int64_t *samples,
 	     struct dlsim_err *err);

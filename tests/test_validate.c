@@ -187,8 +187,100 @@ START_TEST(validate_jcjohnson_predicts_the_gpus_with_cudnn)
 	ck_assert(has_reason(j, "not in the zoo", 6));
 	ck_assert_str_eq(j->row[0].what, "AlexNet on GTX 1080 Ti");
 	ck_assert_rel(j->row[0].measured, 13.89e-3, 1e-12);
-	ck_assert(j->row[0].predicted > 0.0);
+	/* predicted as one GTX 1080 Ti at batch 16, fp32, forward plus
+	 * backward: the same call made here, with the seeded calibration */
+	{
+		struct dlsim_err err = { 0, "" };
+		struct hw_catalog *cat = NULL;
+		struct db *db = NULL;
+		struct hw_system s;
+		struct hw_calib cal;
+		struct model *m = NULL;
+		struct sim_options o;
+		struct sim_result res;
+		int64_t runs, samples;
+
+		ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
+		ck_assert(db_open(":memory:", &db, &err) == DLSIM_OK);
+		ck_assert(cal_seed(db, &runs, &samples, &err) == DLSIM_OK);
+		ck_assert(hw_system_resolve(cat, "gtx-1080-ti", &s, NULL) ==
+			  DLSIM_OK);
+		ck_assert(hw_calib_load_system(db, &s, &cal, NULL) ==
+			  DLSIM_OK);
+		s.calib = &cal;
+		ck_assert(model_zoo_build("alexnet", &m, NULL) == DLSIM_OK);
+		sim_options_init(&o);
+		o.precision_auto = 0;
+		o.precision = DLSIM_FP32;
+		o.global_batch = 16;
+		ck_assert(sim_predict(m, &s, &o, &res, NULL) == DLSIM_OK);
+		ck_assert_rel(j->row[0].predicted, res.breakdown.forward_s +
+			      res.breakdown.backward_s, 1e-12);
+		sim_result_release(&res);
+		model_free(m);
+		db_close(db);
+		hw_catalog_free(cat);
+	}
 	cal_val_report_release(&rep);
+}
+END_TEST
+
+/*
+ * DeepLearningExamples' BERT rows: "A and B" accumulation steps are the
+ * fp32/TF32 and the mixed-precision runs' (the README's micro-batches:
+ * 65536 / 8192 = 8 at fp32, 65536 / 4096 = 16 mixed, global 65536 on one
+ * GPU); no accumulation: the batch is the micro-batch (16 x 4 GPUs = 64);
+ * every fifth data row (0, 5, ...) goes to dle_bert_fit.  Damaged rows
+ * are skipped with their reason: an accumulation that is not a number or
+ * does not divide the batch, a precision or a GPU not mapped.
+ */
+START_TEST(validate_bert_rows_map_accumulation)
+{
+#define BERT_HEAD "framework,model_dir,hardware_section,subsection,gpu_type," \
+	"nodes,gpus,batch_per_gpu,seq_len,grad_accum,xla,variant,precision," \
+	"metric,value,unit,reported_scaling,column,first_seen_date," \
+	"last_seen_date,source\n"
+#define BERT_ROW(gpu, n, b, s, acc, p) "PyTorch,LanguageModeling/BERT,h," \
+	"Pre-training," gpu ",," n "," b "," s "," acc ",,," p \
+	",throughput,100,sequences/s,1,c,d,d,t\n"
+	static const char good[] = BERT_HEAD
+		BERT_ROW("V100-16GB", "1", "65536", "128", "8192 and 4096", "fp32")
+		BERT_ROW("V100-16GB", "1", "65536", "128", "8192 and 4096", "mixed")
+		BERT_ROW("V100-16GB", "4", "16", "128", "", "mixed")
+		BERT_ROW("V100-16GB", "1", "65536", "128", "x and y", "mixed")
+		BERT_ROW("V100-16GB", "1", "100", "128", "3", "mixed")
+		BERT_ROW("V100-16GB", "1", "16", "128", "", "fp8")
+		BERT_ROW("P100", "1", "16", "128", "", "fp32");
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	static struct cal_val_set out;
+
+	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
+	ck_assert_msg(cal_val_run_text(set_def("dle_bert"), "b.csv", good,
+				       sizeof(good) - 1, cat, NULL, &out,
+				       &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(out.rows, 2);
+	ck_assert_str_eq(out.row[0].what, "bert-large seq 128 on V100-16GB "
+			 "x1 mb 16 gb 65536 mixed");
+	ck_assert_str_eq(out.row[1].what, "bert-large seq 128 on V100-16GB "
+			 "x4 mb 16 gb 64 mixed");
+	ck_assert(out.row[0].predicted > 0.0 && out.row[1].predicted > 0.0);
+	ck_assert_int_eq(out.skipped, 3);
+	ck_assert(has_reason(&out, "accumulation not usable", 2));
+	ck_assert(has_reason(&out, "GPU not mapped", 1));
+	free(out.row);
+	ck_assert_msg(cal_val_run_text(set_def("dle_bert_fit"), "b.csv", good,
+				       sizeof(good) - 1, cat, NULL, &out,
+				       &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(out.rows, 1);
+	ck_assert_str_eq(out.row[0].what, "bert-large seq 128 on V100-16GB "
+			 "x1 mb 8 gb 65536 fp32");
+	ck_assert_int_eq(out.skipped, 1);
+	ck_assert(has_reason(&out, "precision not fp32", 1));
+	free(out.row);
+	hw_catalog_free(cat);
+#undef BERT_HEAD
+#undef BERT_ROW
 }
 END_TEST
 
@@ -478,6 +570,7 @@ Suite *suite_validate(void)
 	tcase_add_test(c, validate_jcjohnson_predicts_the_gpus_with_cudnn);
 	tcase_add_test(c, validate_rejects_unknown_sets);
 	tcase_add_test(c, validate_skips_damaged_kernel_rows);
+	tcase_add_test(c, validate_bert_rows_map_accumulation);
 	tcase_add_test(c, validate_rows_lists_every_row);
 	tcase_add_test(c, validate_record_and_history);
 	tcase_add_test(c, validate_record_stores_an_empty_set);

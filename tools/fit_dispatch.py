@@ -38,28 +38,33 @@ def median_error(rows, us):
     return statistics.median(e)
 
 
-def main():
-    rows = list(csv.DictReader(open(f"{DATA}/vtrain_ground_truth_single.csv")))
-    fit = rows[0::5]
-    lo, hi = 5, 200
-    # the median error is unimodal in us here; golden-section on integers
-    best = None
+def integer_minimum(f, lo, hi):
+    """The integer in [lo, hi] minimising f, for an f unimodal there (the
+    median error in the dispatch time is): ternary search, then the few
+    left; each value of f is computed once."""
     cache = {}
 
-    def f(us):
-        if us not in cache:
-            cache[us] = median_error(fit, us)
-        return cache[us]
+    def g(x):
+        if x not in cache:
+            cache[x] = f(x)
+        return cache[x]
     while hi - lo > 2:
         a, b = lo + (hi - lo) // 3, hi - (hi - lo) // 3
-        if f(a) <= f(b):
+        if g(a) <= g(b):
             hi = b
         else:
             lo = a
-    best = min(range(lo, hi + 1), key=f)
+    best = min(range(lo, hi + 1), key=g)
+    return best, g(best)
+
+
+def main():
+    rows = list(csv.DictReader(open(f"{DATA}/vtrain_ground_truth_single.csv")))
+    fit = rows[0::5]
+    best, err = integer_minimum(lambda us: median_error(fit, us), 5, 200)
     rest = [r for i, r in enumerate(rows) if i % 5]
     print(f"dispatch {best} us: fit subset ({len(fit)} rows) median "
-          f"{100 * f(best):.1f}%, the other {len(rest)} rows "
+          f"{100 * err:.1f}%, the other {len(rest)} rows "
           f"{100 * median_error(rest, best):.1f}%")
 
 
