@@ -292,8 +292,12 @@ int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 
 	sim_strategy_init(st);
 	*asked = *auto_pick = 0;
+	/* --dispatch-us alone is a strategy's for a transformer, the
+	 * data-parallel step's (sim_options.dispatch_s) for any other model */
 	for (i = 0; strategy_opts[i]; i++)
-		*asked |= v->set[cli_opt(cmd, strategy_opts[i])];
+		if (strcmp(strategy_opts[i], "dispatch-us") ||
+		    m->tf.blocks > 0)
+			*asked |= v->set[cli_opt(cmd, strategy_opts[i])];
 	if (!*asked)
 		return DLSIM_OK;
 	if ((rc = strategy_names(cmd, v, st, auto_pick, err)))

@@ -121,7 +121,8 @@ int cli_split(char *buf, char **out, int max, const char *what,
 	  "Megatron's sequence parallelism with --tp" }, \
 	{ "dispatch-us", "US", CLI_NONNEG, \
 	  "the software stack's host time per kernel launch, launches " \
-	  "queued (default 0: the host keeps ahead)" }, \
+	  "queued (default 0: the host keeps ahead; alone, a model that " \
+	  "is no transformer keeps its data-parallel step)" }, \
 	{ "strategy", "S", CLI_STRING, \
 	  "auto: the best of `dlsim plan` (with --dispatch-us; the other " \
 	  "flags above are refused)" }

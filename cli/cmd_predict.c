@@ -47,12 +47,15 @@ static int options_from(const struct cli_command *cmd,
 			const struct cli_values *v, struct sim_options *o,
 			enum report_format *fmt, struct dlsim_err *err)
 {
-	int rc = cli_sim_options(cmd, v, o, err);
+	int rc = cli_sim_options(cmd, v, o, err), i;
 
 	if (!rc)
 		rc = cli_format(cmd, v, fmt, err);
 	o->want_layers = v->set[cli_opt(cmd, "layers")];
 	o->want_trace = v->set[cli_opt(cmd, "trace")];
+	/* the data-parallel step's; a strategy takes its own (cli_strategy) */
+	if (v->set[i = cli_opt(cmd, "dispatch-us")])
+		o->dispatch_s = v->num[i] * 1e-6;
 	return rc;
 }
 
@@ -164,14 +167,15 @@ static void record_inputs(FILE *f, const struct cli_command *cmd,
 		"%s, \"optimizer\": \"%s\", \"allreduce\": \"%s\", "
 		"\"bucket_bytes\": %.17g, \"overlap\": %s, "
 		"\"compression\": \"%s\", \"topk_ratio\": %.17g, "
-		"\"fuse_elementwise\": %s, \"uncalibrated\": %s}}",
+		"\"fuse_elementwise\": %s, \"dispatch_s\": %.17g, "
+		"\"uncalibrated\": %s}}",
 		(long long)r->batch_per_device, (long long)r->global_batch,
 		dlsim_precision_name(r->precision),
 		o->precision_auto ? "true" : "false",
 		sim_optimizer_name(o->optimizer), sim_algo_name(o->allreduce),
 		o->bucket_bytes, o->overlap ? "true" : "false",
 		sim_compression_name(o->compression), o->topk_ratio,
-		o->fuse_elementwise ? "true" : "false",
+		o->fuse_elementwise ? "true" : "false", o->dispatch_s,
 		v->set[cli_opt(cmd, "uncalibrated")] ? "true" : "false");
 }
 
@@ -268,10 +272,11 @@ static int par_setup(const struct cli_command *cmd, const struct cli_values *v,
 }
 
 /* The options a hybrid-parallel step does not take, refused before
- * anything is opened or created (--record would make its database). */
+ * anything is opened or created (--record would make its database).
+ * --dispatch-us alone asks for a strategy only of a transformer m. */
 static int refuse_with_strategy(const struct cli_command *cmd,
 				const struct cli_values *v,
-				struct dlsim_err *err)
+				const struct model *m, struct dlsim_err *err)
 {
 	static const char *const strategy[] = {
 		"tp", "pp", "dp", "micro-batch", "zero", "recompute",
@@ -287,7 +292,8 @@ static int refuse_with_strategy(const struct cli_command *cmd,
 	int i, asked = 0;
 
 	for (i = 0; strategy[i]; i++)
-		asked |= v->set[cli_opt(cmd, strategy[i])];
+		if (strcmp(strategy[i], "dispatch-us") || m->tf.blocks > 0)
+			asked |= v->set[cli_opt(cmd, strategy[i])];
 	for (i = 0; asked && single[i]; i++)
 		if (v->set[cli_opt(cmd, single[i])])
 			return dlsim_err_set(err, DLSIM_EINVAL, "--%s is not "
@@ -370,11 +376,8 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	if ((rc = cli_catalog(cmd, &cat)) >= 0)
 		return rc;
 	want_record = v.set[cli_opt(cmd, "record")];
-	if (refuse_with_strategy(cmd, &v, &err)) {
-		hw_catalog_free(cat);
-		return cli_fail(cmd, &err);
-	}
 	if (model_resolve(v.positional[0], &m, &err) ||
+	    refuse_with_strategy(cmd, &v, m, &err) ||
 	    record_create(cmd, &v, &err) ||
 	    cli_calib_open(cmd, &v, &src, &err) ||
 	    (want_record &&

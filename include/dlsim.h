@@ -1063,12 +1063,16 @@ struct sim_options {
 	double topk_ratio;           /* kept fraction with SIM_COMPRESS_TOPK */
 	int fuse_elementwise;        /* 1: chains of element-wise layers run
 					as one kernel (sim_step.c) */
+	double dispatch_s;           /* the host's time to issue one kernel,
+					launches queued (sim_step.c); 0: the
+					host keeps ahead; below 1 s */
 };
 
 /*
  * Defaults: batch from the model, auto precision, momentum SGD, AUTO
  * allreduce, 25 MiB buckets (PyTorch DDP's bucket_cap_mb), overlap on, no
- * per-layer results, no element-wise fusion (eager execution).
+ * per-layer results, no element-wise fusion (eager execution), no host
+ * dispatch time.
  */
 void sim_options_init(struct sim_options *o);
 

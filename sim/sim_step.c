@@ -42,9 +42,24 @@
  *   flops: SGD 2 (scale, add), momentum 4, Adam 12 (m: 3, v: 4,
  *          update with sqrt and divide: 4, weight decay: 1).
  *
+ * HOST DISPATCH
+ * A software stack whose host takes h = sim_options.dispatch_s to issue
+ * one kernel (PyTorch eager, Torch7's Lua modules) queues launches
+ * ahead of the device, as sim_parallel.c's stages do: the host issues
+ * kernel j of a pass at H + j h (H its clock when the pass begins; it
+ * never waits, a training step synchronises only at its end), and the
+ * device starts a kernel when both it and the launch are ready.  A pass
+ * of k kernels of device time g / k each, the device free at D, then
+ * ends at max(D + g, H + h + g, H + k h + g / k): the latest of its
+ * kernels' chains is the first's or the last's, since the end is linear
+ * in j.  A pass fused into the one before it issues nothing.  So a
+ * device ahead of the host waits, and a host ahead of the device costs
+ * nothing; small kernels become host-bound only where the host falls
+ * behind the whole queue, not one by one.
+ *
  * LIMITATIONS
- * - No input pipeline, no host-side framework time beyond the per-kernel
- *   launch overhead, no kernel fusion.
+ * - No input pipeline; host time per kernel only as dispatch_s gives it.
+ * - The optimizer's and the collectives' launches take no host time.
  * - The allreduce's use of memory bandwidth and SMs does not slow the
  *   backward pass it overlaps with.
  */
@@ -224,6 +239,7 @@ struct step {
 	struct sim_event *ev;           /* NULL unless a trace is wanted */
 	int n_ev, cap_ev, ev_failed;
 	double t;                       /* compute stream clock */
+	double host;                    /* host clock: launches issued */
 	/* the comm stream */
 	double bucket;                  /* gradient bytes (fp32) waiting */
 	double free_at;                 /* when it is next idle */
@@ -271,6 +287,28 @@ static void emit(struct step *st, enum sim_stream stream, int layer,
 	e->bound = b;
 }
 
+/*
+ * When a pass of device time t starts, with the host's launches queued
+ * (HOST DISPATCH above); advances the host clock by the pass's launches.
+ * Without a dispatch time, or for a fused pass, when the stream is free.
+ */
+static double host_paced_start(struct step *st, const struct model_pass_cost *c,
+			       double t)
+{
+	double h = st->o->dispatch_s, k, end, x;
+
+	if (h <= 0.0 || c->fused || t <= 0.0)
+		return st->t;
+	k = c->launches > 1.0 ? c->launches : 1.0;
+	end = st->t + t;
+	if ((x = st->host + h + t) > end)
+		end = x;
+	if ((x = st->host + k * h + t / k) > end)
+		end = x;
+	st->host += k * h;
+	return end - t;
+}
+
 /* Run one costed pass on the compute stream: clock, record, timeline. */
 static void run_pass(struct step *st, int i, enum model_pass p,
 		     const struct model_pass_cost *c)
@@ -278,6 +316,7 @@ static void run_pass(struct step *st, int i, enum model_pass p,
 	struct sim_layer_time *rec = st->rec ? &st->rec[i] : NULL;
 	enum sim_bound b;
 	double t = sim_pass_time(&st->roof, c, &b);
+	double start = host_paced_start(st, c, t);
 
 	if (rec) {
 		/* += : a dx pass may already hold the gradient sum */
@@ -287,8 +326,8 @@ static void run_pass(struct step *st, int i, enum model_pass p,
 		if (t > 0.0)    /* an empty pass keeps what the sum set */
 			rec->bound[p] = b;
 	}
-	emit(st, SIM_STREAM_COMPUTE, i, (int)p, -1, st->t, t, c, b);
-	st->t += t;
+	emit(st, SIM_STREAM_COMPUTE, i, (int)p, -1, start, t, c, b);
+	st->t = start + t;
 }
 
 static void pass(struct step *st, int i, enum model_pass p)
@@ -514,6 +553,12 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 		memset(r, 0, sizeof(*r));
 		return dlsim_err_set(err, DLSIM_EINVAL, "top-k ratio must be "
 				     "in (0, 1] (got %g)", o->topk_ratio);
+	}
+	if (!(o->dispatch_s >= 0.0 && o->dispatch_s < 1.0)) {
+		memset(r, 0, sizeof(*r));
+		return dlsim_err_set(err, DLSIM_EINVAL, "the dispatch time per "
+				     "kernel must be at least 0 and below 1 s "
+				     "(got %g s)", o->dispatch_s);
 	}
 	if ((3 * m->n_layers > (int)sizeof(stack_needs) &&
 	     !(needs = malloc(3 * (size_t)m->n_layers))) ||

@@ -456,6 +456,41 @@ START_TEST(cli_strategy_rejects_bad_input)
 	assert_one_error(&r, 2, "not counts");
 	run(&r, "plan resnet50 --hw a100x8 --global-batch 8");
 	assert_one_error(&r, 2, "is not a transformer");
+	run(&r, "predict " TINY_GPT " --hw a100x8 --dispatch-us 1e6");
+	assert_one_error(&r, 2, "--dispatch-us must be below 1e6");
+	run(&r, "predict resnet18 --hw a100 --dispatch-us -3");
+	assert_one_error(&r, 2, "--dispatch-us must be 0 or more");
+	run(&r, "predict resnet18 --hw a100x2 --dispatch-us 30 --tp 2");
+	assert_one_error(&r, 2, "is not a transformer");
+}
+END_TEST
+
+/*
+ * --dispatch-us alone on a CNN is the data-parallel step's host time per
+ * kernel (sim_options.dispatch_s), not a strategy: the step takes its
+ * other options (--fuse-elementwise) and grows with a host slower than
+ * the device (the rule itself is worked by hand in test_sim.c).  0 is
+ * the default's meaning and changes nothing.
+ */
+START_TEST(cli_predict_dispatch_on_a_cnn)
+{
+	struct run r;
+	double base, slow, zero;
+
+	run(&r, "predict resnet18 --hw v100 --batch 4 --uncalibrated "
+	    "--format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	base = json_number(r.out, "step_time_s");
+	run(&r, "predict resnet18 --hw v100 --batch 4 --uncalibrated "
+	    "--dispatch-us 0 --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	zero = json_number(r.out, "step_time_s");
+	ck_assert(zero == base);
+	run(&r, "predict resnet18 --hw v100 --batch 4 --uncalibrated "
+	    "--dispatch-us 300 --fuse-elementwise --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	slow = json_number(r.out, "step_time_s");
+	ck_assert(slow > base);
 }
 END_TEST
 
@@ -473,6 +508,7 @@ Suite *suite_cli(void)
 	tcase_add_test(c, cli_rejects_bad_arguments);
 	tcase_add_test(c, cli_predict_strategy_and_plan);
 	tcase_add_test(c, cli_strategy_rejects_bad_input);
+	tcase_add_test(c, cli_predict_dispatch_on_a_cnn);
 	tcase_add_test(c, cli_predict_fuses_resnet50);
 	tcase_add_test(c, cli_dlrm_tables_go_to_host_memory);
 	tcase_add_test(c, cli_reports_file_errors_with_place);

@@ -449,6 +449,64 @@ START_TEST(step_sums_gradients_at_a_fan_out)
 }
 END_TEST
 
+/*
+ * Host dispatch on the launch-only rig (every kernel 1 ms on the device),
+ * worked by hand from sim_step.c's rule: a pass of k kernels and device
+ * time t, the device free at D and the host's clock at H, ends at
+ * max(D + t, H + h + t, H + k h + t / k), and the host moves on k h.
+ * two_fc, h = 2 ms (the host slower): forward fc1, fc2, loss end at 3, 5,
+ * 7 ms (n h + 1); backward (loss dx, fc2 dx and dw, fc1 dw) at 9, 11,
+ * 13, 15: 8 ms; the optimizer issues nothing: step 16 ms.  h = 0.5 ms
+ * (the device slower): only the first launch shows, forward 3.5 ms,
+ * backward 4 ms.  An LSTM of 4 steps runs 2 x 4 = 8 kernels forward, 8
+ * ms; with h = 2 ms its pass ends when the last launch (16 ms) and its
+ * kernel do, 17 ms, and the loss at max(18, 16 + 2 + 1) = 19 ms.
+ */
+START_TEST(step_host_dispatch_queues_launches)
+{
+	struct model_builder b;
+	struct model_shape in = { 1, 4, 1 };
+	struct rig r;
+	struct sim_options o;
+	struct sim_result res;
+	struct model *m = two_fc();
+	int x;
+
+	rig_init(&r, 1, 1);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.dispatch_s = 2e-3;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_rel(res.breakdown.forward_s, 7e-3, 1e-9);
+	ck_assert_rel(res.breakdown.backward_s, 8e-3, 1e-9);
+	ck_assert_rel(res.step_time_s, 16e-3, 1e-9);
+	sim_result_release(&res);
+	o.dispatch_s = 0.5e-3;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_rel(res.breakdown.forward_s, 3.5e-3, 1e-9);
+	ck_assert_rel(res.breakdown.backward_s, 4e-3, 1e-9);
+	sim_result_release(&res);
+	o.dispatch_s = 1.0;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL),
+			 DLSIM_EINVAL);
+	model_free(m);
+
+	model_builder_init(&b, "lstm4", in, 2, "test");
+	x = model_add_rnn(&b, MODEL_LSTM, MODEL_IN, "rnn", 8, 0, 1);
+	model_add_simple(&b, MODEL_SOFTMAX_XENT, x, "loss");
+	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
+	o.dispatch_s = 0.0;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_rel(res.breakdown.forward_s, 9e-3, 1e-9);
+	sim_result_release(&res);
+	o.dispatch_s = 2e-3;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_rel(res.breakdown.forward_s, 19e-3, 1e-9);
+	sim_result_release(&res);
+	model_free(m);
+}
+END_TEST
+
 /* m on the launch-only rig, fp32 with per-layer results: *a eager,
  * *f with element-wise fusion. */
 static void predict_fused_and_not(const struct model *m, struct sim_result *a,
@@ -1008,6 +1066,7 @@ Suite *suite_sim(void)
 	c = tcase_create("step");
 	tcase_add_test(c, step_single_device_counts_autograd_passes);
 	tcase_add_test(c, step_sums_gradients_at_a_fan_out);
+	tcase_add_test(c, step_host_dispatch_queues_launches);
 	tcase_add_test(c, step_fuses_elementwise_chains);
 	tcase_add_test(c, step_fuses_forward_only_through_an_add);
 	tcase_add_test(c, step_fusion_keeps_tensors_backward_reads);
