@@ -36,18 +36,6 @@
 #include "calibrate/cal.h"
 #include "core/banned.h"
 
-/*
- * The PyTorch BERT stack's host time per kernel launch: the median-|error|
- * minimiser over 0-200 us on the calibration subset (every fifth data row
- * of dle_bert.csv), tools/fit_dispatch_bert.py: 124 us, 16.2% on the
- * subset and 18.9% on the other 108 rows (29.9% with none).  That is
- * more than PyTorch's eager dispatch of one op: the zoo's BERT layer runs
- * about 15 kernels forward where the PyTorch code of those years ran
- * about 30 (bias adds after cuBLAS, head transposes, mask and scale
- * kernels), so the time per launch counted stands for about two.
- */
-#define DLE_PYTORCH_BERT_DISPATCH_S 124e-6
-
 /* The gpu_type column and the catalog device of its DGX. */
 static const char *bert_device(const char *gpu_type)
 {
@@ -145,7 +133,7 @@ static int bert_row(const struct cal_vctx *v, struct cal_vrow *r, int fit)
 	st.dp = gpus;
 	st.micro_batch = batch / steps;
 	st.global_batch = batch * gpus;
-	st.dispatch_s = DLE_PYTORCH_BERT_DISPATCH_S;
+	st.dispatch_s = CAL_DLE_BERT_DISPATCH_S;
 	rc = sim_parallel_predict(m, &s, p, SIM_OPT_ADAM, &st, &res, NULL);
 	model_free(m);
 	if (rc)
