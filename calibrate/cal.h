@@ -345,22 +345,7 @@ int cal_val_row_nccl(const struct cal_vctx *v, struct cal_vrow *r);
 int cal_val_row_deepbench_allreduce(const struct cal_vctx *v,
 				    struct cal_vrow *r);
 
-/* DeepLearningExamples' BERT-Large pre-training rows (cal_validate_bert.c):
- * the calibration subset of the stack's dispatch time (every fifth data
- * row) and the rest. */
-
-/*
- * The PyTorch BERT stack's host time per kernel launch: the median-|error|
- * minimiser over 0-200 us on the calibration subset (every fifth data row
- * of dle_bert.csv), tools/fit_dispatch_bert.py: 124 us, 16.2% on the
- * subset and 18.9% on the other 108 rows (29.9% with none).  That is
- * more than PyTorch's eager dispatch of one op: the zoo's BERT layer runs
- * about 15 kernels forward where the PyTorch code of those years ran
- * about 30 (bias adds after cuBLAS, head transposes, mask and scale
- * kernels), so the time per launch counted stands for about two.
- */
-#define CAL_DLE_BERT_DISPATCH_S 124e-6
+/* DeepLearningExamples' BERT-Large pre-training rows (cal_validate_bert.c). */
 int cal_val_row_dle_bert(const struct cal_vctx *v, struct cal_vrow *r);
-int cal_val_row_dle_bert_fit(const struct cal_vctx *v, struct cal_vrow *r);
 
 #endif /* DLSIM_CALIBRATE_CAL_H */

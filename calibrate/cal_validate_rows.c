@@ -557,11 +557,8 @@ const struct cal_val_set_def cal_val_sets[] = {
 	  "ResNet-50 (TensorFlow, XLA or not) on V100 and A100, 1-16 GPUs",
 	  "samples/s", row_dle },
 	{ "dle_bert", "dle_bert.csv", "NVIDIA DeepLearningExamples: BERT-Large "
-	  "pre-training (PyTorch) on V100 and A100, 1-16 GPUs (the rows not "
-	  "fitted on)", "samples/s", cal_val_row_dle_bert },
-	{ "dle_bert_fit", "dle_bert.csv", "NVIDIA DeepLearningExamples BERT: "
-	  "the fifth of its rows the dispatch time was fitted on (reported "
-	  "apart)", "samples/s", cal_val_row_dle_bert_fit },
+	  "pre-training (PyTorch) on V100 and A100, 1-16 GPUs", "samples/s",
+	  cal_val_row_dle_bert },
 	{ "megatron", "megatron.csv", "Megatron-LM Table 1: GPT 1.7B-1T on "
 	  "32-3072 A100", "TFLOP/s/device", row_megatron },
 	{ "korthikanti", "korthikanti.csv", "Korthikanti et al. 2022 Table 5: "

@@ -283,6 +283,22 @@ static int strategy_names(const struct cli_command *cmd,
 	return rc;
 }
 
+int cli_asks_strategy(const struct cli_command *cmd,
+		      const struct cli_values *v, const struct model *m,
+		      const char *name)
+{
+	int i = cli_opt(cmd, name);
+
+	if (!v->set[i])
+		return 0;
+	if (strcmp(name, "dispatch-us"))
+		return 1;
+	/* the default's value (0) asks for nothing; another is a
+	 * strategy's for a transformer, the data-parallel step's
+	 * (sim_options.dispatch_s) for any other model */
+	return v->num[i] > 0.0 && m->tf.blocks > 0;
+}
+
 int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 		 const struct sim_options *o, const struct model *m,
 		 int64_t n, struct sim_strategy *st, int *asked,
@@ -292,12 +308,8 @@ int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 
 	sim_strategy_init(st);
 	*asked = *auto_pick = 0;
-	/* --dispatch-us alone is a strategy's for a transformer, the
-	 * data-parallel step's (sim_options.dispatch_s) for any other model */
 	for (i = 0; strategy_opts[i]; i++)
-		if (strcmp(strategy_opts[i], "dispatch-us") ||
-		    m->tf.blocks > 0)
-			*asked |= v->set[cli_opt(cmd, strategy_opts[i])];
+		*asked |= cli_asks_strategy(cmd, v, m, strategy_opts[i]);
 	if (!*asked)
 		return DLSIM_OK;
 	if ((rc = strategy_names(cmd, v, st, auto_pick, err)))
@@ -330,13 +342,7 @@ int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 	if (v->set[i = cli_opt(cmd, "chunks")])
 		st->chunks = v->count[i];
 	st->sequence_parallel = v->set[cli_opt(cmd, "sequence-parallel")];
-	if (v->set[i = cli_opt(cmd, "dispatch-us")]) {
-		if (!(v->num[i] < 1e6))
-			return dlsim_err_set(err, DLSIM_EINVAL, "--dispatch-us "
-					     "must be below 1e6 (got %s)",
-					     v->str[i]);
-		st->dispatch_s = v->num[i] * 1e-6;
-	}
+	st->dispatch_s = o->dispatch_s;   /* checked by the command */
 	if (o->global_batch)
 		st->global_batch = o->global_batch;
 	else

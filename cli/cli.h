@@ -127,6 +127,13 @@ int cli_split(char *buf, char **out, int max, const char *what,
 	  "auto: the best of `dlsim plan` (with --dispatch-us; the other " \
 	  "flags above are refused)" }
 
+/* 1 if strategy option name, as given in v, asks model m for a hybrid-
+ * parallel strategy: any that is set, but --dispatch-us only above 0 and
+ * on a transformer (else the data-parallel step takes it). */
+int cli_asks_strategy(const struct cli_command *cmd,
+		      const struct cli_values *v, const struct model *m,
+		      const char *name);
+
 /*
  * The strategy the options above give for n devices (sim_strategy; the
  * global batch from --global-batch, else --batch per data-parallel

@@ -53,9 +53,15 @@ static int options_from(const struct cli_command *cmd,
 		rc = cli_format(cmd, v, fmt, err);
 	o->want_layers = v->set[cli_opt(cmd, "layers")];
 	o->want_trace = v->set[cli_opt(cmd, "trace")];
-	/* the data-parallel step's; a strategy takes its own (cli_strategy) */
-	if (v->set[i = cli_opt(cmd, "dispatch-us")])
+	/* the data-parallel step's; a strategy takes its own (cli_strategy),
+	 * both refused from 1e6 us on before anything is opened */
+	if (!rc && v->set[i = cli_opt(cmd, "dispatch-us")]) {
+		if (!(v->num[i] < 1e6))
+			return dlsim_err_set(err, DLSIM_EINVAL, "--dispatch-us "
+					     "must be below 1e6 (got %s)",
+					     v->str[i]);
 		o->dispatch_s = v->num[i] * 1e-6;
+	}
 	return rc;
 }
 
@@ -273,7 +279,8 @@ static int par_setup(const struct cli_command *cmd, const struct cli_values *v,
 
 /* The options a hybrid-parallel step does not take, refused before
  * anything is opened or created (--record would make its database).
- * --dispatch-us alone asks for a strategy only of a transformer m. */
+ * --dispatch-us asks for a strategy only above 0 and of a transformer m
+ * (cli_asks_strategy). */
 static int refuse_with_strategy(const struct cli_command *cmd,
 				const struct cli_values *v,
 				const struct model *m, struct dlsim_err *err)
@@ -292,8 +299,7 @@ static int refuse_with_strategy(const struct cli_command *cmd,
 	int i, asked = 0;
 
 	for (i = 0; strategy[i]; i++)
-		if (strcmp(strategy[i], "dispatch-us") || m->tf.blocks > 0)
-			asked |= v->set[cli_opt(cmd, strategy[i])];
+		asked |= cli_asks_strategy(cmd, v, m, strategy[i]);
 	for (i = 0; asked && single[i]; i++)
 		if (v->set[cli_opt(cmd, single[i])])
 			return dlsim_err_set(err, DLSIM_EINVAL, "--%s is not "

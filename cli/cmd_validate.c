@@ -19,7 +19,7 @@
 static const struct cli_option options[] = {
 	{ "set", "NAME[,NAME...]", CLI_STRING,
 	  "only these sets (vtrain, vtrain_fit, tf_cnn_p100, tf_cnn_k80, dle, "
-	  "dle_bert, dle_bert_fit, megatron, korthikanti, horovod, "
+	  "dle_bert, megatron, korthikanti, horovod, "
 	  "mlperf, jcjohnson, deepbench_gemm, deepbench_conv, deepbench_rnn, "
 	  "nccl, "
 	  "deepbench_allreduce)" },
@@ -122,7 +122,7 @@ int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 	struct cli_calib_src store = { NULL };
 	struct cli_values v;
 	enum report_format fmt;
-	char buf[256], *names[CAL_VAL_SETS + 1];
+	char buf[1024], *names[CAL_VAL_SETS + 1];
 	int rc = cli_parse(cmd, argc, argv, &v), n, i = 0;
 
 	if (rc >= 0)
@@ -133,6 +133,12 @@ int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 		return history(cmd, &v, fmt, &err) ? cli_fail(cmd, &err) :
 		       cli_finish(CLI_OK);
 	if (v.set[i = cli_opt(cmd, "set")]) {
+		if (strlen(v.str[i]) >= sizeof(buf)) {
+			dlsim_err_set(&err, DLSIM_EINVAL, "--set: the list is "
+				      "longer than %zu characters",
+				      sizeof(buf) - 1);
+			return cli_fail(cmd, &err);
+		}
 		snprintf(buf, sizeof(buf), "%s", v.str[i]);
 		if ((n = cli_split(buf, names, CAL_VAL_SETS, "--set",
 				   &err)) < 0)

@@ -45,7 +45,10 @@
  * HOST DISPATCH
  * A software stack whose host takes h = sim_options.dispatch_s to issue
  * one kernel (PyTorch eager, Torch7's Lua modules) queues launches
- * ahead of the device, as sim_parallel.c's stages do: the host issues
+ * ahead of the device, as in sim_parallel.c's stages, which cost a whole
+ * stage-and-micro-batch sequence at once (max(G, n h) + h); here each
+ * pass is paced as it comes, so that the gradient buckets see when the
+ * backward pass really reaches them: the host issues
  * kernel j of a pass at H + j h (H its clock when the pass begins; it
  * never waits, a training step synchronises only at its end), and the
  * device starts a kernel when both it and the launch are ready.  A pass
@@ -60,6 +63,8 @@
  * LIMITATIONS
  * - No input pipeline; host time per kernel only as dispatch_s gives it.
  * - The optimizer's and the collectives' launches take no host time.
+ * - Per-layer results (--layers) hold device time: a pass's wait for the
+ *   host shows in the forward and backward totals only.
  * - The allreduce's use of memory bandwidth and SMs does not slow the
  *   backward pass it overlaps with.
  */

@@ -470,7 +470,8 @@ END_TEST
  * kernel (sim_options.dispatch_s), not a strategy: the step takes its
  * other options (--fuse-elementwise) and grows with a host slower than
  * the device (the rule itself is worked by hand in test_sim.c).  0 is
- * the default's meaning and changes nothing.
+ * the default's meaning and changes nothing, on a transformer too (it
+ * asks for no strategy).
  */
 START_TEST(cli_predict_dispatch_on_a_cnn)
 {
@@ -491,6 +492,15 @@ START_TEST(cli_predict_dispatch_on_a_cnn)
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	slow = json_number(r.out, "step_time_s");
 	ck_assert(slow > base);
+	/* on a transformer too, 0 keeps the data-parallel step as it was */
+	run(&r, "predict " TINY_GPT " --hw a100x8 --uncalibrated "
+	    "--format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	base = json_number(r.out, "step_time_s");
+	run(&r, "predict " TINY_GPT " --hw a100x8 --uncalibrated "
+	    "--dispatch-us 0 --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_number(r.out, "step_time_s") == base);
 }
 END_TEST
 
