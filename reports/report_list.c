@@ -6,10 +6,9 @@
  * link, network), so that a spreadsheet can filter it; JSON has one array
  * per type.
  */
-#include "reports/report.h"
-
 #include <string.h>
 
+#include "reports/report.h"
 #include "core/banned.h"
 
 /* ---------------------------------------------------------------- */
@@ -51,25 +50,37 @@ int report_zoo(FILE *f, enum report_format fmt, struct dlsim_err *err)
 /* The catalog                                                       */
 /* ---------------------------------------------------------------- */
 
+/* The widest of the catalog's node names, at least 16: the column that
+ * holds them (devices name their node too) stays aligned. */
+static int node_width(const struct hw_catalog *cat)
+{
+	int i, w = 16, k;
+
+	for (i = 0; i < hw_catalog_n_nodes(cat); i++)
+		if ((k = (int)strlen(hw_catalog_node(cat, i)->name)) > w)
+			w = k;
+	return w;
+}
+
 static void devices_table(FILE *f, const struct hw_catalog *cat)
 {
-	int i;
+	int i, w = node_width(cat);
 
-	fprintf(f, "%-16s %-6s %-16s %s\n", "DEVICE", "KIND", "NODE",
+	fprintf(f, "%-16s %-6s %-*s %s\n", "DEVICE", "KIND", w, "NODE",
 		"MODEL");
 	for (i = 0; i < hw_catalog_n_devices(cat); i++) {
 		const struct hw_device *d = hw_catalog_device(cat, i);
 
-		fprintf(f, "%-16s %-6s %-16s %s\n", d->name,
-			hw_device_kind_name(d->kind), d->node, d->model);
+		fprintf(f, "%-16s %-6s %-*s %s\n", d->name,
+			hw_device_kind_name(d->kind), w, d->node, d->model);
 	}
 }
 
 static void nodes_table(FILE *f, const struct hw_catalog *cat)
 {
-	int i;
+	int i, w = node_width(cat);
 
-	fprintf(f, "\n%-16s %-22s %-18s %s\n", "NODE", "DEVICES", "INTRA",
+	fprintf(f, "\n%-*s %-22s %-18s %s\n", w, "NODE", "DEVICES", "INTRA",
 		"NIC");
 	for (i = 0; i < hw_catalog_n_nodes(cat); i++) {
 		const struct hw_node *n = hw_catalog_node(cat, i);
@@ -77,7 +88,7 @@ static void nodes_table(FILE *f, const struct hw_catalog *cat)
 
 		snprintf(devs, sizeof(devs), "%lld x %s",
 			 (long long)n->devices_per_node, n->device);
-		fprintf(f, "%-16s %-22s %-18s %s\n", n->name, devs,
+		fprintf(f, "%-*s %-22s %-18s %s\n", w, n->name, devs,
 			hw_topology_name(n->intra_topology),
 			n->nic_link[0] ? n->nic_link : "-");
 	}
