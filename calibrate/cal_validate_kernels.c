@@ -228,7 +228,7 @@ static double rnn_pass(const struct model_layer *l, enum model_pass pass,
  * the MACs, is below 0.2% at DeepBench's H >= 512).  Compared: forward
  * plus backward-data (cudnnRNNBackwardData, the bwd column), plus the
  * weight gradient where the sheet times it (bwd_weights), the same
- * passes on both sides.  DeepBench's vanilla RNN has no dlsim layer.
+ * passes on both sides.  DeepBench's vanilla RNN is dlsim's MODEL_RNN.
  */
 int cal_val_row_rnn(const struct cal_vctx *v, struct cal_vrow *r)
 {
@@ -238,7 +238,8 @@ int cal_val_row_rnn(const struct cal_vctx *v, struct cal_vrow *r)
 	double fwd = cal_val_num(v, "fwd_ms"), bwd = cal_val_num(v, "bwd_ms");
 	double bww = cal_val_num(v, "bwd_weights_ms");
 	enum model_layer_kind kind = strcmp(type, "LSTM") == 0 ? MODEL_LSTM :
-				     MODEL_GRU;
+				     strcmp(type, "GRU") == 0 ? MODEL_GRU :
+				     MODEL_RNN;
 	struct model_shape in;
 	struct model_builder b;
 	struct model *m = NULL;
@@ -252,8 +253,9 @@ int cal_val_row_rnn(const struct cal_vctx *v, struct cal_vrow *r)
 		 (long long)t, cal_val_col(v, "precision"));
 	if ((rc = kernel_system(v, r, &s, &cal, &p)))
 		return rc;
-	if (strcmp(type, "LSTM") && strcmp(type, "GRU"))
-		return cal_val_skip(r, "a vanilla RNN (no dlsim layer)");
+	if (strcmp(type, "LSTM") && strcmp(type, "GRU") &&
+	    strcmp(type, "Vanilla"))
+		return cal_val_skip(r, "not an LSTM, GRU or vanilla RNN");
 	if (!(h > 0 && n > 0 && t > 0))
 		return cal_val_skip(r, "hidden, N or timesteps missing or not "
 				    "positive");

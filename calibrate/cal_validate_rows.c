@@ -575,8 +575,8 @@ const struct cal_val_set_def cal_val_sets[] = {
 	  "times (kernels; calibration data)", "s", cal_val_row_gemm },
 	{ "deepbench_conv", "deepbench_conv.csv", "DeepBench training "
 	  "convolution times (kernels; calibration data)", "s", cal_val_row_conv },
-	{ "deepbench_rnn", "deepbench_rnn.csv", "DeepBench training LSTM "
-	  "and GRU times (kernels)", "s", cal_val_row_rnn },
+	{ "deepbench_rnn", "deepbench_rnn.csv", "DeepBench training LSTM, "
+	  "GRU and vanilla RNN times (kernels)", "s", cal_val_row_rnn },
 	{ "nccl", "nccl_vtrain.csv", "nccl-tests allreduce, 2-8 A100 and V100, "
 	  "1 MiB-1 GiB (calibration data)", "s", cal_val_row_nccl },
 	{ "deepbench_allreduce", "deepbench_allreduce.csv", "DeepBench "

@@ -149,6 +149,8 @@ enum model_layer_kind {
 	 * model_build_rnn.c builds them) */
 	MODEL_LSTM,         /* T steps of I features to H per direction */
 	MODEL_GRU,          /* the same with three gates instead of four */
+	MODEL_RNN,          /* a vanilla (Elman) recurrence: h = tanh(W_ih x +
+			       W_hh h + b), cuDNN's CUDNN_RNN_TANH */
 	MODEL_EMBEDDING_BAG,  /* sum of `lookups` rows of a rows x dim
 				 table per sample (DLRM's sparse features) */
 	MODEL_INTERACTION,  /* DLRM's dot products between its n inputs'

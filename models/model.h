@@ -122,8 +122,8 @@ int model_add_additive_attention(struct model_builder *b, int q, int kv,
 /*
  * Recurrent and recommender layers (model_build_rnn.c).
  *
- * model_add_rnn: MODEL_LSTM or MODEL_GRU of `hidden` units over the
- * input's h (T steps of in.c x in.w features); flags: 0,
+ * model_add_rnn: MODEL_LSTM, MODEL_GRU or MODEL_RNN of `hidden` units
+ * over the input's h (T steps of in.c x in.w features); flags: 0,
  * MODEL_LAYER_BIDIRECTIONAL, or that | MODEL_LAYER_SUM_DIRECTIONS; bias:
  * PyTorch's two bias vectors.
  * model_add_embedding_bag: a rows x dim table, `lookups` rows summed per
@@ -151,6 +151,7 @@ int64_t model_layer_saved_elems(const struct model_layer *l);
 
 /* Costs of the kinds in model_layer_rnn.c, for model_layer_cost() (n
  * samples, a and wb bytes per activation and weight value; *c zeroed). */
+int model_rnn_gates(enum model_layer_kind k);   /* 4, 3, 1; 0: no RNN */
 double model_rnn_macs(const struct model_layer *l);
 void model_rnn_cost(const struct model_layer *l, enum model_pass p,
 		    double n, double a, double wb, struct model_pass_cost *c);

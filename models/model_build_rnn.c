@@ -68,9 +68,9 @@ int model_add_rnn(struct model_builder *b, enum model_layer_kind kind,
 	struct model_layer *l;
 	int64_t dirs = flags & bi ? 2 : 1, per, params, width;
 
-	if (kind != MODEL_LSTM && kind != MODEL_GRU)
+	if (!model_rnn_gates(kind))
 		return model_builder_fail(b, DLSIM_EINVAL, "a recurrent "
-					  "layer must be lstm or gru");
+					  "layer must be lstm, gru or rnn");
 	if (!(l = model_layer_reserve(b, kind, name, in)))
 		return -1;
 	if (hidden <= 0 || (flags & ~(bi | MODEL_LAYER_SUM_DIRECTIONS)) ||
@@ -87,7 +87,7 @@ int model_add_rnn(struct model_builder *b, enum model_layer_kind kind,
 	l->has_bias = bias;
 	width = flags & MODEL_LAYER_SUM_DIRECTIONS ? 1 : dirs;
 	/* in.c x in.w <= in_elems: a committed count, no overflow */
-	if (!rnn_params(kind == MODEL_LSTM ? 4 : 3, hidden,
+	if (!rnn_params(model_rnn_gates(kind), hidden,
 			l->in.c * l->in.w, bias, &per) ||
 	    !model_count_mul(per, dirs, &params) ||
 	    !model_count_mul(hidden, width, &l->out.c))
@@ -166,11 +166,11 @@ int model_add_interaction(struct model_builder *b, int n_in, const int *in,
 int64_t model_layer_saved_elems(const struct model_layer *l)
 {
 	int64_t dirs = l->flags & MODEL_LAYER_BIDIRECTIONAL ? 2 : 1;
-	int64_t per = (l->kind == MODEL_LSTM ? 4 : 3) + 1 +
+	int64_t per = model_rnn_gates(l->kind) + 1 +
 		      (l->flags & MODEL_LAYER_SUM_DIRECTIONS ? 1 : 0);
 	int64_t n;
 
-	if (l->kind == MODEL_LSTM || l->kind == MODEL_GRU)
+	if (model_rnn_gates(l->kind))
 		return model_count_mul(dirs * l->hidden, l->steps, &n) &&
 		       model_count_mul(n, per, &n) ? n : -1;
 	if (l->kind == MODEL_ATTENTION && (l->flags & MODEL_LAYER_ADDITIVE))

@@ -166,7 +166,7 @@ static const char *const kind_names[] = {
 	"batchnorm", "lrn", "relu", "sigmoid", "tanh", "add", "concat",
 	"dropout", "flatten", "softmax_xent", "embedding", "linear",
 	"attention", "layernorm", "rmsnorm", "gelu", "swiglu", "lstm", "gru",
-	"embedding_bag", "interaction", NULL
+	"rnn", "embedding_bag", "interaction", NULL
 };
 
 static const char *const pass_names[] = {
@@ -206,8 +206,7 @@ static double elems(struct model_shape s)
  * layer or interaction for one sample (linear: in_elems = S Hin). */
 static double macs_per_sample(const struct model_layer *l)
 {
-	if (l->kind == MODEL_LSTM || l->kind == MODEL_GRU ||
-	    l->kind == MODEL_INTERACTION)
+	if (model_rnn_gates(l->kind) || l->kind == MODEL_INTERACTION)
 		return model_rnn_macs(l);
 	if (l->kind == MODEL_CONV2D)
 		return elems(l->out) * (double)(l->in.c / l->groups) *
@@ -597,6 +596,7 @@ void model_layer_cost(const struct model_layer *l, enum model_pass p,
 		break;
 	case MODEL_LSTM:
 	case MODEL_GRU:
+	case MODEL_RNN:
 		model_rnn_cost(l, p, n, a, (double)weight_bytes, out);
 		/* each step waits for the one before (Appleyard et al. 2016,
 		 * Sec. 2) and is two kernels, its GEMM and its fused

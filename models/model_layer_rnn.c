@@ -9,7 +9,9 @@
  *
  * Notation: n samples, d directions (2 if bidirectional), T steps, I
  * input features per step, H hidden units per direction, G gates (LSTM 4:
- * i, f, g, o; GRU 3: r, z, n), s = n d T cell evaluations.  The weights
+ * i, f, g, o; GRU 3: r, z, n; a vanilla RNN 1, its tanh: Elman 1990, as
+ * torch.nn.RNN and cuDNN's CUDNN_RNN_TANH run it), s = n d T cell
+ * evaluations.  The weights
  * are PyTorch's torch.nn.LSTM / torch.nn.GRU (weight_ih G H x I,
  * weight_hh G H x H, bias_ih and bias_hh G H each; cuDNN's layout too).
  * The standard count of a step is G H (I + H) MACs (the LSTM equations
@@ -30,18 +32,20 @@
  *         3 sigmoids (4 each, as model_layer.c's) and a tanh (5): 17;
  *         c = f c + i g: 3; tanh c: 5; h = o tanh c: 1), GRU 27 (r and
  *         z pre-activations: 6; W_in x + b_in + r (W_hn h + b_hn): 4;
- *         2 sigmoids: 8; tanh: 5; h = (1 - z) n + z h: 4).
+ *         2 sigmoids: 8; tanh: 5; h = (1 - z) n + z h: 4), vanilla 8
+ *         (the input part + the recurrent part + 2 biases: 3; tanh: 5).
  *         D = ceil log2 I (the input GEMM) + T (ceil log2 H + e), the
  *         step's element-wise chain e: LSTM 7 (the four-term sum: 2,
  *         activations, f c and i g, their sum, tanh, times o), GRU 8
  *         (the four-term sum of r: 2, sigmoid, r times, plus the input
- *         part, tanh, (1 - z) n, plus z h).
+ *         part, tanh, (1 - z) n, plus z h), vanilla 3 (the sum: 2, tanh).
  *   dx    back through time: dh_{t-1} = W_hh^T dgates_t, T dependent
  *         steps in reverse, then dx = W_ih^T dgates for all steps at
  *         once: MACs s G H (H + I), as the forward; element-wise per
- *         unit and step LSTM 23, GRU 18 (dlsim's counts of the gate
+ *         unit and step LSTM 23, GRU 18, vanilla 3 (dh plus the step's
+ *         own gradient, times 1 - h^2: dlsim's counts of the gate
  *         derivatives).  D = T (ceil log2 (G H) + e') + ceil log2 (G H),
- *         e' LSTM 6, GRU 5.
+ *         e' LSTM 6, GRU 5, vanilla 2.
  *   dw    one GEMM over all steps, dW = sum_t dgates_t [x_t, h_{t-1}]:
  *         MACs s G H (I + H), the bias gradient s G H adds (once for
  *         both bias vectors); D = ceil log2 (n T).
@@ -121,18 +125,24 @@ struct rnn {
 
 static void rnn_shape(const struct model_layer *l, struct rnn *r)
 {
-	int lstm = l->kind == MODEL_LSTM;
+	/* element-wise FLOPs and depth per unit and step: LSTM, GRU,
+	 * vanilla (the head comment counts them) */
+	static const double e_fwd[] = { 38.0, 27.0, 8.0 };
+	static const double e_bwd[] = { 23.0, 18.0, 3.0 };
+	static const double chain_fwd[] = { 7.0, 8.0, 3.0 };
+	static const double chain_bwd[] = { 6.0, 5.0, 2.0 };
+	int k = l->kind == MODEL_LSTM ? 0 : l->kind == MODEL_GRU ? 1 : 2;
 
 	r->d = l->flags & MODEL_LAYER_BIDIRECTIONAL ? 2.0 : 1.0;
 	r->T = (double)l->steps;
 	r->I = (double)l->in.c * (double)l->in.w;
 	r->H = (double)l->hidden;
-	r->G = lstm ? 4.0 : 3.0;
+	r->G = (double)model_rnn_gates(l->kind);
 	r->sum = (l->flags & MODEL_LAYER_SUM_DIRECTIONS) != 0;
-	r->e_fwd = lstm ? 38.0 : 27.0;
-	r->e_bwd = lstm ? 23.0 : 18.0;
-	r->chain_fwd = lstm ? 7.0 : 8.0;
-	r->chain_bwd = lstm ? 6.0 : 5.0;
+	r->e_fwd = e_fwd[k];
+	r->e_bwd = e_bwd[k];
+	r->chain_fwd = chain_fwd[k];
+	r->chain_bwd = chain_bwd[k];
 }
 
 
@@ -151,6 +161,12 @@ static double rnn_weight_reads(const struct model_layer *l,
 /* Public API (model.h)                                              */
 /* ---------------------------------------------------------------- */
 
+int model_rnn_gates(enum model_layer_kind k)
+{
+	return k == MODEL_LSTM ? 4 : k == MODEL_GRU ? 3 : k == MODEL_RNN ? 1 :
+	       0;
+}
+
 double model_rnn_macs(const struct model_layer *l)
 {
 	double k;
@@ -159,7 +175,7 @@ double model_rnn_macs(const struct model_layer *l)
 		k = (double)l->n_inputs;
 		return k * (k - 1.0) / 2.0 * (double)l->in.c;
 	}
-	if (l->kind == MODEL_LSTM || l->kind == MODEL_GRU) {
+	if (model_rnn_gates(l->kind)) {
 		struct rnn r;
 
 		rnn_shape(l, &r);

@@ -709,7 +709,7 @@ START_TEST(kind_and_pass_names)
 		"batchnorm", "lrn", "relu", "sigmoid", "tanh", "add",
 		"concat", "dropout", "flatten", "softmax_xent", "embedding",
 		"linear", "attention", "layernorm", "rmsnorm", "gelu",
-		"swiglu", "lstm", "gru", "embedding_bag", "interaction"
+		"swiglu", "lstm", "gru", "rnn", "embedding_bag", "interaction"
 	};
 	int k;
 

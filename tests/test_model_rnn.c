@@ -117,6 +117,36 @@ START_TEST(lstm_counts_by_hand)
 END_TEST
 
 /*
+ * A vanilla RNN (torch.nn.RNN, tanh), I = 2, T = 3, H = 3, one direction,
+ * biases:
+ *   params 1 x 3 x (2 + 3) + 2 x 3 = 21; MACs per sample T H (I + H) =
+ *   3 x 3 x 5 = 45; N = 2: 90; s = 6
+ * fwd: element-wise 6 x 3 x 8 = 144; FLOPs 180 + 144 = 324, W 234; bytes
+ *   4 x (12 + 18 + 6 x 3 x (3 + 2)) = 480, weights 4 x (3 x 2 + 3 x 3 x
+ *   3 + 6) = 156: 636; D = 1 + 3 x (ceil log2 3 + 3) = 16
+ * dx: element-wise 6 x 3 x 3 = 54; FLOPs 234, W 144; bytes 4 x (12 + 18
+ *   + 6 x 3 x 4) + 156 = 564; D = 3 x (ceil log2 3 + 2) + 2 = 14
+ * dw: bias 6 x 3 = 18; FLOPs 198, W 108; bytes 4 x (12 + 6 x 3 x 2) +
+ *   4 x 21 = 276; D = ceil log2 6 = 3
+ * kept: input 6 + output 9 + gate and state 3 x 3 x (1 + 1) = 33.
+ */
+START_TEST(vanilla_rnn_counts_by_hand)
+{
+	struct model *m = one_rnn(MODEL_RNN, 2, 3, 1, 3, 0);
+	const struct model_layer *l = model_util_layer(m, "rnn");
+
+	ck_assert_int_eq(l->params, 21);
+	ck_assert(model_forward_macs(m) == 45.0);
+	model_util_expect(l, MODEL_PASS_FWD, 324.0, 636.0, 234.0, 16.0);
+	model_util_expect(l, MODEL_PASS_BWD_DATA, 234.0, 564.0, 144.0, 14.0);
+	model_util_expect(l, MODEL_PASS_BWD_WEIGHT, 198.0, 276.0, 108.0, 3.0);
+	ck_assert_int_eq(m->activation_elems, 6 + 9 + 18);
+	ck_assert_str_eq(model_layer_kind_name(l->kind), "rnn");
+	model_free(m);
+}
+END_TEST
+
+/*
  * GRU, I = 2, T = 3, H = 3, bidirectional, biases:
  *   params 2 x (3 x 3 x 5 + 2 x 9) = 2 x 63 = 126; out (6, 3, 1)
  *   MACs per sample d T G H (I + H) = 2 x 3 x 9 x 5 = 270; N = 2: 540
@@ -515,6 +545,7 @@ Suite *suite_model_rnn(void)
 	TCase *tc = tcase_create("layers");
 
 	tcase_add_test(tc, lstm_counts_by_hand);
+	tcase_add_test(tc, vanilla_rnn_counts_by_hand);
 	tcase_add_test(tc, gru_bidirectional_counts_by_hand);
 	tcase_add_test(tc, rnn_reads_c_times_w_features_per_step);
 	tcase_add_test(tc, rnn_depth_grows_linearly_with_steps);
