@@ -46,8 +46,8 @@ struct raw_layer {
 	unsigned inputs_count;
 	/* pointers: absent (NULL) differs from a written 0 */
 	int64_t *out_channels, *out_features, *kernel, *kernel_h, *kernel_w;
-	int64_t *stride, *padding, *dilation, *groups, *size;
-	int bias, ceil_mode;
+	int64_t *stride, *padding, *dilation, *groups, *size, *hidden;
+	int bias, ceil_mode, bidirectional, sum_directions;
 };
 
 struct raw_shape {
@@ -70,7 +70,8 @@ static const cyaml_strval_t type_strings[] = {
 	{ "sigmoid", MODEL_SIGMOID }, { "tanh", MODEL_TANH },
 	{ "add", MODEL_ADD }, { "concat", MODEL_CONCAT },
 	{ "dropout", MODEL_DROPOUT }, { "flatten", MODEL_FLATTEN },
-	{ "softmax_xent", MODEL_SOFTMAX_XENT },
+	{ "softmax_xent", MODEL_SOFTMAX_XENT }, { "lstm", MODEL_LSTM },
+	{ "gru", MODEL_GRU }, { "rnn", MODEL_RNN },
 };
 
 #define OPT CYAML_FLAG_OPTIONAL
@@ -94,9 +95,13 @@ static const cyaml_schema_field_t layer_fields[] = {
 	PINT("kernel", kernel), PINT("kernel_h", kernel_h),
 	PINT("kernel_w", kernel_w), PINT("stride", stride),
 	PINT("padding", padding), PINT("dilation", dilation),
-	PINT("groups", groups), PINT("size", size),
+	PINT("groups", groups), PINT("size", size), PINT("hidden", hidden),
 	CYAML_FIELD_BOOL("bias", OPT, struct raw_layer, bias),
 	CYAML_FIELD_BOOL("ceil_mode", OPT, struct raw_layer, ceil_mode),
+	CYAML_FIELD_BOOL("bidirectional", OPT, struct raw_layer,
+			 bidirectional),
+	CYAML_FIELD_BOOL("sum_directions", OPT, struct raw_layer,
+			 sum_directions),
 	CYAML_FIELD_END
 };
 
@@ -136,7 +141,7 @@ static const cyaml_schema_value_t model_schema = {
 static const char *const integer_keys[] = {
 	"channels", "height", "width", "batch", "out_channels",
 	"out_features", "kernel", "kernel_h", "kernel_w", "stride",
-	"padding", "dilation", "groups", "size", NULL
+	"padding", "dilation", "groups", "size", "hidden", NULL
 };
 
 /* ---------------------------------------------------------------- */
@@ -146,6 +151,7 @@ static const char *const integer_keys[] = {
 #define KIND(k) (1u << (k))
 #define CONV KIND(MODEL_CONV2D)
 #define POOL (KIND(MODEL_MAXPOOL) | KIND(MODEL_AVGPOOL))
+#define RECURRENT (KIND(MODEL_LSTM) | KIND(MODEL_GRU) | KIND(MODEL_RNN))
 
 /* An optional integer key of a layer: the kinds it applies to and the
  * least value it may take. */
@@ -170,6 +176,7 @@ static const struct layer_key layer_keys[] = {
 	LKEY(dilation, CONV, 1),
 	LKEY(groups, CONV, 1),
 	LKEY(size, KIND(MODEL_LRN), 1),
+	LKEY(hidden, RECURRENT, 1),
 };
 
 #define N_LAYER_KEYS ((int)(sizeof(layer_keys) / sizeof(layer_keys[0])))
@@ -313,6 +320,15 @@ static int add_layer(struct model_builder *b, const int *in, int n_in,
 	case MODEL_ADD:
 	case MODEL_CONCAT:
 		return model_add_merge(b, k, n_in, in, name);
+	case MODEL_LSTM:
+	case MODEL_GRU:
+	case MODEL_RNN:
+		return model_add_rnn(b, k, in[0], name, *rl->hidden,
+				     (rl->bidirectional ?
+				      MODEL_LAYER_BIDIRECTIONAL : 0u) |
+				     (rl->sum_directions ?
+				      MODEL_LAYER_SUM_DIRECTIONS : 0u),
+				     rl->bias);
 	default:
 		return model_add_simple(b, k, in[0], name);
 	}
@@ -346,7 +362,15 @@ static int check_given(struct loader *ld, unsigned i,
 					"positive" : "0 or more",
 					(long long)*v);
 	}
-	if (rl->bias && !(bit & (CONV | KIND(MODEL_FC))))
+	if ((rl->bidirectional || rl->sum_directions) && !(bit & RECURRENT))
+		return at_error(ld, layer_path(at, sizeof(at), i,
+					       rl->bidirectional ?
+					       "bidirectional" :
+					       "sum_directions"), DLSIM_EPARSE,
+				err, "'%s' does not apply to a %s layer",
+				rl->bidirectional ? "bidirectional" :
+				"sum_directions", kind);
+	if (rl->bias && !(bit & (CONV | KIND(MODEL_FC) | RECURRENT)))
 		return at_error(ld, layer_path(at, sizeof(at), i, "bias"),
 				DLSIM_EPARSE, err, "'bias' does not apply to "
 				"a %s layer", kind);
@@ -382,6 +406,9 @@ static int check_required(struct loader *ld, unsigned i,
 	if ((bit & KIND(MODEL_LRN)) && !rl->size)
 		return at_error(ld, at, DLSIM_EPARSE, err, "an lrn layer "
 				"needs 'size'");
+	if ((bit & RECURRENT) && !rl->hidden)
+		return at_error(ld, at, DLSIM_EPARSE, err, "a recurrent layer "
+				"(%s) needs 'hidden'", kind);
 	return DLSIM_OK;
 }
 

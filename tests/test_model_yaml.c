@@ -190,6 +190,41 @@ START_TEST(yaml_every_layer_option_is_read)
 }
 END_TEST
 
+/*
+ * recurrent.yaml, 2 features over 3 steps, batch 2:
+ *   lstm  hidden 3, bias: 4 x 3 x (2 + 3) + 2 x 12 = 84     out 3x3x1
+ *   gru   hidden 3, bias, bidirectional, on the lstm's 3:
+ *         2 x (3 x 3 x (3 + 3) + 2 x 9) = 144                 out 6x3x1
+ *   rnn   hidden 4, no bias, bidirectional, directions summed, on 6:
+ *         2 x 1 x 4 x (6 + 4) = 80                            out 4x3x1
+ * parameters 308; the same layers from the builder's API.
+ */
+START_TEST(yaml_recurrent_layers)
+{
+	struct model *m = load(DIR "recurrent.yaml");
+	const struct model_layer *l;
+
+	l = layer(m, "lstm", NULL);
+	ck_assert_int_eq(l->kind, MODEL_LSTM);
+	ck_assert_int_eq(l->params, 84);
+	ck_assert_int_eq(l->steps, 3);
+	assert_shape(l->out, 3, 3, 1);
+	l = layer(m, "gru", NULL);
+	ck_assert_int_eq(l->kind, MODEL_GRU);
+	ck_assert_int_eq(l->params, 144);
+	ck_assert(l->flags & MODEL_LAYER_BIDIRECTIONAL);
+	assert_shape(l->out, 6, 3, 1);
+	l = layer(m, "rnn", NULL);
+	ck_assert_int_eq(l->kind, MODEL_RNN);
+	ck_assert_int_eq(l->params, 80);
+	ck_assert_int_eq(l->has_bias, 0);
+	ck_assert(l->flags & MODEL_LAYER_SUM_DIRECTIONS);
+	assert_shape(l->out, 4, 3, 1);
+	ck_assert_int_eq(m->params, 308);
+	model_free(m);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- */
 /* Errors                                                            */
 /* ---------------------------------------------------------------- */
@@ -267,6 +302,11 @@ static const struct {
 	  "'kernel'" },
 	{ "missing_out_features", DLSIM_EPARSE, 9, "an fc layer needs "
 	  "'out_features'" },
+	{ "missing_hidden", DLSIM_EPARSE, 9, "a recurrent layer (lstm) "
+	  "needs 'hidden'" },
+	/* a recurrent layer's flag on another kind, at its own line */
+	{ "stray_bidirectional", DLSIM_EPARSE, 12, "'bidirectional' does "
+	  "not apply to a fc layer" },
 	/* counts past 2^53 keep DLSIM_ERANGE: at the layer, or at the
 	 * input's mapping (its first line) */
 	{ "huge_channels", DLSIM_ERANGE, 9, "layer 'wide': parameters too "
@@ -388,6 +428,7 @@ Suite *suite_model_yaml(void)
 	tcase_add_test(tc, yaml_residual_network_shapes_and_params);
 	tcase_add_test(tc, yaml_every_layer_option_is_read);
 	tcase_add_test(tc, yaml_pool_stride_defaults_to_kernel_per_axis);
+	tcase_add_test(tc, yaml_recurrent_layers);
 	tcase_add_loop_test(tc, yaml_error_names_file_and_line, 0, N_BAD);
 	tcase_add_test(tc, yaml_missing_file_is_eio);
 	tcase_add_test(tc, resolve_takes_zoo_names_and_yaml_paths);
