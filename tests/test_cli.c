@@ -465,6 +465,19 @@ START_TEST(cli_strategy_rejects_bad_input)
 }
 END_TEST
 
+/* The step time `dlsim predict ARGS --uncalibrated --format json` gives. */
+static double predicted_step(const char *args)
+{
+	char cmd[512];
+	struct run r;
+
+	snprintf(cmd, sizeof(cmd), "predict %s --uncalibrated --format json",
+		 args);
+	run(&r, cmd);
+	ck_assert_msg(r.status == 0, "%s: %s", cmd, r.err);
+	return json_number(r.out, "step_time_s");
+}
+
 /*
  * --dispatch-us alone on a CNN is the data-parallel step's host time per
  * kernel (sim_options.dispatch_s), not a strategy: the step takes its
@@ -475,32 +488,16 @@ END_TEST
  */
 START_TEST(cli_predict_dispatch_on_a_cnn)
 {
-	struct run r;
-	double base, slow, zero;
+	double base = predicted_step("resnet18 --hw v100 --batch 4");
 
-	run(&r, "predict resnet18 --hw v100 --batch 4 --uncalibrated "
-	    "--format json");
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	base = json_number(r.out, "step_time_s");
-	run(&r, "predict resnet18 --hw v100 --batch 4 --uncalibrated "
-	    "--dispatch-us 0 --format json");
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	zero = json_number(r.out, "step_time_s");
-	ck_assert(zero == base);
-	run(&r, "predict resnet18 --hw v100 --batch 4 --uncalibrated "
-	    "--dispatch-us 300 --fuse-elementwise --format json");
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	slow = json_number(r.out, "step_time_s");
-	ck_assert(slow > base);
+	ck_assert(predicted_step("resnet18 --hw v100 --batch 4 "
+				 "--dispatch-us 0") == base);
+	ck_assert(predicted_step("resnet18 --hw v100 --batch 4 "
+				 "--dispatch-us 300 --fuse-elementwise") >
+		  base);
 	/* on a transformer too, 0 keeps the data-parallel step as it was */
-	run(&r, "predict " TINY_GPT " --hw a100x8 --uncalibrated "
-	    "--format json");
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	base = json_number(r.out, "step_time_s");
-	run(&r, "predict " TINY_GPT " --hw a100x8 --uncalibrated "
-	    "--dispatch-us 0 --format json");
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert(json_number(r.out, "step_time_s") == base);
+	ck_assert(predicted_step(TINY_GPT " --hw a100x8 --dispatch-us 0") ==
+		  predicted_step(TINY_GPT " --hw a100x8"));
 }
 END_TEST
 
