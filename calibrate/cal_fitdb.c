@@ -35,8 +35,9 @@
  * model (rnn, p2p_bw) and samples in another unit.
  *
  * WHAT A FIT ROW HOLDS
- * kind "alphabeta:<benchmark>:<ranks>", "gemm:<dtype>", "conv:<dtype>"
- * or "conv3x3:<dtype>" (class 3x3s1), "stream:<kernel>" or
+ * kind "alphabeta:<benchmark>:<ranks>", "gemm:<dtype>", "conv:<dtype>",
+ * "conv3x3:<dtype>" (class 3x3s1) or "conv1x1:<dtype>" (class 1x1s1),
+ * "stream:<kernel>" or
  * "bwcurve:<kernel>" (at most 31 characters);
  * params_json always has
  * "benchmark" and "group" (kind alone does not tell in-place from
@@ -141,6 +142,17 @@ static int skip_add(struct cal_fit_report *r, const char *what,
 	return 0;
 }
 
+/* What a conv class adds to the kind's benchmark: "conv3x3", "conv1x1"
+ * or plain "conv" (class "other", and GEMMs, which have none). */
+static const char *conv_class_suffix(const char *cls)
+{
+	if (strcmp(cls, "3x3s1") == 0)
+		return "3x3";
+	if (strcmp(cls, "1x1s1") == 0)
+		return "1x1";
+	return "";
+}
+
 /* The kind, dtype and device of a fit from its group's parameters. */
 static int make_kind(struct cal_fitted *f, char *dtype, char *device,
 		     size_t n)
@@ -156,10 +168,9 @@ static int make_kind(struct cal_fitted *f, char *dtype, char *device,
 						     sizeof(v))[0] ? v : "0");
 	else if (f->model == CAL_MODEL_ROOFLINE)
 		w = snprintf(f->kind, sizeof(f->kind), "%s%s:%s",
-			     f->benchmark,
-			     strcmp(cal_param_get(f->group, "class", v,
-						  sizeof(v)), "3x3s1") ? "" :
-			     "3x3", dtype[0] ? dtype : "unknown");
+			     f->benchmark, conv_class_suffix(cal_param_get(
+				     f->group, "class", v, sizeof(v))),
+			     dtype[0] ? dtype : "unknown");
 	else
 		w = snprintf(f->kind, sizeof(f->kind), "stream:%s",
 			     cal_param_get(f->group, "kernel", v,

@@ -19,7 +19,8 @@
  * dtype's size), the second variable of the roofline fit.  A conv's
  * pass (fwd, bwd_data, bwd_filter) is left out of its group and its
  * filter class put in ("class=3x3s1" for 3x3 at stride 1, Winograd's
- * domain, "class=other" for the rest): the simulator costs every pass
+ * domain, "class=1x1s1" for 1x1 at stride 1, GEMMs over the channels,
+ * "class=other" for the rest): the simulator costs every pass
  * of a layer with its class's one roofline, so that is what is fitted.
  */
 #include <math.h>
@@ -191,8 +192,9 @@ static void kernel_size(const char *benchmark, const char *params,
 
 		*F = 2.0 * n * k * p * q * c * r * s;
 		*Q = e * (n * c * h * w + k * c * r * s + n * k * p * q);
-		*cls = r == 3.0 && s == 3.0 && sh == 1.0 && sw == 1.0 ?
-		       "3x3s1" : "other";
+		*cls = sh != 1.0 || sw != 1.0 ? "other" :
+		       r == 3.0 && s == 3.0 ? "3x3s1" :
+		       r == 1.0 && s == 1.0 ? "1x1s1" : "other";
 	} else {
 		double m = param_num(params, "m"), n = param_num(params, "n");
 		double k = param_num(params, "k");

@@ -65,6 +65,7 @@ static int kernel_of(const char *kind, enum model_kernel *k,
 		{ "gemm:", MODEL_KERNEL_GEMM },
 		{ "conv:", MODEL_KERNEL_CONV },
 		{ "conv3x3:", MODEL_KERNEL_CONV3X3 },
+		{ "conv1x1:", MODEL_KERNEL_CONV1X1 },
 	};
 	size_t i, n;
 

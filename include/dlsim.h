@@ -296,7 +296,10 @@ struct model_layer {
  * The class of kernel a pass runs, which decides the unit and the measured
  * efficiency it gets: element-wise work runs on vector units; GEMMs and
  * convolutions on matrix (tensor) units, with 3x3 stride-1 convolutions
- * apart because libraries run them with Winograd's algorithm.  Grouped
+ * apart because libraries run them with Winograd's algorithm, and 1x1
+ * stride-1 ones apart because they are plain GEMMs over the channels (no
+ * filter window to gather), which a calibration fits on its own
+ * (MODEL_KERNEL_CONV1X1; the catalog gives it eff_conv).  Grouped
  * and depthwise convolutions (groups > 1) count as vector work: cuDNN's
  * usual kernels for them do not use tensor units (model_layer.c says why).
  */
@@ -305,6 +308,7 @@ enum model_kernel {
 	MODEL_KERNEL_GEMM,
 	MODEL_KERNEL_CONV,
 	MODEL_KERNEL_CONV3X3,
+	MODEL_KERNEL_CONV1X1,
 	MODEL_KERNEL_COUNT
 };
 
@@ -808,13 +812,16 @@ struct hw_calib_fit {
  * Fitted figures that override the catalog's datasheet ones for one
  * hardware name.  Each override is present when its fit's id is not 0.
  *
- * - Kernels, per class (GEMM, convolution, 3x3 stride-1 convolution:
- *   the catalog's efficiency classes) and precision: the calibrated
- *   roofline of `calibrate fit` (kinds "gemm:<dtype>", "conv:<dtype>",
- *   "conv3x3:<dtype>"), a pass of F FLOPs moving Q bytes taking
- *   fixed_s + F s_per_flop + Q s_per_byte.  A convolution class with no
- *   fit of its own uses the GEMM roofline at its precision (convolutions
- *   run as GEMMs, im2col), and says so (sim_result.calib_used).
+ * - Kernels, per class (GEMM, convolution, 3x3 stride-1 convolution,
+ *   1x1 stride-1 convolution) and precision: the calibrated roofline of
+ *   `calibrate fit` (kinds "gemm:<dtype>", "conv:<dtype>",
+ *   "conv3x3:<dtype>", "conv1x1:<dtype>"), a pass of F FLOPs moving Q
+ *   bytes taking fixed_s + F s_per_flop + Q s_per_byte.  A class with no
+ *   fit of its own takes the one sim_calib_kernel names: a 1x1 class the
+ *   convolution fit (what it was fitted in before it had its own class),
+ *   then any convolution class the GEMM roofline at its precision
+ *   (convolutions run as GEMMs, im2col); the result says which
+ *   (sim_result.calib_used).
  * - Memory: the attainable bandwidth, the DRAM plateau of the STREAM
  *   triad ("stream:triad"; another stream kernel if no triad was fitted),
  *   and where a bandwidth curve was fitted ("bwcurve:<kernel>", triad
@@ -1963,7 +1970,9 @@ double cal_roof_time(const struct cal_roof_fit *f, double flops,
  *                         bytes, in two classes as the simulator's
  *                         kernels: kind "conv3x3:<dtype>" for 3x3
  *                         filters at stride 1 (Winograd's domain),
- *                         "conv:<dtype>" for the others; the three
+ *                         "conv1x1:<dtype>" for 1x1 filters at stride
+ *                         1 (GEMMs over the channels), "conv:<dtype>"
+ *                         for the others; the three
  *                         passes (fwd, bwd_data, bwd_filter) of a class
  *                         are fitted together, grouped by dtype, math,
  *                         setting and device;

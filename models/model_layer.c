@@ -29,7 +29,14 @@
  * and MIOpen run those with Winograd's minimal filtering (Lavin & Gray,
  * CVPR 2016), which needs 2.25x to 4x fewer multiplies than the direct
  * count below.  The FLOPs stay the direct count; the efficiency measured
- * for that class (configs/hw, eff_conv3x3) carries the saving.
+ * for that class (configs/hw, eff_conv3x3) carries the saving.  A dense
+ * 1x1 stride-1 conv is a class too: it is a GEMM over the channels, with
+ * no filter window to gather, and DeepBench's timings of it (in-sample,
+ * the pooled fit put them 16% slow and the strided 1x1s 13% fast) follow
+ * a roofline of their own.  The catalog gives it eff_conv, the figure
+ * measured with it; a calibration fits it apart (kind conv1x1).  A
+ * strided 1x1 stays with the other convolutions: it gathers every s-th
+ * pixel, as a filter window does.
  * A grouped or depthwise conv (groups > 1) is vector work instead: each
  * output sums over only C_in/g channels (one, for depthwise), too short a
  * reduction to tile into the matrix units' fragments, and cuDNN's usual
@@ -229,6 +236,18 @@ static double weight_elems(const struct model_layer *l)
 	return (double)l->params;
 }
 
+/* The kernel class of a dense (groups 1) conv2d: see the file's head. */
+static enum model_kernel conv_class(const struct model_layer *l)
+{
+	int unit_stride = l->stride_h == 1 && l->stride_w == 1;
+
+	if (unit_stride && l->kernel_h == 3 && l->kernel_w == 3 &&
+	    l->dilation == 1)
+		return MODEL_KERNEL_CONV3X3;
+	if (unit_stride && l->kernel_h == 1 && l->kernel_w == 1)
+		return MODEL_KERNEL_CONV1X1;
+	return MODEL_KERNEL_CONV;
+}
 
 static void cost_matrix(const struct model_layer *l, enum model_pass p,
 			double n, double a, double wb,
@@ -247,10 +266,7 @@ static void cost_matrix(const struct model_layer *l, enum model_pass p,
 	if (l->kind == MODEL_CONV2D && l->groups > 1)
 		c->kernel = MODEL_KERNEL_VECTOR;   /* see the file's head */
 	else if (l->kind == MODEL_CONV2D)
-		c->kernel = l->kernel_h == 3 && l->kernel_w == 3 &&
-			    l->stride_h == 1 && l->stride_w == 1 &&
-			    l->dilation == 1 ? MODEL_KERNEL_CONV3X3 :
-			    MODEL_KERNEL_CONV;
+		c->kernel = conv_class(l);
 	if (l->kind == MODEL_FC) {
 		cin = (double)l->in_elems;
 		cout = (double)l->out.c;

@@ -669,7 +669,7 @@ static void use_fit(struct sim_result *r, const struct hw_calib_fit *f)
 }
 
 /* The fits a calibrated prediction used, as sim_roof_init takes them:
- * each matrix class m runs, its own roofline or the GEMM's. */
+ * for each matrix class m runs, the one sim_calib_kernel names. */
 static void list_calib_used(const struct model *m, const struct hw_system *s,
 			    struct sim_result *r)
 {
@@ -677,14 +677,12 @@ static void list_calib_used(const struct model *m, const struct hw_system *s,
 	int k;
 
 	for (k = MODEL_KERNEL_GEMM; k < MODEL_KERNEL_COUNT; k++) {
-		const struct hw_calib_fit *f = &c->kernel[k][r->precision].fit;
+		const struct hw_calib_kernel *f =
+			sim_calib_kernel(c, (enum model_kernel)k,
+					 r->precision);
 
-		if (!uses_kernel(m, (enum model_kernel)k))
-			continue;
-		if (!f->id)
-			f = &c->kernel[MODEL_KERNEL_GEMM][r->precision].fit;
-		if (f->id)
-			use_fit(r, f);
+		if (f && uses_kernel(m, (enum model_kernel)k))
+			use_fit(r, &f->fit);
 	}
 	if (c->stream.id)
 		use_fit(r, &c->stream);

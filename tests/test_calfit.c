@@ -374,7 +374,11 @@ END_TEST
  * pad 3 and stride 2 on 224 give P = Q = floor((224 + 6 - 7) / 2) + 1 =
  * 112 (the generic table's keys).  The 3x3 ones, forward and backward
  * passes together, are one group (class 3x3s1, kind conv3x3:fp16); the
- * 7x7 ones the other class.
+ * 7x7 ones the other class, with three 1x1 convolutions at stride 2
+ * (pad 0 on 56: P = floor(55 / 2) + 1 = 28), which gather pixels as a
+ * filter window does.  Eight 1x1 ones at stride 1 (P = h = 56) follow a
+ * roofline of their own, t = 5 us + F / 1e14 + Q / 8e11, and are their
+ * own group (class 1x1s1, kind conv1x1:fp16).
  */
 static double conv_time(double n, double c, double h, double k, double r,
 			double p, unsigned long *st)
@@ -383,6 +387,15 @@ static double conv_time(double n, double c, double h, double k, double r,
 	double Q = 2.0 * (n * c * h * h + k * c * r * r + n * k * p * p);
 
 	return (2e-5 + F / 5e13 + Q / 4e11) * (1.0 + 0.02 * noise(st));
+}
+
+static double conv1x1_time(double n, double c, double h, double k,
+			    unsigned long *st)
+{
+	double F = 2.0 * n * k * h * h * c;
+	double Q = 2.0 * (n * c * h * h + k * c + n * k * h * h);
+
+	return (5e-6 + F / 1e14 + Q / 8e11) * (1.0 + 0.02 * noise(st));
 }
 
 static void store_conv(struct db *db)
@@ -420,6 +433,24 @@ static void store_conv(struct db *db)
 		sample(&s[n++], "conv", params,
 		       conv_time(1 << (i + 6), 64, 28, 64, 3, 28, &st), "s");
 	}
+	for (i = 0; i < 3; i++) {
+		snprintf(params, sizeof(params), "n=%d c=64 h=56 w=56 k=128 "
+			 "r=1 s=1 stride=2 pad=0 pass=fwd dtype=fp16 "
+			 "math=fp32 device=Synth", 8 << i);
+		sample(&s[n++], "conv", params,
+		       conv_time(8 << i, 64, 56, 128, 1, 28, &st), "s");
+	}
+	for (i = 0; i < 8; i++) {
+		double b = pow(2.0, i), c = i % 2 ? 64.0 : 512.0;
+		double k = i % 4 < 2 ? 256.0 : 32.0;
+
+		snprintf(params, sizeof(params), "n=%.0f c=%.0f h=56 w=56 "
+			 "k=%.0f r=1 s=1 stride=1 pad=0 pass=%s dtype=fp16 "
+			 "math=fp32 device=Synth", b, c, k,
+			 i % 3 ? "fwd" : "bwd_filter");
+		sample(&s[n++], "conv", params,
+		       conv1x1_time(b, c, 56, k, &st), "s");
+	}
 	memset(&run, 0, sizeof(run));
 	snprintf(run.tool, sizeof(run.tool), "test");
 	snprintf(run.hw, sizeof(run.hw), "conv");
@@ -431,23 +462,30 @@ START_TEST(cal_fit_conv_recovers_roofline_per_class)
 {
 	struct dlsim_err err = { 0, "" };
 	struct cal_fit_report r;
-	const struct cal_fitted *c, *o;
+	const struct cal_fitted *c, *o, *u;
 	struct tmpdb t;
 
 	tmpdb_open(&t);
 	store_conv(t.db);
 	ck_assert_msg(cal_fit_hw(t.db, "conv", &r, &err) == DLSIM_OK, "%s",
 		      err.msg);
-	ck_assert_int_eq(r.n_fit, 2);
+	ck_assert_int_eq(r.n_fit, 3);
 	c = find(&r, "conv3x3:fp16");
 	o = find(&r, "conv:fp16");
-	ck_assert(c != NULL && o != NULL);
+	u = find(&r, "conv1x1:fp16");
+	ck_assert(c != NULL && o != NULL && u != NULL);
 	ck_assert_str_eq(c->group, "dtype=fp16 math=fp32 device=Synth "
 			 "class=3x3s1");
 	ck_assert_str_eq(o->group, "dtype=fp16 math=fp32 device=Synth "
 			 "class=other");
+	ck_assert_str_eq(u->group, "dtype=fp16 math=fp32 device=Synth "
+			 "class=1x1s1");
 	ck_assert_int_eq(c->n_samples, 21);
-	ck_assert_int_eq(o->n_samples, 4);
+	ck_assert_int_eq(o->n_samples, 7);
+	ck_assert_int_eq(u->n_samples, 8);
+	WITHIN_3_SIGMA(u->roof.fixed_s, 5e-6, u->roof.cov[0][0]);
+	WITHIN_3_SIGMA(u->roof.s_per_flop, 1.0 / 1e14, u->roof.cov[1][1]);
+	WITHIN_3_SIGMA(u->roof.s_per_byte, 1.0 / 8e11, u->roof.cov[2][2]);
 	WITHIN_3_SIGMA(c->roof.fixed_s, 2e-5, c->roof.cov[0][0]);
 	WITHIN_3_SIGMA(c->roof.s_per_flop, 1.0 / 5e13, c->roof.cov[1][1]);
 	WITHIN_3_SIGMA(c->roof.s_per_byte, 1.0 / 4e11, c->roof.cov[2][2]);
@@ -606,7 +644,7 @@ START_TEST(cal_cli_show_prints_levels_and_conv)
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert(strstr(r.out, "conv3x3:fp16") && strstr(r.out, "conv:fp16") &&
-		  strstr(r.out, "s_per_byte"));
+		  strstr(r.out, "conv1x1:fp16") && strstr(r.out, "s_per_byte"));
 	tmpdb_close(&t);
 }
 END_TEST

@@ -363,6 +363,73 @@ START_TEST(hwcalib_roofline_uses_curve_and_plateau)
 }
 END_TEST
 
+/*
+ * A 1x1 stride-1 convolution pass (1e9 FLOPs, 1e6 bytes) on the "box"
+ * fits takes, by hand:
+ * - with no conv fit of either kind, the GEMM roofline: 2.5e-3 + 1e9 x
+ *   5e-12 = 7.5 ms (no byte term);
+ * - with a conv:fp32 fit (fixed 2e-5, 2e-11 s/FLOP, 1e-10 s/B), that
+ *   one, which a calibration made before the 1x1 class fitted them in:
+ *   2e-5 + 2e-2 + 1e-4 = 20.12 ms;
+ * - with a conv1x1:fp32 fit (3e-5, 3e-11, 3e-10) as well, its own:
+ *   3e-5 + 3e-2 + 3e-4 = 30.33 ms, while a strided conv keeps 20.12 ms.
+ * Element-wise work and a precision with no fit at all have none.
+ */
+START_TEST(hwcalib_conv1x1_falls_back_to_conv_then_gemm)
+{
+	static const double want[3] = { 7.5e-3, 20.12e-3, 30.33e-3 };
+	struct model_pass_cost one = { 1e9, 1e6, 0.0, 0.0,
+				       MODEL_KERNEL_CONV1X1, 0.0, 0 };
+	struct model_pass_cost other = one;
+	struct dlsim_err err = { 0, "" };
+	struct hw_calib c;
+	struct sim_roof roof;
+	struct tmpdb t;
+	struct rig r;
+	enum sim_bound b;
+	int i;
+
+	rig_init(&r);
+	other.kernel = MODEL_KERNEL_CONV;
+	tmpdb_open(&t);
+	put_fits(t.db, "box");
+	for (i = 0; i < 3; i++) {
+		if (i == 1)
+			put_fit(t.db, "box", "conv:fp32", "{\"benchmark\": "
+				"\"conv\", \"group\": \"dtype=fp32 "
+				"class=other\", \"fixed_s\": 2e-5, "
+				"\"s_per_flop\": 2e-11, \"s_per_byte\": "
+				"1e-10, \"flops_per_s\": 5e10}",
+				"[[0, 0, 0], [0, 0, 0], [0, 0, 0]]", 2000.0);
+		if (i == 2)
+			put_fit(t.db, "box", "conv1x1:fp32", "{\"benchmark\": "
+				"\"conv\", \"group\": \"dtype=fp32 "
+				"class=1x1s1\", \"fixed_s\": 3e-5, "
+				"\"s_per_flop\": 3e-11, \"s_per_byte\": "
+				"3e-10, \"flops_per_s\": 3.3e10}",
+				"[[0, 0, 0], [0, 0, 0], [0, 0, 0]]", 2000.0);
+		ck_assert_msg(hw_calib_load(t.db, "box", &c, &err) ==
+			      DLSIM_OK, "%s", err.msg);
+		ck_assert(sim_calib_kernel(&c, MODEL_KERNEL_CONV1X1,
+					   DLSIM_FP32) ==
+			  &c.kernel[i == 0 ? MODEL_KERNEL_GEMM : i == 1 ?
+				    MODEL_KERNEL_CONV :
+				    MODEL_KERNEL_CONV1X1][DLSIM_FP32]);
+		sim_roof_init(&roof, &r.dev, DLSIM_FP32, &c);
+		ck_assert_rel(sim_pass_time(&roof, &one, &b), want[i], 1e-9);
+		ck_assert_rel(sim_pass_time(&roof, &other, &b),
+			      want[i == 0 ? 0 : 1], 1e-9);
+	}
+	ck_assert_str_eq(c.kernel[MODEL_KERNEL_CONV1X1][DLSIM_FP32].fit.kind,
+			 "conv1x1:fp32");
+	ck_assert(sim_calib_kernel(&c, MODEL_KERNEL_VECTOR, DLSIM_FP32) ==
+		  NULL);
+	ck_assert(sim_calib_kernel(&c, MODEL_KERNEL_CONV1X1, DLSIM_FP16) ==
+		  NULL);
+	tmpdb_close(&t);
+}
+END_TEST
+
 /* Ring allreduce over the 4 ranks the fit measured gives the fit back:
  * 2 x 3 x (1e-5 + n / 4 x 2e-10) = 6e-5 + 3e-10 n; n = 1e6 B: 360 us.
  * Uncalibrated: 6 x (1e-6 + 2.5e5 / 1e9) = 1.506 ms. */
@@ -438,6 +505,7 @@ Suite *suite_hwcalib(void)
 	tcase_add_test(tc, hwcalib_inter_node_ring_from_a_fit_across_nodes);
 	tcase_add_test(tc, hwcalib_inter_fit_nearest_the_ranks);
 	tcase_add_test(tc, hwcalib_roofline_uses_curve_and_plateau);
+	tcase_add_test(tc, hwcalib_conv1x1_falls_back_to_conv_then_gemm);
 	tcase_add_test(tc, hwcalib_collective_uses_fitted_alpha_beta);
 	tcase_add_test(tc, hwcalib_interval_brackets_the_prediction);
 	suite_add_tcase(s, tc);

@@ -224,9 +224,11 @@ END_TEST
 /*
  * The kernel class picks the efficiency a pass gets (model_layer.c):
  * only a dense 3x3 stride-1 conv (no groups, no dilation) is the
- * Winograd class; grouped and depthwise convs are vector work (cuDNN's
- * usual kernels for them do not use tensor units); other convs are plain
- * convolutions, fc a GEMM, and everything else vector work.
+ * Winograd class; a dense 1x1 stride-1 conv is the 1x1 class (a GEMM
+ * over the channels), but not a strided one, which gathers pixels;
+ * grouped and depthwise convs are vector work (cuDNN's usual kernels for
+ * them do not use tensor units); other convs are plain convolutions, fc
+ * a GEMM, and everything else vector work.
  */
 START_TEST(kernel_class_sets_winograd_convs_apart)
 {
@@ -240,7 +242,8 @@ START_TEST(kernel_class_sets_winograd_convs_apart)
 		{ 3, 1, 1, 2, MODEL_KERNEL_VECTOR },   /* grouped */
 		{ 3, 1, 1, 8, MODEL_KERNEL_VECTOR },   /* depthwise */
 		{ 1, 1, 1, 2, MODEL_KERNEL_VECTOR },   /* grouped 1x1 */
-		{ 1, 1, 1, 1, MODEL_KERNEL_CONV },
+		{ 1, 1, 1, 1, MODEL_KERNEL_CONV1X1 },
+		{ 1, 2, 1, 1, MODEL_KERNEL_CONV },     /* strided 1x1 */
 		{ 5, 1, 1, 1, MODEL_KERNEL_CONV },
 	};
 	struct model_builder b;

@@ -332,6 +332,10 @@ START_TEST(roofline_compute_bound_side)
 	c.kernel = MODEL_KERNEL_CONV3X3;
 	ck_assert_rel(sim_pass_time(&roof, &c, &b), 0.4e-3 + 10e-9 + 5e-6,
 		      1e-12);
+	/* a 1x1 stride-1 one at eff_conv, the catalog's figure for it */
+	c.kernel = MODEL_KERNEL_CONV1X1;
+	ck_assert_rel(sim_pass_time(&roof, &c, &b), 1.6e-3 + 10e-9 + 5e-6,
+		      1e-12);
 }
 END_TEST
 
