@@ -53,18 +53,41 @@ void cli_help(const struct cli_command *cmd, FILE *f)
 	}
 }
 
+/* 1 if msg already starts with the subcommand's name ("predict: ..."). */
+static int names_subcommand(const struct cli_command *cmd, const char *msg)
+{
+	size_t n = strlen(cmd->name);
+
+	return strncmp(msg, cmd->name, n) == 0 && msg[n] == ':';
+}
+
+/* "dlsim: SUBCOMMAND: MSG", with the --help hint when hint is set. */
+static void print_error(const struct cli_command *cmd,
+			const struct dlsim_err *err, int hint)
+{
+	int named = !cmd || names_subcommand(cmd, err->msg);
+
+	fprintf(stderr, "dlsim: %s%s%s", named ? "" : cmd->name,
+		named ? "" : ": ", err->msg);
+	if (hint && cmd)
+		fprintf(stderr, "; try 'dlsim %s --help'", cmd->name);
+	fputc('\n', stderr);
+}
+
 int cli_fail(const struct cli_command *cmd, const struct dlsim_err *err)
 {
 	int usage = err->code == DLSIM_EINVAL ||
 		    err->code == DLSIM_ENOTFOUND ||
 		    err->code == DLSIM_ERANGE;
 
-	if (usage && cmd)
-		fprintf(stderr, "dlsim: %s; try 'dlsim %s --help'\n",
-			err->msg, cmd->name);
-	else
-		fprintf(stderr, "dlsim: %s\n", err->msg);
+	print_error(cmd, err, usage);
 	return usage ? CLI_USAGE : CLI_FAIL;
+}
+
+int cli_fail_run(const struct cli_command *cmd, const struct dlsim_err *err)
+{
+	print_error(cmd, err, 0);
+	return CLI_FAIL;
 }
 
 static int usage_error(const struct cli_command *cmd, const char *fmt,
@@ -215,6 +238,21 @@ int cli_sim_options(const struct cli_command *cmd,
 	o->overlap = !v->set[cli_opt(cmd, "no-overlap")];
 	o->fuse_elementwise = v->set[cli_opt(cmd, "fuse-elementwise")];
 	return rc;
+}
+
+int cli_dispatch_s(const struct cli_command *cmd, const struct cli_values *v,
+		   double *s, struct dlsim_err *err)
+{
+	int i = cli_opt_find(cmd, "dispatch-us");
+
+	if (i < 0 || !v->set[i])
+		return DLSIM_OK;
+	if (!(v->num[i] >= 0.0 && v->num[i] < 1e6))
+		return dlsim_err_set(err, DLSIM_EINVAL, "--dispatch-us must "
+				     "be at least 0 and below 1e6 (got %s)",
+				     v->str[i]);
+	*s = v->num[i] * 1e-6;
+	return DLSIM_OK;
 }
 
 /* Split "a,b,c" into at most max pieces in buf (modified in place). */

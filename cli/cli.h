@@ -178,6 +178,12 @@ int cli_calib_open(const struct cli_command *cmd, const struct cli_values *v,
 		   struct cli_calib_src *src, struct dlsim_err *err);
 void cli_calib_close(struct cli_calib_src *src);
 
+/* --dispatch-us, where cmd has it and it is set, in seconds in *s (left
+ * as it is otherwise); refused from 1e6 us on, before anything is
+ * opened.  predict, plan and scale share it. */
+int cli_dispatch_s(const struct cli_command *cmd, const struct cli_values *v,
+		   double *s, struct dlsim_err *err);
+
 /*
  * Resolve spec ("local", or what hw_system_resolve takes) into out, with
  * the newest fits for its device's name (else its node's) attached when
@@ -195,9 +201,14 @@ int cli_sim_options(const struct cli_command *cmd,
 int cli_format(const struct cli_command *cmd, const struct cli_values *v,
 	       enum report_format *fmt, struct dlsim_err *err);
 
-/* Print "dlsim: MSG" on stderr; for usage errors add the --help hint.
- * Returns the exit status for the error's code. */
+/* Print "dlsim: SUBCOMMAND: MSG" on stderr (MSG alone where it names the
+ * subcommand already); for usage errors add the --help hint.  Returns
+ * the exit status for the error's code. */
 int cli_fail(const struct cli_command *cmd, const struct dlsim_err *err);
+
+/* The same line without the hint, exit 1 whatever the code: a failure
+ * after the arguments were read (the data were not there or usable). */
+int cli_fail_run(const struct cli_command *cmd, const struct dlsim_err *err);
 
 /* Print --help of a command to f. */
 void cli_help(const struct cli_command *cmd, FILE *f);

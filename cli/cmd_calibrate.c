@@ -270,14 +270,6 @@ static int cmd_calibrate_import(const struct cli_command *cmd, int argc,
 	return cli_finish(CLI_OK);
 }
 
-/* A failure of fit or show after its arguments were read: the data were
- * not there or not usable, which is exit 1 whatever the code. */
-static int fail_run(const struct dlsim_err *err)
-{
-	fprintf(stderr, "dlsim: %s\n", err->msg);
-	return CLI_FAIL;
-}
-
 /* 1 if image ends in .png or .svg. */
 static int plot_name_ok(const char *image)
 {
@@ -332,14 +324,14 @@ static int cmd_calibrate_fit(const struct cli_command *cmd, int argc,
 	if (open_db(cmd, &v, &db, &err) ||
 	    cal_fit_hw(db, v.str[cli_opt(cmd, "hw")], &r, &err) ||
 	    report_cal_fits(stdout, fmt, &r, &err)) {
-		rc = fail_run(&err);
+		rc = cli_fail_run(cmd, &err);
 		goto cleanup;
 	}
 	rc = CLI_OK;
 	if (r.n_fit == 0) {
 		dlsim_err_set(&err, DLSIM_ENOTFOUND, "no model could be fitted "
 			      "to the samples of '%s'", r.hw);
-		rc = fail_run(&err);
+		rc = cli_fail_run(cmd, &err);
 	}
 cleanup:
 	cal_fit_report_release(&r);
@@ -368,7 +360,7 @@ static int cmd_calibrate_show(const struct cli_command *cmd, int argc,
 	    cal_fit_load(db, v.str[cli_opt(cmd, "hw")], &r, &err) ||
 	    report_cal_fits(stdout, fmt, &r, &err) ||
 	    (v.set[plot] && report_cal_plot(v.str[plot], &r, &p, &err))) {
-		rc = fail_run(&err);
+		rc = cli_fail_run(cmd, &err);
 		goto cleanup;
 	}
 	if (v.set[plot] && !p.drawn)

@@ -83,13 +83,8 @@ static int args_from(const struct cli_command *cmd, const struct cli_values *v,
 	if (v->set[i = cli_opt(cmd, "max-micro-batch")])
 		a->po.max_micro_batch = v->count[i];
 	a->po.tp_across_nodes = v->set[cli_opt(cmd, "tp-across-nodes")];
-	if (v->set[i = cli_opt(cmd, "dispatch-us")]) {
-		if (!(v->num[i] >= 0.0 && v->num[i] < 1e6))
-			return dlsim_err_set(err, DLSIM_EINVAL, "--dispatch-us "
-					     "must be at least 0 and below "
-					     "1e6 (got %s)", v->str[i]);
-		a->po.dispatch_s = v->num[i] * 1e-6;
-	}
+	if ((rc = cli_dispatch_s(cmd, v, &a->po.dispatch_s, err)))
+		return rc;
 	if (v->set[i = cli_opt(cmd, "objective")])
 		rc = sim_objective_parse(v->str[i], &a->po.objective, err);
 	if (!rc && v->set[i = cli_opt(cmd, "precision")] &&

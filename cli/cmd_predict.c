@@ -47,21 +47,15 @@ static int options_from(const struct cli_command *cmd,
 			const struct cli_values *v, struct sim_options *o,
 			enum report_format *fmt, struct dlsim_err *err)
 {
-	int rc = cli_sim_options(cmd, v, o, err), i;
+	int rc = cli_sim_options(cmd, v, o, err);
 
 	if (!rc)
 		rc = cli_format(cmd, v, fmt, err);
 	o->want_layers = v->set[cli_opt(cmd, "layers")];
 	o->want_trace = v->set[cli_opt(cmd, "trace")];
-	/* the data-parallel step's; a strategy takes its own (cli_strategy),
-	 * both refused from 1e6 us on before anything is opened */
-	if (!rc && v->set[i = cli_opt(cmd, "dispatch-us")]) {
-		if (!(v->num[i] < 1e6))
-			return dlsim_err_set(err, DLSIM_EINVAL, "--dispatch-us "
-					     "must be below 1e6 (got %s)",
-					     v->str[i]);
-		o->dispatch_s = v->num[i] * 1e-6;
-	}
+	/* the data-parallel step's; a strategy takes its own (cli_strategy) */
+	if (!rc)
+		rc = cli_dispatch_s(cmd, v, &o->dispatch_s, err);
 	return rc;
 }
 

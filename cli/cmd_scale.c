@@ -21,6 +21,8 @@ static const struct cli_option options[] = {
 	{ "strong", NULL, CLI_FLAG, "fixed --global-batch over all devices" },
 	{ "weak", NULL, CLI_FLAG, "fixed --batch per device (the default)" },
 	CLI_SIM_OPTIONS,
+	{ "dispatch-us", "US", CLI_NONNEG, "the software stack's host time "
+	  "per kernel launch, launches queued (predict's; default 0)" },
 	CLI_CALIB_OPTIONS,
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
 	{ "plot", "FILE", CLI_STRING,
@@ -145,6 +147,7 @@ static int sweep(const struct cli_command *cmd, struct cli_values *v,
 	int n_hw, n_counts, i, j, rc;
 
 	if ((rc = cli_sim_options(cmd, v, &o, err)) ||
+	    (rc = cli_dispatch_s(cmd, v, &o.dispatch_s, err)) ||
 	    (rc = mode_of(cmd, v, &o, mode, err)) ||
 	    (rc = parse_counts(v->str[cli_opt(cmd, "devices")], counts,
 			       &n_counts, err)))

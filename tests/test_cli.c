@@ -456,8 +456,10 @@ START_TEST(cli_strategy_rejects_bad_input)
 	assert_one_error(&r, 2, "not counts");
 	run(&r, "plan resnet50 --hw a100x8 --global-batch 8");
 	assert_one_error(&r, 2, "is not a transformer");
+	/* each line names the subcommand, whichever layer wrote it */
 	run(&r, "predict " TINY_GPT " --hw a100x8 --dispatch-us 1e6");
-	assert_one_error(&r, 2, "--dispatch-us must be below 1e6");
+	assert_one_error(&r, 2, "dlsim: predict: --dispatch-us must be at "
+			 "least 0 and below 1e6");
 	run(&r, "predict resnet18 --hw a100 --dispatch-us -3");
 	assert_one_error(&r, 2, "--dispatch-us must be 0 or more");
 	run(&r, "predict resnet18 --hw a100x2 --dispatch-us 30 --tp 2");

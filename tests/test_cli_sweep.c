@@ -356,6 +356,39 @@ START_TEST(cli_scale_strong_and_bad_input)
 }
 END_TEST
 
+/* --dispatch-us is predict's host time per launch: a scale point takes
+ * the step predict gives with it (a 300 us host is far slower than
+ * ResNet-18's kernels at batch 4, so the step grows), and the same range
+ * is refused, in a line that names scale. */
+START_TEST(cli_scale_takes_the_dispatch_time)
+{
+	static const char *const opts = "resnet18 --hw v100 --batch 4 "
+					"--uncalibrated --format json";
+	char cmd[256];
+	double base, slow, alone;
+	struct run r;
+
+	snprintf(cmd, sizeof(cmd), "scale %s --devices 1", opts);
+	run(&r, cmd);
+	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+	base = json_number(r.out, "step_time_s");
+	snprintf(cmd, sizeof(cmd), "scale %s --devices 1 --dispatch-us 300",
+		 opts);
+	run(&r, cmd);
+	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+	slow = json_number(r.out, "step_time_s");
+	snprintf(cmd, sizeof(cmd), "predict %s --dispatch-us 300", opts);
+	run(&r, cmd);
+	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+	alone = json_number(r.out, "step_time_s");
+	ck_assert(slow > base);
+	ck_assert_rel(slow, alone, 1e-9);
+	run(&r, "scale resnet18 --hw v100 --devices 1,2 --dispatch-us 1e6");
+	assert_one_error(&r, 2, "scale: --dispatch-us must be at least 0 "
+			 "and below 1e6");
+}
+END_TEST
+
 /* --plot writes IMAGE.dat and IMAGE.gp beside the image (and the image
  * when gnuplot is installed). */
 START_TEST(cli_scale_plot_writes_data_and_script)
@@ -456,6 +489,7 @@ Suite *suite_cli_sweep(void)
 	tcase_add_test(c, cli_comm_plot_writes_data_and_script);
 	tcase_add_test(c, cli_scale_json_points_and_derived_figures);
 	tcase_add_test(c, cli_scale_strong_and_bad_input);
+	tcase_add_test(c, cli_scale_takes_the_dispatch_time);
 	tcase_add_test(c, cli_scale_plot_writes_data_and_script);
 	tcase_add_test(c, cli_predict_trace_is_chrome_trace_json);
 	tcase_add_test(c, cli_predict_time_energy_cost_to_train);
