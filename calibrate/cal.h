@@ -310,7 +310,17 @@ struct cal_vrow {
 struct cal_val_set_def {
 	const char *name, *file, *title, *unit;
 	int (*row)(const struct cal_vctx *v, struct cal_vrow *r);
+	int heldout;    /* 1: each row costed with kernel fits made without
+			   it (cal_validate_heldout.c); 0: the caller's */
 };
+
+/* The fold (0 or 1) of a kernel set's data line line[0, len): the low
+ * bit of its FNV-1a hash, line end excluded (cal_validate_heldout.c). */
+int cal_val_fold(const char *line, size_t len);
+
+/* Seed db with the shipped DeepBench GEMM and convolution rows outside
+ * fold k, and fit them: what fold k's rows are predicted with. */
+int cal_val_seed_fold(struct db *db, int k, struct dlsim_err *err);
 
 extern const struct cal_val_set_def cal_val_sets[];
 extern const int cal_val_n_sets;

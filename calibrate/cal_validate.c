@@ -22,6 +22,9 @@
  * fifth of vTrain's rows chosen before fitting and reported apart
  * (cal_validate_rows.c); everything else comes from the catalog and,
  * when the caller passes a database, its fits (microbenchmarks only).
+ * The kernel sets those fits come from are in-sample; their held-out
+ * twins predict each row with fits made without it (two folds,
+ * cal_validate_heldout.c).
  *
  * LIMITATIONS
  * - The sets are those whose inputs map onto dlsim's without guessing
@@ -167,25 +170,56 @@ static void stats(struct cal_val_set *s, double *e, int64_t n)
 	s->p90_abs_error = fabs(e[k < 0 ? 0 : k]);
 }
 
-static int run_set(int i, struct hw_catalog *cat, struct db *db,
-		   struct cal_val_set *out, struct dlsim_err *err)
-{
-	const struct hw_builtin_file *file = file_of(cal_val_sets[i].file);
+static int val_run(const struct cal_val_set_def *def, const char *fname,
+		   const char *data, size_t size, struct hw_catalog *cat,
+		   struct db *db, struct db *const *fold,
+		   struct cal_val_set *out, struct dlsim_err *err);
 
-	if (!file) {
+/* The two fold databases of the held-out sets, made the first time one
+ * is asked for (a calibrated run only) and kept for the next. */
+static int folds_open(struct db **fold, struct dlsim_err *err)
+{
+	int k;
+
+	for (k = 0; k < 2; k++)
+		if (!fold[k] && (db_open(":memory:", &fold[k], err) ||
+				 cal_val_seed_fold(fold[k], k, err)))
+			return err->code;
+	return DLSIM_OK;
+}
+
+static int run_set(int i, struct hw_catalog *cat, struct db *db,
+		   struct db **fold, struct cal_val_set *out,
+		   struct dlsim_err *err)
+{
+	const struct cal_val_set_def *def = &cal_val_sets[i];
+	const struct hw_builtin_file *file = file_of(def->file);
+	int held = def->heldout && db;
+
+	if (!file || (held && folds_open(fold, err))) {
 		memset(out, 0, sizeof(*out));
-		return dlsim_err_set(err, DLSIM_ENOTFOUND, "validation file "
-				     "%s is not compiled in",
-				     cal_val_sets[i].file);
+		return file ? err->code :
+		       dlsim_err_set(err, DLSIM_ENOTFOUND, "validation file "
+				     "%s is not compiled in", def->file);
 	}
-	return cal_val_run_text(&cal_val_sets[i], file->name, file->data,
-				file->size, cat, db, out, err);
+	return val_run(def, file->name, file->data, file->size, cat, db,
+		       held ? fold : NULL, out, err);
 }
 
 int cal_val_run_text(const struct cal_val_set_def *def, const char *fname,
 		     const char *data, size_t size, struct hw_catalog *cat,
 		     struct db *db, struct cal_val_set *out,
 		     struct dlsim_err *err)
+{
+	return val_run(def, fname, data, size, cat, db, NULL, out, err);
+}
+
+/* cal_val_run_text; with fold (two databases), a row of fold k is
+ * predicted with fold[k]'s fits, made without its fold. */
+static int val_run(const struct cal_val_set_def *def, const char *fname,
+		   const char *data, size_t size, struct hw_catalog *cat,
+		   struct db *db, struct db *const *fold,
+		   struct cal_val_set *out, struct dlsim_err *err)
 {
 	char *text, *line, *head[CAL_MAX_FIELDS], *f[CAL_MAX_FIELDS];
 	char **seen = NULL;
@@ -247,6 +281,8 @@ int cal_val_run_text(const struct cal_val_set_def *def, const char *fname,
 			seen = s2;
 		}
 		seen[n_seen++] = copy;
+		if (fold)
+			v.db = fold[cal_val_fold(copy, strlen(copy))];
 		v.n = cal_split_csv(line, f, CAL_MAX_FIELDS);
 		if (v.n < 1 || v.n > CAL_MAX_FIELDS) {
 			rc = cal_fail(&in, err, "not a CSV record");
@@ -313,7 +349,8 @@ int cal_validate(struct hw_catalog *cat, struct db *db,
 		 const char *const *names, struct cal_val_report *out,
 		 struct dlsim_err *err)
 {
-	int i, j, rc;
+	struct db *fold[2] = { NULL, NULL };
+	int i, j, rc = DLSIM_OK;
 
 	memset(out, 0, sizeof(*out));
 	out->calibrated = db != NULL;
@@ -334,10 +371,12 @@ int cal_validate(struct hw_catalog *cat, struct db *db,
 			if (!names[j])
 				continue;
 		}
-		rc = run_set(i, cat, db, &out->set[out->n_sets], err);
+		rc = run_set(i, cat, db, fold, &out->set[out->n_sets], err);
 		out->n_sets++;      /* so that release frees its rows */
 		if (rc)
-			return rc;
+			break;
 	}
-	return DLSIM_OK;
+	db_close(fold[0]);
+	db_close(fold[1]);
+	return rc;
 }

@@ -545,43 +545,50 @@ static int row_jcjohnson(const struct cal_vctx *v, struct cal_vrow *r)
 const struct cal_val_set_def cal_val_sets[] = {
 	{ "vtrain", "vtrain_single.csv", "vTrain: Megatron GPT iteration "
 	  "time with TP/PP/DP on 2-8 A100 (the rows not fitted on)", "s",
-	  row_vtrain },
+	  row_vtrain, 0 },
 	{ "vtrain_fit", "vtrain_single.csv", "vTrain: the fifth of its rows "
 	  "the dispatch time was fitted on (reported apart)", "s",
-	  row_vtrain_fit },
+	  row_vtrain_fit, 0 },
 	{ "tf_cnn_p100", "tf_cnn_2017.csv", "tf_cnn_benchmarks 2017: five "
-	  "CNNs on P100 (DGX-1), 1-8 GPUs", "samples/s", row_tf_p100 },
+	  "CNNs on P100 (DGX-1), 1-8 GPUs", "samples/s", row_tf_p100, 0 },
 	{ "tf_cnn_k80", "tf_cnn_2017.csv", "tf_cnn_benchmarks 2017: five "
-	  "CNNs on K80, 1-64 GPUs", "samples/s", row_tf_k80 },
+	  "CNNs on K80, 1-64 GPUs", "samples/s", row_tf_k80, 0 },
 	{ "dle", "dle_resnet50.csv", "NVIDIA DeepLearningExamples: "
 	  "ResNet-50 (TensorFlow, XLA or not) on V100 and A100, 1-16 GPUs",
-	  "samples/s", row_dle },
+	  "samples/s", row_dle, 0 },
 	{ "dle_bert", "dle_bert.csv", "NVIDIA DeepLearningExamples: BERT-Large "
 	  "pre-training (PyTorch) on V100 and A100, 1-16 GPUs", "samples/s",
-	  cal_val_row_dle_bert },
+	  cal_val_row_dle_bert, 0 },
 	{ "megatron", "megatron.csv", "Megatron-LM Table 1: GPT 1.7B-1T on "
-	  "32-3072 A100", "TFLOP/s/device", row_megatron },
+	  "32-3072 A100", "TFLOP/s/device", row_megatron, 0 },
 	{ "korthikanti", "korthikanti.csv", "Korthikanti et al. 2022 Table 5: "
-	  "GPT 22B-1T iteration time on 8-512 A100", "s", row_korthikanti },
+	  "GPT 22B-1T iteration time on 8-512 A100", "s", row_korthikanti, 0 },
 	{ "horovod", "horovod.csv", "Horovod: scaling efficiency of Inception "
-	  "V3, ResNet-101, VGG-16 on 512 P100, 25 GbE", "%", row_horovod },
+	  "V3, ResNet-101, VGG-16 on 512 P100, 25 GbE", "%", row_horovod, 0 },
 	{ "mlperf", "mlperf_resnet_bert.csv", "MLPerf Training v0.5-v2.0: "
 	  "ResNet-50 steady throughput per accelerator", "samples/s/device",
-	  row_mlperf },
+	  row_mlperf, 0 },
 	{ "jcjohnson", "jcjohnson.csv", "cnn-benchmarks: forward and backward "
 	  "of nine CNNs, batch 16, Maxwell and Pascal GPUs, dual Xeon", "s",
-	  row_jcjohnson },
+	  row_jcjohnson, 0 },
 	{ "deepbench_gemm", "deepbench_gemm.csv", "DeepBench training GEMM "
-	  "times (kernels; calibration data)", "s", cal_val_row_gemm },
+	  "times (kernels; calibration data)", "s", cal_val_row_gemm, 0 },
 	{ "deepbench_conv", "deepbench_conv.csv", "DeepBench training "
-	  "convolution times (kernels; calibration data)", "s", cal_val_row_conv },
+	  "convolution times (kernels; calibration data)", "s", cal_val_row_conv,
+	  0 },
+	{ "deepbench_gemm_heldout", "deepbench_gemm.csv", "DeepBench GEMM "
+	  "times, each with rooflines fitted without it (two folds)", "s",
+	  cal_val_row_gemm, 1 },
+	{ "deepbench_conv_heldout", "deepbench_conv.csv", "DeepBench "
+	  "convolution times, each with rooflines fitted without it (two "
+	  "folds)", "s", cal_val_row_conv, 1 },
 	{ "deepbench_rnn", "deepbench_rnn.csv", "DeepBench training LSTM, "
-	  "GRU and vanilla RNN times (kernels)", "s", cal_val_row_rnn },
+	  "GRU and vanilla RNN times (kernels)", "s", cal_val_row_rnn, 0 },
 	{ "nccl", "nccl_vtrain.csv", "nccl-tests allreduce, 2-8 A100 and V100, "
-	  "1 MiB-1 GiB (calibration data)", "s", cal_val_row_nccl },
+	  "1 MiB-1 GiB (calibration data)", "s", cal_val_row_nccl, 0 },
 	{ "deepbench_allreduce", "deepbench_allreduce.csv", "DeepBench "
 	  "allreduce, 2-32 Xeon Phi 7250 on Omni-Path (calibration data)",
-	  "s", cal_val_row_deepbench_allreduce },
+	  "s", cal_val_row_deepbench_allreduce, 0 },
 };
 
 /* A report holds CAL_VAL_SETS sets: a set more must raise it. */

@@ -20,9 +20,9 @@ static const struct cli_option options[] = {
 	{ "set", "NAME[,NAME...]", CLI_STRING,
 	  "only these sets (vtrain, vtrain_fit, tf_cnn_p100, tf_cnn_k80, dle, "
 	  "dle_bert, megatron, korthikanti, horovod, "
-	  "mlperf, jcjohnson, deepbench_gemm, deepbench_conv, deepbench_rnn, "
-	  "nccl, "
-	  "deepbench_allreduce)" },
+	  "mlperf, jcjohnson, deepbench_gemm, deepbench_conv, "
+	  "deepbench_gemm_heldout, deepbench_conv_heldout, deepbench_rnn, "
+	  "nccl, deepbench_allreduce)" },
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
 	{ "db", "PATH", CLI_STRING, "where --record stores and --history "
 	  "reads (default $DLSIM_DB, else the XDG data directory)" },

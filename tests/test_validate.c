@@ -377,6 +377,61 @@ START_TEST(validate_skips_damaged_kernel_rows)
 }
 END_TEST
 
+/*
+ * The held-out kernel sets (cal_validate_heldout.c).  A row's fold is the
+ * low bit of the FNV-1a hash of its line, line end excluded: the empty
+ * line hashes to the offset basis 0xcbf29ce484222325 (odd: fold 1), "a"
+ * to 0xaf63dc4c8601ec8c (even: fold 0), the published test values.  The
+ * two fold databases split V100's 160 fp32 GEMM samples between them,
+ * each fitting some and neither all; a held-out set compares every row
+ * its in-sample twin does, with other predictions; uncalibrated, where
+ * there are no fits to hold out, the two are the same.
+ */
+START_TEST(validate_heldout_folds_split_the_kernel_rows)
+{
+	static const char *const names[] = { "deepbench_gemm",
+					     "deepbench_gemm_heldout", NULL };
+	static struct cal_val_report rep, plain;
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct hw_calib c;
+	struct db *fold;
+	int64_t n[2];
+	int k;
+
+	ck_assert_int_eq(cal_val_fold("", 0), 1);
+	ck_assert_int_eq(cal_val_fold("a", 1), 0);
+	ck_assert_int_eq(cal_val_fold("a\r\n", 3), 0);
+	for (k = 0; k < 2; k++) {
+		ck_assert_int_eq(db_open(":memory:", &fold, &err), DLSIM_OK);
+		ck_assert_msg(cal_val_seed_fold(fold, k, &err) == DLSIM_OK,
+			      "%s", err.msg);
+		ck_assert_msg(hw_calib_load(fold, "v100", &c, &err) ==
+			      DLSIM_OK, "%s", err.msg);
+		n[k] = c.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32].fit.n_samples;
+		/* kernels only: no collective was seeded */
+		ck_assert_int_eq(hw_calib_load(fold, "dgx-a100", &c, &err),
+				 DLSIM_ENOTFOUND);
+		db_close(fold);
+	}
+	ck_assert(n[0] > 0 && n[1] > 0);
+	ck_assert_int_eq(n[0] + n[1], 160);
+	validate_all(&rep, names);
+	ck_assert_int_eq(find(&rep, "deepbench_gemm_heldout")->rows,
+			 find(&rep, "deepbench_gemm")->rows);
+	ck_assert(find(&rep, "deepbench_gemm_heldout")->median_abs_error !=
+		  find(&rep, "deepbench_gemm")->median_abs_error);
+	ck_assert_int_eq(hw_catalog_load(NULL, &cat, &err), DLSIM_OK);
+	ck_assert_int_eq(cal_validate(cat, NULL, names, &plain, &err),
+			 DLSIM_OK);
+	ck_assert(find(&plain, "deepbench_gemm_heldout")->median_abs_error ==
+		  find(&plain, "deepbench_gemm")->median_abs_error);
+	cal_val_report_release(&rep);
+	cal_val_report_release(&plain);
+	hw_catalog_free(cat);
+}
+END_TEST
+
 START_TEST(validate_rejects_unknown_sets)
 {
 	static const char *const names[] = { "vtrain", "nosuch", NULL };
@@ -586,6 +641,7 @@ Suite *suite_validate(void)
 	tcase_add_test(c, validate_record_structure);
 	tcase_add_test(c, validate_jcjohnson_predicts_the_gpus_with_cudnn);
 	tcase_add_test(c, validate_rejects_unknown_sets);
+	tcase_add_test(c, validate_heldout_folds_split_the_kernel_rows);
 	tcase_add_test(c, validate_skips_damaged_kernel_rows);
 	tcase_add_test(c, validate_bert_rows_map_accumulation);
 	tcase_add_test(c, validate_rows_lists_every_row);
