@@ -36,8 +36,8 @@
  *
  * WHAT A FIT ROW HOLDS
  * kind "alphabeta:<benchmark>:<ranks>", "gemm:<dtype>", "conv:<dtype>",
- * "conv3x3:<dtype>" (class 3x3s1) or "conv1x1:<dtype>" (class 1x1s1),
- * "stream:<kernel>" or
+ * "conv3x3:<dtype>" (class 3x3s1), "conv1x1:<dtype>" (class 1x1s1) or
+ * "conv1x1s:<dtype>" (class 1x1strided), "stream:<kernel>" or
  * "bwcurve:<kernel>" (at most 31 characters);
  * params_json always has
  * "benchmark" and "group" (kind alone does not tell in-place from
@@ -142,14 +142,17 @@ static int skip_add(struct cal_fit_report *r, const char *what,
 	return 0;
 }
 
-/* What a conv class adds to the kind's benchmark: "conv3x3", "conv1x1"
- * or plain "conv" (class "other", and GEMMs, which have none). */
+/* What a conv class adds to the kind's benchmark: "conv3x3", "conv1x1",
+ * "conv1x1s" or plain "conv" (class "other", and GEMMs, which have
+ * none). */
 static const char *conv_class_suffix(const char *cls)
 {
 	if (strcmp(cls, "3x3s1") == 0)
 		return "3x3";
 	if (strcmp(cls, "1x1s1") == 0)
 		return "1x1";
+	if (strcmp(cls, "1x1strided") == 0)
+		return "1x1s";
 	return "";
 }
 

@@ -271,7 +271,8 @@ int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 	} else if (strncmp(f->kind, "gemm:", 5) == 0 ||
 		   strncmp(f->kind, "conv:", 5) == 0 ||
 		   strncmp(f->kind, "conv3x3:", 8) == 0 ||
-		   strncmp(f->kind, "conv1x1:", 8) == 0) {
+		   strncmp(f->kind, "conv1x1:", 8) == 0 ||
+		   strncmp(f->kind, "conv1x1s:", 9) == 0) {
 		f->model = CAL_MODEL_ROOFLINE;
 		if (read_roofline(&p, &c, cov, &f->roof))
 			goto cleanup;

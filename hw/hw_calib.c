@@ -66,6 +66,7 @@ static int kernel_of(const char *kind, enum model_kernel *k,
 		{ "conv:", MODEL_KERNEL_CONV },
 		{ "conv3x3:", MODEL_KERNEL_CONV3X3 },
 		{ "conv1x1:", MODEL_KERNEL_CONV1X1 },
+		{ "conv1x1s:", MODEL_KERNEL_CONV1X1_STRIDED },
 	};
 	size_t i, n;
 

@@ -297,9 +297,10 @@ struct model_layer {
  * efficiency it gets: element-wise work runs on vector units; GEMMs and
  * convolutions on matrix (tensor) units, with 3x3 stride-1 convolutions
  * apart because libraries run them with Winograd's algorithm, and 1x1
- * stride-1 ones apart because they are plain GEMMs over the channels (no
- * filter window to gather), which a calibration fits on its own
- * (MODEL_KERNEL_CONV1X1; the catalog gives it eff_conv).  Grouped
+ * ones apart because they are GEMMs over the channels (no filter window
+ * to gather), at stride 1 (MODEL_KERNEL_CONV1X1) and strided (every s-th
+ * pixel read: MODEL_KERNEL_CONV1X1_STRIDED), which a calibration fits on
+ * their own (the catalog gives both eff_conv).  Grouped
  * and depthwise convolutions (groups > 1) count as vector work: cuDNN's
  * usual kernels for them do not use tensor units (model_layer.c says why).
  */
@@ -309,6 +310,7 @@ enum model_kernel {
 	MODEL_KERNEL_CONV,
 	MODEL_KERNEL_CONV3X3,
 	MODEL_KERNEL_CONV1X1,
+	MODEL_KERNEL_CONV1X1_STRIDED,
 	MODEL_KERNEL_COUNT
 };
 
@@ -813,15 +815,15 @@ struct hw_calib_fit {
  * hardware name.  Each override is present when its fit's id is not 0.
  *
  * - Kernels, per class (GEMM, convolution, 3x3 stride-1 convolution,
- *   1x1 stride-1 convolution) and precision: the calibrated roofline of
- *   `calibrate fit` (kinds "gemm:<dtype>", "conv:<dtype>",
- *   "conv3x3:<dtype>", "conv1x1:<dtype>"), a pass of F FLOPs moving Q
- *   bytes taking fixed_s + F s_per_flop + Q s_per_byte.  A class with no
- *   fit of its own takes the one sim_calib_kernel names: a 1x1 class the
- *   convolution fit (what it was fitted in before it had its own class),
- *   then any convolution class the GEMM roofline at its precision
- *   (convolutions run as GEMMs, im2col); the result says which
- *   (sim_result.calib_used).
+ *   1x1 convolution at stride 1 and strided) and precision: the
+ *   calibrated roofline of `calibrate fit` (kinds "gemm:<dtype>",
+ *   "conv:<dtype>", "conv3x3:<dtype>", "conv1x1:<dtype>",
+ *   "conv1x1s:<dtype>"), a pass of F FLOPs moving Q bytes taking fixed_s
+ *   + F s_per_flop + Q s_per_byte.  A class with no fit of its own takes
+ *   the one sim_calib_kernel names: a 1x1 class the convolution fit (what
+ *   it was fitted in before it had its own class), then any convolution
+ *   class the GEMM roofline at its precision (convolutions run as GEMMs,
+ *   im2col); the result says which (sim_result.calib_used).
  * - Memory: the attainable bandwidth, the DRAM plateau of the STREAM
  *   triad ("stream:triad"; another stream kernel if no triad was fitted),
  *   and where a bandwidth curve was fitted ("bwcurve:<kernel>", triad
@@ -1971,8 +1973,11 @@ double cal_roof_time(const struct cal_roof_fit *f, double flops,
  *                         kernels: kind "conv3x3:<dtype>" for 3x3
  *                         filters at stride 1 (Winograd's domain),
  *                         "conv1x1:<dtype>" for 1x1 filters at stride
- *                         1 (GEMMs over the channels), "conv:<dtype>"
- *                         for the others; the three
+ *                         1 (GEMMs over the channels), "conv1x1s:<dtype>"
+ *                         for strided 1x1 filters, "conv:<dtype>" for the
+ *                         others (half-precision ones whose input
+ *                         channels are not a multiple of 8 are left
+ *                         out: fallback kernels); the three
  *                         passes (fwd, bwd_data, bwd_filter) of a class
  *                         are fitted together, grouped by dtype, math,
  *                         setting and device;

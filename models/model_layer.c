@@ -29,14 +29,15 @@
  * and MIOpen run those with Winograd's minimal filtering (Lavin & Gray,
  * CVPR 2016), which needs 2.25x to 4x fewer multiplies than the direct
  * count below.  The FLOPs stay the direct count; the efficiency measured
- * for that class (configs/hw, eff_conv3x3) carries the saving.  A dense
- * 1x1 stride-1 conv is a class too: it is a GEMM over the channels, with
- * no filter window to gather, and DeepBench's timings of it (in-sample,
- * the pooled fit put them 16% slow and the strided 1x1s 13% fast) follow
- * a roofline of their own.  The catalog gives it eff_conv, the figure
- * measured with it; a calibration fits it apart (kind conv1x1).  A
- * strided 1x1 stays with the other convolutions: it gathers every s-th
- * pixel, as a filter window does.
+ * for that class (configs/hw, eff_conv3x3) carries the saving.  Dense 1x1
+ * convs are two classes more: a GEMM over the channels, with no filter
+ * window to gather, at stride 1, and strided (reading every s-th pixel:
+ * a downsampling shortcut).  Pooled with the other convolutions,
+ * DeepBench's 1x1/1 rows came out 16% slow and its 1x1/2 rows 13% fast;
+ * fitted apart, the error of a row predicted with rooflines fitted
+ * without it (deepbench_conv_heldout) falls.  The catalog gives both
+ * eff_conv, the figure measured with them; a calibration fits them apart
+ * (kinds conv1x1, conv1x1s).
  * A grouped or depthwise conv (groups > 1) is vector work instead: each
  * output sums over only C_in/g channels (one, for depthwise), too short a
  * reduction to tile into the matrix units' fragments, and cuDNN's usual
@@ -244,8 +245,9 @@ static enum model_kernel conv_class(const struct model_layer *l)
 	if (unit_stride && l->kernel_h == 3 && l->kernel_w == 3 &&
 	    l->dilation == 1)
 		return MODEL_KERNEL_CONV3X3;
-	if (unit_stride && l->kernel_h == 1 && l->kernel_w == 1)
-		return MODEL_KERNEL_CONV1X1;
+	if (l->kernel_h == 1 && l->kernel_w == 1)
+		return unit_stride ? MODEL_KERNEL_CONV1X1 :
+		       MODEL_KERNEL_CONV1X1_STRIDED;
 	return MODEL_KERNEL_CONV;
 }
 

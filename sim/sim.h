@@ -33,8 +33,8 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 		   enum dlsim_precision p, const struct hw_calib *cal);
 
 /* The fitted roofline kernel class k runs with at precision p: its own
- * fit, else for a 1x1 convolution the convolution fit, else for any
- * convolution the GEMM fit; NULL when none of those was fitted. */
+ * fit, else for a 1x1 convolution (either class) the convolution fit,
+ * else for any convolution the GEMM fit; NULL when none was fitted. */
 const struct hw_calib_kernel *sim_calib_kernel(const struct hw_calib *cal,
 					       enum model_kernel k,
 					       enum dlsim_precision p);

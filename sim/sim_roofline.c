@@ -22,8 +22,8 @@
  * pass's kernel class (model_layer.c): GEMMs, convolutions, and 3x3
  * stride-1 convolutions each have an efficiency measured by
  * microbenchmarks at that precision (DeepBench; see each device's
- * eff_source); 1x1 stride-1 convolutions take the convolutions' figure,
- * the class the catalog measured them in.  Only those classes run on
+ * eff_source); 1x1 convolutions take the convolutions' figure, the
+ * class the catalog measured them in.  Only those classes run on
  * matrix (tensor) units;
  * element-wise layers use the vector peak and are in practice bound by
  * memory.
@@ -45,9 +45,9 @@
  *   back to back as a training step issues them, so its fixed term
  *   stands for the launch overhead and the depth term: neither is added.
  *   A class without a fit of its own takes sim_calib_kernel's: a 1x1
- *   stride-1 convolution the convolution roofline (a calibration made
- *   before the class was split fitted them there), any convolution the
- *   GEMM roofline (convolutions run as GEMMs).  A fitted STREAM plateau replaces the
+ *   convolution the convolution roofline (a calibration made before the
+ *   classes were split fitted them there), any convolution the GEMM
+ *   roofline (convolutions run as GEMMs).  A fitted STREAM plateau replaces the
  *   attainable bandwidth; a fitted bandwidth curve gives an element-wise
  *   pass the rate of the cache level its bytes fit in (a pass reading
  *   what the pass before it wrote finds it in cache when it fits).
@@ -83,7 +83,7 @@ const struct hw_calib_kernel *sim_calib_kernel(const struct hw_calib *cal,
 		return NULL;
 	if (cal->kernel[k][p].fit.id)
 		return &cal->kernel[k][p];
-	if (k == MODEL_KERNEL_CONV1X1 &&
+	if ((k == MODEL_KERNEL_CONV1X1 || k == MODEL_KERNEL_CONV1X1_STRIDED) &&
 	    cal->kernel[MODEL_KERNEL_CONV][p].fit.id)
 		return &cal->kernel[MODEL_KERNEL_CONV][p];
 	return cal->kernel[MODEL_KERNEL_GEMM][p].fit.id ?
@@ -104,6 +104,7 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 	r->rate[MODEL_KERNEL_CONV] = pk->matrix_flops * pk->eff_conv;
 	r->rate[MODEL_KERNEL_CONV3X3] = pk->matrix_flops * pk->eff_conv3x3;
 	r->rate[MODEL_KERNEL_CONV1X1] = r->rate[MODEL_KERNEL_CONV];
+	r->rate[MODEL_KERNEL_CONV1X1_STRIDED] = r->rate[MODEL_KERNEL_CONV];
 	r->bandwidth_Bps = d->mem[0].bandwidth_Bps * d->eff_memory;
 	r->cycle_s = clock > 0.0 ? 1.0 / clock : 0.0;
 	r->launch_s = d->launch_overhead_s;

@@ -372,7 +372,9 @@ END_TEST
  *   one, which a calibration made before the 1x1 class fitted them in:
  *   2e-5 + 2e-2 + 1e-4 = 20.12 ms;
  * - with a conv1x1:fp32 fit (3e-5, 3e-11, 3e-10) as well, its own:
- *   3e-5 + 3e-2 + 3e-4 = 30.33 ms, while a strided conv keeps 20.12 ms.
+ *   3e-5 + 3e-2 + 3e-4 = 30.33 ms, while a conv of another class keeps
+ *   20.12 ms, and so does a strided 1x1 one, whose class (conv1x1s) has
+ *   no fit here: it takes the convolution fit, not the 1x1 one.
  * Element-wise work and a precision with no fit at all have none.
  */
 START_TEST(hwcalib_conv1x1_falls_back_to_conv_then_gemm)
@@ -380,7 +382,7 @@ START_TEST(hwcalib_conv1x1_falls_back_to_conv_then_gemm)
 	static const double want[3] = { 7.5e-3, 20.12e-3, 30.33e-3 };
 	struct model_pass_cost one = { 1e9, 1e6, 0.0, 0.0,
 				       MODEL_KERNEL_CONV1X1, 0.0, 0 };
-	struct model_pass_cost other = one;
+	struct model_pass_cost other = one, strided = one;
 	struct dlsim_err err = { 0, "" };
 	struct hw_calib c;
 	struct sim_roof roof;
@@ -391,6 +393,7 @@ START_TEST(hwcalib_conv1x1_falls_back_to_conv_then_gemm)
 
 	rig_init(&r);
 	other.kernel = MODEL_KERNEL_CONV;
+	strided.kernel = MODEL_KERNEL_CONV1X1_STRIDED;
 	tmpdb_open(&t);
 	put_fits(t.db, "box");
 	for (i = 0; i < 3; i++) {
@@ -418,6 +421,8 @@ START_TEST(hwcalib_conv1x1_falls_back_to_conv_then_gemm)
 		sim_roof_init(&roof, &r.dev, DLSIM_FP32, &c);
 		ck_assert_rel(sim_pass_time(&roof, &one, &b), want[i], 1e-9);
 		ck_assert_rel(sim_pass_time(&roof, &other, &b),
+			      want[i == 0 ? 0 : 1], 1e-9);
+		ck_assert_rel(sim_pass_time(&roof, &strided, &b),
 			      want[i == 0 ? 0 : 1], 1e-9);
 	}
 	ck_assert_str_eq(c.kernel[MODEL_KERNEL_CONV1X1][DLSIM_FP32].fit.kind,

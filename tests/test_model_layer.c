@@ -224,8 +224,8 @@ END_TEST
 /*
  * The kernel class picks the efficiency a pass gets (model_layer.c):
  * only a dense 3x3 stride-1 conv (no groups, no dilation) is the
- * Winograd class; a dense 1x1 stride-1 conv is the 1x1 class (a GEMM
- * over the channels), but not a strided one, which gathers pixels;
+ * Winograd class; a dense 1x1 conv is a 1x1 class (a GEMM over the
+ * channels), one at stride 1 and one strided (reading every s-th pixel);
  * grouped and depthwise convs are vector work (cuDNN's usual kernels for
  * them do not use tensor units); other convs are plain convolutions, fc
  * a GEMM, and everything else vector work.
@@ -243,7 +243,7 @@ START_TEST(kernel_class_sets_winograd_convs_apart)
 		{ 3, 1, 1, 8, MODEL_KERNEL_VECTOR },   /* depthwise */
 		{ 1, 1, 1, 2, MODEL_KERNEL_VECTOR },   /* grouped 1x1 */
 		{ 1, 1, 1, 1, MODEL_KERNEL_CONV1X1 },
-		{ 1, 2, 1, 1, MODEL_KERNEL_CONV },     /* strided 1x1 */
+		{ 1, 2, 1, 1, MODEL_KERNEL_CONV1X1_STRIDED },
 		{ 5, 1, 1, 1, MODEL_KERNEL_CONV },
 	};
 	struct model_builder b;

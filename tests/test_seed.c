@@ -221,9 +221,10 @@ START_TEST(test_seed_fits)
 	ck_assert_int_eq(n_fits(t.db, "v100", "alphabeta:allreduce:8"), 0);
 	ck_assert_int_eq(n_fits(t.db, "gtx-1080-ti", "gemm:fp32"), 1);
 	ck_assert_int_eq(n_fits(t.db, "t4", "conv3x3:fp16"), 1);
-	/* DeepBench's 1x1 stride-1 convolutions are a class of their own */
+	/* DeepBench's 1x1 convolutions are classes of their own */
 	ck_assert_int_eq(n_fits(t.db, "m40", "conv1x1:fp32"), 1);
 	ck_assert_int_eq(n_fits(t.db, "v100", "conv1x1:fp16"), 1);
+	ck_assert_int_eq(n_fits(t.db, "v100", "conv1x1s:fp16"), 1);
 	ck_assert_int_eq(cal_seed_hw(13) == NULL, 1);
 	tmpdb_close(&t);
 }
