@@ -314,9 +314,14 @@ struct cal_val_set_def {
 			   it (cal_validate_heldout.c); 0: the caller's */
 };
 
-/* The fold (0 or 1) of a kernel set's data line line[0, len): the low
- * bit of its FNV-1a hash, line end excluded (cal_validate_heldout.c). */
-int cal_val_fold(const char *line, size_t len);
+/* The 64-bit FNV-1a hash of s[0, n). */
+uint64_t cal_val_fnv1a(const char *s, size_t n);
+
+/* The fold (0 or 1) of a kernel set's data row f[0, n) under header
+ * head[0, nh): the low bit of the FNV-1a hash of its shape, the
+ * hardware, precision and dimensions joined by commas
+ * (cal_validate_heldout.c). */
+int cal_val_fold(const char *const *head, int nh, char *const *f, int n);
 
 /* Seed db with the shipped DeepBench GEMM and convolution rows outside
  * fold k, and fit them: what fold k's rows are predicted with. */

@@ -281,13 +281,13 @@ static int val_run(const struct cal_val_set_def *def, const char *fname,
 			seen = s2;
 		}
 		seen[n_seen++] = copy;
-		if (fold)
-			v.db = fold[cal_val_fold(copy, strlen(copy))];
 		v.n = cal_split_csv(line, f, CAL_MAX_FIELDS);
 		if (v.n < 1 || v.n > CAL_MAX_FIELDS) {
 			rc = cal_fail(&in, err, "not a CSV record");
 			break;
 		}
+		if (fold)
+			v.db = fold[cal_val_fold(v.head, nh, f, v.n)];
 		v.f = f;
 		v.row = data_row++;
 		memset(&r, 0, sizeof(r));

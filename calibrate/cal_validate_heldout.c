@@ -1,7 +1,7 @@
 /*
  * cal_validate_heldout.c -- the kernel sets judged out of sample: each of
  * DeepBench's GEMM and convolution rows predicted by rooflines fitted
- * without it.
+ * without any row of its shape.
  *
  * WHY
  * deepbench_gemm and deepbench_conv are the data the shipped calibration
@@ -12,9 +12,14 @@
  * two-fold cross-validation, the figure to judge a kernel model by.
  *
  * THE RULE, FIXED BEFORE LOOKING AT ANY ERROR
- * A row's fold is the low bit of the 64-bit FNV-1a hash of its line (the
- * text as the file holds it, without its line end).  The hash, not the
- * row's place in the file, decides, because data/calibration/ and
+ * A row's fold is the low bit of the 64-bit FNV-1a hash of its shape:
+ * the hardware, precision and dimensions joined by commas (a GEMM's
+ * hardware, precision, M, N, K; a convolution's hardware, precision, W,
+ * H, C, N, K, filter, pad and stride).  The shape, not the line: DeepBench
+ * times many shapes more than once (a GEMM in NN, NT and TN, which the
+ * roofline cannot tell apart; a convolution in two applications' tables,
+ * often with the same time), and a row must not be predicted from its
+ * twin.  Nor the row's place in the file: data/calibration/ and
  * data/validation/ hold the same rows in another order.  Fold k's
  * database is seeded (cal_seed_from) with the calibration files'
  * DeepBench GEMM and convolution rows outside fold k, and predicts the
@@ -26,6 +31,8 @@
  *   in a class fits that class on fewer points than the shipped seed, so
  *   the held-out figure is a little pessimistic, not optimistic.
  */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,18 +43,55 @@
 /* build/gen/seed_builtin.c (tools/embed.sh). */
 extern const struct hw_builtin_file cal_seed_files[];
 
-int cal_val_fold(const char *line, size_t len)
+uint64_t cal_val_fnv1a(const char *s, size_t n)
 {
 	uint64_t h = 14695981039346656037ULL;   /* FNV-1a offset basis */
 	size_t i;
 
-	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-		len--;
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)line[i];
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
 		h *= 1099511628211ULL;             /* FNV-1a prime */
 	}
-	return (int)(h & 1);
+	return h;
+}
+
+/* The columns of a shape: a GEMM file's (it has an M column), else a
+ * convolution file's. */
+static const char *const gemm_shape[] = { "hardware", "precision", "M",
+					  "N", "K", NULL };
+static const char *const conv_shape[] = { "hardware", "precision", "W",
+					  "H", "C", "N", "K", "S_filter_w",
+					  "R_filter_h", "pad_w", "pad_h",
+					  "stride_w", "stride_h", NULL };
+
+static int column(const char *const *head, int nh, const char *name)
+{
+	int i;
+
+	for (i = 0; i < nh; i++)
+		if (strcmp(head[i], name) == 0)
+			return i;
+	return -1;
+}
+
+int cal_val_fold(const char *const *head, int nh, char *const *f, int n)
+{
+	const char *const *cols = column(head, nh, "M") >= 0 ? gemm_shape :
+				  conv_shape;
+	char key[512];
+	size_t at = 0;
+	int i;
+
+	for (i = 0; cols[i]; i++) {
+		int c = column(head, nh, cols[i]);
+		int w = snprintf(key + at, sizeof(key) - at, "%s%s",
+				 i ? "," : "", c >= 0 && c < n ? f[c] : "");
+
+		if (w < 0 || (size_t)w >= sizeof(key) - at)
+			break;     /* a shape this long: the prefix decides */
+		at += (size_t)w;
+	}
+	return (int)(cal_val_fnv1a(key, at) & 1);
 }
 
 static int is_kernel_file(const char *name)
@@ -69,26 +113,53 @@ static int is_kernel_file(const char *name)
  * fold k; its length in *len.  NULL when out of memory. */
 static char *without_fold(const char *text, size_t size, int k, size_t *len)
 {
-	char *out = malloc(size + 1);
+	char *out = malloc(size + 1), *line = malloc(size + 1);
+	char *head_text = malloc(size + 1);
+	char *head[CAL_MAX_FIELDS], *f[CAL_MAX_FIELDS];
 	size_t pos = 0, at = 0;
-	int header = 1;
+	int nh = 0, header = 1;
 
-	if (!out)
-		return NULL;
+	if (!out || !line || !head_text) {
+		free(out);
+		out = NULL;
+		goto done;
+	}
 	while (pos < size) {
 		const char *nl = memchr(text + pos, '\n', size - pos);
 		size_t end = nl ? (size_t)(nl - text) + 1 : size;
-		size_t n = end - pos;
+		size_t n = end - pos, m = n;
+		int keep;
 
-		if (header || cal_val_fold(text + pos, n) != k) {
+		while (m > 0 && (text[pos + m - 1] == '\n' ||
+				 text[pos + m - 1] == '\r'))
+			m--;
+		if (header) {
+			memcpy(head_text, text + pos, m);
+			head_text[m] = '\0';
+			nh = cal_split_csv(head_text, head, CAL_MAX_FIELDS);
+			nh = nh < 0 ? 0 : nh;
+			header = 0;
+			keep = 1;
+		} else {
+			int nf;
+
+			memcpy(line, text + pos, m);
+			line[m] = '\0';
+			nf = cal_split_csv(line, f, CAL_MAX_FIELDS);
+			keep = nf < 1 || cal_val_fold((const char *const *)head,
+						      nh, f, nf) != k;
+		}
+		if (keep) {
 			memcpy(out + at, text + pos, n);
 			at += n;
 		}
-		header = 0;
 		pos = end;
 	}
 	out[at] = '\0';
 	*len = at;
+done:
+	free(line);
+	free(head_text);
 	return out;
 }
 

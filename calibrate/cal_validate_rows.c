@@ -577,11 +577,11 @@ const struct cal_val_set_def cal_val_sets[] = {
 	  "convolution times (kernels; calibration data)", "s", cal_val_row_conv,
 	  0 },
 	{ "deepbench_gemm_heldout", "deepbench_gemm.csv", "DeepBench GEMM "
-	  "times, each with rooflines fitted without it (two folds)", "s",
-	  cal_val_row_gemm, 1 },
+	  "times, each with rooflines fitted without its shape (two folds)",
+	  "s", cal_val_row_gemm, 1 },
 	{ "deepbench_conv_heldout", "deepbench_conv.csv", "DeepBench "
-	  "convolution times, each with rooflines fitted without it (two "
-	  "folds)", "s", cal_val_row_conv, 1 },
+	  "convolution times, each with rooflines fitted without its shape "
+	  "(two folds)", "s", cal_val_row_conv, 1 },
 	{ "deepbench_rnn", "deepbench_rnn.csv", "DeepBench training LSTM, "
 	  "GRU and vanilla RNN times (kernels)", "s", cal_val_row_rnn, 0 },
 	{ "nccl", "nccl_vtrain.csv", "nccl-tests allreduce, 2-8 A100 and V100, "

@@ -179,8 +179,8 @@ int cli_calib_open(const struct cli_command *cmd, const struct cli_values *v,
 void cli_calib_close(struct cli_calib_src *src);
 
 /* --dispatch-us, where cmd has it and it is set, in seconds in *s (left
- * as it is otherwise); refused from 1e6 us on, before anything is
- * opened.  predict, plan and scale share it. */
+ * as it is otherwise); refused from 1e6 us on.  predict, plan and scale
+ * share it; predict reads it before --record can create a database. */
 int cli_dispatch_s(const struct cli_command *cmd, const struct cli_values *v,
 		   double *s, struct dlsim_err *err);
 

@@ -478,15 +478,19 @@ static int cmd_calibrate_run(const struct cli_command *cmd, int argc,
 		fputs("\r\033[K", stderr);
 	db_close(db);
 	if (rc) {
+		struct dlsim_err kept = err;
+
+		/* one line: the error, and what the failed run kept */
 		if (res.run_id)
-			fprintf(stderr, "dlsim: run %lld failed; kept %lld "
-				"samples\n", (long long)res.run_id,
-				(long long)res.n_samples);
-		return cli_fail(cmd, &err);
+			dlsim_err_set(&kept, err.code, "%s (run %lld kept %lld "
+				      "samples)", err.msg,
+				      (long long)res.run_id,
+				      (long long)res.n_samples);
+		return cli_fail(cmd, &kept);
 	}
 	if (strcmp(res.status, "interrupted") == 0) {
-		fprintf(stderr, "dlsim: interrupted; kept %lld samples in run "
-			"%lld\n", (long long)res.n_samples,
+		fprintf(stderr, "dlsim: %s: interrupted; kept %lld samples in "
+			"run %lld\n", cmd->name, (long long)res.n_samples,
 			(long long)res.run_id);
 		return CLI_FAIL;
 	}

@@ -1119,9 +1119,10 @@ struct sim_memory {
 					optimizer state (not in total) */
 };
 
-/* The most fits one prediction can use: three kernel rooflines, the
- * STREAM plateau, the bandwidth curve, the intra- and inter-node rings. */
-#define SIM_CALIB_USED 8
+/* The most fits one prediction can use: a kernel roofline per matrix
+ * class, the STREAM plateau, the bandwidth curve, the intra- and
+ * inter-node rings. */
+#define SIM_CALIB_USED (MODEL_KERNEL_COUNT - 1 + 4)
 
 struct sim_result {
 	enum dlsim_precision precision;
@@ -1156,11 +1157,12 @@ struct sim_result {
 					    was used */
 	int n_calib_used;                /* the fits it used (copies): the
 					    kernel rooflines at the
-					    precision (GEMM, conv, conv
-					    3x3, each once), the STREAM
-					    plateau, the bandwidth curve,
-					    the intra-node collective when
-					    devices share a node */
+					    precision (one per matrix
+					    class it runs, each fit once),
+					    the STREAM plateau, the
+					    bandwidth curve, the intra-
+					    and inter-node collectives it
+					    costs */
 	struct hw_calib_fit calib_used[SIM_CALIB_USED];
 	double step_time_s_low;          /* the step at the fits' 95%
 					    bounds (+-1.96 sigma of every
@@ -1969,7 +1971,7 @@ double cal_roof_time(const struct cal_roof_fit *f, double flops,
  *                         conv likewise against the direct-convolution
  *                         FLOPs 2 N K P Q C R S (P, Q from h, w, r, s,
  *                         pad and stride) and e (NCHW + KCRS + NKPQ)
- *                         bytes, in two classes as the simulator's
+ *                         bytes, in four classes as the simulator's
  *                         kernels: kind "conv3x3:<dtype>" for 3x3
  *                         filters at stride 1 (Winograd's domain),
  *                         "conv1x1:<dtype>" for 1x1 filters at stride

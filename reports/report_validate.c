@@ -24,23 +24,35 @@
 
 #include "core/banned.h"
 
+/* The set column's width: the longest set name reported, so that the
+ * columns after it stay aligned. */
+static int name_width(const struct cal_val_report *r)
+{
+	int i, w = 19;
+
+	for (i = 0; i < r->n_sets; i++)
+		if ((int)strlen(r->set[i].name) > w)
+			w = (int)strlen(r->set[i].name);
+	return w;
+}
+
 static void table(FILE *f, const struct cal_val_report *r)
 {
-	int i, k;
+	int i, k, w = name_width(r);
 
-	fprintf(f, "%-19s %6s %7s %8s %8s %8s  %s\n", "set", "rows", "skipped",
-		"median", "P90", "bias", "what");
+	fprintf(f, "%-*s %6s %7s %8s %8s %8s  %s\n", w, "set", "rows",
+		"skipped", "median", "P90", "bias", "what");
 	for (i = 0; i < r->n_sets; i++) {
 		const struct cal_val_set *s = &r->set[i];
 
 		if (s->rows == 0) {
-			fprintf(f, "%-19s %6lld %7lld %8s %8s %8s  %s\n",
-				s->name, 0LL, (long long)s->skipped, "n/a",
+			fprintf(f, "%-*s %6lld %7lld %8s %8s %8s  %s\n",
+				w, s->name, 0LL, (long long)s->skipped, "n/a",
 				"n/a", "n/a", s->title);
 			continue;
 		}
-		fprintf(f, "%-19s %6lld %7lld %7.1f%% %7.1f%% %+7.1f%%  %s\n",
-			s->name, (long long)s->rows, (long long)s->skipped,
+		fprintf(f, "%-*s %6lld %7lld %7.1f%% %7.1f%% %+7.1f%%  %s\n",
+			w, s->name, (long long)s->rows, (long long)s->skipped,
 			100.0 * s->median_abs_error, 100.0 * s->p90_abs_error,
 			100.0 * s->median_signed_error, s->title);
 	}
@@ -151,7 +163,7 @@ int report_validation_rows(FILE *f, enum report_format fmt,
 			   const struct cal_val_report *r,
 			   struct dlsim_err *err)
 {
-	int i, first = 1;
+	int i, first = 1, width = name_width(r);
 	int64_t k;
 
 	if (fmt == REPORT_CSV)
@@ -159,7 +171,7 @@ int report_validation_rows(FILE *f, enum report_format fmt,
 	else if (fmt == REPORT_JSON)
 		fputs("{\"rows\": [", f);
 	else
-		fprintf(f, "%-19s %8s %12s %12s  %s\n", "set", "error",
+		fprintf(f, "%-*s %8s %12s %12s  %s\n", width, "set", "error",
 			"measured", "predicted", "what");
 	for (i = 0; i < r->n_sets; i++) {
 		const struct cal_val_set *s = &r->set[i];
@@ -185,8 +197,8 @@ int report_validation_rows(FILE *f, enum report_format fmt,
 				report_json_number(f, w->error);
 				fputc('}', f);
 			} else {
-				fprintf(f, "%-19s %+7.1f%% %12.6g %12.6g  %s\n",
-					s->name, 100.0 * w->error, w->measured,
+				fprintf(f, "%-*s %+7.1f%% %12.6g %12.6g  %s\n",
+					width, s->name, 100.0 * w->error, w->measured,
 					w->predicted, w->what);
 			}
 			first = 0;

@@ -380,7 +380,8 @@ END_TEST
  * follow a roofline of their own, t = 5 us + F / 1e14 + Q / 8e11, and
  * are their own group (class 1x1s1, kind conv1x1:fp16).  Two 7x7 ones
  * with 3 input channels, half precision, are left out of every fit, with
- * the reason (cal_points.c: fallback kernels).
+ * the reason (cal_points.c: fallback kernels); three such in fp32 are
+ * fitted (kind conv:fp32).
  */
 static double conv_time(double n, double c, double h, double k, double r,
 			double p, unsigned long *st)
@@ -442,6 +443,14 @@ static void store_conv(struct db *db)
 		sample(&s[n++], "conv", params,
 		       conv_time(8 << i, 64, 56, 128, 1, 28, &st), "s");
 	}
+	for (i = 0; i < 3; i++) {
+		snprintf(params, sizeof(params), "n=%d c=3 h=224 w=224 k=64 "
+			 "r=7 s=7 stride=2 pad=3 pass=fwd dtype=fp32 "
+			 "math=fp32 device=Synth", 1 << (2 * i));
+		sample(&s[n++], "conv", params,
+		       2.0 * conv_time(1 << (2 * i), 3, 224, 64, 7, 112, &st),
+		       "s");
+	}
 	for (i = 0; i < 8; i++) {
 		double b = pow(2.0, i), c = i % 2 ? 64.0 : 512.0;
 		double k = i % 4 < 2 ? 256.0 : 32.0;
@@ -472,7 +481,8 @@ START_TEST(cal_fit_conv_recovers_roofline_per_class)
 	store_conv(t.db);
 	ck_assert_msg(cal_fit_hw(t.db, "conv", &r, &err) == DLSIM_OK, "%s",
 		      err.msg);
-	ck_assert_int_eq(r.n_fit, 4);
+	ck_assert_int_eq(r.n_fit, 5);
+	ck_assert_int_eq(find(&r, "conv:fp32")->n_samples, 3);
 	c = find(&r, "conv3x3:fp16");
 	o = find(&r, "conv:fp16");
 	u = find(&r, "conv1x1:fp16");

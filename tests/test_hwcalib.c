@@ -83,6 +83,28 @@ static void rig_init(struct rig *r)
 	snprintf(r->sys.spec, sizeof(r->sys.spec), "test");
 }
 
+/* The rig as two nodes of four joined by nic (10 GB/s, 2 us). */
+static void two_nodes(struct rig *r, struct hw_link *nic)
+{
+	memset(nic, 0, sizeof(*nic));
+	nic->bandwidth_Bps = 1e10;
+	nic->latency_s = 2e-6;
+	r->sys.nic = nic;
+	r->sys.n_nodes = 2;
+	r->sys.n_devices = 8;
+}
+
+/* An allreduce fit at 8 ranks for "box": across its two nodes, largest
+ * segment t = 1.4e-4 s + 7e-10 s/B n. */
+static void put_inter_fit(struct db *db)
+{
+	put_fit(db, "box", "alphabeta:allreduce:8", "{\"benchmark\": "
+		"\"allreduce\", \"group\": \"ranks=8\", \"segments\": ["
+		"{\"x_lo\": 65536, \"x_hi\": 6.7e7, \"alpha_s\": 1.4e-4, "
+		"\"beta_s_per_byte\": 7e-10, \"n\": 5, \"rel_rms\": 0.01}]}",
+		"[[[1e-12, 0], [0, 1e-22]]]", 2000.0);
+}
+
 static void load(struct hw_calib *c)
 {
 	struct dlsim_err err = { 0, "" };
@@ -228,19 +250,10 @@ START_TEST(hwcalib_inter_node_ring_from_a_fit_across_nodes)
 	int hier = 0;
 
 	rig_init(&r);
-	memset(&nic, 0, sizeof(nic));
-	nic.bandwidth_Bps = 1e10;
-	nic.latency_s = 2e-6;
-	r.sys.nic = &nic;
-	r.sys.n_nodes = 2;
-	r.sys.n_devices = 8;
+	two_nodes(&r, &nic);
 	tmpdb_open(&t);
 	put_fits(t.db, "box");
-	put_fit(t.db, "box", "alphabeta:allreduce:8", "{\"benchmark\": "
-		"\"allreduce\", \"group\": \"ranks=8\", \"segments\": ["
-		"{\"x_lo\": 65536, \"x_hi\": 6.7e7, \"alpha_s\": 1.4e-4, "
-		"\"beta_s_per_byte\": 7e-10, \"n\": 5, \"rel_rms\": 0.01}]}",
-		"[[[1e-12, 0], [0, 1e-22]]]", 2000.0);
+	put_inter_fit(t.db);
 	ck_assert_msg(hw_calib_load_system(t.db, &r.sys, &c, &err) ==
 		      DLSIM_OK, "%s", err.msg);
 	tmpdb_close(&t);
@@ -431,6 +444,12 @@ START_TEST(hwcalib_conv1x1_falls_back_to_conv_then_gemm)
 		  NULL);
 	ck_assert(sim_calib_kernel(&c, MODEL_KERNEL_CONV1X1, DLSIM_FP16) ==
 		  NULL);
+	/* only the 1x1 classes take the convolution fit: a 3x3 stride-1
+	 * pass without its own takes the GEMM's */
+	memset(&c.kernel[MODEL_KERNEL_CONV3X3][DLSIM_FP32], 0,
+	       sizeof(c.kernel[0][0]));
+	ck_assert(sim_calib_kernel(&c, MODEL_KERNEL_CONV3X3, DLSIM_FP32) ==
+		  &c.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32]);
 	tmpdb_close(&t);
 }
 END_TEST
@@ -450,6 +469,66 @@ START_TEST(hwcalib_collective_uses_fitted_alpha_beta)
 	r.sys.calib = &c;
 	ck_assert_rel(sim_allreduce_time(&r.sys, 1e6, SIM_ALGO_RING, NULL,
 					 NULL), 3.6e-4, 1e-9);
+}
+END_TEST
+
+/*
+ * A prediction that uses every kind of fit lists each once: ResNet-50
+ * runs all five matrix classes (fc a GEMM, the 7x7/2 stem a plain
+ * convolution, 3x3/1, 1x1/1 and the 1x1/2 shortcuts), each with a fit of
+ * its own here, and on two nodes of four its gradients cross the
+ * intra-node ring (allreduce:4) and the inter-node one (allreduce:8),
+ * besides the triad plateau and curve: nine fits, SIM_CALIB_USED.
+ */
+START_TEST(hwcalib_prediction_lists_every_fit_it_used)
+{
+	static const char *const kinds[] = { "conv:fp32", "conv1x1:fp32",
+					     "conv1x1s:fp32" };
+	struct dlsim_err err = { 0, "" };
+	struct model *m = NULL;
+	struct sim_options o;
+	struct sim_result res;
+	struct hw_link nic;
+	struct hw_calib c;
+	struct tmpdb t;
+	struct rig r;
+	char params[256];
+	int i, j;
+
+	rig_init(&r);
+	two_nodes(&r, &nic);
+	tmpdb_open(&t);
+	put_fits(t.db, "box");
+	for (i = 0; i < 3; i++) {
+		snprintf(params, sizeof(params), "{\"benchmark\": \"conv\", "
+			 "\"group\": \"dtype=fp32 class=%s\", \"fixed_s\": "
+			 "1e-5, \"s_per_flop\": 1e-11, \"s_per_byte\": "
+			 "1e-10, \"flops_per_s\": 1e11}",
+			 i == 0 ? "other" : i == 1 ? "1x1s1" : "1x1strided");
+		put_fit(t.db, "box", kinds[i], params,
+			"[[0, 0, 0], [0, 0, 0], [0, 0, 0]]", 2000.0);
+	}
+	put_inter_fit(t.db);
+	ck_assert_msg(hw_calib_load_system(t.db, &r.sys, &c, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	tmpdb_close(&t);
+	r.sys.calib = &c;
+	ck_assert_int_eq(model_zoo_build("resnet50", &m, &err), DLSIM_OK);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP32;
+	ck_assert_msg(sim_predict(m, &r.sys, &o, &res, &err) == DLSIM_OK,
+		      "%s", err.msg);
+	ck_assert_str_eq(c.kernel[MODEL_KERNEL_CONV1X1_STRIDED][DLSIM_FP32]
+			 .fit.kind, "conv1x1s:fp32");
+	ck_assert_int_eq(res.n_calib_used, 9);
+	ck_assert_int_eq(SIM_CALIB_USED, 9);
+	for (i = 0; i < res.n_calib_used; i++)
+		for (j = 0; j < i; j++)
+			ck_assert(res.calib_used[i].id !=
+				  res.calib_used[j].id);
+	sim_result_release(&res);
+	model_free(m);
 }
 END_TEST
 
@@ -513,6 +592,7 @@ Suite *suite_hwcalib(void)
 	tcase_add_test(tc, hwcalib_conv1x1_falls_back_to_conv_then_gemm);
 	tcase_add_test(tc, hwcalib_collective_uses_fitted_alpha_beta);
 	tcase_add_test(tc, hwcalib_interval_brackets_the_prediction);
+	tcase_add_test(tc, hwcalib_prediction_lists_every_fit_it_used);
 	suite_add_tcase(s, tc);
 	return s;
 }
