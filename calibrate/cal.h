@@ -317,10 +317,14 @@ struct cal_val_set_def {
 /* The 64-bit FNV-1a hash of s[0, n). */
 uint64_t cal_val_fnv1a(const char *s, size_t n);
 
-/* The fold (0 or 1) of a kernel set's data row f[0, n) under header
- * head[0, nh): the low bit of the FNV-1a hash of its shape, the
- * hardware, precision and dimensions joined by commas
+/* The shape of a kernel set's data row f[0, n) under header head[0, nh):
+ * its hardware, precision and dimensions joined by commas (a GEMM file's
+ * M, N, K; a convolution file's W, H, C, N, K, filter, pad and stride),
+ * into key[0, cap), cut at the last whole column that fits; its length.
+ * Its fold (0 or 1) is the low bit of the key's FNV-1a hash
  * (cal_validate_heldout.c). */
+size_t cal_val_shape_key(const char *const *head, int nh, char *const *f,
+			 int n, char *key, size_t cap);
 int cal_val_fold(const char *const *head, int nh, char *const *f, int n);
 
 /* Seed db with the shipped DeepBench GEMM and convolution rows outside

@@ -74,24 +74,36 @@ static int column(const char *const *head, int nh, const char *name)
 	return -1;
 }
 
-int cal_val_fold(const char *const *head, int nh, char *const *f, int n)
+size_t cal_val_shape_key(const char *const *head, int nh, char *const *f,
+			 int n, char *key, size_t cap)
 {
 	const char *const *cols = column(head, nh, "M") >= 0 ? gemm_shape :
 				  conv_shape;
-	char key[512];
 	size_t at = 0;
 	int i;
 
-	for (i = 0; cols[i]; i++) {
+	if (cap)
+		key[0] = '\0';
+	for (i = 0; cols[i] && cap; i++) {
 		int c = column(head, nh, cols[i]);
-		int w = snprintf(key + at, sizeof(key) - at, "%s%s",
-				 i ? "," : "", c >= 0 && c < n ? f[c] : "");
+		int w = snprintf(key + at, cap - at, "%s%s", i ? "," : "",
+				 c >= 0 && c < n ? f[c] : "");
 
-		if (w < 0 || (size_t)w >= sizeof(key) - at)
+		if (w < 0 || (size_t)w >= cap - at) {
+			key[at] = '\0';
 			break;     /* a shape this long: the prefix decides */
+		}
 		at += (size_t)w;
 	}
-	return (int)(cal_val_fnv1a(key, at) & 1);
+	return at;
+}
+
+int cal_val_fold(const char *const *head, int nh, char *const *f, int n)
+{
+	char key[512];
+	size_t len = cal_val_shape_key(head, nh, f, n, key, sizeof(key));
+
+	return (int)(cal_val_fnv1a(key, len) & 1);
 }
 
 static int is_kernel_file(const char *name)
@@ -124,6 +136,12 @@ static char *without_fold(const char *text, size_t size, int k, size_t *len)
 		out = NULL;
 		goto done;
 	}
+	/* a UTF-8 byte-order mark is not part of the first column, as
+	 * cal_in_init reads it on the validation side */
+	if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+		memcpy(out, text, 3);
+		pos = at = 3;
+	}
 	while (pos < size) {
 		const char *nl = memchr(text + pos, '\n', size - pos);
 		size_t end = nl ? (size_t)(nl - text) + 1 : size;
@@ -137,7 +155,8 @@ static char *without_fold(const char *text, size_t size, int k, size_t *len)
 			memcpy(head_text, text + pos, m);
 			head_text[m] = '\0';
 			nh = cal_split_csv(head_text, head, CAL_MAX_FIELDS);
-			nh = nh < 0 ? 0 : nh;
+			if (nh < 1 || nh > CAL_MAX_FIELDS)
+				nh = 0;     /* no columns: every key empty */
 			header = 0;
 			keep = 1;
 		} else {
@@ -146,8 +165,9 @@ static char *without_fold(const char *text, size_t size, int k, size_t *len)
 			memcpy(line, text + pos, m);
 			line[m] = '\0';
 			nf = cal_split_csv(line, f, CAL_MAX_FIELDS);
-			keep = nf < 1 || cal_val_fold((const char *const *)head,
-						      nh, f, nf) != k;
+			keep = nf < 1 || nf > CAL_MAX_FIELDS ||
+			       cal_val_fold((const char *const *)head, nh, f,
+					    nf) != k;
 		}
 		if (keep) {
 			memcpy(out + at, text + pos, n);

@@ -414,9 +414,9 @@ static char **sorted_lines(const char *path, char **text, int *n)
  * The held-out kernel sets (cal_validate_heldout.c).  FNV-1a hashes the
  * empty string to its offset basis 0xcbf29ce484222325 and "a" to
  * 0xaf63dc4c8601ec8c, the published test values.  A row's fold is the
- * low bit of the hash of its shape: two GEMM rows of one shape, NN and
- * TN at other times, share a fold, that of "NVIDIA V100,Float,1760,16,
- * 1760".  The fold rule needs the calibration and validation files to
+ * low bit of the hash of its shape key: two GEMM rows of one shape, NN
+ * and TN at other times, have the one key "NVIDIA V100,Float,1760,16,
+ * 1760" (a key cut short ends at a whole column).  The fold rule needs the calibration and validation files to
  * hold the same rows, and they do.  The two fold databases split V100's
  * 160 fp32 GEMM samples between them, each fitting some and neither
  * all, and seed no collective.  A held-out set compares every row its
@@ -449,10 +449,24 @@ START_TEST(validate_heldout_folds_split_the_kernel_rows)
 
 	ck_assert(cal_val_fnv1a("", 0) == 0xcbf29ce484222325ULL);
 	ck_assert(cal_val_fnv1a("a", 1) == 0xaf63dc4c8601ec8cULL);
+	for (k = 0; k < 2; k++) {
+		char got[64];
+
+		ck_assert_int_eq(cal_val_shape_key(head, 9, k ? tn : nn, 9,
+						   got, sizeof(got)),
+				 strlen(key));
+		ck_assert_str_eq(got, key);
+	}
+	{
+		char cut[20];   /* a key cut short ends at a whole column */
+
+		ck_assert_int_eq(cal_val_shape_key(head, 9, nn, 9, cut,
+						   sizeof(cut)),
+				 strlen("NVIDIA V100,Float"));
+		ck_assert_str_eq(cut, "NVIDIA V100,Float");
+	}
 	ck_assert_int_eq(cal_val_fold(head, 9, nn, 9),
 			 (int)(cal_val_fnv1a(key, strlen(key)) & 1));
-	ck_assert_int_eq(cal_val_fold(head, 9, tn, 9),
-			 cal_val_fold(head, 9, nn, 9));
 	for (k = 0; k < 2; k++) {
 		char path[2][96], *text[2], **a, **b;
 		int na, nb, i;
