@@ -210,8 +210,13 @@ static void kernel_size(const char *benchmark, const char *params,
  * 1 for a half-precision convolution whose input channels are not a
  * multiple of 8.  DeepBench timed ten such shapes (C = 1 or 3) on each of
  * the V100, T4 and P100, and they ran 1.3 to 19 times slower than the
- * same shapes in fp32: cuDNN 7.0's tensor-core kernels need C and K in
- * multiples of 8 and fall back otherwise.  A roofline over FLOPs and
+ * same shapes in fp32.  On the V100 and T4, cuDNN of that time ran a
+ * convolution on tensor cores only when its input and output feature
+ * maps (C, K) are multiples of 8 (cuDNN Developer Guide 7.1.1,
+ * DU-06702-001_v07, "Tensor Core Operations"; later guides pad them,
+ * "Tensor Transformations"), and fell back to other kernels otherwise;
+ * the P100, which has no tensor cores, was as slow on them.  A roofline
+ * over FLOPs and
  * bytes describes neither population when they share it, and in one fit
  * these rows dragged the rest (V100 fp16's other class: 110% rms).  They
  * are left out of the fits, with the reason in the report; validate
