@@ -100,6 +100,7 @@ struct hw_raw_peak {
 	int precision;
 	double matrix_tflops, vector_tflops, sparse_tflops;
 	double eff_gemm, eff_conv, eff_conv3x3;
+	double *eff_conv1x1, *eff_conv1x1s;  /* optional: NULL when absent */
 	char *source, *eff_source;
 };
 

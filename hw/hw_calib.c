@@ -436,6 +436,7 @@ int hw_local_system(struct db *db, struct hw_local *out,
 		pk->matrix_flops = 1.0 / g->s_per_flop;
 		pk->vector_flops = 1.0 / g->s_per_flop;
 		pk->eff_gemm = pk->eff_conv = pk->eff_conv3x3 = 1.0;
+		pk->eff_conv1x1 = pk->eff_conv1x1s = 1.0;
 		snprintf(pk->source, sizeof(pk->source), "fit #%lld",
 			 (long long)g->fit.id);
 	}

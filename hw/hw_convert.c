@@ -226,6 +226,29 @@ static const struct num device_nums[] = {
 	  offsetof(struct hw_device, eff_memory), 1.0, FRACTION },
 };
 
+/*
+ * A 1x1 efficiency the entry leaves out is eff_conv's: DeepBench's
+ * medians pooled the 1x1 convolutions with the others before they were
+ * classes of their own, so eff_conv is the figure they were measured in,
+ * and older catalogs and user files stay valid.
+ */
+static int convert_optional_eff(struct reader *r, const char *prefix,
+				const char *key, const double *raw,
+				double fallback, double *out)
+{
+	char p[128];
+	int rc;
+
+	*out = fallback;
+	if (!raw)
+		return DLSIM_OK;
+	PATH(p, "%s.%s", prefix, key);
+	if ((rc = check_range(r, p, *raw, FRACTION)))
+		return rc;
+	*out = *raw;
+	return DLSIM_OK;
+}
+
 static int convert_peak(struct reader *r, unsigned d, unsigned i,
 			const struct hw_raw_peak *rp, struct hw_device *dev)
 {
@@ -239,7 +262,12 @@ static int convert_peak(struct reader *r, unsigned d, unsigned i,
 				     "%s:%d: precision '%s' listed twice",
 				     r->name, line_of(r, p),
 				     dlsim_precision_name(rp->precision));
-	if ((rc = convert_nums(r, p, peak_nums, N(peak_nums), rp, pk)))
+	if ((rc = convert_nums(r, p, peak_nums, N(peak_nums), rp, pk)) ||
+	    (rc = convert_optional_eff(r, p, "eff_conv1x1", rp->eff_conv1x1,
+				       pk->eff_conv, &pk->eff_conv1x1)) ||
+	    (rc = convert_optional_eff(r, p, "eff_conv1x1s",
+				       rp->eff_conv1x1s, pk->eff_conv,
+				       &pk->eff_conv1x1s)))
 		return rc;
 	core_strlcpy(pk->source, rp->source, sizeof(pk->source));
 	core_strlcpy(pk->eff_source, rp->eff_source, sizeof(pk->eff_source));

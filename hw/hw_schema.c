@@ -88,6 +88,10 @@ static const cyaml_schema_field_t peak_fields[] = {
 			  eff_conv),
 	CYAML_FIELD_FLOAT("eff_conv3x3", CYAML_FLAG_DEFAULT, struct hw_raw_peak,
 			  eff_conv3x3),
+	CYAML_FIELD_FLOAT_PTR("eff_conv1x1", OPT, struct hw_raw_peak,
+			      eff_conv1x1),
+	CYAML_FIELD_FLOAT_PTR("eff_conv1x1s", OPT, struct hw_raw_peak,
+			      eff_conv1x1s),
 	STR("source", struct hw_raw_peak, source),
 	STR("eff_source", struct hw_raw_peak, eff_source),
 	CYAML_FIELD_END

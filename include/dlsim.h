@@ -524,8 +524,10 @@ struct hw_peak {
 	double sparse_flops;   /* structured-sparse matrix peak; never used
 				  by default */
 	double eff_gemm;       /* attained / peak, GEMM microbenchmarks */
-	double eff_conv;       /* attained / peak, convolutions other than
-				  3x3 stride 1 */
+	double eff_conv;       /* attained / peak, convolutions of no class
+				  below (5x5, 7x7, strided 3x3, ...) */
+	double eff_conv1x1;    /* the same, dense 1x1 stride 1 */
+	double eff_conv1x1s;   /* the same, dense 1x1 strided */
 	double eff_conv3x3;    /* direct-convolution FLOP/s / peak for 3x3
 				  stride-1 convolutions: above 1 where
 				  Winograd saves multiplies */

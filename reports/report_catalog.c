@@ -118,17 +118,19 @@ static void system_table(FILE *f, const struct hw_system *s)
 		"%.0f W)\n  source     %s\n", d->name, d->vendor, d->model,
 		hw_device_kind_name(d->kind), (long long)d->units,
 		d->clock_boost_hz / 1e6, d->tdp_w, d->source);
-	fprintf(f, "%-6s %14s %14s %9s %9s %9s\n", "prec", "matrix TFLOP/s",
-		"vector TFLOP/s", "eff gemm", "eff conv", "eff 3x3");
+	fprintf(f, "%-6s %14s %14s %9s %9s %9s %9s %9s\n", "prec",
+		"matrix TFLOP/s", "vector TFLOP/s", "eff gemm", "eff conv",
+		"eff 3x3", "eff 1x1", "eff 1x1/s");
 	for (p = 0; p < DLSIM_PRECISION_COUNT; p++) {
 		const struct hw_peak *pk = &d->peak[p];
 
 		if (pk->matrix_flops <= 0.0)
 			continue;
-		fprintf(f, "%-6s %14.2f %14.2f %9.2f %9.2f %9.2f\n",
+		fprintf(f, "%-6s %14.2f %14.2f %9.2f %9.2f %9.2f %9.2f %9.2f\n",
 			dlsim_precision_name((enum dlsim_precision)p),
 			pk->matrix_flops / 1e12, pk->vector_flops / 1e12,
-			pk->eff_gemm, pk->eff_conv, pk->eff_conv3x3);
+			pk->eff_gemm, pk->eff_conv, pk->eff_conv3x3,
+			pk->eff_conv1x1, pk->eff_conv1x1s);
 	}
 	fprintf(f, "memory       %s %s at %.1f GB/s (x %.2f attainable)\n",
 		report_bytes(d->mem[0].capacity_bytes, a, sizeof(a)),

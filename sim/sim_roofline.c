@@ -103,8 +103,9 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 	r->rate[MODEL_KERNEL_GEMM] = pk->matrix_flops * pk->eff_gemm;
 	r->rate[MODEL_KERNEL_CONV] = pk->matrix_flops * pk->eff_conv;
 	r->rate[MODEL_KERNEL_CONV3X3] = pk->matrix_flops * pk->eff_conv3x3;
-	r->rate[MODEL_KERNEL_CONV1X1] = r->rate[MODEL_KERNEL_CONV];
-	r->rate[MODEL_KERNEL_CONV1X1_STRIDED] = r->rate[MODEL_KERNEL_CONV];
+	r->rate[MODEL_KERNEL_CONV1X1] = pk->matrix_flops * pk->eff_conv1x1;
+	r->rate[MODEL_KERNEL_CONV1X1_STRIDED] =
+		pk->matrix_flops * pk->eff_conv1x1s;
 	r->bandwidth_Bps = d->mem[0].bandwidth_Bps * d->eff_memory;
 	r->cycle_s = clock > 0.0 ? 1.0 / clock : 0.0;
 	r->launch_s = d->launch_overhead_s;

@@ -75,6 +75,11 @@ START_TEST(units_convert_to_si)
 	/* 3x3 efficiencies over the direct count may exceed 1 */
 	ck_assert(d->peak[DLSIM_FP32].eff_conv3x3 == 0.95);
 	ck_assert(d->peak[DLSIM_FP16].eff_conv3x3 == 1.4);
+	/* the 1x1 classes as given, or eff_conv's figure where not */
+	ck_assert(d->peak[DLSIM_FP32].eff_conv1x1 == 0.45);
+	ck_assert(d->peak[DLSIM_FP32].eff_conv1x1s == 0.3);
+	ck_assert(d->peak[DLSIM_FP16].eff_conv1x1 == 0.5);
+	ck_assert(d->peak[DLSIM_FP16].eff_conv1x1s == 0.5);
 	ck_assert_str_eq(d->peak[DLSIM_FP32].source,
 			 "made up for tests: TG-1 datasheet, Table 1");
 	/* 32 GiB = 32 * 1,073,741,824 = 34,359,738,368 bytes; 2000 GB/s */
@@ -102,7 +107,7 @@ START_TEST(units_convert_to_si)
 	ck_assert(cpu->mem[0].bandwidth_Bps == 1e11);
 	ck_assert_rel(cpu->launch_overhead_s, 1e-5, 1e-12);
 	ck_assert(cpu->price_usd == 0.0);     /* absent: none published */
-	ck_assert_int_eq(cpu->line, 63);
+	ck_assert_int_eq(cpu->line, 65);
 	hw_catalog_free(cat);
 }
 END_TEST
@@ -120,7 +125,7 @@ START_TEST(links_networks_and_nodes_are_read)
 	ck_assert_str_eq(l->kind, "nvlink");
 	ck_assert(l->bandwidth_Bps == 5e10);
 	ck_assert_rel(l->latency_s, 1.5e-6, 1e-12);
-	ck_assert_int_eq(l->line, 94);
+	ck_assert_int_eq(l->line, 96);
 	l = hw_link_find(cat, "tnic");
 	ck_assert_ptr_nonnull(l);
 	ck_assert(l->bandwidth_Bps == 2.5e10);
@@ -129,7 +134,7 @@ START_TEST(links_networks_and_nodes_are_read)
 	ck_assert_ptr_nonnull(nw);
 	ck_assert_int_eq(nw->topology, HW_TOPO_FAT_TREE);
 	ck_assert(nw->oversubscription == 2.0);
-	ck_assert_int_eq(nw->line, 105);
+	ck_assert_int_eq(nw->line, 107);
 
 	ck_assert_ptr_nonnull(n);
 	ck_assert_str_eq(n->device, "tgpu");
@@ -140,7 +145,7 @@ START_TEST(links_networks_and_nodes_are_read)
 	ck_assert_str_eq(n->nic_link, "tnic");
 	ck_assert_int_eq(n->nics_per_node, 2);
 	ck_assert_str_eq(n->network, "tfat");
-	ck_assert_int_eq(n->line, 112);
+	ck_assert_int_eq(n->line, 114);
 
 	ck_assert_ptr_nonnull(ws);
 	ck_assert_int_eq(ws->devices_per_node, 1);
@@ -354,14 +359,14 @@ START_TEST(redefinition_names_both_places_and_rolls_back)
 	ck_assert_int_eq(hw_catalog_add_file(cat, DIR "redefine.yaml", &err),
 			 DLSIM_EPARSE);
 	ck_assert_ptr_nonnull(strstr(err.msg, DIR "redefine.yaml:10"));
-	ck_assert_ptr_nonnull(strstr(err.msg, CATALOG ":94"));
+	ck_assert_ptr_nonnull(strstr(err.msg, CATALOG ":96"));
 	ck_assert_ptr_null(hw_node_find(cat, "newbox"));
 
 	/* the alias clash names ws1's own place, catalog.yaml line 124 */
 	dlsim_err_clear(&err);
 	ck_assert_int_eq(hw_catalog_add_file(cat, DIR "alias_clash.yaml",
 					     &err), DLSIM_EPARSE);
-	ck_assert_ptr_nonnull(strstr(err.msg, CATALOG ":124"));
+	ck_assert_ptr_nonnull(strstr(err.msg, CATALOG ":126"));
 	ck_assert_ptr_null(hw_node_find(cat, "otherbox"));
 	ck_assert_ptr_null(hw_node_find(cat, "other-box"));
 
@@ -616,6 +621,12 @@ static const struct {
 	  "'bandwidth_GBps' must be a number (got '2abc')" },
 	{ "eff_gemm: 0.8", "eff_gemm: 0.8x",
 	  "'eff_gemm' must be a number (got '0.8x')" },
+	{ "eff_conv1x1: 0.45", "eff_conv1x1: 1.5",
+	  "'eff_conv1x1' must be in (0, 1] (got 1.5)" },
+	{ "eff_conv1x1s: 0.3", "eff_conv1x1s: 0",
+	  "'eff_conv1x1s' must be in (0, 1] (got 0)" },
+	{ "eff_conv1x1s: 0.3", "eff_conv1x1s: 0.3x",
+	  "'eff_conv1x1s' must be a number (got '0.3x')" },
 	{ "matrix_tflops: 40", "matrix_tflops: 1e300",
 	  "'matrix_tflops' is implausibly large (got 1e+300)" },
 	{ "capacity_GiB: 32", "capacity_GiB: 1e300",

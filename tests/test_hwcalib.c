@@ -63,6 +63,7 @@ static void rig_init(struct rig *r)
 	p->matrix_flops = 1e12;
 	p->vector_flops = 1e12;
 	p->eff_gemm = p->eff_conv = p->eff_conv3x3 = 1.0;
+	p->eff_conv1x1 = p->eff_conv1x1s = 1.0;
 	r->dev.mem[0].bandwidth_Bps = 1e11;
 	r->dev.mem[0].capacity_bytes = 64.0 * 1073741824.0;
 	r->dev.mem_capacity_bytes = r->dev.mem[0].capacity_bytes;

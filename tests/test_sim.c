@@ -38,6 +38,8 @@ static void rig_init(struct rig *r, int64_t per_node, int64_t nodes)
 	r->dev.peak[DLSIM_FP32].eff_gemm = 1.0;
 	r->dev.peak[DLSIM_FP32].eff_conv = 1.0;
 	r->dev.peak[DLSIM_FP32].eff_conv3x3 = 1.0;
+	r->dev.peak[DLSIM_FP32].eff_conv1x1 = 1.0;
+	r->dev.peak[DLSIM_FP32].eff_conv1x1s = 1.0;
 	r->dev.peak[DLSIM_FP16] = r->dev.peak[DLSIM_FP32];
 	r->dev.mem[0].bandwidth_Bps = 1e20;
 	r->dev.mem[0].capacity_bytes = 16.0 * 1073741824.0;
@@ -294,7 +296,7 @@ END_TEST
 /* ---------------------------------------------------------------- */
 
 /* A device with fp32 matrix peak 10 TFLOP/s (conv eff 0.5, 3x3 conv eff
- * 2.0 (Winograd), gemm 0.8),
+ * 2.0 (Winograd), 1x1 0.4, strided 1x1 0.25, gemm 0.8),
  * vector 10 TFLOP/s, 1000 GB/s at eff 0.5, 1 GHz, 5 us launch. */
 static void roof_device(struct hw_device *d)
 {
@@ -303,6 +305,8 @@ static void roof_device(struct hw_device *d)
 	d->peak[DLSIM_FP32].vector_flops = 10e12;
 	d->peak[DLSIM_FP32].eff_conv = 0.5;
 	d->peak[DLSIM_FP32].eff_conv3x3 = 2.0;
+	d->peak[DLSIM_FP32].eff_conv1x1 = 0.4;
+	d->peak[DLSIM_FP32].eff_conv1x1s = 0.25;
 	d->peak[DLSIM_FP32].eff_gemm = 0.8;
 	d->mem[0].bandwidth_Bps = 1000e9;
 	d->eff_memory = 0.5;
@@ -332,9 +336,13 @@ START_TEST(roofline_compute_bound_side)
 	c.kernel = MODEL_KERNEL_CONV3X3;
 	ck_assert_rel(sim_pass_time(&roof, &c, &b), 0.4e-3 + 10e-9 + 5e-6,
 		      1e-12);
-	/* a 1x1 stride-1 one at eff_conv, the catalog's figure for it */
+	/* a 1x1 stride-1 one at eff_conv1x1 = 0.4: 2 ms */
 	c.kernel = MODEL_KERNEL_CONV1X1;
-	ck_assert_rel(sim_pass_time(&roof, &c, &b), 1.6e-3 + 10e-9 + 5e-6,
+	ck_assert_rel(sim_pass_time(&roof, &c, &b), 2e-3 + 10e-9 + 5e-6,
+		      1e-12);
+	/* a strided 1x1 one at eff_conv1x1s = 0.25: 3.2 ms */
+	c.kernel = MODEL_KERNEL_CONV1X1_STRIDED;
+	ck_assert_rel(sim_pass_time(&roof, &c, &b), 3.2e-3 + 10e-9 + 5e-6,
 		      1e-12);
 }
 END_TEST

@@ -6,19 +6,30 @@ relative to the repository root)
 
 Reads deepbench_conv.csv and deepbench_gemm.csv (baidu-research/DeepBench
 results/train/*.xlsx, extracted to CSV in shared/data) and prints, for every
-(hardware, sheet) of setting=training whose dense peak is in PEAKS below:
+(hardware, sheet) of setting=training whose dense peak is in PEAKS below,
+the count and median of each efficiency over its compute-bound rows:
 
-  eff_conv = median over rows that are not 3x3 stride 1 of
-                                  passes*2*N*K*P*Q*C*R*S / (total_ms/1e3) / peak
-  eff_conv3x3 = the same median over the 3x3 stride-1 rows, which cuDNN and
+  eff_conv = median of  passes*2*N*K*P*Q*C*R*S / (total_ms/1e3) / peak
+             over the convolutions of no class below (5x5, 7x7, strided
+             3x3, ...)
+  eff_conv3x3 = the same over the 3x3 stride-1 rows, which cuDNN and
              MIOpen run with Winograd's minimal filtering (Lavin & Gray,
              "Fast Algorithms for Convolutional Neural Networks", CVPR 2016:
              2.25x fewer multiplies for F(2x2,3x3), 4x for F(4x4,3x3)), so
              direct-convolution FLOPs per second can exceed the peak
+  eff_conv1x1, eff_conv1x1s = the same over the 1x1 rows at stride 1 and
+             strided: GEMMs over the channels with no window to gather
+             (the classes of models/model_layer.c, conv_class)
              P = (H + 2*pad_h - R)//stride_h + 1,  Q = (W + 2*pad_w - S)//stride_w + 1
              passes = 3 (fwd, bwd-data, bwd-filter), or 2 on the first-layer
              rows where DeepBench leaves bwd-data empty ("N/A*": no input
              gradient is needed there and total_ms holds only two passes)
+             compute-bound: 2*N*K*P*Q*C*R*S / (e*(N*C*H*W + K*C*R*S +
+             N*K*P*Q)) at or above the ridge, the bytes of one pass as
+             the simulator counts them; half-precision rows with C not a
+             multiple of 8 are left out (cuDNN 7 ran them on fallback
+             kernels, 1.3-19x slower than the same FP32 shapes; the
+             calibration's fits leave them out too, calibrate/cal_points.c)
   eff_gemm = median of  2*M*N*K / (time_ms/1e3) / peak  over the
              compute-bound rows: arithmetic intensity 2*M*N*K / (e*(M*K +
              K*N + M*N)) bytes (e the input width) at or above the ridge
@@ -27,7 +38,9 @@ results/train/*.xlsx, extracted to CSV in shared/data) and prints, for every
              median over every shape (as this tool first did) charged
              those shapes twice and set the compute roof far too low
              (V100 FP16: 0.322 over all 160 rows, 0.794 over the 76
-             compute-bound ones).
+             compute-bound ones).  The convolution medians were taken
+             over every shape too until the 1x1 classes came (V100 FP32
+             eff_conv 0.444 then, 0.561 now).
 
 and the class medians the hardware catalog (configs/hw/*.yaml) uses for
 devices DeepBench did not measure:
@@ -110,25 +123,46 @@ BANDWIDTH = {
 }
 
 
+def conv_kind(r, rr, ss):
+    """The simulator's kernel class (models/model_layer.c, conv_class)."""
+    unit = r["stride_h"] == "1" and r["stride_w"] == "1"
+    if rr == 3 and ss == 3 and unit:
+        return "conv3x3"
+    if rr == 1 and ss == 1:
+        return "conv1x1" if unit else "conv1x1s"
+    return "conv"
+
+
 def conv_rows(path):
+    """The compute-bound convolution rows (see the head), less the
+    half-precision rows cuDNN ran on fallback kernels."""
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
             if r["setting"] != "training":
+                continue
+            key = (r["hardware"], r["sheet"])
+            if key not in PEAKS or r["hardware"] not in BANDWIDTH:
                 continue
             n, c, k = int(r["N"]), int(r["C"]), int(r["K"])
             h, w = int(r["H"]), int(r["W"])
             rr, ss = int(r["R_filter_h"]), int(r["S_filter_w"])
             p = (h + 2 * int(r["pad_h"]) - rr) // int(r["stride_h"]) + 1
             q = (w + 2 * int(r["pad_w"]) - ss) // int(r["stride_w"]) + 1
-            passes = sum(1 for key in ("fwd_ms", "bwd_inputs_ms", "bwd_params_ms")
-                         if _num(r[key]) is not None)
+            passes = sum(1 for col in ("fwd_ms", "bwd_inputs_ms", "bwd_params_ms")
+                         if _num(r[col]) is not None)
             t = _num(r["total_ms"])
             if not t or passes == 0:
                 continue
-            flops = passes * 2.0 * n * k * p * q * c * rr * ss
-            kind = ("conv3x3" if rr == 3 and ss == 3 and r["stride_h"] == "1"
-                    and r["stride_w"] == "1" else "conv")
-            yield kind, (r["hardware"], r["sheet"]), flops / (t / 1e3)
+            width = 2 if "16" in r["sheet"] else 4
+            if width == 2 and c % 8 != 0:
+                continue
+            macs = float(n) * k * p * q * c * rr * ss
+            intensity = 2.0 * macs / (width * (n * c * h * w + k * c * rr * ss
+                                                + n * k * p * q))
+            ridge = PEAKS[key][0] * 1e12 / (BANDWIDTH[r["hardware"]][0] * 1e9)
+            if intensity < ridge:
+                continue
+            yield conv_kind(r, rr, ss), key, passes * 2.0 * macs / (t / 1e3)
 
 
 def gemm_rows(path):
@@ -159,45 +193,43 @@ def _num(s):
         return None
 
 
+KINDS = ("gemm", "conv", "conv3x3", "conv1x1", "conv1x1s")
+
+
 def main(argv):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     data = argv[1] if len(argv) > 1 else os.path.join(root, "..", "shared", "data")
-    effs = {"conv": {}, "conv3x3": {}, "gemm": {}}
+    effs = {kind: {} for kind in KINDS}
     for rows in (conv_rows(os.path.join(data, "deepbench_conv.csv")),
                  gemm_rows(os.path.join(data, "deepbench_gemm.csv"))):
         for kind, key, flops in rows:
-            if key not in PEAKS:
-                print("no peak for %r %s row; skipped" % (key, kind), file=sys.stderr)
-                continue
             effs[kind].setdefault(key, []).append(flops / (PEAKS[key][0] * 1e12))
 
     def med(v):
         return statistics.median(v) if v else float("nan")
 
-    print("%-32s %-32s %7s %5s %8s %5s %11s %5s %8s" %
-          ("hardware", "sheet", "peak", "nconv", "eff_conv", "n3x3",
-           "eff_conv3x3", "ngemm", "eff_gemm"))
+    def cells(lists):
+        return " ".join("%5d %6.3f" % (len(v), med(v)) for v in lists)
+
+    head = " ".join("%12s" % ("n " + k) for k in KINDS)
+    print("%-32s %-30s %6s %s" % ("hardware", "sheet", "peak", head))
     classes = {}
     for key, (peak, cls, _src) in PEAKS.items():
-        v = [effs[k].get(key, []) for k in ("conv", "conv3x3", "gemm")]
-        print("%-32s %-32s %7.2f %5d %8.3f %5d %11.3f %5d %8.3f" %
-              (key[0].replace("\u00a0", " "), key[1], peak, len(v[0]),
-               med(v[0]), len(v[1]), med(v[1]), len(v[2]), med(v[2])))
+        v = [effs[k].get(key, []) for k in KINDS]
+        print("%-32s %-30s %6.2f %s" %
+              (key[0].replace("\u00a0", " "), key[1][:30], peak, cells(v)))
         if cls == "gpu-tensor" and key[0] not in TENSOR_CLASS_HW:
             continue
-        c = classes.setdefault(cls, ([], [], [], []))
-        for i in range(3):
-            c[i].extend(v[i])
-        c[3].append(key[0].replace("\u00a0", " "))
+        c = classes.setdefault(cls, ([[] for _ in KINDS], []))
+        for i in range(len(KINDS)):
+            c[0][i].extend(v[i])
+        c[1].append(key[0].replace("\u00a0", " "))
 
     print()
-    print("%-12s %5s %8s %5s %11s %5s %8s  members" %
-          ("class", "nconv", "eff_conv", "n3x3", "eff_conv3x3", "ngemm", "eff_gemm"))
+    print("%-12s %s  members" % ("class", head))
     for cls in ("gpu-vector", "gpu-tensor", "cpu-phi"):
-        conv, c3, gemm, members = classes.get(cls, ([], [], [], []))
-        print("%-12s %5d %8.3f %5d %11.3f %5d %8.3f  %s" %
-              (cls, len(conv), med(conv), len(c3), med(c3), len(gemm),
-               med(gemm), ", ".join(members)))
+        lists, members = classes.get(cls, ([[] for _ in KINDS], []))
+        print("%-12s %s  %s" % (cls, cells(lists), ", ".join(members)))
     return 0
 
 
