@@ -15,6 +15,7 @@
 
 #include "tests.h"
 #include "dlsim.h"
+#include "calibrate/cal.h"
 
 static struct hw_catalog *shipped(void)
 {
@@ -189,6 +190,156 @@ START_TEST(catalog_matches_datasheets)
 	ck_assert(p->peak[DLSIM_FP16].matrix_flops == 21.2e12);
 	ck_assert(p->mem[0].bandwidth_Bps == 732e9);
 	ck_assert(hw_device_find(cat, "v100-sxm2-16gb") == v);  /* alias */
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/*
+ * The V100's convolution efficiencies are what tools/deepbench_efficiency.py
+ * says they are, worked out again here from the DeepBench rows shipped in
+ * data/validation: per class (3x3 stride 1, 1x1 stride 1, strided 1x1, the
+ * rest), the median of passes x 2 N K P Q C R S / total time / peak over
+ * the compute-bound rows (2 N K P Q C R S over e (N C H W + K C R S +
+ * N K P Q) bytes at or above peak / bandwidth), half-precision rows with C
+ * not a multiple of 8 left out.  The catalog rounds to three decimals.
+ * So the catalog cannot drift from the data it cites.
+ */
+enum { CV_OTHER, CV_3X3, CV_1X1, CV_1X1S, CV_CLASSES };
+
+struct conv_effs {
+	double v[CV_CLASSES][64];
+	int n[CV_CLASSES];
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median_of(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Column i of the header h, or -1. */
+static int column(char **h, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(h[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static void conv_row_efficiency(char **f, const int *c, double peak,
+				double bw, int width, struct conv_effs *e)
+{
+	double n = atof(f[c[3]]), ch = atof(f[c[2]]), k = atof(f[c[4]]);
+	double w = atof(f[c[0]]), h = atof(f[c[1]]);
+	double s = atof(f[c[5]]), r = atof(f[c[6]]);
+	double sw = atof(f[c[9]]), sh = atof(f[c[10]]);
+	double q = floor((w + 2 * atof(f[c[7]]) - s) / sw) + 1;
+	double p = floor((h + 2 * atof(f[c[8]]) - r) / sh) + 1;
+	double macs = n * k * p * q * ch * r * s, total = atof(f[c[14]]);
+	int passes = 0, j, cls;
+
+	/* a pass DeepBench did not time is empty or "N/A*" */
+	for (j = 11; j <= 13; j++) {
+		char *end;
+
+		strtod(f[c[j]], &end);
+		passes += end != f[c[j]] && *end == '\0';
+	}
+	if (!passes || total <= 0.0 || (width == 2 && fmod(ch, 8.0) != 0.0))
+		return;
+	if (2.0 * macs / (width * (n * ch * h * w + k * ch * r * s +
+				   n * k * p * q)) < peak / bw)
+		return;
+	if (r == 3 && s == 3 && sw == 1 && sh == 1)
+		cls = CV_3X3;
+	else if (r == 1 && s == 1)
+		cls = sw == 1 && sh == 1 ? CV_1X1 : CV_1X1S;
+	else
+		cls = CV_OTHER;
+	ck_assert_int_lt(e->n[cls], 64);
+	e->v[cls][e->n[cls]++] = passes * 2.0 * macs / (total * 1e-3) / peak;
+}
+
+static void deepbench_conv_effs(const char *sheet, double peak, double bw,
+				int width, struct conv_effs *e)
+{
+	static const char *const names[] = {
+		"W", "H", "C", "N", "K", "S_filter_w", "R_filter_h", "pad_w",
+		"pad_h", "stride_w", "stride_h", "fwd_ms", "bwd_inputs_ms",
+		"bwd_params_ms", "total_ms"
+	};
+	FILE *fp = fopen("data/validation/deepbench_conv.csv", "r");
+	char line[1024], *f[32];
+	int c[15], hw, st, sh, n, i;
+
+	ck_assert_ptr_nonnull(fp);
+	memset(e, 0, sizeof(*e));
+	ck_assert_ptr_nonnull(fgets(line, sizeof(line), fp));
+	line[strcspn(line, "\r\n")] = '\0';
+	n = cal_split_csv(line, f, 32);
+	hw = column(f, n, "hardware");
+	st = column(f, n, "setting");
+	sh = column(f, n, "sheet");
+	for (i = 0; i < 15; i++) {
+		c[i] = column(f, n, names[i]);
+		ck_assert_int_ge(c[i], 0);
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (cal_split_csv(line, f, 32) != n)
+			continue;
+		if (strcmp(f[hw], "NVIDIA V100") == 0 &&
+		    strcmp(f[st], "training") == 0 && strcmp(f[sh], sheet) == 0)
+			conv_row_efficiency(f, c, peak, bw, width, e);
+	}
+	fclose(fp);
+}
+
+START_TEST(catalog_conv_efficiencies_are_the_deepbench_medians)
+{
+	static const struct {
+		const char *sheet;
+		enum dlsim_precision p;
+		int width;
+	} sheets[] = {
+		{ "Results FP32", DLSIM_FP32, 4 },
+		{ "Results - FP16 ip, Mixed math", DLSIM_FP16, 2 },
+	};
+	struct hw_catalog *cat = shipped();
+	const struct hw_device *v = hw_device_find(cat, "v100");
+	struct conv_effs *e = malloc(sizeof(*e));
+	size_t i;
+
+	ck_assert_ptr_nonnull(e);
+	for (i = 0; i < sizeof(sheets) / sizeof(sheets[0]); i++) {
+		const struct hw_peak *pk = &v->peak[sheets[i].p];
+		double want[CV_CLASSES] = { pk->eff_conv, pk->eff_conv3x3,
+					    pk->eff_conv1x1, pk->eff_conv1x1s };
+		int k;
+
+		deepbench_conv_effs(sheets[i].sheet, pk->matrix_flops,
+				    v->mem[0].bandwidth_Bps, sheets[i].width,
+				    e);
+		for (k = 0; k < CV_CLASSES; k++) {
+			ck_assert_int_gt(e->n[k], 4);
+			ck_assert_msg(fabs(median_of(e->v[k], e->n[k]) -
+					   want[k]) <= 0.0005 + 1e-9,
+				      "%s class %d: median %.4f of %d rows, "
+				      "catalog %.3f", sheets[i].sheet, k,
+				      median_of(e->v[k], e->n[k]), e->n[k],
+				      want[k]);
+		}
+	}
+	free(e);
 	hw_catalog_free(cat);
 }
 END_TEST
@@ -597,6 +748,7 @@ Suite *suite_catalog(void)
 	tcase_add_test(c, catalog_every_device_and_node_resolves);
 	tcase_add_test(c, catalog_issue_examples_resolve);
 	tcase_add_test(c, catalog_matches_datasheets);
+	tcase_add_test(c, catalog_conv_efficiencies_are_the_deepbench_medians);
 	tcase_add_test(c, catalog_geforce_cards_match_their_specifications);
 	tcase_add_test(c, catalog_knl_fits_in_ddr4_streams_from_mcdram);
 	tcase_add_test(c, catalog_nvswitch_generations);
