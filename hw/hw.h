@@ -6,8 +6,9 @@
  *   hw_schema.c   libcyaml loads the text into raw structs (the file as
  *                 written, in its own units) and every number is checked
  *                 to be well formed;
- *   hw_convert.c  each raw entry is range-checked and converted to SI
- *                 units in a batch that belongs to no catalog yet;
+ *   hw_convert.c  each raw entry is range-checked (hw_check.c) and
+ *                 converted to SI units in a batch that belongs to no
+ *                 catalog yet;
  *   hw_store.c    the batch's names are checked against the catalog and
  *                 its entries merged in; a mark taken before lets a
  *                 caller take a whole file out again.
@@ -200,6 +201,63 @@ int hw_schema_load(const char *name, const char *text, size_t len,
 		   struct dlsim_err *err);
 
 void hw_schema_free(struct hw_raw_file *f);
+
+/* ---------------------------------------------------------------- */
+/* Checks on a file's values (hw_check.c)                            */
+/* ---------------------------------------------------------------- */
+
+/* Where a conversion is, for messages: the file's name, its parsed
+ * document (for lines) and where the error goes. */
+struct hw_reader {
+	const char *name;
+	struct core_yaml_doc *doc;
+	struct dlsim_err *err;
+};
+
+/* What a number may be; hw_check.c words each one's message. */
+enum hw_range {
+	HW_POSITIVE, HW_NON_NEGATIVE, HW_FRACTION, HW_WINOGRAD,
+	HW_AT_LEAST_ONE
+};
+
+/* One number of an entry: where it is raw and converted, and its unit. */
+struct hw_num {
+	const char *key;
+	size_t raw;                  /* offset of the double, raw struct */
+	size_t si;                   /* offset of the double, SI struct */
+	double scale;                /* written unit to SI */
+	enum hw_range range;
+};
+
+/* The line of the value at a dotted path ("devices.3.peak.0.eff_conv"),
+ * or of its deepest part that exists. */
+int hw_line_of(struct hw_reader *r, const char *path);
+
+/* Set "NAME:LINE: 'KEY' WHAT (got GOT)" and return DLSIM_EPARSE. */
+int hw_bad(struct hw_reader *r, const char *path, const char *what,
+	   double got);
+
+/* DLSIM_OK if v is in range k, else hw_bad's error. */
+int hw_check_range(struct hw_reader *r, const char *path, double v,
+		   enum hw_range k);
+
+/* DLSIM_OK if v is in lo..hi (hi = HW_MAX_RAW: the plausibility bound),
+ * else hw_bad's error. */
+int hw_check_int(struct hw_reader *r, const char *path, int64_t v,
+		 int64_t lo, int64_t hi);
+
+/* Check the n numbers of table t in raw (under path prefix) and store
+ * each, scaled to SI, in si; the first that fails is the error. */
+int hw_convert_nums(struct hw_reader *r, const char *prefix,
+		    const struct hw_num *t, size_t n, const void *raw,
+		    void *si);
+
+/* DLSIM_OK if name s holds only a-z, 0-9, '-', '_' and '.'. */
+int hw_valid_name(struct hw_reader *r, const char *path, const char *s);
+
+/* hw_valid_name() on each of the count aliases of entry d of list. */
+int hw_check_aliases(struct hw_reader *r, const char *list, unsigned d,
+		     char **aliases, unsigned count);
 
 /* ---------------------------------------------------------------- */
 /* Conversion to SI units (hw_convert.c)                             */

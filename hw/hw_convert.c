@@ -1,14 +1,14 @@
 /*
- * hw_convert.c -- range checks on a loaded catalog file, and conversion
- * of its raw entries (units as written) to SI units.
+ * hw_convert.c -- conversion of a loaded catalog file's raw entries
+ * (units as written) to SI units.
  *
  * HOW IT WORKS
- * Each raw entry is checked (positive, efficiencies in (0, 1], names of
- * [a-z0-9._-], nothing above HW_MAX_RAW in its written unit) and
- * converted into a batch that belongs to no catalog yet: a bad file
- * adds nothing.  The numbers of each kind of entry are one table {key,
- * raw field, SI field, scale, allowed range}, so a unit is written down
- * once.  A failure finds its line again in the parsed document the
+ * Each raw entry is checked (hw_check.c: positive, efficiencies in
+ * (0, 1], names of [a-z0-9._-], nothing above HW_MAX_RAW in its written
+ * unit) and converted into a batch that belongs to no catalog yet: a bad
+ * file adds nothing.  The numbers of each kind of entry are one table
+ * {key, raw field, SI field, scale, allowed range}, so a unit is written
+ * down once.  A failure finds its line again in the parsed document the
  * caller keeps, by the dotted path of the value
  * ("devices.3.memory.0.bandwidth_GBps").
  */
@@ -24,148 +24,12 @@
 #include "core/yaml.h"
 #include "core/banned.h"
 
-/* ---------------------------------------------------------------- */
-/* Checks                                                            */
-/* ---------------------------------------------------------------- */
-
-/* Where we are while converting, for messages. */
-struct reader {
-	const char *name;
-	struct core_yaml_doc *doc;
-	struct dlsim_err *err;
-};
-
 #define PATH(buf, ...) snprintf(buf, sizeof(buf), __VA_ARGS__)
-
-static int line_of(struct reader *r, const char *path)
-{
-	return core_yaml_doc_line(r->doc, path);
-}
-
-static int bad(struct reader *r, const char *path, const char *what,
-	       double got)
-{
-	const char *key = strrchr(path, '.');
-
-	return dlsim_err_set(r->err, DLSIM_EPARSE,
-			     "%s:%d: '%s' %s (got %g)", r->name,
-			     line_of(r, path), key ? key + 1 : path, what,
-			     got);
-}
-
-enum range { POSITIVE, NON_NEGATIVE, FRACTION, WINOGRAD, AT_LEAST_ONE };
-
-static const struct {
-	double lo, hi;
-	int lo_open;                 /* 1: lo itself is refused */
-	const char *what;
-} ranges[] = {
-	[POSITIVE] = { 0.0, HW_MAX_RAW, 1, "must be positive" },
-	[NON_NEGATIVE] = { 0.0, HW_MAX_RAW, 0, "must not be negative" },
-	[FRACTION] = { 0.0, 1.0, 1, "must be in (0, 1]" },
-	/* Winograd F(4x4,3x3) does 4x fewer multiplies: the most a 3x3
-	 * efficiency over the direct count can be */
-	[WINOGRAD] = { 0.0, 4.0, 1, "must be in (0, 4]" },
-	[AT_LEAST_ONE] = { 1.0, HW_MAX_RAW, 0, "must be at least 1" },
-};
-
-static int check_range(struct reader *r, const char *path, double v,
-		       enum range k)
-{
-	if (!isfinite(v) || v < ranges[k].lo ||
-	    (ranges[k].lo_open && v == ranges[k].lo) ||
-	    (v > ranges[k].hi && ranges[k].hi < HW_MAX_RAW))
-		return bad(r, path, ranges[k].what, v);
-	if (v > ranges[k].hi)
-		return bad(r, path, "is implausibly large", v);
-	return DLSIM_OK;
-}
-
-/* An integer in lo..hi; hi = HW_MAX_RAW is the plausibility bound. */
-static int check_int(struct reader *r, const char *path, int64_t v,
-		     int64_t lo, int64_t hi)
-{
-	char what[64];
-
-	if (v >= lo && v <= hi)
-		return DLSIM_OK;
-	if (hi != (int64_t)HW_MAX_RAW)
-		snprintf(what, sizeof(what), "must be in %lld..%lld",
-			 (long long)lo, (long long)hi);
-	else if (v > hi)
-		snprintf(what, sizeof(what), "is implausibly large");
-	else
-		snprintf(what, sizeof(what), "must %s",
-			 lo > 0 ? "be positive" : "not be negative");
-	return bad(r, path, what, (double)v);
-}
-
-/* One number of an entry: where it is raw and converted, and its unit. */
-struct num {
-	const char *key;
-	size_t raw;                  /* offset of the double, raw struct */
-	size_t si;                   /* offset of the double, SI struct */
-	double scale;                /* written unit to SI */
-	enum range range;
-};
-
-/* Check every number of table t in raw (at path prefix) and store it,
- * scaled, in si. */
-static int convert_nums(struct reader *r, const char *prefix,
-			const struct num *t, size_t n, const void *raw,
-			void *si)
-{
-	char p[128];
-	size_t i;
-	int rc;
-
-	for (i = 0; i < n; i++) {
-		double v = *(const double *)((const char *)raw + t[i].raw);
-		double *out = (double *)(void *)((char *)si + t[i].si);
-
-		PATH(p, "%s.%s", prefix, t[i].key);
-		if ((rc = check_range(r, p, v, t[i].range)))
-			return rc;
-		*out = v * t[i].scale;
-		/* HW_MAX_RAW keeps this finite; the check keeps it so if a
-		 * scale ever grows */
-		if (!isfinite(*out))
-			return bad(r, p, "is out of range", v);
-	}
-	return DLSIM_OK;
-}
-
 #define N(t) (sizeof(t) / sizeof((t)[0]))
 
-static int valid_name(struct reader *r, const char *path, const char *s)
-{
-	const char *p;
-
-	for (p = s; *p; p++)
-		if (!islower((unsigned char)*p) &&
-		    !isdigit((unsigned char)*p) && *p != '-' && *p != '_' &&
-		    *p != '.')
-			return dlsim_err_set(r->err, DLSIM_EPARSE,
-					     "%s:%d: name '%s' may hold only "
-					     "a-z, 0-9, '-', '_' and '.'",
-					     r->name, line_of(r, path), s);
-	return DLSIM_OK;
-}
-
-static int check_aliases(struct reader *r, const char *list, unsigned d,
-			 char **aliases, unsigned count)
-{
-	char p[96];
-	unsigned i;
-	int rc;
-
-	for (i = 0; i < count; i++) {
-		PATH(p, "%s.%u.aliases.%u", list, d, i);
-		if ((rc = valid_name(r, p, aliases[i])))
-			return rc;
-	}
-	return DLSIM_OK;
-}
+/* ---------------------------------------------------------------- */
+/* Devices                                                           */
+/* ---------------------------------------------------------------- */
 
 static void copy_aliases(char (*dst)[HW_NAME_LEN], int *n, char **src,
 			 unsigned count)
@@ -177,53 +41,49 @@ static void copy_aliases(char (*dst)[HW_NAME_LEN], int *n, char **src,
 	*n = (int)count;
 }
 
-/* ---------------------------------------------------------------- */
-/* Devices                                                           */
-/* ---------------------------------------------------------------- */
-
 #define RAW(type, field) offsetof(struct hw_raw_##type, field)
 
-static const struct num peak_nums[] = {
+static const struct hw_num peak_nums[] = {
 	{ "matrix_tflops", RAW(peak, matrix_tflops),
-	  offsetof(struct hw_peak, matrix_flops), 1e12, POSITIVE },
+	  offsetof(struct hw_peak, matrix_flops), 1e12, HW_POSITIVE },
 	{ "vector_tflops", RAW(peak, vector_tflops),
-	  offsetof(struct hw_peak, vector_flops), 1e12, POSITIVE },
+	  offsetof(struct hw_peak, vector_flops), 1e12, HW_POSITIVE },
 	{ "sparse_tflops", RAW(peak, sparse_tflops),
-	  offsetof(struct hw_peak, sparse_flops), 1e12, NON_NEGATIVE },
+	  offsetof(struct hw_peak, sparse_flops), 1e12, HW_NON_NEGATIVE },
 	{ "eff_gemm", RAW(peak, eff_gemm),
-	  offsetof(struct hw_peak, eff_gemm), 1.0, FRACTION },
+	  offsetof(struct hw_peak, eff_gemm), 1.0, HW_FRACTION },
 	{ "eff_conv", RAW(peak, eff_conv),
-	  offsetof(struct hw_peak, eff_conv), 1.0, FRACTION },
+	  offsetof(struct hw_peak, eff_conv), 1.0, HW_FRACTION },
 	{ "eff_conv3x3", RAW(peak, eff_conv3x3),
-	  offsetof(struct hw_peak, eff_conv3x3), 1.0, WINOGRAD },
+	  offsetof(struct hw_peak, eff_conv3x3), 1.0, HW_WINOGRAD },
 };
 
-static const struct num mem_nums[] = {
+static const struct hw_num mem_nums[] = {
 	{ "capacity_GiB", RAW(mem, capacity_GiB),
 	  offsetof(struct hw_mem_tier, capacity_bytes), 1073741824.0,
-	  POSITIVE },
+	  HW_POSITIVE },
 	{ "bandwidth_GBps", RAW(mem, bandwidth_GBps),
-	  offsetof(struct hw_mem_tier, bandwidth_Bps), 1e9, POSITIVE },
+	  offsetof(struct hw_mem_tier, bandwidth_Bps), 1e9, HW_POSITIVE },
 };
 
 /* Optional figures are 0 when absent ("none published"). */
-static const struct num device_nums[] = {
+static const struct hw_num device_nums[] = {
 	{ "clock_boost_mhz", RAW(device, clock_boost_mhz),
-	  offsetof(struct hw_device, clock_boost_hz), 1e6, NON_NEGATIVE },
+	  offsetof(struct hw_device, clock_boost_hz), 1e6, HW_NON_NEGATIVE },
 	{ "tdp_W", RAW(device, tdp_W),
-	  offsetof(struct hw_device, tdp_w), 1.0, NON_NEGATIVE },
+	  offsetof(struct hw_device, tdp_w), 1.0, HW_NON_NEGATIVE },
 	{ "launch_overhead_us", RAW(device, launch_overhead_us),
-	  offsetof(struct hw_device, launch_overhead_s), 1e-6, POSITIVE },
+	  offsetof(struct hw_device, launch_overhead_s), 1e-6, HW_POSITIVE },
 	{ "clock_base_mhz", RAW(device, clock_base_mhz),
-	  offsetof(struct hw_device, clock_base_hz), 1e6, NON_NEGATIVE },
+	  offsetof(struct hw_device, clock_base_hz), 1e6, HW_NON_NEGATIVE },
 	{ "clock_avx512_mhz", RAW(device, clock_avx512_mhz),
-	  offsetof(struct hw_device, clock_avx512_hz), 1e6, NON_NEGATIVE },
+	  offsetof(struct hw_device, clock_avx512_hz), 1e6, HW_NON_NEGATIVE },
 	{ "price_usd", RAW(device, price_usd),
-	  offsetof(struct hw_device, price_usd), 1.0, NON_NEGATIVE },
+	  offsetof(struct hw_device, price_usd), 1.0, HW_NON_NEGATIVE },
 	{ "llc_MiB", RAW(device, llc_MiB),
-	  offsetof(struct hw_device, llc_bytes), 1048576.0, NON_NEGATIVE },
+	  offsetof(struct hw_device, llc_bytes), 1048576.0, HW_NON_NEGATIVE },
 	{ "eff_memory", RAW(device, eff_memory),
-	  offsetof(struct hw_device, eff_memory), 1.0, FRACTION },
+	  offsetof(struct hw_device, eff_memory), 1.0, HW_FRACTION },
 };
 
 /*
@@ -232,7 +92,7 @@ static const struct num device_nums[] = {
  * classes of their own, so eff_conv is the figure they were measured in,
  * and older catalogs and user files stay valid.
  */
-static int convert_optional_eff(struct reader *r, const char *prefix,
+static int convert_optional_eff(struct hw_reader *r, const char *prefix,
 				const char *key, const double *raw,
 				double fallback, double *out)
 {
@@ -243,13 +103,13 @@ static int convert_optional_eff(struct reader *r, const char *prefix,
 	if (!raw)
 		return DLSIM_OK;
 	PATH(p, "%s.%s", prefix, key);
-	if ((rc = check_range(r, p, *raw, FRACTION)))
+	if ((rc = hw_check_range(r, p, *raw, HW_FRACTION)))
 		return rc;
 	*out = *raw;
 	return DLSIM_OK;
 }
 
-static int convert_peak(struct reader *r, unsigned d, unsigned i,
+static int convert_peak(struct hw_reader *r, unsigned d, unsigned i,
 			const struct hw_raw_peak *rp, struct hw_device *dev)
 {
 	struct hw_peak *pk = &dev->peak[rp->precision];
@@ -260,9 +120,9 @@ static int convert_peak(struct reader *r, unsigned d, unsigned i,
 	if (pk->matrix_flops > 0.0)
 		return dlsim_err_set(r->err, DLSIM_EPARSE,
 				     "%s:%d: precision '%s' listed twice",
-				     r->name, line_of(r, p),
+				     r->name, hw_line_of(r, p),
 				     dlsim_precision_name(rp->precision));
-	if ((rc = convert_nums(r, p, peak_nums, N(peak_nums), rp, pk)) ||
+	if ((rc = hw_convert_nums(r, p, peak_nums, N(peak_nums), rp, pk)) ||
 	    (rc = convert_optional_eff(r, p, "eff_conv1x1", rp->eff_conv1x1,
 				       pk->eff_conv, &pk->eff_conv1x1)) ||
 	    (rc = convert_optional_eff(r, p, "eff_conv1x1s",
@@ -280,7 +140,7 @@ static int convert_peak(struct reader *r, unsigned d, unsigned i,
  * tier, as KNL's 16 GiB of MCDRAM in cache mode in front of 96 GiB of
  * DDR4 (Stampede2), where a model of 40 GiB still trains.
  */
-static int convert_memory(struct reader *r, unsigned d,
+static int convert_memory(struct hw_reader *r, unsigned d,
 			  const struct hw_raw_device *rd,
 			  struct hw_device *dev)
 {
@@ -293,7 +153,7 @@ static int convert_memory(struct reader *r, unsigned d,
 		struct hw_mem_tier *t = &dev->mem[i];
 
 		PATH(p, "devices.%u.memory.%u", d, i);
-		if ((rc = convert_nums(r, p, mem_nums, N(mem_nums), rm, t)))
+		if ((rc = hw_convert_nums(r, p, mem_nums, N(mem_nums), rm, t)))
 			return rc;
 		core_strlcpy(t->type, rm->type, sizeof(t->type));
 		core_strlcpy(t->source, rm->source, sizeof(t->source));
@@ -326,7 +186,7 @@ static void copy_device_strings(const struct hw_raw_device *rd,
 		     sizeof(dev->calib_from_source));
 }
 
-static int convert_device(struct reader *r, unsigned d,
+static int convert_device(struct hw_reader *r, unsigned d,
 			  const struct hw_raw_device *rd,
 			  struct hw_device *dev)
 {
@@ -336,15 +196,15 @@ static int convert_device(struct reader *r, unsigned d,
 
 	memset(dev, 0, sizeof(*dev));
 	PATH(p, "devices.%u.name", d);
-	if ((rc = valid_name(r, p, rd->name)) ||
-	    (rc = check_aliases(r, "devices", d, rd->aliases,
-				rd->aliases_count)))
+	if ((rc = hw_valid_name(r, p, rd->name)) ||
+	    (rc = hw_check_aliases(r, "devices", d, rd->aliases,
+				   rd->aliases_count)))
 		return rc;
 	PATH(p, "devices.%u", d);
-	if ((rc = convert_nums(r, p, device_nums, N(device_nums), rd, dev)))
+	if ((rc = hw_convert_nums(r, p, device_nums, N(device_nums), rd, dev)))
 		return rc;
 	PATH(p, "devices.%u.units", d);
-	if ((rc = check_int(r, p, rd->units, 1, (int64_t)HW_MAX_RAW)))
+	if ((rc = hw_check_int(r, p, rd->units, 1, (int64_t)HW_MAX_RAW)))
 		return rc;
 	copy_device_strings(rd, dev);
 	dev->kind = (enum hw_device_kind)rd->kind;
@@ -356,7 +216,7 @@ static int convert_device(struct reader *r, unsigned d,
 		return rc;
 	core_strlcpy(dev->file, r->name, sizeof(dev->file));
 	PATH(p, "devices.%u", d);
-	dev->line = line_of(r, p);
+	dev->line = hw_line_of(r, p);
 	return DLSIM_OK;
 }
 
@@ -366,15 +226,15 @@ static int convert_device(struct reader *r, unsigned d,
 
 /* overhead_us and gap_us are optional: absent, they are 0, the
  * alpha-beta form of LogGP (configs/hw/README.md says so). */
-static const struct num link_nums[] = {
+static const struct hw_num link_nums[] = {
 	{ "bandwidth_GBps", RAW(link, bandwidth_GBps),
-	  offsetof(struct hw_link, bandwidth_Bps), 1e9, POSITIVE },
+	  offsetof(struct hw_link, bandwidth_Bps), 1e9, HW_POSITIVE },
 	{ "latency_us", RAW(link, latency_us),
-	  offsetof(struct hw_link, latency_s), 1e-6, NON_NEGATIVE },
+	  offsetof(struct hw_link, latency_s), 1e-6, HW_NON_NEGATIVE },
 	{ "overhead_us", RAW(link, overhead_us),
-	  offsetof(struct hw_link, overhead_s), 1e-6, NON_NEGATIVE },
+	  offsetof(struct hw_link, overhead_s), 1e-6, HW_NON_NEGATIVE },
 	{ "gap_us", RAW(link, gap_us),
-	  offsetof(struct hw_link, gap_s), 1e-6, NON_NEGATIVE },
+	  offsetof(struct hw_link, gap_s), 1e-6, HW_NON_NEGATIVE },
 };
 
 /*
@@ -383,37 +243,37 @@ static const struct num link_nums[] = {
  * costs one round trip of a small message, 2 (L + o); rendezvous_us
  * without a limit would never apply, so it is refused.
  */
-static int convert_protocol(struct reader *r, unsigned i,
+static int convert_protocol(struct hw_reader *r, unsigned i,
 			    const struct hw_raw_link *rl, struct hw_link *l)
 {
 	char p[96];
 	int rc;
 
 	PATH(p, "links.%u.eager_limit_bytes", i);
-	if ((rc = check_int(r, p, rl->eager_limit_bytes, 0,
-			    (int64_t)HW_MAX_RAW)))
+	if ((rc = hw_check_int(r, p, rl->eager_limit_bytes, 0,
+			       (int64_t)HW_MAX_RAW)))
 		return rc;
 	l->eager_limit_bytes = (double)rl->eager_limit_bytes;
 	l->rendezvous_s = 2.0 * (l->latency_s + l->overhead_s);
 	if (!rl->rendezvous_us)
 		return DLSIM_OK;
 	PATH(p, "links.%u.rendezvous_us", i);
-	if ((rc = check_range(r, p, *rl->rendezvous_us, NON_NEGATIVE)))
+	if ((rc = hw_check_range(r, p, *rl->rendezvous_us, HW_NON_NEGATIVE)))
 		return rc;
 	if (rl->eager_limit_bytes <= 0)
 		return dlsim_err_set(r->err, DLSIM_EPARSE,
 				     "%s:%d: 'rendezvous_us' needs "
 				     "'eager_limit_bytes' (the size above "
 				     "which it applies)", r->name,
-				     line_of(r, p));
+				     hw_line_of(r, p));
 	l->rendezvous_s = *rl->rendezvous_us * 1e-6;
 	return DLSIM_OK;
 }
 
-static const struct num network_nums[] = {
+static const struct hw_num network_nums[] = {
 	{ "oversubscription", RAW(network, oversubscription),
 	  offsetof(struct hw_network, oversubscription), 1.0,
-	  AT_LEAST_ONE },
+	  HW_AT_LEAST_ONE },
 };
 
 /*
@@ -421,7 +281,7 @@ static const struct num network_nums[] = {
  * control) scales the bandwidth every model uses; it needs its own
  * source.  Without one the line rate is used, and `dlsim hw` shows both.
  */
-static int convert_efficiency(struct reader *r, unsigned i,
+static int convert_efficiency(struct hw_reader *r, unsigned i,
 			      const struct hw_raw_link *rl, struct hw_link *l)
 {
 	char p[96];
@@ -432,19 +292,19 @@ static int convert_efficiency(struct reader *r, unsigned i,
 	if (!rl->efficiency)
 		return DLSIM_OK;
 	PATH(p, "links.%u.efficiency", i);
-	if ((rc = check_range(r, p, *rl->efficiency, FRACTION)))
+	if ((rc = hw_check_range(r, p, *rl->efficiency, HW_FRACTION)))
 		return rc;
 	if (!rl->efficiency_source)
 		return dlsim_err_set(r->err, DLSIM_EPARSE,
 				     "%s:%d: 'efficiency' needs an "
 				     "'efficiency_source'", r->name,
-				     line_of(r, p));
+				     hw_line_of(r, p));
 	l->efficiency = *rl->efficiency;
 	l->bandwidth_Bps = l->line_rate_Bps * l->efficiency;
 	return DLSIM_OK;
 }
 
-static int convert_link(struct reader *r, unsigned i,
+static int convert_link(struct hw_reader *r, unsigned i,
 			const struct hw_raw_link *rl, struct hw_link *l)
 {
 	char p[96];
@@ -452,10 +312,10 @@ static int convert_link(struct reader *r, unsigned i,
 
 	memset(l, 0, sizeof(*l));
 	PATH(p, "links.%u.name", i);
-	if ((rc = valid_name(r, p, rl->name)))
+	if ((rc = hw_valid_name(r, p, rl->name)))
 		return rc;
 	PATH(p, "links.%u", i);
-	if ((rc = convert_nums(r, p, link_nums, N(link_nums), rl, l)) ||
+	if ((rc = hw_convert_nums(r, p, link_nums, N(link_nums), rl, l)) ||
 	    (rc = convert_protocol(r, i, rl, l)) ||
 	    (rc = convert_efficiency(r, i, rl, l)))
 		return rc;
@@ -464,7 +324,7 @@ static int convert_link(struct reader *r, unsigned i,
 	core_strlcpy(l->kind, rl->kind, sizeof(l->kind));
 	core_strlcpy(l->source, rl->source, sizeof(l->source));
 	core_strlcpy(l->file, r->name, sizeof(l->file));
-	l->line = line_of(r, p);
+	l->line = hw_line_of(r, p);
 	return DLSIM_OK;
 }
 
@@ -476,7 +336,7 @@ static int convert_link(struct reader *r, unsigned i,
  * 1..HW_MAX_DIM_SIZE joined by 'x', at most HW_MAX_DIMS of them, whose
  * product stays within HW_MAX_COUNT.
  */
-static int convert_dims(struct reader *r, const char *path, const char *s,
+static int convert_dims(struct hw_reader *r, const char *path, const char *s,
 			struct hw_network *n)
 {
 	const char *p = s;
@@ -495,13 +355,14 @@ static int convert_dims(struct reader *r, const char *path, const char *s,
 					     "%s:%d: 'dims' must be up to %d "
 					     "whole numbers joined by 'x', as "
 					     "16x16 (got '%s')", r->name,
-					     line_of(r, path), HW_MAX_DIMS, s);
+					     hw_line_of(r, path), HW_MAX_DIMS,
+					     s);
 		if (v < 1 || v > HW_MAX_DIM_SIZE)
 			return dlsim_err_set(r->err, DLSIM_EPARSE,
 					     "%s:%d: 'dims' sizes must be in "
 					     "1..%d (got '%s')", r->name,
-					     line_of(r, path), HW_MAX_DIM_SIZE,
-					     s);
+					     hw_line_of(r, path),
+					     HW_MAX_DIM_SIZE, s);
 		n->dims[n->n_dims++] = v;
 		product *= (double)v;
 		if (*p == '\0')
@@ -509,13 +370,13 @@ static int convert_dims(struct reader *r, const char *path, const char *s,
 		p++;
 	}
 	if (product > (double)HW_MAX_COUNT)
-		return bad(r, path, "multiply out to implausibly many",
-			   product);
+		return hw_bad(r, path, "multiply out to implausibly many",
+			      product);
 	return DLSIM_OK;
 }
 
 /* nodes_per_leaf describes a switched network, dims a torus. */
-static int network_shape(struct reader *r, unsigned i,
+static int network_shape(struct hw_reader *r, unsigned i,
 			 const struct hw_raw_network *rn, struct hw_network *n)
 {
 	int torus = rn->topology == HW_TOPO_TORUS;
@@ -523,13 +384,13 @@ static int network_shape(struct reader *r, unsigned i,
 	int rc;
 
 	PATH(p, "networks.%u.nodes_per_leaf", i);
-	if ((rc = check_int(r, p, rn->nodes_per_leaf, 0, HW_MAX_COUNT)))
+	if ((rc = hw_check_int(r, p, rn->nodes_per_leaf, 0, HW_MAX_COUNT)))
 		return rc;
 	if (torus && rn->nodes_per_leaf > 0)
 		return dlsim_err_set(r->err, DLSIM_EPARSE,
 				     "%s:%d: 'nodes_per_leaf' is for switched "
 				     "networks, not a torus", r->name,
-				     line_of(r, p));
+				     hw_line_of(r, p));
 	n->nodes_per_leaf = rn->nodes_per_leaf;
 	if (!rn->dims)
 		return DLSIM_OK;
@@ -537,11 +398,11 @@ static int network_shape(struct reader *r, unsigned i,
 	if (!torus)
 		return dlsim_err_set(r->err, DLSIM_EPARSE,
 				     "%s:%d: 'dims' is for a torus only",
-				     r->name, line_of(r, p));
+				     r->name, hw_line_of(r, p));
 	return convert_dims(r, p, rn->dims, n);
 }
 
-static int convert_network(struct reader *r, unsigned i,
+static int convert_network(struct hw_reader *r, unsigned i,
 			   const struct hw_raw_network *rn,
 			   struct hw_network *n)
 {
@@ -550,10 +411,11 @@ static int convert_network(struct reader *r, unsigned i,
 
 	memset(n, 0, sizeof(*n));
 	PATH(p, "networks.%u.name", i);
-	if ((rc = valid_name(r, p, rn->name)))
+	if ((rc = hw_valid_name(r, p, rn->name)))
 		return rc;
 	PATH(p, "networks.%u", i);
-	if ((rc = convert_nums(r, p, network_nums, N(network_nums), rn, n)) ||
+	if ((rc = hw_convert_nums(r, p, network_nums, N(network_nums), rn,
+				  n)) ||
 	    (rc = network_shape(r, i, rn, n)))
 		return rc;
 	PATH(p, "networks.%u", i);
@@ -561,7 +423,7 @@ static int convert_network(struct reader *r, unsigned i,
 	n->topology = (enum hw_topology)rn->topology;
 	core_strlcpy(n->source, rn->source, sizeof(n->source));
 	core_strlcpy(n->file, r->name, sizeof(n->file));
-	n->line = line_of(r, p);
+	n->line = hw_line_of(r, p);
 	return DLSIM_OK;
 }
 
@@ -569,41 +431,42 @@ static int convert_network(struct reader *r, unsigned i,
 /* Nodes and the system entry                                        */
 /* ---------------------------------------------------------------- */
 
-static int node_numbers(struct reader *r, unsigned i,
+static int node_numbers(struct hw_reader *r, unsigned i,
 			const struct hw_raw_node *rn)
 {
 	char p[96];
 	int rc;
 
 	PATH(p, "nodes.%u.devices_per_node", i);
-	if ((rc = check_int(r, p, rn->devices_per_node, 1, 1000000)))
+	if ((rc = hw_check_int(r, p, rn->devices_per_node, 1, 1000000)))
 		return rc;
 	PATH(p, "nodes.%u.intra_links_per_device", i);
-	if ((rc = check_int(r, p, rn->intra_links_per_device, 0,
-			    (int64_t)HW_MAX_RAW)))
+	if ((rc = hw_check_int(r, p, rn->intra_links_per_device, 0,
+			       (int64_t)HW_MAX_RAW)))
 		return rc;
 	PATH(p, "nodes.%u.nics_per_node", i);
-	if ((rc = check_int(r, p, rn->nics_per_node, 0, (int64_t)HW_MAX_RAW)))
+	if ((rc = hw_check_int(r, p, rn->nics_per_node, 0,
+			       (int64_t)HW_MAX_RAW)))
 		return rc;
 	PATH(p, "nodes.%u.devices_per_pcie_switch", i);
-	if ((rc = check_int(r, p, rn->devices_per_pcie_switch, 0,
-			    rn->devices_per_node)))
+	if ((rc = hw_check_int(r, p, rn->devices_per_pcie_switch, 0,
+			       rn->devices_per_node)))
 		return rc;
 	if (rn->devices_per_pcie_switch > 0 &&
 	    rn->intra_topology != HW_TOPO_PCIE_TREE)
 		return dlsim_err_set(r->err, DLSIM_EPARSE,
 				     "%s:%d: 'devices_per_pcie_switch' needs "
 				     "intra_topology pcie-tree", r->name,
-				     line_of(r, p));
+				     hw_line_of(r, p));
 	PATH(p, "nodes.%u.overhead_W", i);
 	if (rn->overhead_W &&
-	    (rc = check_range(r, p, *rn->overhead_W, NON_NEGATIVE)))
+	    (rc = hw_check_range(r, p, *rn->overhead_W, HW_NON_NEGATIVE)))
 		return rc;
 	if (rn->overhead_W && !rn->overhead_source)
 		return dlsim_err_set(r->err, DLSIM_EPARSE,
 				     "%s:%d: 'overhead_W' needs an "
 				     "'overhead_source'", r->name,
-				     line_of(r, p));
+				     hw_line_of(r, p));
 	PATH(p, "nodes.%u", i);
 	if (rn->devices_per_node > 1 &&
 	    (!rn->intra_link || rn->intra_links_per_device <= 0))
@@ -611,14 +474,14 @@ static int node_numbers(struct reader *r, unsigned i,
 				     "%s:%d: node '%s' has %lld devices but "
 				     "no intra_link and "
 				     "intra_links_per_device", r->name,
-				     line_of(r, p), rn->name,
+				     hw_line_of(r, p), rn->name,
 				     (long long)rn->devices_per_node);
 	PATH(p, "nodes.%u.nic_link", i);
 	if (rn->nic_link && rn->nics_per_node <= 0)
 		return dlsim_err_set(r->err, DLSIM_EPARSE,
 				     "%s:%d: node '%s' names a nic_link but "
 				     "no nics_per_node", r->name,
-				     line_of(r, p), rn->name);
+				     hw_line_of(r, p), rn->name);
 	return DLSIM_OK;
 }
 
@@ -648,7 +511,7 @@ static int whole_number(const char *s, int64_t *out)
  * up to the node's devices.  Not for ring and torus nodes, whose rings
  * run per dimension.
  */
-static int node_ring_links(struct reader *r, unsigned i,
+static int node_ring_links(struct hw_reader *r, unsigned i,
 			   const struct hw_raw_node *rn, struct hw_node *n)
 {
 	int64_t hi = rn->intra_links_per_device > 0 ?
@@ -665,13 +528,13 @@ static int node_ring_links(struct reader *r, unsigned i,
 				     "%s:%d: 'ring_links' is not for "
 				     "intra_topology ring or torus (their "
 				     "rings run per dimension)", r->name,
-				     line_of(r, p));
+				     hw_line_of(r, p));
 	if ((int64_t)rn->ring_links_count > rn->devices_per_node)
 		return dlsim_err_set(r->err, DLSIM_EPARSE,
 				     "%s:%d: 'ring_links' lists %u entries, "
 				     "one per device count, but node '%s' "
 				     "has %lld devices", r->name,
-				     line_of(r, p), rn->ring_links_count,
+				     hw_line_of(r, p), rn->ring_links_count,
 				     rn->name,
 				     (long long)rn->devices_per_node);
 	for (j = 0; j < rn->ring_links_count; j++) {
@@ -682,14 +545,14 @@ static int node_ring_links(struct reader *r, unsigned i,
 			return dlsim_err_set(r->err, DLSIM_EPARSE,
 					     "%s:%d: 'ring_links' entries "
 					     "must be whole numbers (got "
-					     "'%s')", r->name, line_of(r, p),
+					     "'%s')", r->name, hw_line_of(r, p),
 					     rn->ring_links[j]);
 		if (v < 1 || v > hi)
 			return dlsim_err_set(r->err, DLSIM_EPARSE,
 					     "%s:%d: 'ring_links' entry %u "
 					     "must be in 1..%lld, the links "
 					     "per device (got %lld)", r->name,
-					     line_of(r, p), j + 1,
+					     hw_line_of(r, p), j + 1,
 					     (long long)hi, (long long)v);
 		n->ring_links[j] = v;
 	}
@@ -697,7 +560,7 @@ static int node_ring_links(struct reader *r, unsigned i,
 	return DLSIM_OK;
 }
 
-static int convert_node(struct reader *r, unsigned i,
+static int convert_node(struct hw_reader *r, unsigned i,
 			const struct hw_raw_node *rn, struct hw_node *n)
 {
 	char p[96];
@@ -705,9 +568,9 @@ static int convert_node(struct reader *r, unsigned i,
 
 	memset(n, 0, sizeof(*n));
 	PATH(p, "nodes.%u.name", i);
-	if ((rc = valid_name(r, p, rn->name)) ||
-	    (rc = check_aliases(r, "nodes", i, rn->aliases,
-				rn->aliases_count)) ||
+	if ((rc = hw_valid_name(r, p, rn->name)) ||
+	    (rc = hw_check_aliases(r, "nodes", i, rn->aliases,
+				   rn->aliases_count)) ||
 	    (rc = node_numbers(r, i, rn)) ||
 	    (rc = node_ring_links(r, i, rn, n)))
 		return rc;
@@ -733,11 +596,11 @@ static int convert_node(struct reader *r, unsigned i,
 	core_strlcpy(n->source, rn->source, sizeof(n->source));
 	core_strlcpy(n->file, r->name, sizeof(n->file));
 	PATH(p, "nodes.%u", i);
-	n->line = line_of(r, p);
+	n->line = hw_line_of(r, p);
 	return DLSIM_OK;
 }
 
-static int convert_system(struct reader *r, const struct hw_raw_system *rs,
+static int convert_system(struct hw_reader *r, const struct hw_raw_system *rs,
 			  struct hw_file_system *sys)
 {
 	int rc;
@@ -749,15 +612,15 @@ static int convert_system(struct reader *r, const struct hw_raw_system *rs,
 		return dlsim_err_set(r->err, DLSIM_EPARSE,
 				     "%s:%d: 'system' needs exactly one of "
 				     "'device' and 'node'", r->name,
-				     line_of(r, "system"));
-	if ((rc = check_int(r, "system.count", rs->count, 1, HW_MAX_COUNT)))
+				     hw_line_of(r, "system"));
+	if ((rc = hw_check_int(r, "system.count", rs->count, 1, HW_MAX_COUNT)))
 		return rc;
 	sys->present = 1;
 	core_strlcpy(sys->device, rs->device, sizeof(sys->device));
 	core_strlcpy(sys->node, rs->node, sizeof(sys->node));
 	sys->count = rs->count;
-	sys->line = line_of(r, rs->device ? "system.device" : "system.node");
-	sys->count_line = line_of(r, "system.count");
+	sys->line = hw_line_of(r, rs->device ? "system.device" : "system.node");
+	sys->count_line = hw_line_of(r, "system.count");
 	return DLSIM_OK;
 }
 
@@ -786,7 +649,7 @@ void hw_batch_free(struct hw_batch *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static int convert_all(struct reader *r, const struct hw_raw_file *f,
+static int convert_all(struct hw_reader *r, const struct hw_raw_file *f,
 		       struct hw_batch *b)
 {
 	unsigned i;
@@ -809,7 +672,7 @@ int hw_convert(const struct hw_raw_file *f, const char *name,
 	       struct core_yaml_doc *doc, struct hw_batch *b,
 	       struct hw_file_system *sys, struct dlsim_err *err)
 {
-	struct reader r = { name, doc, err };
+	struct hw_reader r = { name, doc, err };
 	int rc;
 
 	memset(sys, 0, sizeof(*sys));

@@ -1,0 +1,144 @@
+/*
+ * hw_check.c -- the checks every number and name of a catalog file
+ * passes before hw_convert.c converts it, and the one-line message that
+ * names the file, the line and the key when one fails.
+ *
+ * HOW IT WORKS
+ * A value is found again in the parsed document the caller keeps by its
+ * dotted path ("devices.3.memory.0.bandwidth_GBps"), so a message gives
+ * the line it was written on.  The allowed ranges are one table, so the
+ * words of a message are written down once: positive, not negative, a
+ * fraction in (0, 1], a Winograd efficiency in (0, 4], at least 1, and
+ * nothing above HW_MAX_RAW in its written unit.
+ */
+#include "hw/hw.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/yaml.h"
+#include "core/banned.h"
+
+/* ---------------------------------------------------------------- */
+/* Checks                                                            */
+/* ---------------------------------------------------------------- */
+
+int hw_line_of(struct hw_reader *r, const char *path)
+{
+	return core_yaml_doc_line(r->doc, path);
+}
+
+int hw_bad(struct hw_reader *r, const char *path, const char *what,
+	   double got)
+{
+	const char *key = strrchr(path, '.');
+
+	return dlsim_err_set(r->err, DLSIM_EPARSE,
+			     "%s:%d: '%s' %s (got %g)", r->name,
+			     hw_line_of(r, path), key ? key + 1 : path, what,
+			     got);
+}
+
+static const struct {
+	double lo, hi;
+	int lo_open;                 /* 1: lo itself is refused */
+	const char *what;
+} ranges[] = {
+	[HW_POSITIVE] = { 0.0, HW_MAX_RAW, 1, "must be positive" },
+	[HW_NON_NEGATIVE] = { 0.0, HW_MAX_RAW, 0, "must not be negative" },
+	[HW_FRACTION] = { 0.0, 1.0, 1, "must be in (0, 1]" },
+	/* Winograd F(4x4,3x3) does 4x fewer multiplies: the most a 3x3
+	 * efficiency over the direct count can be */
+	[HW_WINOGRAD] = { 0.0, 4.0, 1, "must be in (0, 4]" },
+	[HW_AT_LEAST_ONE] = { 1.0, HW_MAX_RAW, 0, "must be at least 1" },
+};
+
+int hw_check_range(struct hw_reader *r, const char *path, double v,
+		   enum hw_range k)
+{
+	if (!isfinite(v) || v < ranges[k].lo ||
+	    (ranges[k].lo_open && v == ranges[k].lo) ||
+	    (v > ranges[k].hi && ranges[k].hi < HW_MAX_RAW))
+		return hw_bad(r, path, ranges[k].what, v);
+	if (v > ranges[k].hi)
+		return hw_bad(r, path, "is implausibly large", v);
+	return DLSIM_OK;
+}
+
+/* An integer in lo..hi; hi = HW_MAX_RAW is the plausibility bound. */
+int hw_check_int(struct hw_reader *r, const char *path, int64_t v,
+		 int64_t lo, int64_t hi)
+{
+	char what[64];
+
+	if (v >= lo && v <= hi)
+		return DLSIM_OK;
+	if (hi != (int64_t)HW_MAX_RAW)
+		snprintf(what, sizeof(what), "must be in %lld..%lld",
+			 (long long)lo, (long long)hi);
+	else if (v > hi)
+		snprintf(what, sizeof(what), "is implausibly large");
+	else
+		snprintf(what, sizeof(what), "must %s",
+			 lo > 0 ? "be positive" : "not be negative");
+	return hw_bad(r, path, what, (double)v);
+}
+
+/* Check every number of table t in raw (at path prefix) and store it,
+ * scaled, in si. */
+int hw_convert_nums(struct hw_reader *r, const char *prefix,
+		    const struct hw_num *t, size_t n, const void *raw,
+		    void *si)
+{
+	char p[128];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		double v = *(const double *)((const char *)raw + t[i].raw);
+		double *out = (double *)(void *)((char *)si + t[i].si);
+
+		snprintf(p, sizeof(p), "%s.%s", prefix, t[i].key);
+		if ((rc = hw_check_range(r, p, v, t[i].range)))
+			return rc;
+		*out = v * t[i].scale;
+		/* HW_MAX_RAW keeps this finite; the check keeps it so if a
+		 * scale ever grows */
+		if (!isfinite(*out))
+			return hw_bad(r, p, "is out of range", v);
+	}
+	return DLSIM_OK;
+}
+
+int hw_valid_name(struct hw_reader *r, const char *path, const char *s)
+{
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (!islower((unsigned char)*p) &&
+		    !isdigit((unsigned char)*p) && *p != '-' && *p != '_' &&
+		    *p != '.')
+			return dlsim_err_set(r->err, DLSIM_EPARSE,
+					     "%s:%d: name '%s' may hold only "
+					     "a-z, 0-9, '-', '_' and '.'",
+					     r->name, hw_line_of(r, path), s);
+	return DLSIM_OK;
+}
+
+int hw_check_aliases(struct hw_reader *r, const char *list, unsigned d,
+		     char **aliases, unsigned count)
+{
+	char p[96];
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < count; i++) {
+		snprintf(p, sizeof(p), "%s.%u.aliases.%u", list, d, i);
+		if ((rc = hw_valid_name(r, p, aliases[i])))
+			return rc;
+	}
+	return DLSIM_OK;
+}
