@@ -361,6 +361,27 @@ static int fit_group(struct db *db, const char *hw, struct cal_fit_report *r,
 	return fit_bwcurve(db, hw, r, p, lo, hi, err);
 }
 
+/* The samples the reading passed over, "conv (20 samples)" and why,
+ * into the report's skipped list. */
+static int report_passed_over(struct cal_fit_report *out,
+			      const struct cal_points *rd,
+			      struct dlsim_err *err)
+{
+	int i;
+
+	for (i = 0; i < rd->n_pass; i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "%s (%lld sample%s)",
+			 rd->pass[i].what, (long long)rd->pass[i].n,
+			 rd->pass[i].n == 1 ? "" : "s");
+		if (skip_add(out, what, rd->pass[i].why))
+			return dlsim_err_set(err, DLSIM_ENOMEM,
+					     "out of memory");
+	}
+	return DLSIM_OK;
+}
+
 int cal_fit_hw(struct db *db, const char *hw, struct cal_fit_report *out,
 	       struct dlsim_err *err)
 {
@@ -378,17 +399,9 @@ int cal_fit_hw(struct db *db, const char *hw, struct cal_fit_report *out,
 		return dlsim_err_set(err, DLSIM_ENOTFOUND, "no samples for "
 				     "hardware '%s'", hw);
 	}
-	for (i = 0; i < rd.n_pass; i++) {
-		char what[64];
-
-		snprintf(what, sizeof(what), "%s (%lld sample%s)",
-			 rd.pass[i].what, (long long)rd.pass[i].n,
-			 rd.pass[i].n == 1 ? "" : "s");
-		if (skip_add(out, what, rd.pass[i].why)) {
-			free(rd.v);
-			return dlsim_err_set(err, DLSIM_ENOMEM,
-					     "out of memory");
-		}
+	if ((rc = report_passed_over(out, &rd, err))) {
+		free(rd.v);
+		return rc;
 	}
 	for (i = 0; i < rd.n; i = j) {
 		for (j = i + 1; j < rd.n &&
@@ -431,7 +444,8 @@ static int load_row(void *ctx, const struct db_fit *row)
 	return 0;
 }
 
-/* Give each fit the points of its group, as the fit would read them. */
+/* Give each fit the points of its group, as the fit would read them,
+ * and the report the samples a fit would pass over now. */
 static int attach_points(struct db *db, struct cal_fit_report *r,
 			 struct dlsim_err *err)
 {
@@ -443,6 +457,10 @@ static int attach_points(struct db *db, struct cal_fit_report *r,
 	if ((rc = cal_points_read(db, r->hw, &rd, err)))
 		return rc;
 	r->n_read = rd.n_read;
+	if ((rc = report_passed_over(r, &rd, err))) {
+		free(rd.v);
+		return rc;
+	}
 	for (i = 0; i < rd.n; i = j) {
 		for (j = i + 1; j < rd.n &&
 		     strcmp(rd.v[j].key, rd.v[i].key) == 0; j++)

@@ -2057,7 +2057,8 @@ int cal_fit_hw(struct db *db, const char *hw, struct cal_fit_report *out,
 /*
  * The newest stored fit of each kind and group for hw, read back from
  * the fits table, with the points of its group from the samples stored
- * now (none if they are gone).  DLSIM_ENOTFOUND "no fits for hardware
+ * now (none if they are gone), and in skip the stored samples a fit
+ * would pass over now, with the reason.  DLSIM_ENOTFOUND "no fits for hardware
  * 'X'" if there are none.  Caller releases *out.
  */
 int cal_fit_load(struct db *db, const char *hw, struct cal_fit_report *out,

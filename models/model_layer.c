@@ -35,9 +35,9 @@
  * a downsampling shortcut).  Pooled with the other convolutions,
  * DeepBench's 1x1/1 rows came out 16% slow and its 1x1/2 rows 13% fast;
  * fitted apart, the error of a row predicted with rooflines fitted
- * without it (deepbench_conv_heldout) falls.  The catalog gives both
- * eff_conv, the figure measured with them; a calibration fits them apart
- * (kinds conv1x1, conv1x1s).
+ * without it (deepbench_conv_heldout) falls.  The catalog gives them
+ * eff_conv1x1 and eff_conv1x1s, a calibration fits them apart (kinds
+ * conv1x1, conv1x1s).
  * A grouped or depthwise conv (groups > 1) is vector work instead: each
  * output sums over only C_in/g channels (one, for depthwise), too short a
  * reduction to tile into the matrix units' fragments, and cuDNN's usual

@@ -515,6 +515,10 @@ START_TEST(cal_fit_conv_recovers_roofline_per_class)
 	ck_assert(c != NULL && c->model == CAL_MODEL_ROOFLINE);
 	ck_assert_int_eq(c->n_points, 21);
 	WITHIN_3_SIGMA(c->roof.s_per_flop, 1.0 / 5e13, c->roof.cov[1][1]);
+	/* read back, the report still says which samples no fit took */
+	ck_assert_int_eq(r.n_skip, 1);
+	ck_assert_str_eq(r.skip[0].what, "conv (2 samples)");
+	ck_assert_ptr_nonnull(strstr(r.skip[0].why, "not a multiple of 8"));
 	cal_fit_report_release(&r);
 	tmpdb_close(&t);
 }
