@@ -203,7 +203,7 @@ int hw_schema_load(const char *name, const char *text, size_t len,
 void hw_schema_free(struct hw_raw_file *f);
 
 /* ---------------------------------------------------------------- */
-/* Checks on a file's values (hw_check.c)                            */
+/* Checks on a file's values, and scaling to SI (hw_check.c)         */
 /* ---------------------------------------------------------------- */
 
 /* Where a conversion is, for messages: the file's name, its parsed
@@ -234,8 +234,8 @@ struct hw_num {
 int hw_line_of(struct hw_reader *r, const char *path);
 
 /* Set "NAME:LINE: 'KEY' WHAT (got GOT)" and return DLSIM_EPARSE. */
-int hw_bad(struct hw_reader *r, const char *path, const char *what,
-	   double got);
+int hw_bad_value(struct hw_reader *r, const char *path,
+		 const char *what, double got);
 
 /* DLSIM_OK if v is in range k, else hw_bad's error. */
 int hw_check_range(struct hw_reader *r, const char *path, double v,

@@ -1,7 +1,9 @@
 /*
  * hw_check.c -- the checks every number and name of a catalog file
- * passes before hw_convert.c converts it, and the one-line message that
- * names the file, the line and the key when one fails.
+ * passes as hw_convert.c converts it, the one-line message that names
+ * the file, the line and the key when one fails, and the table-driven
+ * check-and-scale of an entry's plain numbers (hw_convert_nums) that
+ * every kind of entry shares.
  *
  * HOW IT WORKS
  * A value is found again in the parsed document the caller keeps by its
@@ -31,8 +33,8 @@ int hw_line_of(struct hw_reader *r, const char *path)
 	return core_yaml_doc_line(r->doc, path);
 }
 
-int hw_bad(struct hw_reader *r, const char *path, const char *what,
-	   double got)
+int hw_bad_value(struct hw_reader *r, const char *path,
+		 const char *what, double got)
 {
 	const char *key = strrchr(path, '.');
 
@@ -62,9 +64,9 @@ int hw_check_range(struct hw_reader *r, const char *path, double v,
 	if (!isfinite(v) || v < ranges[k].lo ||
 	    (ranges[k].lo_open && v == ranges[k].lo) ||
 	    (v > ranges[k].hi && ranges[k].hi < HW_MAX_RAW))
-		return hw_bad(r, path, ranges[k].what, v);
+		return hw_bad_value(r, path, ranges[k].what, v);
 	if (v > ranges[k].hi)
-		return hw_bad(r, path, "is implausibly large", v);
+		return hw_bad_value(r, path, "is implausibly large", v);
 	return DLSIM_OK;
 }
 
@@ -84,7 +86,7 @@ int hw_check_int(struct hw_reader *r, const char *path, int64_t v,
 	else
 		snprintf(what, sizeof(what), "must %s",
 			 lo > 0 ? "be positive" : "not be negative");
-	return hw_bad(r, path, what, (double)v);
+	return hw_bad_value(r, path, what, (double)v);
 }
 
 /* Check every number of table t in raw (at path prefix) and store it,
@@ -108,7 +110,7 @@ int hw_convert_nums(struct hw_reader *r, const char *prefix,
 		/* HW_MAX_RAW keeps this finite; the check keeps it so if a
 		 * scale ever grows */
 		if (!isfinite(*out))
-			return hw_bad(r, p, "is out of range", v);
+			return hw_bad_value(r, p, "is out of range", v);
 	}
 	return DLSIM_OK;
 }

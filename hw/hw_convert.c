@@ -14,8 +14,6 @@
  */
 #include "hw/hw.h"
 
-#include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,10 +85,10 @@ static const struct hw_num device_nums[] = {
 };
 
 /*
- * A 1x1 efficiency the entry leaves out is eff_conv's: DeepBench's
- * medians pooled the 1x1 convolutions with the others before they were
- * classes of their own, so eff_conv is the figure they were measured in,
- * and older catalogs and user files stay valid.
+ * A 1x1 efficiency the entry leaves out is eff_conv's: files written
+ * before the 1x1 classes existed have eff_conv pooled over them with the
+ * other convolutions, the figure they were measured in there, and stay
+ * valid.
  */
 static int convert_optional_eff(struct hw_reader *r, const char *prefix,
 				const char *key, const double *raw,
@@ -370,8 +368,9 @@ static int convert_dims(struct hw_reader *r, const char *path, const char *s,
 		p++;
 	}
 	if (product > (double)HW_MAX_COUNT)
-		return hw_bad(r, path, "multiply out to implausibly many",
-			      product);
+		return hw_bad_value(r, path,
+				    "multiply out to implausibly many",
+				    product);
 	return DLSIM_OK;
 }
 

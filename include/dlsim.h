@@ -299,8 +299,8 @@ struct model_layer {
  * apart because libraries run them with Winograd's algorithm, and 1x1
  * ones apart because they are GEMMs over the channels (no filter window
  * to gather), at stride 1 (MODEL_KERNEL_CONV1X1) and strided (every s-th
- * pixel read: MODEL_KERNEL_CONV1X1_STRIDED), which a calibration fits on
- * their own (the catalog gives both eff_conv).  Grouped
+ * pixel read: MODEL_KERNEL_CONV1X1_STRIDED), each with its own catalog
+ * efficiency and calibration fit.  Grouped
  * and depthwise convolutions (groups > 1) count as vector work: cuDNN's
  * usual kernels for them do not use tensor units (model_layer.c says why).
  */

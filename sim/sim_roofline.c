@@ -19,12 +19,11 @@
  * bytes / (eta_m B_mem)) + launch overhead).
  *
  * Attainable = peak x efficiency, both from the hardware catalog, for the
- * pass's kernel class (model_layer.c): GEMMs, convolutions, and 3x3
- * stride-1 convolutions each have an efficiency measured by
- * microbenchmarks at that precision (DeepBench; see each device's
- * eff_source); 1x1 convolutions take the convolutions' figure, the
- * class the catalog measured them in.  Only those classes run on
- * matrix (tensor) units;
+ * pass's kernel class (model_layer.c): GEMMs, convolutions, 3x3
+ * stride-1 convolutions, and 1x1 convolutions at stride 1 and strided
+ * each have an efficiency measured by microbenchmarks at that precision
+ * (DeepBench's compute-bound kernels; see each device's eff_source).
+ * Only those classes run on matrix (tensor) units;
  * element-wise layers use the vector peak and are in practice bound by
  * memory.
  *

@@ -9,38 +9,41 @@ results/train/*.xlsx, extracted to CSV in shared/data) and prints, for every
 (hardware, sheet) of setting=training whose dense peak is in PEAKS below,
 the count and median of each efficiency over its compute-bound rows:
 
-  eff_conv = median of  passes*2*N*K*P*Q*C*R*S / (total_ms/1e3) / peak
-             over the convolutions of no class below (5x5, 7x7, strided
-             3x3, ...)
-  eff_conv3x3 = the same over the 3x3 stride-1 rows, which cuDNN and
-             MIOpen run with Winograd's minimal filtering (Lavin & Gray,
-             "Fast Algorithms for Convolutional Neural Networks", CVPR 2016:
-             2.25x fewer multiplies for F(2x2,3x3), 4x for F(4x4,3x3)), so
-             direct-convolution FLOPs per second can exceed the peak
-  eff_conv1x1, eff_conv1x1s = the same over the 1x1 rows at stride 1 and
-             strided: GEMMs over the channels with no window to gather
-             (the classes of models/model_layer.c, conv_class)
-             P = (H + 2*pad_h - R)//stride_h + 1,  Q = (W + 2*pad_w - S)//stride_w + 1
-             passes = 3 (fwd, bwd-data, bwd-filter), or 2 on the first-layer
-             rows where DeepBench leaves bwd-data empty ("N/A*": no input
-             gradient is needed there and total_ms holds only two passes)
-             compute-bound: 2*N*K*P*Q*C*R*S / (e*(N*C*H*W + K*C*R*S +
-             N*K*P*Q)) at or above the ridge, the bytes of one pass as
-             the simulator counts them; half-precision rows with C not a
-             multiple of 8 are left out (cuDNN 7 ran them on fallback
-             kernels, 1.3-19x slower than the same FP32 shapes; the
-             calibration's fits leave them out too, calibrate/cal_points.c)
-  eff_gemm = median of  2*M*N*K / (time_ms/1e3) / peak  over the
-             compute-bound rows: arithmetic intensity 2*M*N*K / (e*(M*K +
-             K*N + M*N)) bytes (e the input width) at or above the ridge
-             peak / bandwidth.  The simulator's roofline already charges a
-             memory-bound GEMM its bytes over the bandwidth; taking the
-             median over every shape (as this tool first did) charged
-             those shapes twice and set the compute roof far too low
-             (V100 FP16: 0.322 over all 160 rows, 0.794 over the 76
-             compute-bound ones).  The convolution medians were taken
-             over every shape too until the 1x1 classes came (V100 FP32
-             eff_conv 0.444 then, 0.561 now).
+  eff_gemm    median of 2*M*N*K / (time_ms/1e3) / peak
+  eff_conv    median of passes*2*N*K*P*Q*C*R*S / (total_ms/1e3) / peak
+              over the convolutions of no class below (5x5, 7x7, strided
+              3x3, ...)
+  eff_conv3x3 the same over the 3x3 stride-1 rows, which cuDNN and MIOpen
+              run with Winograd's minimal filtering (Lavin & Gray, "Fast
+              Algorithms for Convolutional Neural Networks", CVPR 2016:
+              2.25x fewer multiplies for F(2x2,3x3), 4x for F(4x4,3x3)),
+              so direct-convolution FLOPs per second can exceed the peak
+  eff_conv1x1, eff_conv1x1s
+              the same over the 1x1 rows at stride 1 and strided: GEMMs
+              over the channels with no window to gather (the classes are
+              models/model_layer.c's conv_class)
+
+where, for every convolution class,
+  P = (H + 2*pad_h - R)//stride_h + 1,  Q = (W + 2*pad_w - S)//stride_w + 1
+  passes = 3 (fwd, bwd-data, bwd-filter), or 2 on the first-layer rows
+      where DeepBench leaves bwd-data empty ("N/A*": no input gradient is
+      needed there and total_ms holds only two passes);
+  half-precision rows with C not a multiple of 8 are left out (cuDNN 7 ran
+      them on fallback kernels, 1.3-19x slower than the same FP32 shapes;
+      the calibration's fits leave them out too, calibrate/cal_points.c);
+and a row is compute-bound when its FLOPs over its bytes (e the input
+width: GEMM e*(M*K + K*N + M*N); convolution, one pass as the simulator
+counts it, e*(N*C*H*W + K*C*R*S + N*K*P*Q)) are at or above the ridge,
+peak / bandwidth.  The simulator's roofline already charges a
+memory-bound kernel its bytes over the bandwidth; a median over every
+shape charged those shapes twice and set the compute roof far too low
+(V100 FP16 GEMM: 0.322 over all 160 rows, 0.794 over the 76 compute-bound
+ones; V100 FP32 convolutions other than 3x3 stride 1: 0.444 over all 62
+rows, 1x1 ones included, which the catalog used before 23 November 2026;
+0.561 over the 15 compute-bound rows of no other class).
+
+A device's own median for a class needs at least MIN_ROWS (5) rows; the
+catalog gives a class with fewer (marked * below) its class default.
 
 and the class medians the hardware catalog (configs/hw/*.yaml) uses for
 devices DeepBench did not measure:
@@ -56,6 +59,8 @@ import csv
 import os
 import statistics
 import sys
+
+MIN_ROWS = 5
 
 # (hardware, sheet) -> (dense peak TFLOP/s, class, source of the peak).
 # The peak is the rate of the arithmetic the sheet runs, as the hardware
@@ -123,6 +128,22 @@ BANDWIDTH = {
 }
 
 
+_WARNED = set()
+
+
+def _known(key, what):
+    """Whether PEAKS and BANDWIDTH hold (hardware, sheet) key; the first
+    time one does not, say so on stderr, so that a hardware or sheet
+    renamed in the data cannot drop out of the medians unnoticed."""
+    if key in PEAKS and key[0] in BANDWIDTH:
+        return True
+    if (key, what) not in _WARNED:
+        _WARNED.add((key, what))
+        print("no peak or bandwidth for %r; its %s rows skipped" % (key, what),
+              file=sys.stderr)
+    return False
+
+
 def conv_kind(r, rr, ss):
     """The simulator's kernel class (models/model_layer.c, conv_class)."""
     unit = r["stride_h"] == "1" and r["stride_w"] == "1"
@@ -141,7 +162,7 @@ def conv_rows(path):
             if r["setting"] != "training":
                 continue
             key = (r["hardware"], r["sheet"])
-            if key not in PEAKS or r["hardware"] not in BANDWIDTH:
+            if not _known(key, "conv"):
                 continue
             n, c, k = int(r["N"]), int(r["C"]), int(r["K"])
             h, w = int(r["H"]), int(r["W"])
@@ -174,7 +195,7 @@ def gemm_rows(path):
                 continue
             t = _num(r["time_ms"])
             key = (r["hardware"], r["sheet"])
-            if not t or key not in PEAKS or r["hardware"] not in BANDWIDTH:
+            if not t or not _known(key, "gemm"):
                 continue
             m, n, k = int(r["M"]), int(r["N"]), int(r["K"])
             width = 2 if "16" in r["sheet"] else 4
@@ -209,9 +230,11 @@ def main(argv):
         return statistics.median(v) if v else float("nan")
 
     def cells(lists):
-        return " ".join("%5d %6.3f" % (len(v), med(v)) for v in lists)
+        return " ".join("%5d %6.3f%s" % (len(v), med(v),
+                                           "*" if len(v) < MIN_ROWS else " ")
+                        for v in lists)
 
-    head = " ".join("%12s" % ("n " + k) for k in KINDS)
+    head = " ".join("%13s" % ("n " + k) for k in KINDS)
     print("%-32s %-30s %6s %s" % ("hardware", "sheet", "peak", head))
     classes = {}
     for key, (peak, cls, _src) in PEAKS.items():
