@@ -36,13 +36,15 @@ SEED_CSV := $(sort $(wildcard data/calibration/*.csv))
 SEED_SRC := $(BUILD)/gen/seed_builtin.c
 VALID_CSV := $(sort $(wildcard data/validation/*.csv))
 VALID_SRC := $(BUILD)/gen/validation_builtin.c
+ID_SRC := $(BUILD)/gen/build_id.c
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/hw_builtin.o \
-	$(BUILD)/gen/seed_builtin.o $(BUILD)/gen/validation_builtin.o
+	$(BUILD)/gen/seed_builtin.o $(BUILD)/gen/validation_builtin.o \
+	$(BUILD)/gen/build_id.o
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all deps demo check check-full bench validate install clean
+.PHONY: all deps demo check check-full bench validate install clean FORCE
 
 all: $(BUILD)/dlsim $(BUILD)/dlsim-mpibench
 
@@ -71,6 +73,14 @@ $(SEED_SRC): $(SEED_CSV) tools/embed.sh
 $(VALID_SRC): $(VALID_CSV) tools/embed.sh
 	@mkdir -p $(dir $@)
 	$(Q)sh tools/embed.sh $@ cal_validation_files $(VALID_CSV)
+
+# The version with the commit built (dlsim_version()); checked on every
+# make, rewritten only when it changes.
+$(ID_SRC): FORCE
+	@mkdir -p $(dir $@)
+	$(Q)sh tools/build_id.sh $@
+
+FORCE:
 
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(Q)$(CC) $(CPPFLAGS) $(DEPCFLAGS) $(WFLAGS) $(OPT) $(CFLAGS) -c $< -o $@

@@ -180,7 +180,7 @@ int cal_import(struct db *db, enum cal_format f, const char *path,
 	snprintf(run.tool, sizeof(run.tool), "import:%s", format_names[f]);
 	snprintf(run.cmdline, sizeof(run.cmdline), "dlsim calibrate import "
 		 "%s %s --hw %s", format_names[f], path, hw);
-	core_strlcpy(run.version, DLSIM_VERSION, sizeof(run.version));
+	core_strlcpy(run.version, dlsim_version(), sizeof(run.version));
 	core_strlcpy(run.status, "done", sizeof(run.status));
 	core_strlcpy(run.hw, hw, sizeof(run.hw));
 	source_of(path, run.source, sizeof(run.source));

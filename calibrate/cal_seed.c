@@ -168,7 +168,7 @@ static struct pending *pending_for(struct seed *sd, const char *tool,
 	memset(p, 0, sizeof(*p));
 	core_strlcpy(p->run.tool, tool, sizeof(p->run.tool));
 	core_strlcpy(p->run.cmdline, SEED_CMDLINE, sizeof(p->run.cmdline));
-	core_strlcpy(p->run.version, DLSIM_VERSION, sizeof(p->run.version));
+	core_strlcpy(p->run.version, dlsim_version(), sizeof(p->run.version));
 	core_strlcpy(p->run.status, "done", sizeof(p->run.status));
 	core_strlcpy(p->run.hw, hw, sizeof(p->run.hw));
 	core_strlcpy(p->run.source, source, sizeof(p->run.source));

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 		return cli_finish(CLI_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		puts("dlsim " DLSIM_VERSION);
+		printf("dlsim %s\n", dlsim_version());
 		return cli_finish(CLI_OK);
 	}
 	for (i = 0; i < N_COMMANDS; i++)

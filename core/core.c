@@ -57,6 +57,18 @@ const char *dlsim_strerror(int code)
 }
 
 /* ---------------------------------------------------------------- */
+/* Version                                                           */
+/* ---------------------------------------------------------------- */
+
+/* Written by tools/build_id.sh into build/gen/build_id.c at each make. */
+extern const char dlsim_version_string[];
+
+const char *dlsim_version(void)
+{
+	return dlsim_version_string;
+}
+
+/* ---------------------------------------------------------------- */
 /* Precisions                                                        */
 /* ---------------------------------------------------------------- */
 

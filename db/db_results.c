@@ -65,7 +65,7 @@ static void bind_version(sqlite3_stmt *st, int i, const char *v, size_t n)
 	if (v[0])
 		sqlite3_bind_text(st, i, v, (int)strnlen(v, n), SQLITE_STATIC);
 	else
-		sqlite3_bind_text(st, i, DLSIM_VERSION, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, i, dlsim_version(), -1, SQLITE_STATIC);
 }
 
 /* ---------------------------------------------------------------- */

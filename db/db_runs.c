@@ -150,7 +150,7 @@ static int store_run(struct db *db, const struct db_run *run,
 	if (run->version[0])
 		db_bind_field(st, 4, run->version);
 	else
-		sqlite3_bind_text(st, 4, DLSIM_VERSION, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, dlsim_version(), -1, SQLITE_STATIC);
 	sqlite3_bind_double(st, 5, run->start_s);
 	if (run->end_s > 0)
 		sqlite3_bind_double(st, 6, run->end_s);

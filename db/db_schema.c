@@ -155,7 +155,7 @@ static int refuse_newer(struct db *db, int found, int known,
 {
 	return dlsim_err_set(err, DLSIM_EDB, "%s: created by a newer dlsim "
 			     "(schema version %d; this dlsim %s reads up to "
-			     "%d)", db->path, found, DLSIM_VERSION, known);
+			     "%d)", db->path, found, dlsim_version(), known);
 }
 
 int db_schema_check(struct db *db, int known, int *version,

@@ -33,6 +33,18 @@
 
 #define DLSIM_VERSION "0.1.0"
 
+/* Room for dlsim_version(): "0.1.0+1065a66.dirty" and a release's. */
+#define DLSIM_VERSION_LEN 32
+
+/*
+ * DLSIM_VERSION with the commit it was built from as semver build
+ * metadata ("0.1.0+1065a66", ".dirty" after it when the tree had
+ * changes; the version alone when built outside a git checkout).  What
+ * the database stores with every run, fit, prediction and validation
+ * record, and what --version and JSON output say.
+ */
+const char *dlsim_version(void);
+
 /* ------------------------------------------------------------------ */
 /* Errors                                                              */
 /* ------------------------------------------------------------------ */
@@ -1566,7 +1578,8 @@ struct db_run {
 	int64_t host_id;        /* 0: none */
 	char tool[32];          /* "calibrate", "import:nccl-tests", ... */
 	char cmdline[512];
-	char version[16];       /* dlsim version; "" stores DLSIM_VERSION */
+	/* the dlsim that made it; "" stores dlsim_version() */
+	char version[DLSIM_VERSION_LEN];
 	double start_s, end_s;  /* Unix time; end_s 0: not finished */
 	char status[16];        /* "running", "done", "interrupted",
 				   "failed"; "" stores "running" */
@@ -1677,7 +1690,8 @@ struct db_fit {
 	int64_t n_samples;
 	const char *sample_run_ids;  /* the runs fitted, "[3, 4]" */
 	double created_s;       /* 0 stores now */
-	char dlsim_version[16]; /* "" stores DLSIM_VERSION */
+	/* the dlsim that made it; "" stores dlsim_version() */
+	char dlsim_version[DLSIM_VERSION_LEN];
 };
 
 /* Store a fit (one transaction); sets f->id (0 on failure). */
@@ -1696,7 +1710,8 @@ struct db_prediction {
 	const char *outputs_json;    /* {"step_time_s": ..., ...} */
 	const char *fit_ids;         /* "[12, 13]"; "[]" uncalibrated */
 	double created_s;       /* 0 stores now */
-	char dlsim_version[16]; /* "" stores DLSIM_VERSION */
+	/* the dlsim that made it; "" stores dlsim_version() */
+	char dlsim_version[DLSIM_VERSION_LEN];
 };
 
 /* Store a prediction (one transaction); sets p->id (0 on failure). */
@@ -2132,7 +2147,7 @@ int cal_validation_record(struct db *db, const struct cal_val_report *r,
 /* One recorded run of one set. */
 struct cal_val_entry {
 	char set[32];
-	char version[16];
+	char version[DLSIM_VERSION_LEN];
 	double created_s;
 	int64_t rows;
 	int calibrated;

@@ -362,7 +362,7 @@ static void plot_data(FILE *f, const struct cal_fit_report *r)
 	int i, j;
 
 	fprintf(f, "# dlsim %s: measured points and fitted models for %s\n",
-		DLSIM_VERSION, r->hw);
+		dlsim_version(), r->hw);
 	for (i = 0; i < r->n_fit; i++) {
 		const struct cal_fitted *x = &r->fit[i];
 		enum panel p = panel_of(x);
@@ -437,7 +437,7 @@ static void plot_script(FILE *f, const char *image, const char *terminal,
 		n += used[i];
 	fprintf(f, "# dlsim %s: measured points over their fitted models.\n"
 		"# Restyle and redraw, in this file's directory, with: "
-		"gnuplot %s\n", DLSIM_VERSION, report_basename(p->gp));
+		"gnuplot %s\n", dlsim_version(), report_basename(p->gp));
 	fprintf(f, "set terminal %s\nset termoption noenhanced\n"
 		"set output ", terminal);
 	report_gp_string(f, report_basename(image));

@@ -220,9 +220,9 @@ static void json(FILE *f, const struct report_comm_sweep *sw)
 	const struct hw_system *s = sw->system;
 	int i;
 
-	fprintf(f, "{\n  \"dlsim_version\": \"" DLSIM_VERSION "\",\n"
+	fprintf(f, "{\n  \"dlsim_version\": \"%s\",\n"
 		"  \"collective\": \"%s\",\n  \"hardware\": ",
-		sim_collective_name(sw->collective));
+		dlsim_version(), sim_collective_name(sw->collective));
 	report_json_string(f, s->spec);
 	fputs(",\n  \"device\": ", f);
 	report_json_string(f, s->device->name);
@@ -305,7 +305,7 @@ static void plot_data(FILE *f, const struct report_comm_sweep *sw)
 
 	fprintf(f, "# dlsim %s: %s on %s, %lld ranks\n"
 		"# size_bytes count time_us algbw_GBps busbw_GBps algorithm "
-		"hierarchical\n", DLSIM_VERSION,
+		"hierarchical\n", dlsim_version(),
 		sim_collective_name(sw->collective), sw->system->spec,
 		(long long)sw->system->n_devices);
 	for (i = 0; i < sw->n; i++) {
@@ -374,7 +374,7 @@ static void plot_script(FILE *f, const char *image, const char *terminal,
 
 	fprintf(f, "# dlsim %s: %s bus bandwidth against message size.\n"
 		"# Restyle and redraw, in this file's directory, with: "
-		"gnuplot %s\n", DLSIM_VERSION,
+		"gnuplot %s\n", dlsim_version(),
 		sim_collective_name(sw->collective), report_basename(p->gp));
 	fprintf(f, "set terminal %s\nset termoption noenhanced\n"
 		"set output ", terminal);
@@ -394,7 +394,7 @@ static void plot_script(FILE *f, const char *image, const char *terminal,
 	fputs("plot ", f);
 	report_gp_string(f, report_basename(p->dat));
 	fprintf(f, " using 1:5 with lines lw 2.5 lc rgb \"#1f4e79\" "
-		"title \"busbw predicted by dlsim %s\"", DLSIM_VERSION);
+		"title \"busbw predicted by dlsim %s\"", dlsim_version());
 	for (k = 0; k < n; k++) {
 		fputs(", \\\n     '' using 1:(strcol(6) eq \"", f);
 		fprintf(f, "%s\" && $7 == %d ? $5 : 1/0) with points pt 7 "

@@ -215,8 +215,8 @@ int report_parallel(FILE *f, enum report_format fmt, const struct model *m,
 		    struct dlsim_err *err)
 {
 	if (fmt == REPORT_JSON) {
-		fputs("{\"dlsim_version\": \"" DLSIM_VERSION "\", \"model\": ",
-		      f);
+		fprintf(f, "{\"dlsim_version\": \"%s\", \"model\": ",
+			dlsim_version());
 		report_json_string(f, m->name);
 		fputs(", \"hardware\": ", f);
 		report_json_string(f, s->spec);
@@ -302,8 +302,8 @@ int report_plan(FILE *f, enum report_format fmt, const struct model *m,
 			csv_row(f, i + 1, s, &p->top[i],
 				why(&p->top[i], &p->top[0], w, sizeof(w)));
 	} else if (fmt == REPORT_JSON) {
-		fputs("{\"dlsim_version\": \"" DLSIM_VERSION "\", \"model\": ",
-		      f);
+		fprintf(f, "{\"dlsim_version\": \"%s\", \"model\": ",
+			dlsim_version());
 		report_json_string(f, m->name);
 		fputs(", \"hardware\": ", f);
 		report_json_string(f, s->spec);

@@ -406,8 +406,8 @@ static void json(FILE *f, const struct model *m, const struct hw_system *s,
 	const struct sim_memory *mem = &r->memory;
 	char algo[48];
 
-	fputs("{\n  \"dlsim_version\": \"" DLSIM_VERSION "\",\n  \"model\": ",
-	      f);
+	fprintf(f, "{\n  \"dlsim_version\": \"%s\",\n  \"model\": ",
+		dlsim_version());
 	report_json_string(f, m->name);
 	fputs(",\n  \"hardware\": ", f);
 	report_json_string(f, s->spec);

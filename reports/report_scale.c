@@ -341,7 +341,7 @@ static char *plot_script(const char *image, const char *datpath,
 		"# Restyle and redraw, in this file's directory, with: "
 		"gnuplot <this file>\n"
 		"set terminal %s\nset termoption noenhanced\nset output ",
-		DLSIM_VERSION, mode, m->name, names, terminal);
+		dlsim_version(), mode, m->name, names, terminal);
 	report_gp_string(f, report_basename(image));
 	fputs("\nset multiplot layout 1,3 title ", f);
 	report_gp_string(f, title);

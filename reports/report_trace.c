@@ -84,7 +84,7 @@ static void write_events(FILE *f, const struct model *m,
 		fputs("}}", f);
 	}
 	fprintf(f, "\n], \"displayTimeUnit\": \"ms\", \"otherData\": "
-		"{\"dlsim_version\": \"%s\", \"model\": ", DLSIM_VERSION);
+		"{\"dlsim_version\": \"%s\", \"model\": ", dlsim_version());
 	report_json_string(f, m->name);
 	fprintf(f, ", \"step_time_s\": %.9g}}\n", r->step_time_s);
 }

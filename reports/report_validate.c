@@ -140,8 +140,8 @@ int report_validation(FILE *f, enum report_format fmt,
 	int i;
 
 	if (fmt == REPORT_JSON) {
-		fputs("{\"dlsim_version\": \"" DLSIM_VERSION "\", \"sets\": {",
-		      f);
+		fprintf(f, "{\"dlsim_version\": \"%s\", \"sets\": {",
+			dlsim_version());
 		for (i = 0; i < r->n_sets; i++) {
 			fputs(i ? ",\n  " : "\n  ", f);
 			json_set(f, &r->set[i]);
@@ -222,7 +222,7 @@ int report_validation_history(FILE *f, enum report_format fmt,
 		fputs("version,created_s,set,calibrated,rows,median_abs_error,"
 		      "p90_abs_error,median_signed_error\n", f);
 	else
-		fprintf(f, "%-10s %-20s %-12s %-7s %6s %8s %8s %8s\n",
+		fprintf(f, "%-19s %-20s %-22s %-7s %6s %8s %8s %8s\n",
 			"version", "recorded (UTC)", "set", "fits", "rows",
 			"median", "P90", "bias");
 	for (i = 0; i < h->n; i++) {
@@ -248,7 +248,7 @@ int report_validation_history(FILE *f, enum report_format fmt,
 				e->median_abs_error,
 				e->p90_abs_error, e->median_signed_error);
 		} else {
-			fprintf(f, "%-10s %-20s %-12s %-7s %6lld %7.1f%% "
+			fprintf(f, "%-19s %-20s %-22s %-7s %6lld %7.1f%% "
 				"%7.1f%% %+7.1f%%\n", e->version, when,
 				e->set, e->calibrated ? "shipped" : "none",
 				(long long)e->rows,
@@ -299,7 +299,7 @@ static void plot_data(FILE *f, const struct cal_val_report *r)
 	int64_t k;
 
 	fprintf(f, "# dlsim %s validate: measured, predicted (each over the "
-		"set's median measured value)\n", DLSIM_VERSION);
+		"set's median measured value)\n", dlsim_version());
 	for (i = 0; i < r->n_sets; i++) {
 		const struct cal_val_set *s = &r->set[i];
 		double m = scale_of(s);
@@ -326,7 +326,7 @@ static void plot_script(FILE *f, const char *image, const char *terminal,
 	int i;
 
 	fprintf(f, "# dlsim %s: predicted against measured.\n# Redraw, in "
-		"this file's directory, with: gnuplot %s\n", DLSIM_VERSION,
+		"this file's directory, with: gnuplot %s\n", dlsim_version(),
 		report_basename(p->gp));
 	fprintf(f, "set terminal %s\nset termoption noenhanced\nset output ",
 		terminal);

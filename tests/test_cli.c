@@ -4,6 +4,7 @@
  * every class of bad input (predict, models, hw, help and the man page).
  * The sweeping commands (comm, scale) are in test_cli_sweep.c.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,13 +19,43 @@
 /* Success                                                           */
 /* ---------------------------------------------------------------- */
 
+/*
+ * The version is DLSIM_VERSION, then, built in a git checkout, "+" and
+ * the 7 hex digits of the commit, then ".dirty" if the tree had changes.
+ */
+static int version_well_formed(const char *v)
+{
+	size_t n = strlen(DLSIM_VERSION), i;
+
+	if (strncmp(v, DLSIM_VERSION, n) != 0)
+		return 0;
+	v += n;
+	if (!*v)
+		return 1;
+	if (*v++ != '+')
+		return 0;
+	for (i = 0; i < 7; i++)
+		if (!isxdigit((unsigned char)v[i]) ||
+		    isupper((unsigned char)v[i]))
+			return 0;
+	return !v[7] || strcmp(v + 7, ".dirty") == 0;
+}
+
 START_TEST(cli_version_and_help)
 {
+	char want[64];
 	struct run r;
 
+	ck_assert_msg(version_well_formed(dlsim_version()), "'%s'",
+		      dlsim_version());
+	ck_assert(!version_well_formed(DLSIM_VERSION "+12345"));
+	ck_assert(!version_well_formed(DLSIM_VERSION "+1234567-dirty"));
+	ck_assert(version_well_formed(DLSIM_VERSION "+1234abc.dirty"));
+	ck_assert(strlen(dlsim_version()) < DLSIM_VERSION_LEN);
 	run(&r, "--version");
 	ck_assert_int_eq(r.status, 0);
-	ck_assert_str_eq(r.out, "dlsim " DLSIM_VERSION "\n");
+	snprintf(want, sizeof(want), "dlsim %s\n", dlsim_version());
+	ck_assert_str_eq(r.out, want);
 	run(&r, "--help");
 	ck_assert_int_eq(r.status, 0);
 	ck_assert(strstr(r.out, "predict") && strstr(r.out, "models") &&

@@ -549,11 +549,11 @@ START_TEST(db_run_finish_marks_the_run)
 	make_run(&r, "calibrate", "local", 1700000000.0);
 	r.end_s = 0;
 	r.status[0] = '\0';             /* stored as "running" */
-	r.version[0] = '\0';            /* stored as DLSIM_VERSION */
+	r.version[0] = '\0';            /* stored as dlsim_version() */
 	ck_assert_int_eq(db_run_insert(db, &r, NULL, 0, &err), DLSIM_OK);
 	ck_assert_int_eq(db_run_get(db, r.id, &got, &err), DLSIM_OK);
 	ck_assert_str_eq(got.status, "running");
-	ck_assert_str_eq(got.version, DLSIM_VERSION);
+	ck_assert_str_eq(got.version, dlsim_version());
 	ck_assert(got.end_s == 0.0);
 
 	ck_assert_int_eq(db_run_finish(db, r.id, "interrupted",
