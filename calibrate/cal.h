@@ -367,4 +367,7 @@ int cal_val_row_deepbench_allreduce(const struct cal_vctx *v,
 /* DeepLearningExamples' BERT-Large pre-training rows (cal_validate_bert.c). */
 int cal_val_row_dle_bert(const struct cal_vctx *v, struct cal_vrow *r);
 
+/* The ImageNet time-to-train records (cal_validate_imagenet.c). */
+int cal_val_row_imagenet(const struct cal_vctx *v, struct cal_vrow *r);
+
 #endif /* DLSIM_CALIBRATE_CAL_H */

@@ -565,6 +565,9 @@ const struct cal_val_set_def cal_val_sets[] = {
 	  "GPT 22B-1T iteration time on 8-512 A100", "s", row_korthikanti, 0 },
 	{ "horovod", "horovod.csv", "Horovod: scaling efficiency of Inception "
 	  "V3, ResNet-101, VGG-16 on 512 P100, 25 GbE", "%", row_horovod, 0 },
+	{ "imagenet", "imagenet.csv", "ImageNet time-to-train records: "
+	  "ResNet-50 for 90 epochs on 256-1024 P100", "s",
+	  cal_val_row_imagenet, 0 },
 	{ "mlperf", "mlperf_resnet_bert.csv", "MLPerf Training v0.5-v2.0: "
 	  "ResNet-50 steady throughput per accelerator", "samples/s/device",
 	  row_mlperf, 0 },

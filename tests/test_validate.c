@@ -178,6 +178,23 @@ static int has_reason(const struct cal_val_set *s, const char *needle,
  * ResNet-200 rows (not in the zoo) skipped with their reasons.  Its
  * first row is AlexNet on the GTX 1080 Ti, 4.31 + 9.58 = 13.89 ms.
  */
+/* System spec of the shipped catalog with the seeded calibration, as
+ * validate predicts it; the caller frees *cat and closes *db. */
+static void seeded_system(const char *spec, struct hw_catalog **cat,
+			  struct db **db, struct hw_system *s,
+			  struct hw_calib *cal)
+{
+	struct dlsim_err err = { 0, "" };
+	int64_t runs, samples;
+
+	ck_assert(hw_catalog_load(NULL, cat, &err) == DLSIM_OK);
+	ck_assert(db_open(":memory:", db, &err) == DLSIM_OK);
+	ck_assert(cal_seed(*db, &runs, &samples, &err) == DLSIM_OK);
+	ck_assert(hw_system_resolve(*cat, spec, s, NULL) == DLSIM_OK);
+	ck_assert(hw_calib_load_system(*db, s, cal, NULL) == DLSIM_OK);
+	s->calib = cal;
+}
+
 START_TEST(validate_jcjohnson_predicts_the_gpus_with_cudnn)
 {
 	static const char *const names[] = { "jcjohnson", NULL };
@@ -195,7 +212,6 @@ START_TEST(validate_jcjohnson_predicts_the_gpus_with_cudnn)
 	/* predicted as one GTX 1080 Ti at batch 16, fp32, forward plus
 	 * backward: the same call made here, with the seeded calibration */
 	{
-		struct dlsim_err err = { 0, "" };
 		struct hw_catalog *cat = NULL;
 		struct db *db = NULL;
 		struct hw_system s;
@@ -203,16 +219,8 @@ START_TEST(validate_jcjohnson_predicts_the_gpus_with_cudnn)
 		struct model *m = NULL;
 		struct sim_options o;
 		struct sim_result res;
-		int64_t runs, samples;
 
-		ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
-		ck_assert(db_open(":memory:", &db, &err) == DLSIM_OK);
-		ck_assert(cal_seed(db, &runs, &samples, &err) == DLSIM_OK);
-		ck_assert(hw_system_resolve(cat, "gtx-1080-ti", &s, NULL) ==
-			  DLSIM_OK);
-		ck_assert(hw_calib_load_system(db, &s, &cal, NULL) ==
-			  DLSIM_OK);
-		s.calib = &cal;
+		seeded_system("gtx-1080-ti", &cat, &db, &s, &cal);
 		ck_assert(model_zoo_build("alexnet", &m, NULL) == DLSIM_OK);
 		sim_options_init(&o);
 		o.precision_auto = 0;
@@ -226,6 +234,56 @@ START_TEST(validate_jcjohnson_predicts_the_gpus_with_cudnn)
 		db_close(db);
 		hw_catalog_free(cat);
 	}
+	cal_val_report_release(&rep);
+}
+END_TEST
+
+/*
+ * The ImageNet records: of the file's ten, the two verified rows that
+ * state their epochs are predicted, Goyal et al.'s hour (3,600 s) first;
+ * five are not verified and three state no epochs.  Goyal's prediction
+ * is 90 epochs of ceil(1,281,167 / 8,192) = 157 steps of the step
+ * `dlsim predict resnet50 --hw big-basin-p100x32 --batch 32` gives with
+ * the seeded calibration.
+ */
+START_TEST(validate_imagenet_counts_the_verified_records)
+{
+	static const char *const names[] = { "imagenet", NULL };
+	static struct cal_val_report rep;
+	struct hw_catalog *cat = NULL;
+	struct db *db = NULL;
+	const struct cal_val_set *g;
+	struct hw_system s;
+	struct hw_calib cal;
+	struct model *m = NULL;
+	struct sim_options o;
+	struct sim_result res;
+
+	validate_all(&rep, names);
+	g = find(&rep, "imagenet");
+	ck_assert_int_eq(g->rows, 2);
+	ck_assert_int_eq(g->skipped, 8);
+	ck_assert(has_reason(g, "not verified", 5));
+	ck_assert(has_reason(g, "epochs not stated", 3));
+	ck_assert_str_eq(g->row[0].what, "Goyal et al. 2017 (ImageNet in 1 "
+			 "hour): ResNet-50 on big-basin-p100x32, batch 8192, "
+			 "90 epochs");
+	ck_assert(g->row[0].measured == 3600.0);
+	ck_assert(g->row[1].measured == 900.0);
+	seeded_system("big-basin-p100x32", &cat, &db, &s, &cal);
+	ck_assert_int_eq(s.n_devices, 256);
+	ck_assert(model_zoo_build("resnet50", &m, NULL) == DLSIM_OK);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP32;
+	o.batch_per_device = 32;
+	ck_assert(sim_predict(m, &s, &o, &res, NULL) == DLSIM_OK);
+	ck_assert_rel(g->row[0].predicted, 90.0 * 157.0 * res.step_time_s,
+		      1e-9);
+	sim_result_release(&res);
+	model_free(m);
+	db_close(db);
+	hw_catalog_free(cat);
 	cal_val_report_release(&rep);
 }
 END_TEST
@@ -734,6 +792,7 @@ Suite *suite_validate(void)
 	tcase_add_test(c, validate_medians_stay_within_the_record);
 	tcase_add_test(c, validate_record_structure);
 	tcase_add_test(c, validate_jcjohnson_predicts_the_gpus_with_cudnn);
+	tcase_add_test(c, validate_imagenet_counts_the_verified_records);
 	tcase_add_test(c, validate_rejects_unknown_sets);
 	tcase_add_test(c, validate_heldout_folds_split_the_kernel_rows);
 	tcase_add_test(c, validate_skips_damaged_kernel_rows);
