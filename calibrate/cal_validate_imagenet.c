@@ -18,9 +18,11 @@
  *                       node big-basin-p100; fp32 (the file's column).
  *   Akiba et al. 2017   Preferred Networks' MN-1, 128 nodes of 8 P100
  *                       PCIe, two FDR InfiniBand links each: node mn-1.
- *                       The file's "fp32/fp16 mixed" is read as fp32
- *                       arithmetic with fp16 gradients on the wire
- *                       (ChainerMN's fp16 allreduce), an assumption.
+ *                       The file's precision, "fp32/fp16 mixed (per
+ *                       paper)", is read as fp32 arithmetic with fp16
+ *                       gradients in the allreduce: an assumption the
+ *                       file does not settle (with fp32 gradients the
+ *                       prediction is 0.7% slower).
  * Batch per device = global batch / devices, as both papers ran it
  * (32).
  *
@@ -140,11 +142,15 @@ int cal_val_row_imagenet(const struct cal_vctx *v, struct cal_vrow *r)
 		return cal_val_skip(r, "epochs not stated");
 	if (!zoo)
 		return cal_val_skip(r, "model not in the zoo");
-	if (k == sizeof(clusters) / sizeof(clusters[0]) || n % 8 || !gb ||
-	    gb % n)
+	if (n <= 0 || gb <= 0 || gb % n)
+		return cal_val_skip(r, "devices and global batch not whole "
+				    "numbers, or the batch not a multiple of "
+				    "the devices");
+	if (k == sizeof(clusters) / sizeof(clusters[0]) || n % 8)
 		return cal_val_skip(r, "cluster not in the catalog");
 	r->measured = measured_s(v);
 	if (!isfinite(r->measured))
-		return cal_val_skip(r, "time in a unit other than s or min");
+		return cal_val_skip(r, "time not a positive number of s or "
+				    "min");
 	return predict_time(v, zoo, spec, gb / n, epochs, k, r);
 }
