@@ -150,7 +150,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv,
 		 * every command's --help in the tests */
 		fprintf(stderr, "dlsim %s: %d options, more than the %d "
 			"the parser holds\n", cmd->name, a, CLI_MAX_OPTIONS);
-		return cli_finish(CLI_FAIL);
+		return cli_finish(cmd, CLI_FAIL);
 	}
 	for (a = 1; a < argc; a++) {
 		const char *s = argv[a], *eq;
@@ -176,7 +176,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv,
 			return usage_error(cmd, "unknown option '%s'", s);
 		if (strcmp(cmd->options[i].name, "help") == 0) {
 			cli_help(cmd, stdout);
-			return cli_finish(CLI_OK);
+			return cli_finish(cmd, CLI_OK);
 		}
 		if (cmd->options[i].type == CLI_FLAG) {
 			if (eq)
@@ -409,12 +409,13 @@ int cli_catalog(const struct cli_command *cmd, struct hw_catalog **cat)
 	return -1;
 }
 
-int cli_finish(int status)
+int cli_finish(const struct cli_command *cmd, int status)
 {
 	/* A full disk or closed pipe shows only when the buffer goes out:
 	 * check the flush and the close (git.c's run_builtin). */
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
-		fprintf(stderr, "dlsim: write error on standard output\n");
+		fprintf(stderr, "dlsim: %s%swrite error on standard output\n",
+			cmd ? cmd->name : "", cmd ? ": " : "");
 		return CLI_FAIL;
 	}
 	return status;

@@ -217,8 +217,9 @@ void cli_help(const struct cli_command *cmd, FILE *f);
  * failure, -1 on success. */
 int cli_catalog(const struct cli_command *cmd, struct hw_catalog **cat);
 
-/* Flush stdout and turn a write error into exit status 1. */
-int cli_finish(int status);
+/* Flush stdout and turn a write error into exit status 1, with one line
+ * naming the subcommand cmd (NULL: the top level, --version, --help). */
+int cli_finish(const struct cli_command *cmd, int status);
 
 int cmd_predict(const struct cli_command *cmd, int argc, char **argv);
 int cmd_scale(const struct cli_command *cmd, int argc, char **argv);

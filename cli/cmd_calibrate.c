@@ -202,7 +202,7 @@ static int help(const struct cli_command *cmd)
 		printf("  %-10s %s\n", subcommands[i].name,
 		       subcommands[i].summary);
 	fputs("\nFormats: " FORMATS "\n", stdout);
-	return cli_finish(CLI_OK);
+	return cli_finish(cmd, CLI_OK);
 }
 
 /*
@@ -267,7 +267,7 @@ static int cmd_calibrate_import(const struct cli_command *cmd, int argc,
 	       "into %s\n", (long long)n, v.positional[1], (long long)run_id,
 	       cal_format_name(f), v.str[i], path);
 	db_close(db);
-	return cli_finish(CLI_OK);
+	return cli_finish(cmd, CLI_OK);
 }
 
 /* 1 if image ends in .png or .svg. */
@@ -336,7 +336,7 @@ static int cmd_calibrate_fit(const struct cli_command *cmd, int argc,
 cleanup:
 	cal_fit_report_release(&r);
 	db_close(db);
-	return rc == CLI_OK ? cli_finish(CLI_OK) : rc;
+	return rc == CLI_OK ? cli_finish(cmd, CLI_OK) : rc;
 }
 
 static int cmd_calibrate_show(const struct cli_command *cmd, int argc,
@@ -366,7 +366,7 @@ static int cmd_calibrate_show(const struct cli_command *cmd, int argc,
 	if (v.set[plot] && !p.drawn)
 		fprintf(stderr, "dlsim: warning: gnuplot not found; wrote %s "
 			"and %s\n", p.dat, p.gp);
-	rc = cli_finish(CLI_OK);
+	rc = cli_finish(cmd, CLI_OK);
 cleanup:
 	cal_fit_report_release(&r);
 	db_close(db);
@@ -497,7 +497,7 @@ static int cmd_calibrate_run(const struct cli_command *cmd, int argc,
 	printf("stored %lld samples as run %lld (hardware %s) into %s in "
 	       "%.1f s\n", (long long)res.n_samples, (long long)res.run_id,
 	       o.hw, path, res.elapsed_s);
-	return cli_finish(CLI_OK);
+	return cli_finish(cmd, CLI_OK);
 }
 
 /* What calibrate seed fitted for hw: the count and the kinds. */
@@ -556,7 +556,7 @@ static int cmd_calibrate_seed(const struct cli_command *cmd, int argc,
 	for (i = 0; cal_seed_hw(i); i++)
 		print_seed_fits(db, cal_seed_hw(i));
 	db_close(db);
-	return cli_finish(CLI_OK);
+	return cli_finish(cmd, CLI_OK);
 }
 
 /* ---------------------------------------------------------------- */

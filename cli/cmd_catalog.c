@@ -63,13 +63,13 @@ int cmd_models(const struct cli_command *cmd, int argc, char **argv)
 		    report_model(stdout, fmt, m, &err))
 			rc = cli_fail(cmd, &err);
 		else
-			rc = cli_finish(CLI_OK);
+			rc = cli_finish(cmd, CLI_OK);
 		model_free(m);
 		return rc;
 	}
 	if (report_zoo(stdout, fmt, &err))
 		return cli_fail(cmd, &err);
-	return cli_finish(CLI_OK);
+	return cli_finish(cmd, CLI_OK);
 }
 
 int cmd_hw(const struct cli_command *cmd, int argc, char **argv)
@@ -90,11 +90,11 @@ int cmd_hw(const struct cli_command *cmd, int argc, char **argv)
 		    report_system(stdout, fmt, &sys, &err))
 			rc = cli_fail(cmd, &err);
 		else
-			rc = cli_finish(CLI_OK);
+			rc = cli_finish(cmd, CLI_OK);
 	} else if (report_catalog(stdout, fmt, cat, &err)) {
 		rc = cli_fail(cmd, &err);
 	} else {
-		rc = cli_finish(CLI_OK);
+		rc = cli_finish(cmd, CLI_OK);
 	}
 	hw_catalog_free(cat);
 	return rc;

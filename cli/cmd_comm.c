@@ -269,7 +269,7 @@ int cmd_comm(const struct cli_command *cmd, int argc, char **argv)
 	    report_comm(stdout, r.fmt, &sw, &err))
 		rc = cli_fail(cmd, &err);
 	else
-		rc = cli_finish(CLI_OK);
+		rc = cli_finish(cmd, CLI_OK);
 cleanup:
 	cli_calib_close(&src);
 	free(cs);

@@ -554,7 +554,7 @@ int cmd_db(const struct cli_command *cmd, int argc, char **argv)
 	    sub->run(&o, &err))
 		rc = cli_fail(cmd, &err);
 	else
-		rc = cli_finish(CLI_OK);
+		rc = cli_finish(cmd, CLI_OK);
 	db_close(o.db);
 	return rc;
 }

@@ -231,7 +231,7 @@ int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 		else
 			puts("\nbest system     none: nothing fits on any");
 	}
-	rc = rc ? cli_fail(cmd, &err) : cli_finish(CLI_OK);
+	rc = rc ? cli_fail(cmd, &err) : cli_finish(cmd, CLI_OK);
 	cli_calib_close(&src);
 	model_free(m);
 	hw_catalog_free(cat);

@@ -390,7 +390,7 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	else if (par)
 		rc = predict_parallel(cmd, &v, &o, m, sys, &st, auto_pick, fmt,
 				      &err) ? cli_fail(cmd, &err) :
-		     cli_finish(CLI_OK);
+		     cli_finish(cmd, CLI_OK);
 	else if (sim_predict(m, sys, &o, &r, &err) ||
 	    train(cmd, &v, m, sys, &r, &tr, &shown, &err) ||
 	    (o.want_trace &&
@@ -401,7 +401,7 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	     record(rec, cmd, &v, m, sys, &o, &r, shown, &err)))
 		rc = cli_fail(cmd, &err);
 	else
-		rc = cli_finish(CLI_OK);
+		rc = cli_finish(cmd, CLI_OK);
 	db_close(rec_owned);
 	cli_calib_close(&src);
 	sim_result_release(&r);

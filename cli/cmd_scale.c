@@ -222,7 +222,7 @@ int cmd_scale(const struct cli_command *cmd, int argc, char **argv)
 	    report_scaling(stdout, fmt, m, mode, pts, n, &err))
 		rc = cli_fail(cmd, &err);
 	else
-		rc = cli_finish(CLI_OK);
+		rc = cli_finish(cmd, CLI_OK);
 	cli_calib_close(&src);
 	for (i = 0; i < n; i++)
 		sim_result_release(&pts[i].r);

@@ -131,7 +131,7 @@ int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 		return cli_fail(cmd, &err);
 	if (v.set[cli_opt(cmd, "history")])
 		return history(cmd, &v, fmt, &err) ? cli_fail(cmd, &err) :
-		       cli_finish(CLI_OK);
+		       cli_finish(cmd, CLI_OK);
 	if (v.set[i = cli_opt(cmd, "set")]) {
 		if (strlen(v.str[i]) >= sizeof(buf)) {
 			dlsim_err_set(&err, DLSIM_EINVAL, "--set: the list is "
@@ -162,7 +162,7 @@ int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 	     plot(v.str[i], rep, &err)))
 		rc = cli_fail(cmd, &err);
 	else
-		rc = cli_finish(CLI_OK);
+		rc = cli_finish(cmd, CLI_OK);
 	if (!rc && store.db) {
 		int64_t rows = 0;
 

@@ -40,11 +40,11 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
 		usage(stdout);
-		return cli_finish(CLI_OK);
+		return cli_finish(NULL, CLI_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("dlsim %s\n", dlsim_version());
-		return cli_finish(CLI_OK);
+		return cli_finish(NULL, CLI_OK);
 	}
 	for (i = 0; i < N_COMMANDS; i++)
 		if (strcmp(argv[1], commands[i]->name) == 0)

@@ -275,7 +275,15 @@ START_TEST(cli_write_error_fails)
 	}
 	run_to(&r, "models", "/dev/full");
 	ck_assert_int_eq(r.status, 1);
-	ck_assert(strstr(r.err, "write") != NULL);
+	ck_assert_str_eq(r.err, "dlsim: models: write error on standard "
+			 "output\n");
+	run_to(&r, "calibrate show --help", "/dev/full");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_str_eq(r.err, "dlsim: calibrate show: write error on "
+			 "standard output\n");
+	run_to(&r, "--version", "/dev/full");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_str_eq(r.err, "dlsim: write error on standard output\n");
 }
 END_TEST
 
