@@ -161,6 +161,18 @@ static const struct cal_val_set_def *set_def(const char *name)
 	return NULL;
 }
 
+/* Run set name over the CSV text (len bytes) with catalog cat, no
+ * calibration; out's rows are the caller's to free. */
+static void run_set_text(const char *name, const char *text, size_t len,
+			 struct hw_catalog *cat, struct cal_val_set *out)
+{
+	struct dlsim_err err = { 0, "" };
+
+	ck_assert_msg(cal_val_run_text(set_def(name), "t.csv", text, len,
+				       cat, NULL, out, &err) == DLSIM_OK,
+		      "%s: %s", name, err.msg);
+}
+
 static int has_reason(const struct cal_val_set *s, const char *needle,
 		      int64_t n)
 {
@@ -334,9 +346,7 @@ START_TEST(validate_imagenet_skips_damaged_records)
 	static struct cal_val_set out;
 
 	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
-	ck_assert_msg(cal_val_run_text(set_def("imagenet"), "i.csv", text,
-				       sizeof(text) - 1, cat, NULL, &out,
-				       &err) == DLSIM_OK, "%s", err.msg);
+	run_set_text("imagenet", text, sizeof(text) - 1, cat, &out);
 	ck_assert_int_eq(out.rows, 1);
 	ck_assert(out.row[0].measured == 3600.0);
 	ck_assert(out.row[0].predicted > 0.0);
@@ -382,9 +392,7 @@ START_TEST(validate_bert_rows_map_accumulation)
 	static struct cal_val_set out;
 
 	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
-	ck_assert_msg(cal_val_run_text(set_def("dle_bert"), "b.csv", good,
-				       sizeof(good) - 1, cat, NULL, &out,
-				       &err) == DLSIM_OK, "%s", err.msg);
+	run_set_text("dle_bert", good, sizeof(good) - 1, cat, &out);
 	ck_assert_int_eq(out.rows, 3);
 	ck_assert_str_eq(out.row[0].what, "bert-large seq 128 on V100-16GB "
 			 "x1 mb 8 gb 65536 fp32");
@@ -472,24 +480,18 @@ START_TEST(validate_skips_damaged_kernel_rows)
 	static struct cal_val_set out;
 
 	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
-	ck_assert_msg(cal_val_run_text(set_def("deepbench_gemm"), "g.csv",
-				       gemm, sizeof(gemm) - 1, cat, NULL,
-				       &out, &err) == DLSIM_OK, "%s", err.msg);
+	run_set_text("deepbench_gemm", gemm, sizeof(gemm) - 1, cat, &out);
 	ck_assert_int_eq(out.rows, 1);
 	ck_assert_int_eq(out.skipped, 2);
 	ck_assert(has_reason(&out, "M, N or K missing", 2));
 	free(out.row);
-	ck_assert_msg(cal_val_run_text(set_def("deepbench_conv"), "c.csv",
-				       conv, sizeof(conv) - 1, cat, NULL,
-				       &out, &err) == DLSIM_OK, "%s", err.msg);
+	run_set_text("deepbench_conv", conv, sizeof(conv) - 1, cat, &out);
 	ck_assert_int_eq(out.rows, 1);
 	ck_assert_int_eq(out.skipped, 3);
 	ck_assert(has_reason(&out, "stride or pad missing", 2));
 	ck_assert(has_reason(&out, "a filter larger than its input", 1));
 	free(out.row);
-	ck_assert_msg(cal_val_run_text(set_def("deepbench_rnn"), "r.csv",
-				       rnn, sizeof(rnn) - 1, cat, NULL,
-				       &out, &err) == DLSIM_OK, "%s", err.msg);
+	run_set_text("deepbench_rnn", rnn, sizeof(rnn) - 1, cat, &out);
 	ck_assert_int_eq(out.rows, 3);
 	ck_assert_int_eq(out.skipped, 2);
 	ck_assert(has_reason(&out, "not an LSTM, GRU or vanilla RNN", 1));
