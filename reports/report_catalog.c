@@ -163,6 +163,41 @@ static void system_table(FILE *f, const struct hw_system *s)
 			"-");
 }
 
+/*
+ * Every precision's peaks and efficiencies with their sources, and the
+ * memory efficiency with its own: each figure a prediction takes from
+ * the catalog, traceable to where it came from.
+ */
+static void peaks_json(FILE *f, const struct hw_device *d)
+{
+	int p, first = 1;
+
+	fputs(", \"peaks\": {", f);
+	for (p = 0; p < DLSIM_PRECISION_COUNT; p++) {
+		const struct hw_peak *pk = &d->peak[p];
+
+		if (pk->matrix_flops <= 0.0)
+			continue;
+		fprintf(f, "%s\"%s\": {\"matrix_flops\": %.0f, "
+			"\"vector_flops\": %.0f, \"eff_gemm\": %g, "
+			"\"eff_conv\": %g, \"eff_conv3x3\": %g, "
+			"\"eff_conv1x1\": %g, \"eff_conv1x1s\": %g, "
+			"\"source\": ", first ? "" : ", ",
+			dlsim_precision_name((enum dlsim_precision)p),
+			pk->matrix_flops, pk->vector_flops, pk->eff_gemm,
+			pk->eff_conv, pk->eff_conv3x3, pk->eff_conv1x1,
+			pk->eff_conv1x1s);
+		report_json_string(f, pk->source);
+		fputs(", \"eff_source\": ", f);
+		report_json_string(f, pk->eff_source);
+		fputc('}', f);
+		first = 0;
+	}
+	fprintf(f, "}, \"eff_memory\": %g, \"eff_memory_source\": ",
+		d->eff_memory);
+	report_json_string(f, d->eff_memory_source);
+}
+
 static void system_json(FILE *f, const struct hw_system *s)
 {
 	const struct hw_device *d = s->device;
@@ -186,7 +221,9 @@ static void system_json(FILE *f, const struct hw_system *s)
 			d->peak[p].matrix_flops);
 		first = 0;
 	}
-	fputs("}, \"node\": ", f);
+	fputc('}', f);
+	peaks_json(f, d);
+	fputs(", \"node\": ", f);
 	report_json_string(f, s->node ? s->node->name : "");
 	fputs(", \"intra_link\": ", f);
 	report_json_string(f, s->intra ? s->intra->name : "");

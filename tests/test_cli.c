@@ -170,6 +170,13 @@ START_TEST(cli_predict_yaml_model_and_listing)
 	ck_assert(json_valid(r.out));
 	ck_assert(json_number(r.out, "devices") == 64.0);
 	ck_assert(json_number(r.out, "nodes") == 8.0);
+	/* the figures a prediction takes, with their sources: the V100's
+	 * first precision is fp64, whose 1x1 figure is the GPU vector
+	 * class's (0.407, tools/deepbench_efficiency.py) */
+	ck_assert(json_has(r.out, "peaks") && json_has(r.out, "eff_source") &&
+		  json_has(r.out, "eff_memory_source"));
+	ck_assert(json_number(r.out, "eff_conv1x1") == 0.407);
+	ck_assert(json_number(r.out, "matrix_flops") == 7.8e12);
 }
 END_TEST
 
