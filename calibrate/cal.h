@@ -298,20 +298,31 @@ struct cal_vctx {
 	int64_t row;            /* its index among the file's data rows */
 	const char *const *head;
 	int n_head;
+	struct dlsim_err *err;  /* where a row function that returns
+				   CAL_VAL_FAILED says why */
 };
 
 /* What a row became: both values, or why it was skipped. */
 struct cal_vrow {
 	char what[160];
 	double measured, predicted;
+	char unit[24];          /* "": the set's */
 	char why[128];
 };
+
+/* A row function's return for input that must stop the run (a user's
+ * file; the shipped sets skip what they cannot map): v->err says what,
+ * and the run names the file and line. */
+#define CAL_VAL_FAILED 2
 
 struct cal_val_set_def {
 	const char *name, *file, *title, *unit;
 	int (*row)(const struct cal_vctx *v, struct cal_vrow *r);
 	int heldout;    /* 1: each row costed with kernel fits made without
 			   it (cal_validate_heldout.c); 0: the caller's */
+	/* NULL, or a check of the header (its n names) that refuses the
+	 * file, err saying why */
+	int (*head)(const char *const *head, int n, struct dlsim_err *err);
 };
 
 /* The 64-bit FNV-1a hash of s[0, n). */
@@ -369,5 +380,10 @@ int cal_val_row_dle_bert(const struct cal_vctx *v, struct cal_vrow *r);
 
 /* The ImageNet time-to-train records (cal_validate_imagenet.c). */
 int cal_val_row_imagenet(const struct cal_vctx *v, struct cal_vrow *r);
+
+/* A user's measurement file (cal_validate_user.c, which gives the
+ * format): its header check and its rows, every failure CAL_VAL_FAILED. */
+int cal_val_user_head(const char *const *head, int n, struct dlsim_err *err);
+int cal_val_row_user(const struct cal_vctx *v, struct cal_vrow *r);
 
 #endif /* DLSIM_CALIBRATE_CAL_H */

@@ -15,7 +15,9 @@
  * the median and P90 (nearest rank) of |error|, the median of the signed
  * error (bias), and its five worst rows.  Rows that repeat an earlier
  * row's inputs and value (the files keep every transcription) are read
- * once.
+ * once.  A user's own file (cal_validate_file) is a set like the others
+ * whose row function is cal_validate_user.c's, and whose bad rows stop
+ * the run instead of being skipped.
  *
  * THE RULE THAT KEEPS THE RECORD HONEST (issue 6): one parameter is
  * fitted on these rows, Megatron-DeepSpeed's host dispatch time, on a
@@ -175,6 +177,26 @@ static int val_run(const struct cal_val_set_def *def, const char *fname,
 		   struct db *db, struct db *const *fold,
 		   struct cal_val_set *out, struct dlsim_err *err);
 
+/* err's message, set by a row or header check, placed at in's line. */
+static int placed(const struct cal_in *in, struct dlsim_err *err)
+{
+	char msg[sizeof(err->msg)];
+
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	dlsim_err_clear(err);       /* the first error is kept otherwise */
+	return cal_fail(in, err, "%s", msg);
+}
+
+/* A row that states its own unit (a user's metric column): the set's
+ * unit is that, or "mixed" when its rows differ. */
+static void unit_add(struct cal_val_set *s, int64_t n_before,
+		     const char *unit)
+{
+	if (!*unit || strcmp(s->unit, unit) == 0)
+		return;
+	snprintf(s->unit, sizeof(s->unit), "%s", n_before ? "mixed" : unit);
+}
+
 /* The two fold databases of the held-out sets, made the first time one
  * is asked for (a calibrated run only) and kept for the next. */
 static int folds_open(struct db **fold, struct dlsim_err *err)
@@ -244,10 +266,16 @@ static int val_run(const struct cal_val_set_def *def, const char *fname,
 		free(text);
 		return cal_fail(&in, err, "not a CSV header");
 	}
+	if (def->head && def->head((const char *const *)head, nh, err)) {
+		rc = placed(&in, err);
+		free(text);
+		return rc;
+	}
 	v.cat = cat;
 	v.db = db;
 	v.head = (const char *const *)head;
 	v.n_head = nh;
+	v.err = err;
 	while ((line = cal_in_next(&in)) != NULL) {
 		struct cal_vrow r;
 		char *copy = dup_line(line);
@@ -294,6 +322,10 @@ static int val_run(const struct cal_val_set_def *def, const char *fname,
 		got = def->row(&v, &r);
 		if (got < 0)
 			continue;       /* the row is another set's */
+		if (got == CAL_VAL_FAILED) {
+			rc = placed(&in, err);
+			break;
+		}
 		if (got == 0 && !(isfinite(r.measured) && r.measured > 0.0))
 			got = cal_val_skip(&r, "no measured value");
 		if (got == 0 && !(isfinite(r.predicted) && r.predicted > 0.0))
@@ -321,6 +353,7 @@ static int val_run(const struct cal_val_set_def *def, const char *fname,
 			break;
 		}
 		worst_add(out, &r, e[n]);
+		unit_add(out, n, r.unit);
 		n++;
 	}
 	if (!rc)
@@ -378,5 +411,65 @@ int cal_validate(struct hw_catalog *cat, struct db *db,
 	}
 	db_close(fold[0]);
 	db_close(fold[1]);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- */
+/* A user's measurement file                                         */
+/* ---------------------------------------------------------------- */
+
+/* The set's name: the file's base name less ".csv"; DLSIM_EINVAL when
+ * it is empty, too long for a record, or a shipped set's (whose history
+ * it would join). */
+static int user_set_name(const char *path, char *name, size_t cap,
+			 struct dlsim_err *err)
+{
+	const char *base = strrchr(path, '/');
+	size_t n;
+	int i;
+
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	if (n > 4 && strcmp(base + n - 4, ".csv") == 0)
+		n -= 4;
+	if (n == 0 || n >= cap)
+		return dlsim_err_set(err, DLSIM_EINVAL, "%s: a measurement "
+				     "file's name (less .csv) names its set, "
+				     "and must be 1 to %zu characters",
+				     path, cap - 1);
+	memcpy(name, base, n);
+	name[n] = '\0';
+	for (i = 0; i < cal_val_n_sets; i++)
+		if (strcmp(cal_val_sets[i].name, name) == 0)
+			return dlsim_err_set(err, DLSIM_EINVAL, "%s: '%s' is "
+					     "a shipped set's name; rename "
+					     "the file", path, name);
+	return DLSIM_OK;
+}
+
+int cal_validate_file(struct hw_catalog *cat, struct db *db,
+		      const char *path, struct cal_val_set *out,
+		      struct dlsim_err *err)
+{
+	struct cal_val_set_def def = {
+		NULL, NULL, NULL, "", cal_val_row_user, 0, cal_val_user_head
+	};
+	char name[sizeof(out->name)], title[sizeof(out->title)], *text;
+	size_t len;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = user_set_name(path, name, sizeof(name), err)) ||
+	    (rc = core_read_file(path, &text, &len, err)))
+		return rc;
+	snprintf(title, sizeof(title), "your measurements: %s", path);
+	def.name = name;
+	def.file = path;
+	def.title = title;
+	rc = val_run(&def, path, text, len, cat, db, NULL, out, err);
+	free(text);
+	if (!rc && out->rows == 0)
+		rc = dlsim_err_set(err, DLSIM_EPARSE, "%s: no measurement "
+				   "below the header", path);
 	return rc;
 }

@@ -545,53 +545,53 @@ static int row_jcjohnson(const struct cal_vctx *v, struct cal_vrow *r)
 const struct cal_val_set_def cal_val_sets[] = {
 	{ "vtrain", "vtrain_single.csv", "vTrain: Megatron GPT iteration "
 	  "time with TP/PP/DP on 2-8 A100 (the rows not fitted on)", "s",
-	  row_vtrain, 0 },
+	  row_vtrain, 0, NULL },
 	{ "vtrain_fit", "vtrain_single.csv", "vTrain: the fifth of its rows "
 	  "the dispatch time was fitted on (reported apart)", "s",
-	  row_vtrain_fit, 0 },
+	  row_vtrain_fit, 0, NULL },
 	{ "tf_cnn_p100", "tf_cnn_2017.csv", "tf_cnn_benchmarks 2017: five "
-	  "CNNs on P100 (DGX-1), 1-8 GPUs", "samples/s", row_tf_p100, 0 },
+	  "CNNs on P100 (DGX-1), 1-8 GPUs", "samples/s", row_tf_p100, 0, NULL },
 	{ "tf_cnn_k80", "tf_cnn_2017.csv", "tf_cnn_benchmarks 2017: five "
-	  "CNNs on K80, 1-64 GPUs", "samples/s", row_tf_k80, 0 },
+	  "CNNs on K80, 1-64 GPUs", "samples/s", row_tf_k80, 0, NULL },
 	{ "dle", "dle_resnet50.csv", "NVIDIA DeepLearningExamples: "
 	  "ResNet-50 (TensorFlow, XLA or not) on V100 and A100, 1-16 GPUs",
-	  "samples/s", row_dle, 0 },
+	  "samples/s", row_dle, 0, NULL },
 	{ "dle_bert", "dle_bert.csv", "NVIDIA DeepLearningExamples: BERT-Large "
 	  "pre-training (PyTorch) on V100 and A100, 1-16 GPUs", "samples/s",
-	  cal_val_row_dle_bert, 0 },
+	  cal_val_row_dle_bert, 0, NULL },
 	{ "megatron", "megatron.csv", "Megatron-LM Table 1: GPT 1.7B-1T on "
-	  "32-3072 A100", "TFLOP/s/device", row_megatron, 0 },
+	  "32-3072 A100", "TFLOP/s/device", row_megatron, 0, NULL },
 	{ "korthikanti", "korthikanti.csv", "Korthikanti et al. 2022 Table 5: "
-	  "GPT 22B-1T iteration time on 8-512 A100", "s", row_korthikanti, 0 },
+	  "GPT 22B-1T iteration time on 8-512 A100", "s", row_korthikanti, 0, NULL },
 	{ "horovod", "horovod.csv", "Horovod: scaling efficiency of Inception "
-	  "V3, ResNet-101, VGG-16 on 512 P100, 25 GbE", "%", row_horovod, 0 },
+	  "V3, ResNet-101, VGG-16 on 512 P100, 25 GbE", "%", row_horovod, 0, NULL },
 	{ "imagenet", "imagenet.csv", "ImageNet time-to-train records: "
 	  "ResNet-50 for 90 epochs on 256-1024 P100", "s",
-	  cal_val_row_imagenet, 0 },
+	  cal_val_row_imagenet, 0, NULL },
 	{ "mlperf", "mlperf_resnet_bert.csv", "MLPerf Training v0.5-v2.0: "
 	  "ResNet-50 steady throughput per accelerator", "samples/s/device",
-	  row_mlperf, 0 },
+	  row_mlperf, 0, NULL },
 	{ "jcjohnson", "jcjohnson.csv", "cnn-benchmarks: forward and backward "
 	  "of nine CNNs, batch 16, Maxwell and Pascal GPUs, dual Xeon", "s",
-	  row_jcjohnson, 0 },
+	  row_jcjohnson, 0, NULL },
 	{ "deepbench_gemm", "deepbench_gemm.csv", "DeepBench training GEMM "
-	  "times (kernels; calibration data)", "s", cal_val_row_gemm, 0 },
+	  "times (kernels; calibration data)", "s", cal_val_row_gemm, 0, NULL },
 	{ "deepbench_conv", "deepbench_conv.csv", "DeepBench training "
 	  "convolution times (kernels; calibration data)", "s", cal_val_row_conv,
-	  0 },
+	  0, NULL },
 	{ "deepbench_gemm_heldout", "deepbench_gemm.csv", "DeepBench GEMM "
 	  "times, each with rooflines fitted without its shape (two folds)",
-	  "s", cal_val_row_gemm, 1 },
+	  "s", cal_val_row_gemm, 1, NULL },
 	{ "deepbench_conv_heldout", "deepbench_conv.csv", "DeepBench "
 	  "convolution times, each with rooflines fitted without its shape "
-	  "(two folds)", "s", cal_val_row_conv, 1 },
+	  "(two folds)", "s", cal_val_row_conv, 1, NULL },
 	{ "deepbench_rnn", "deepbench_rnn.csv", "DeepBench training LSTM, "
-	  "GRU and vanilla RNN times (kernels)", "s", cal_val_row_rnn, 0 },
+	  "GRU and vanilla RNN times (kernels)", "s", cal_val_row_rnn, 0, NULL },
 	{ "nccl", "nccl_vtrain.csv", "nccl-tests allreduce, 2-8 A100 and V100, "
-	  "1 MiB-1 GiB (calibration data)", "s", cal_val_row_nccl, 0 },
+	  "1 MiB-1 GiB (calibration data)", "s", cal_val_row_nccl, 0, NULL },
 	{ "deepbench_allreduce", "deepbench_allreduce.csv", "DeepBench "
 	  "allreduce, 2-32 Xeon Phi 7250 on Omni-Path (calibration data)",
-	  "s", cal_val_row_deepbench_allreduce, 0 },
+	  "s", cal_val_row_deepbench_allreduce, 0, NULL },
 };
 
 /* A report holds CAL_VAL_SETS sets: a set more must raise it. */

@@ -365,14 +365,10 @@ int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 		st->tp = v->count[i];
 	if (v->set[i = cli_opt(cmd, "pp")])
 		st->pp = v->count[i];
-	if (st->tp > n || st->pp > n || n % (st->tp * st->pp))
-		return dlsim_err_set(err, DLSIM_EINVAL, "--tp %lld x --pp %lld "
-				     "does not divide the %lld devices",
-				     (long long)st->tp, (long long)st->pp,
-				     (long long)n);
-	st->dp = n / (st->tp * st->pp);
-	if (v->set[i = cli_opt(cmd, "dp")])
-		st->dp = v->count[i];
+	st->dp = v->set[i = cli_opt(cmd, "dp")] ? v->count[i] : 0;
+	st->global_batch = o->global_batch;
+	if ((rc = sim_strategy_complete(st, n, o->batch_per_device, m, err)))
+		return rc;
 	if (v->set[i = cli_opt(cmd, "micro-batch")])
 		st->micro_batch = v->count[i];
 	if (st->schedule == SIM_SCHED_INTERLEAVED)
@@ -381,11 +377,6 @@ int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 		st->chunks = v->count[i];
 	st->sequence_parallel = v->set[cli_opt(cmd, "sequence-parallel")];
 	st->dispatch_s = o->dispatch_s;   /* checked by the command */
-	if (o->global_batch)
-		st->global_batch = o->global_batch;
-	else
-		st->global_batch = (o->batch_per_device ? o->batch_per_device :
-				    m->default_batch) * st->dp;
 	return DLSIM_OK;
 }
 

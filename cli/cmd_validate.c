@@ -7,7 +7,9 @@
  * user has stored); --uncalibrated uses the catalog's figures alone.
  * --record stores the figures, every comparison and the measured values
  * in a database (--db, created if new, else the default one, which must
- * exist) and --history lists what was stored (cal_history.c).
+ * exist) and --history lists what was stored (cal_history.c).  --file
+ * adds a user's measurement files as sets of their own
+ * (cal_validate_file), alone unless --set names shipped ones too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,9 @@ static const struct cli_option options[] = {
 	  "mlperf, jcjohnson, deepbench_gemm, deepbench_conv, "
 	  "deepbench_gemm_heldout, deepbench_conv_heldout, deepbench_rnn, "
 	  "nccl, deepbench_allreduce)" },
+	{ "file", "CSV[,CSV...]", CLI_STRING, "your own measurements, "
+	  "each file a set (columns: model, hw, metric, measured and "
+	  "predict's options; man dlsim); alone, without the shipped sets" },
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
 	{ "db", "PATH", CLI_STRING, "where --record stores and --history "
 	  "reads (default $DLSIM_DB, else the XDG data directory)" },
@@ -42,7 +47,8 @@ static const struct cli_option options[] = {
 };
 
 const struct cli_command cli_validate = {
-	"validate", "[--set NAME[,NAME...]] [--format table|csv|json]",
+	"validate", "[--set NAME[,NAME...]] [--file CSV[,CSV...]] "
+	"[--format table|csv|json]",
 	"Predict every row of the shipped measurement sets and report the "
 	"error.",
 	0, 0, options, cmd_validate
@@ -100,6 +106,70 @@ static int history(const struct cli_command *cmd, const struct cli_values *v,
 	return rc;
 }
 
+/* Split a comma list option into names[0, n) (buf holds the text);
+ * the count, or -1 with err set. */
+static int split_option(const char *opt, const char *text, char *buf,
+			size_t cap, char **names, int max,
+			struct dlsim_err *err)
+{
+	char what[16];
+
+	snprintf(what, sizeof(what), "--%s", opt);
+	if (strlen(text) >= cap) {
+		dlsim_err_set(err, DLSIM_EINVAL, "%s: the list is longer "
+			      "than %zu characters", what, cap - 1);
+		return -1;
+	}
+	snprintf(buf, cap, "%s", text);
+	return cli_split(buf, names, max, what, err);
+}
+
+/* The shipped sets asked for (all without --set or --file), then each
+ * --file's set after them. */
+static int run_sets(const struct cli_command *cmd, const struct cli_values *v,
+		    struct hw_catalog *cat, struct db *db,
+		    struct cal_val_report *rep, struct dlsim_err *err)
+{
+	char buf[1024], fbuf[4096], *names[CAL_VAL_SETS + 1];
+	char *files[CAL_VAL_SETS];
+	int i = cli_opt(cmd, "set"), j = cli_opt(cmd, "file"), n = 0, nf = 0;
+	int k, rc;
+
+	if (v->set[i] && (n = split_option("set", v->str[i], buf,
+					   sizeof(buf), names, CAL_VAL_SETS,
+					   err)) < 0)
+		return err->code;
+	names[n] = NULL;
+	if (v->set[j] && (nf = split_option("file", v->str[j], fbuf,
+					    sizeof(fbuf), files, CAL_VAL_SETS,
+					    err)) < 0)
+		return err->code;
+	if ((v->set[i] || !v->set[j]) &&
+	    (rc = cal_validate(cat, db, v->set[i] ?
+			       (const char *const *)names : NULL, rep, err)))
+		return rc;
+	for (k = 0; k < nf; k++) {
+		if (rep->n_sets == CAL_VAL_SETS)
+			return dlsim_err_set(err, DLSIM_EINVAL, "--file: at "
+					     "most %d sets in all",
+					     CAL_VAL_SETS);
+		rc = cal_validate_file(cat, db, files[k],
+				       &rep->set[rep->n_sets], err);
+		rep->n_sets++;      /* so that release frees its rows */
+		if (rc)
+			return rc;
+		for (i = 0; i < rep->n_sets - 1; i++)
+			if (strcmp(rep->set[i].name,
+				   rep->set[rep->n_sets - 1].name) == 0)
+				return dlsim_err_set(err, DLSIM_EINVAL,
+						     "--file: two sets named "
+						     "'%s' (a set is named "
+						     "after its file)",
+						     rep->set[i].name);
+	}
+	return DLSIM_OK;
+}
+
 /* --plot: the figure, or a note on stderr when gnuplot is missing. */
 static int plot(const char *image, const struct cal_val_report *rep,
 		struct dlsim_err *err)
@@ -122,8 +192,7 @@ int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 	struct cli_calib_src store = { NULL };
 	struct cli_values v;
 	enum report_format fmt;
-	char buf[1024], *names[CAL_VAL_SETS + 1];
-	int rc = cli_parse(cmd, argc, argv, &v), n, i = 0;
+	int rc = cli_parse(cmd, argc, argv, &v), i = 0;
 
 	if (rc >= 0)
 		return rc;
@@ -132,19 +201,6 @@ int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 	if (v.set[cli_opt(cmd, "history")])
 		return history(cmd, &v, fmt, &err) ? cli_fail(cmd, &err) :
 		       cli_finish(cmd, CLI_OK);
-	if (v.set[i = cli_opt(cmd, "set")]) {
-		if (strlen(v.str[i]) >= sizeof(buf)) {
-			dlsim_err_set(&err, DLSIM_EINVAL, "--set: the list is "
-				      "longer than %zu characters",
-				      sizeof(buf) - 1);
-			return cli_fail(cmd, &err);
-		}
-		snprintf(buf, sizeof(buf), "%s", v.str[i]);
-		if ((n = cli_split(buf, names, CAL_VAL_SETS, "--set",
-				   &err)) < 0)
-			return cli_fail(cmd, &err);
-		names[n] = NULL;
-	}
 	if ((rc = cli_catalog(cmd, &cat)) >= 0)
 		return rc;
 	if (!(rep = calloc(1, sizeof(*rep))))
@@ -152,8 +208,7 @@ int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 	if (!rep || (v.set[cli_opt(cmd, "record")] &&
 		     open_store(cmd, &v, &store, &err)) ||
 	    open_fits(cmd, &v, &db, &err) ||
-	    cal_validate(cat, db, v.set[cli_opt(cmd, "set")] ?
-			 (const char *const *)names : NULL, rep, &err) ||
+	    run_sets(cmd, &v, cat, db, rep, &err) ||
 	    (v.set[cli_opt(cmd, "rows")] ?
 	     report_validation_rows(stdout, fmt, rep, &err) :
 	     report_validation(stdout, fmt, rep, &err)) ||

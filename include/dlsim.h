@@ -1376,6 +1376,18 @@ struct sim_strategy {
  * ZeRO, global_batch 0 (the caller sets it). */
 void sim_strategy_init(struct sim_strategy *st);
 
+/*
+ * Complete the strategy a caller set tp and pp of (and dp or the global
+ * batch where it was given, else left at 0) for n_devices: dp = devices /
+ * (tp x pp), the global batch = batch per replica (0: model m's default
+ * batch) x dp.  DLSIM_EINVAL when tp x pp does not divide the devices
+ * (sim_strategy.c; `dlsim predict` and a measurement file's rows both
+ * complete theirs with it).
+ */
+int sim_strategy_complete(struct sim_strategy *st, int64_t n_devices,
+			  int64_t batch, const struct model *m,
+			  struct dlsim_err *err);
+
 /* One strategy's step (sim_parallel.c's head comment gives the model). */
 struct sim_par_result {
 	struct sim_strategy strategy;
@@ -2138,6 +2150,20 @@ const char *cal_validation_set(int i);
 int cal_validate(struct hw_catalog *cat, struct db *db,
 		 const char *const *names, struct cal_val_report *out,
 		 struct dlsim_err *err);
+
+/*
+ * Predict every row of the user's measurement file at path (a CSV whose
+ * columns are `dlsim predict`'s options, cal_validate_user.c) as
+ * cal_validate does a shipped set, into *out (the caller releases its
+ * rows with the report, also on failure), the set named after the file
+ * less ".csv".  DLSIM_EIO for an unreadable file; DLSIM_EPARSE naming
+ * the file, line and column for an unknown or missing column or a field
+ * `dlsim predict` would refuse, or a row it cannot predict; DLSIM_EINVAL
+ * for a file named as a shipped set; DLSIM_ENOMEM.
+ */
+int cal_validate_file(struct hw_catalog *cat, struct db *db,
+		      const char *path, struct cal_val_set *out,
+		      struct dlsim_err *err);
 
 /* Store each set's figures of r in db with this dlsim's version (one
  * prediction row per set, cal_history.c). */

@@ -100,57 +100,6 @@
 #include "core/banned.h"
 
 /* ---------------------------------------------------------------- */
-/* Names                                                             */
-/* ---------------------------------------------------------------- */
-
-static const char *const schedule_names[] = { "1f1b", "gpipe",
-					      "interleaved", NULL };
-static const char *const recompute_names[] = { "none", "selective",
-					       "full", NULL };
-
-const char *sim_schedule_name(enum sim_schedule s)
-{
-	return (unsigned)s < SIM_SCHED_COUNT ? schedule_names[s] : NULL;
-}
-
-const char *sim_recompute_name(enum sim_recompute r)
-{
-	return (unsigned)r < SIM_RECOMPUTE_COUNT ? recompute_names[r] : NULL;
-}
-
-int sim_schedule_parse(const char *name, enum sim_schedule *out,
-		       struct dlsim_err *err)
-{
-	int v = core_name_parse(schedule_names, name, "schedule", err);
-
-	if (v < 0)
-		return err ? err->code : DLSIM_ENOTFOUND;
-	*out = (enum sim_schedule)v;
-	return DLSIM_OK;
-}
-
-int sim_recompute_parse(const char *name, enum sim_recompute *out,
-			struct dlsim_err *err)
-{
-	int v = core_name_parse(recompute_names, name, "recompute", err);
-
-	if (v < 0)
-		return err ? err->code : DLSIM_ENOTFOUND;
-	*out = (enum sim_recompute)v;
-	return DLSIM_OK;
-}
-
-void sim_strategy_init(struct sim_strategy *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->tp = st->pp = st->dp = 1;
-	st->micro_batch = 1;
-	st->chunks = 1;
-	st->schedule = SIM_SCHED_1F1B;
-	st->recompute = SIM_RECOMPUTE_NONE;
-}
-
-/* ---------------------------------------------------------------- */
 /* The context: layer costs per (tp, micro-batch), cached            */
 /* ---------------------------------------------------------------- */
 

@@ -44,6 +44,7 @@ static const struct suite_entry suites[] = {
 	{ "seed", suite_seed },
 	{ "parallel", suite_parallel },
 	{ "validate", suite_validate },
+	{ "validate_user", suite_validate_user },
 };
 
 #define N_SUITES ((int)(sizeof(suites) / sizeof(suites[0])))

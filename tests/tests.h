@@ -35,6 +35,7 @@ Suite *suite_hwcalib_cli(void);
 Suite *suite_seed(void);
 Suite *suite_parallel(void);
 Suite *suite_validate(void);
+Suite *suite_validate_user(void);
 
 /* Relative closeness: |a - b| <= tol * |b|. */
 #define ck_assert_rel(a, b, tol) do { \

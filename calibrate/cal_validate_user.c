@@ -1,0 +1,361 @@
+/*
+ * cal_validate_user.c -- `dlsim validate --file FILE`: a user's own
+ * measurements, predicted and compared as the shipped sets are.
+ *
+ * WHY
+ * The shipped sets are what others published; the accuracy that matters
+ * to a user is on their own models and machines.  A measurement file
+ * makes their runs a set of the record: the same statistics, rows, plot,
+ * JSON, and with --record the same history across dlsim versions.
+ *
+ * THE FORMAT (README "Your own measurements", man dlsim)
+ * A CSV file with a header.  Each column is named as the `dlsim predict`
+ * option it stands for, without the dashes, and holds what that option
+ * takes; an empty field is an option not given, so a row means what the
+ * same `dlsim predict` command line would:
+ *   model, hw                     required (predict's MODEL and --hw)
+ *   metric                        required: step_s, samples_per_s,
+ *                                 samples_per_s_per_device
+ *   measured                      required: the measured figure, > 0
+ *   batch, global-batch, precision, optimizer, fuse-elementwise,
+ *   no-overlap, dispatch-us       the data-parallel step's options
+ *   tp, pp, dp, micro-batch, recompute, sequence-parallel
+ *                                 a hybrid-parallel strategy (any of them
+ *                                 set, or dispatch-us above 0 on a
+ *                                 transformer, asks for one, as predict)
+ *   source, note                  free text; source is kept with the row
+ * Flags (fuse-elementwise, no-overlap, sequence-parallel) take yes or no.
+ * A column of another name is refused, so that a misspelt one is not
+ * silently left out; so is any field predict would refuse, with the
+ * file, line and column.  Unlike the shipped sets, whose rows are
+ * skipped when the catalog lacks their device, a user's row that cannot
+ * be predicted is an error: they asked for it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate/cal.h"
+#include "core/banned.h"
+
+/* ---------------------------------------------------------------- */
+/* The columns                                                       */
+/* ---------------------------------------------------------------- */
+
+static const char *const columns[] = {
+	"model", "hw", "metric", "measured",
+	"batch", "global-batch", "precision", "optimizer",
+	"fuse-elementwise", "no-overlap", "dispatch-us",
+	"tp", "pp", "dp", "micro-batch", "recompute", "sequence-parallel",
+	"source", "note", NULL
+};
+
+/* Those that ask for a hybrid-parallel strategy (dispatch-us aside). */
+static const char *const strategy_columns[] = {
+	"tp", "pp", "dp", "micro-batch", "recompute", "sequence-parallel",
+	NULL
+};
+
+static const char *const required[] = {
+	"model", "hw", "metric", "measured", NULL
+};
+
+static int listed(const char *const *list, const char *name)
+{
+	int i;
+
+	for (i = 0; list[i]; i++)
+		if (strcmp(list[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+int cal_val_user_head(const char *const *head, int n, struct dlsim_err *err)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		if (!listed(columns, head[i]))
+			return dlsim_err_set(err, DLSIM_EPARSE, "unknown column "
+					     "'%s' (the columns are dlsim "
+					     "predict's options: man dlsim, "
+					     "VALIDATE)", head[i]);
+		for (j = 0; j < i; j++)
+			if (strcmp(head[i], head[j]) == 0)
+				return dlsim_err_set(err, DLSIM_EPARSE,
+						     "column '%s' appears "
+						     "twice", head[i]);
+	}
+	for (i = 0; required[i]; i++) {
+		for (j = 0; j < n && strcmp(head[j], required[i]); j++)
+			;
+		if (j == n)
+			return dlsim_err_set(err, DLSIM_EPARSE, "no '%s' "
+					     "column (model, hw, metric and "
+					     "measured are required)",
+					     required[i]);
+	}
+	return DLSIM_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* One row's fields                                                  */
+/* ---------------------------------------------------------------- */
+
+/* What a row asks for, read from its fields. */
+struct user_row {
+	struct sim_options o;
+	struct sim_strategy st;
+	int strategy;                /* 1: a hybrid-parallel step */
+	int optimizer_given;
+	enum { STEP_S, SAMPLES_S, SAMPLES_S_DEVICE } metric;
+	double measured;
+};
+
+/* Prefix err's message with the column it is about. */
+static int in_column(const char *col, int rc, struct dlsim_err *err)
+{
+	char msg[sizeof(err->msg)];
+
+	if (rc == DLSIM_OK)
+		return rc;
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	dlsim_err_clear(err);       /* the first error is kept otherwise */
+	return dlsim_err_set(err, rc, "column '%s': %s", col, msg);
+}
+
+static int read_count(const struct cal_vctx *v, const char *col,
+		      int64_t *out, struct dlsim_err *err)
+{
+	const char *s = cal_val_col(v, col);
+
+	if (!*s)
+		return DLSIM_OK;
+	return in_column(col, dlsim_parse_count(s, INT64_MAX / 2, out, s,
+						 err), err);
+}
+
+static int read_flag(const struct cal_vctx *v, const char *col, int *out,
+		     struct dlsim_err *err)
+{
+	const char *s = cal_val_col(v, col);
+
+	if (!*s)
+		return DLSIM_OK;
+	if (strcmp(s, "yes") && strcmp(s, "no"))
+		return dlsim_err_set(err, DLSIM_EINVAL, "column '%s': '%s' "
+				     "is not yes or no", col, s);
+	*out = strcmp(s, "yes") == 0;
+	return DLSIM_OK;
+}
+
+static int read_metric(const struct cal_vctx *v, struct user_row *u,
+		       struct dlsim_err *err)
+{
+	const char *s = cal_val_col(v, "metric");
+	const char *m = cal_val_col(v, "measured");
+	int rc;
+
+	if (strcmp(s, "step_s") == 0)
+		u->metric = STEP_S;
+	else if (strcmp(s, "samples_per_s") == 0)
+		u->metric = SAMPLES_S;
+	else if (strcmp(s, "samples_per_s_per_device") == 0)
+		u->metric = SAMPLES_S_DEVICE;
+	else
+		return dlsim_err_set(err, DLSIM_EINVAL, "column 'metric': "
+				     "'%s' is not step_s, samples_per_s or "
+				     "samples_per_s_per_device", s);
+	if ((rc = dlsim_parse_number(m, &u->measured, m, err)))
+		return in_column("measured", rc, err);
+	if (!(u->measured > 0.0))
+		return dlsim_err_set(err, DLSIM_EINVAL, "column 'measured': "
+				     "'%s' is not above 0", m);
+	return DLSIM_OK;
+}
+
+/* The data-parallel options (cli_sim_options' for these columns). */
+static int read_options(const struct cal_vctx *v, struct user_row *u,
+			struct dlsim_err *err)
+{
+	struct sim_options *o = &u->o;
+	const char *s;
+	double us;
+	int rc = DLSIM_OK, no_overlap = 0;
+
+	sim_options_init(o);
+	if ((rc = read_count(v, "batch", &o->batch_per_device, err)) ||
+	    (rc = read_count(v, "global-batch", &o->global_batch, err)))
+		return rc;
+	if (o->batch_per_device && o->global_batch)
+		return dlsim_err_set(err, DLSIM_EINVAL, "columns 'batch' and "
+				     "'global-batch' exclude each other");
+	s = cal_val_col(v, "precision");
+	if (*s && strcmp(s, "auto")) {
+		o->precision_auto = 0;
+		rc = in_column("precision", dlsim_precision_parse(
+				       s, &o->precision, err), err);
+	}
+	s = cal_val_col(v, "optimizer");
+	if (!rc && (u->optimizer_given = *s != '\0'))
+		rc = in_column("optimizer", sim_optimizer_parse(
+				       s, &o->optimizer, err), err);
+	if (!rc)
+		rc = read_flag(v, "fuse-elementwise", &o->fuse_elementwise,
+			       err);
+	if (!rc && !(rc = read_flag(v, "no-overlap", &no_overlap, err)))
+		o->overlap = !no_overlap;
+	s = cal_val_col(v, "dispatch-us");
+	if (!rc && *s) {
+		if ((rc = in_column("dispatch-us", dlsim_parse_number(
+					    s, &us, s, err), err)))
+			return rc;
+		if (!(us >= 0.0 && us < 1e6))
+			return dlsim_err_set(err, DLSIM_EINVAL, "column "
+					     "'dispatch-us': %s is not at "
+					     "least 0 and below 1e6", s);
+		o->dispatch_s = us * 1e-6;
+	}
+	return rc;
+}
+
+/* The strategy, when the row asks for one (cli_strategy's rules). */
+static int read_strategy(const struct cal_vctx *v, const struct model *m,
+			 int64_t n, struct user_row *u, struct dlsim_err *err)
+{
+	struct sim_strategy *st = &u->st;
+	const char *s;
+	int i, rc;
+
+	sim_strategy_init(st);
+	for (i = 0; strategy_columns[i]; i++)
+		u->strategy |= *cal_val_col(v, strategy_columns[i]) != '\0';
+	u->strategy |= u->o.dispatch_s > 0.0 && m->tf.blocks > 0;
+	if (!u->strategy)
+		return DLSIM_OK;
+	if (u->o.fuse_elementwise || !u->o.overlap)
+		return dlsim_err_set(err, DLSIM_EINVAL, "fuse-elementwise and "
+				     "no-overlap are not available with a "
+				     "parallel strategy");
+	st->dp = 0;
+	if ((rc = read_count(v, "tp", &st->tp, err)) ||
+	    (rc = read_count(v, "pp", &st->pp, err)) ||
+	    (rc = read_count(v, "dp", &st->dp, err)))
+		return rc;
+	st->global_batch = u->o.global_batch;
+	if ((rc = sim_strategy_complete(st, n, u->o.batch_per_device, m, err)))
+		return rc;
+	if ((rc = read_count(v, "micro-batch", &st->micro_batch, err)) ||
+	    (rc = read_flag(v, "sequence-parallel", &st->sequence_parallel,
+			    err)))
+		return rc;
+	s = cal_val_col(v, "recompute");
+	if (*s && (rc = in_column("recompute", sim_recompute_parse(
+					  s, &st->recompute, err), err)))
+		return rc;
+	st->dispatch_s = u->o.dispatch_s;
+	return DLSIM_OK;
+}
+
+/* ---------------------------------------------------------------- */
+/* The prediction                                                    */
+/* ---------------------------------------------------------------- */
+
+static const char *metric_unit(const struct user_row *u)
+{
+	return u->metric == STEP_S ? "s" : u->metric == SAMPLES_S ?
+	       "samples/s" : "samples/s/device";
+}
+
+static double pick(const struct user_row *u, double step_s, double samples_s,
+		   int64_t devices)
+{
+	return u->metric == STEP_S ? step_s : u->metric == SAMPLES_S ?
+	       samples_s : samples_s / (double)devices;
+}
+
+static int predict_parallel(const char *name, const struct model *m,
+			    const struct hw_system *s,
+			    const struct user_row *u, struct cal_vrow *r,
+			    struct dlsim_err *err)
+{
+	struct sim_par_result res;
+	enum dlsim_precision p = u->o.precision_auto ?
+				 hw_device_auto_precision(s->device) :
+				 u->o.precision;
+	enum sim_optimizer opt = u->optimizer_given ? u->o.optimizer :
+				 SIM_OPT_ADAM;
+	int rc;
+
+	if (!hw_device_supports(s->device, p))
+		return dlsim_err_set(err, DLSIM_EINVAL, "device '%s' has no "
+				     "%s peak in the catalog", s->device->name,
+				     dlsim_precision_name(p));
+	if ((rc = sim_parallel_predict(m, s, p, opt, &u->st, &res, err)))
+		return rc;
+	snprintf(r->what, sizeof(r->what), "%.72s on %.24s tp %lld pp %lld dp "
+		 "%lld mb %lld gb %lld %s %s", name, s->spec,
+		 (long long)u->st.tp, (long long)u->st.pp, (long long)u->st.dp,
+		 (long long)u->st.micro_batch, (long long)u->st.global_batch,
+		 dlsim_precision_name(p), sim_recompute_name(u->st.recompute));
+	r->predicted = pick(u, res.step_time_s, res.samples_per_s,
+			    res.devices);
+	return DLSIM_OK;
+}
+
+static int predict_data_parallel(const char *name, const struct model *m,
+				 const struct hw_system *s,
+				 const struct user_row *u, struct cal_vrow *r,
+				 struct dlsim_err *err)
+{
+	struct sim_result res;
+	int rc = sim_predict(m, s, &u->o, &res, err);
+
+	if (rc)
+		return rc;
+	snprintf(r->what, sizeof(r->what), "%.72s on %.48s batch %lld %s%s",
+		 name, s->spec, (long long)res.batch_per_device,
+		 dlsim_precision_name(res.precision),
+		 u->o.fuse_elementwise ? " fused" : "");
+	r->predicted = pick(u, res.step_time_s, res.throughput, res.devices);
+	sim_result_release(&res);
+	return DLSIM_OK;
+}
+
+int cal_val_row_user(const struct cal_vctx *v, struct cal_vrow *r)
+{
+	struct user_row u;
+	struct model *m = NULL;
+	struct hw_system s;
+	struct hw_calib cal;
+	struct dlsim_err *err = v->err;
+	const char *name = cal_val_col(v, "model");
+	size_t n;
+	int rc;
+
+	memset(&u, 0, sizeof(u));
+	if ((rc = read_metric(v, &u, err)) || (rc = read_options(v, &u, err)))
+		return CAL_VAL_FAILED;
+	if ((rc = in_column("hw", hw_system_resolve(v->cat, cal_val_col(
+							    v, "hw"), &s, err),
+			    err)))
+		return CAL_VAL_FAILED;
+	if (v->db && hw_calib_load_system(v->db, &s, &cal, NULL) == DLSIM_OK)
+		s.calib = &cal;
+	if ((rc = in_column("model", model_resolve(name, &m, err), err)))
+		return CAL_VAL_FAILED;
+	rc = read_strategy(v, m, s.n_devices, &u, err);
+	if (!rc)
+		rc = u.strategy ? predict_parallel(name, m, &s, &u, r, err) :
+		     predict_data_parallel(name, m, &s, &u, r, err);
+	model_free(m);
+	if (rc)
+		return CAL_VAL_FAILED;
+	r->measured = u.measured;
+	snprintf(r->unit, sizeof(r->unit), "%s", metric_unit(&u));
+	/* a file may mix metrics: each row names its unit */
+	n = strlen(r->what);
+	snprintf(r->what + n, sizeof(r->what) - n, " (%s)", r->unit);
+	return 0;
+}

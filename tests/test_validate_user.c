@@ -1,0 +1,319 @@
+/*
+ * test_validate_user.c -- `dlsim validate --file` (calibrate/
+ * cal_validate_user.c): a user's measurement file becomes a set whose
+ * rows are predicted exactly as `dlsim predict` would predict the same
+ * options, and any field predict would refuse stops the run with the
+ * file, line and column.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "calibrate/cal.h"
+#include "cli_util.h"
+#include "dlsim.h"
+
+static const struct cal_val_set_def user_def = {
+	"mine", "t.csv", "t", "", cal_val_row_user, 0, cal_val_user_head
+};
+
+/* Run text as a user's file "t.csv" on the shipped catalog, no fits;
+ * the return code, err holding the message. */
+static int run_user(const char *text, struct cal_val_set *out,
+		    struct dlsim_err *err)
+{
+	struct hw_catalog *cat = NULL;
+	int rc;
+
+	ck_assert_int_eq(hw_catalog_load(NULL, &cat, err), DLSIM_OK);
+	rc = cal_val_run_text(&user_def, "t.csv", text, strlen(text), cat,
+			      NULL, out, err);
+	hw_catalog_free(cat);
+	return rc;
+}
+
+/* ResNet-50 on 8 V100 at batch 64 fp32, as `dlsim predict resnet50 --hw
+ * v100x8 --batch 64 --precision fp32` makes it. */
+static void resnet_direct(struct sim_result *res)
+{
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct hw_system s;
+	struct model *m = NULL;
+	struct sim_options o;
+
+	ck_assert_int_eq(hw_catalog_load(NULL, &cat, &err), DLSIM_OK);
+	ck_assert_int_eq(hw_system_resolve(cat, "v100x8", &s, &err), DLSIM_OK);
+	ck_assert_int_eq(model_resolve("resnet50", &m, &err), DLSIM_OK);
+	sim_options_init(&o);
+	o.batch_per_device = 64;
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP32;
+	ck_assert_int_eq(sim_predict(m, &s, &o, res, &err), DLSIM_OK);
+	model_free(m);
+	hw_catalog_free(cat);
+}
+
+/* vTrain's GPT (24 layers, hidden 1024) on 8 A100 with tp 2, pp 2, dp 2,
+ * micro-batch 4, global batch 32, full recomputation, 66 us dispatch,
+ * fp16 and Adam: what `dlsim predict` gives the same flags. */
+static double gpt_direct(void)
+{
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct hw_system s;
+	struct model *m = NULL;
+	struct sim_strategy st;
+	struct sim_par_result r;
+
+	ck_assert_int_eq(hw_catalog_load(NULL, &cat, &err), DLSIM_OK);
+	ck_assert_int_eq(hw_system_resolve(cat, "a100x8", &s, &err), DLSIM_OK);
+	ck_assert_int_eq(model_resolve("gpt:layers=24,hidden=1024,heads=16,"
+				       "seq=1024,vocab=50257,unfused=1", &m,
+				       &err), DLSIM_OK);
+	sim_strategy_init(&st);
+	st.tp = 2;
+	st.pp = 2;
+	st.dp = 2;
+	st.micro_batch = 4;
+	st.global_batch = 32;
+	st.recompute = SIM_RECOMPUTE_FULL;
+	st.dispatch_s = 66e-6;
+	ck_assert_int_eq(sim_parallel_predict(m, &s, DLSIM_FP16, SIM_OPT_ADAM,
+					      &st, &r, &err), DLSIM_OK);
+	model_free(m);
+	hw_catalog_free(cat);
+	return r.step_time_s;
+}
+
+/*
+ * One data-parallel step read three ways and one hybrid-parallel step.
+ * The three metrics of the same ResNet-50 step are tied by hand: the
+ * system's samples/s over 8 devices is each device's, and a step of 8 x
+ * 64 = 512 samples takes 512 / (samples/s) seconds.  Errors are
+ * predicted / measured - 1.
+ */
+START_TEST(validate_user_rows_are_predicts)
+{
+	static const char text[] =
+		"model,hw,batch,precision,metric,measured,source\n"
+		"resnet50,v100x8,64,fp32,samples_per_s,2000,a\n"
+		"resnet50,v100x8,64,fp32,samples_per_s_per_device,250,b\n"
+		"resnet50,v100x8,64,fp32,step_s,0.256,c\n";
+	static const char gpt[] =
+		"model,hw,global-batch,precision,tp,pp,micro-batch,recompute,"
+		"dispatch-us,metric,measured\n"
+		"\"gpt:layers=24,hidden=1024,heads=16,seq=1024,vocab=50257,"
+		"unfused=1\",a100x8,32,fp16,2,2,4,full,66,step_s,0.219732754\n";
+	struct dlsim_err err = { 0, "" };
+	struct cal_val_set out;
+	struct sim_result res;
+	double t;
+
+	resnet_direct(&res);
+	ck_assert_msg(run_user(text, &out, &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(out.rows, 3);
+	ck_assert_int_eq(out.skipped, 0);
+	ck_assert_str_eq(out.name, "mine");
+	ck_assert_str_eq(out.unit, "mixed");
+	t = out.row[0].predicted;
+	ck_assert_rel(t, res.throughput, 1e-12);
+	ck_assert_rel(out.row[1].predicted, t / 8.0, 1e-12);
+	ck_assert_rel(out.row[2].predicted, 512.0 / t, 1e-12);
+	ck_assert_rel(out.row[0].error, t / 2000.0 - 1.0, 1e-12);
+	ck_assert_rel(out.row[2].error, 512.0 / t / 0.256 - 1.0, 1e-12);
+	ck_assert_str_eq(out.row[0].what,
+			 "resnet50 on v100x8 batch 64 fp32 (samples/s)");
+	ck_assert_str_eq(out.row[1].source, "b");
+	ck_assert_int_eq(out.row[2].line, 2);
+	sim_result_release(&res);
+	free(out.row);
+
+	memset(&err, 0, sizeof(err));
+	ck_assert_msg(run_user(gpt, &out, &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(out.rows, 1);
+	ck_assert_str_eq(out.unit, "s");
+	ck_assert_rel(out.row[0].predicted, gpt_direct(), 1e-12);
+	ck_assert(strstr(out.row[0].what, "on a100x8 tp 2 pp 2 dp 2 mb 4 gb "
+			 "32 fp16 full (s)") != NULL);
+	free(out.row);
+}
+END_TEST
+
+/* Every field predict would refuse stops the run, naming the place. */
+START_TEST(validate_user_refuses_bad_fields)
+{
+	static const struct {
+		const char *text, *says;
+	} bad[] = {
+		{ "model,hw,metric,measured,precison\n"
+		  "resnet50,v100,step_s,1,fp16\n",
+		  "t.csv:1: unknown column 'precison'" },
+		{ "model,hw,metric\nresnet50,v100,step_s\n",
+		  "t.csv:1: no 'measured' column" },
+		{ "model,hw,metric,measured,hw\n",
+		  "t.csv:1: column 'hw' appears twice" },
+		{ "model,hw,metric,measured,precision\n"
+		  "resnet50,v100,step_s,1,fp16\n"
+		  "resnet50,v100,step_s,1,fp17\n",
+		  "t.csv:3: column 'precision': unknown precision 'fp17'" },
+		{ "model,hw,metric,measured\nresnet5,v100,step_s,1\n",
+		  "t.csv:2: column 'model': unknown model 'resnet5'" },
+		{ "model,hw,metric,measured\nresnet50,v99,step_s,1\n",
+		  "t.csv:2: column 'hw':" },
+		{ "model,hw,metric,measured\nresnet50,v100,steps,1\n",
+		  "t.csv:2: column 'metric': 'steps' is not step_s" },
+		{ "model,hw,metric,measured\nresnet50,v100,step_s,0\n",
+		  "t.csv:2: column 'measured': '0' is not above 0" },
+		{ "model,hw,metric,measured\nresnet50,v100,step_s,fast\n",
+		  "t.csv:2: column 'measured':" },
+		{ "model,hw,metric,measured,batch\nresnet50,v100,step_s,1,-2\n",
+		  "t.csv:2: column 'batch':" },
+		{ "model,hw,metric,measured,batch,global-batch\n"
+		  "resnet50,v100x8,step_s,1,2,16\n",
+		  "t.csv:2: columns 'batch' and 'global-batch' exclude" },
+		{ "model,hw,metric,measured,fuse-elementwise\n"
+		  "resnet50,v100,step_s,1,1\n",
+		  "t.csv:2: column 'fuse-elementwise': '1' is not yes or no" },
+		{ "model,hw,metric,measured,dispatch-us\n"
+		  "resnet50,v100,step_s,1,-4\n",
+		  "t.csv:2: column 'dispatch-us': -4 is not at least 0" },
+		{ "model,hw,metric,measured,tp\ngpt3-175b,a100x8,step_s,1,3\n",
+		  "t.csv:2: tp 3 x pp 1 does not divide the 8 devices" },
+		{ "model,hw,metric,measured,tp\nresnet50,v100x8,step_s,1,2\n",
+		  "t.csv:2: model 'resnet50' is not a transformer" },
+		{ "model,hw,metric,measured,tp,fuse-elementwise\n"
+		  "gpt3-175b,a100x8,step_s,1,8,yes\n",
+		  "t.csv:2: fuse-elementwise and no-overlap are not available" },
+		{ "model,hw,metric,measured,recompute\n"
+		  "gpt3-175b,a100x8,step_s,1,most\n",
+		  "t.csv:2: column 'recompute':" },
+		{ "model,hw,metric,measured,precision\n"
+		  "resnet50,k80,step_s,1,fp8\n",
+		  "t.csv:2: device 'k80' has no fp8 peak" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct dlsim_err err = { 0, "" };
+		struct cal_val_set out;
+		int rc = run_user(bad[i].text, &out, &err);
+
+		free(out.row);
+		ck_assert_msg(rc == DLSIM_EPARSE, "case %zu: rc %d (%s)", i, rc,
+			      err.msg);
+		ck_assert_msg(strstr(err.msg, bad[i].says) != NULL,
+			      "case %zu: '%s' lacks '%s'", i, err.msg,
+			      bad[i].says);
+	}
+}
+END_TEST
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert(f != NULL);
+	ck_assert(fputs(text, f) >= 0);
+	ck_assert(fclose(f) == 0);
+}
+
+/* The file names its set; a shipped set's name, a missing file and a
+ * file with no measurement are refused. */
+START_TEST(validate_user_file_names_its_set)
+{
+	static const char good[] = "model,hw,metric,measured\n"
+				   "resnet50,v100,step_s,0.2\n";
+	char dir[] = "/tmp/dlsim-vuser-XXXXXX", path[128], args[512];
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct cal_val_set out;
+	struct run r;
+
+	ck_assert(mkdtemp(dir) != NULL);
+	ck_assert_int_eq(hw_catalog_load(NULL, &cat, &err), DLSIM_OK);
+	snprintf(path, sizeof(path), "%s/my-runs.csv", dir);
+	write_file(path, good);
+	ck_assert_int_eq(cal_validate_file(cat, NULL, path, &out, &err),
+			 DLSIM_OK);
+	ck_assert_str_eq(out.name, "my-runs");
+	ck_assert(strstr(out.title, path) != NULL);
+	ck_assert_int_eq(out.rows, 1);
+	free(out.row);
+
+	snprintf(args, sizeof(args), "validate --file %s --format json "
+		 "--uncalibrated", path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_valid(r.out) && strstr(r.out, "\"my-runs\": {") &&
+		  !strstr(r.out, "\"vtrain\""));
+	snprintf(args, sizeof(args), "validate --set dle --file %s "
+		 "--uncalibrated", path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "\ndle ") && strstr(r.out, "\nmy-runs "));
+	snprintf(args, sizeof(args), "validate --file %s,%s", path, path);
+	run(&r, args);
+	assert_one_error(&r, 2, "two sets named 'my-runs'");
+
+	snprintf(path, sizeof(path), "%s/dle.csv", dir);
+	write_file(path, good);
+	ck_assert_int_eq(cal_validate_file(cat, NULL, path, &out, &err),
+			 DLSIM_EINVAL);
+	ck_assert(strstr(err.msg, "'dle' is a shipped set's name") != NULL);
+	ck_assert_int_eq(unlink(path), 0);
+
+	snprintf(path, sizeof(path), "%s/gone.csv", dir);
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(cal_validate_file(cat, NULL, path, &out, &err),
+			 DLSIM_EIO);
+	ck_assert(strstr(err.msg, "gone.csv") != NULL);
+
+	snprintf(path, sizeof(path), "%s/empty.csv", dir);
+	write_file(path, "model,hw,metric,measured\n");
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(cal_validate_file(cat, NULL, path, &out, &err),
+			 DLSIM_EPARSE);
+	ck_assert(strstr(err.msg, "no measurement below the header") != NULL);
+	free(out.row);
+	snprintf(args, sizeof(args), "validate --file %s", path);
+	run(&r, args);
+	assert_one_error(&r, 1, "empty.csv: no measurement below the header");
+	ck_assert_int_eq(unlink(path), 0);
+
+	snprintf(path, sizeof(path), "%s/my-runs.csv", dir);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* The example file the README shows validates. */
+START_TEST(validate_user_example_runs)
+{
+	struct run r;
+
+	run(&r, "validate --file configs/measurements/example.csv "
+	    "--rows --format csv");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "example,resnet50 on p100 batch 64 fp32 "
+			 "(samples/s),219,") != NULL);
+}
+END_TEST
+
+Suite *suite_validate_user(void)
+{
+	Suite *s = suite_create("validate_user");
+	TCase *c = tcase_create("core");
+
+	tcase_set_timeout(c, 60);
+	tcase_add_test(c, validate_user_rows_are_predicts);
+	tcase_add_test(c, validate_user_refuses_bad_fields);
+	tcase_add_test(c, validate_user_file_names_its_set);
+	tcase_add_test(c, validate_user_example_runs);
+	suite_add_tcase(s, c);
+	return s;
+}
