@@ -320,8 +320,9 @@ struct cal_val_set_def {
 	int (*row)(const struct cal_vctx *v, struct cal_vrow *r);
 	int heldout;    /* 1: each row costed with kernel fits made without
 			   it (cal_validate_heldout.c); 0: the caller's */
-	/* NULL, or a check of the header (its n names) that refuses the
-	 * file, err saying why */
+	/* NULL for a shipped set; a user's file's check of the header (its
+	 * n names) that refuses the file, err saying why (its repeated rows
+	 * are kept: they are measurements, not transcriptions) */
 	int (*head)(const char *const *head, int n, struct dlsim_err *err);
 };
 

@@ -290,9 +290,12 @@ static int val_run(const struct cal_val_set_def *def, const char *fname,
 			free(copy);
 			continue;
 		}
-		for (k = 0; k < n_seen && strcmp(seen[k], copy); k++)
+		/* a user's repeated row is a repeated measurement, a
+		 * shipped file's a repeated transcription */
+		for (k = 0; !def->head && k < n_seen && strcmp(seen[k], copy);
+		     k++)
 			;
-		if (k < n_seen) {      /* a repeated transcription */
+		if (!def->head && k < n_seen) {
 			free(copy);
 			continue;
 		}
@@ -418,11 +421,8 @@ int cal_validate(struct hw_catalog *cat, struct db *db,
 /* A user's measurement file                                         */
 /* ---------------------------------------------------------------- */
 
-/* The set's name: the file's base name less ".csv"; DLSIM_EINVAL when
- * it is empty, too long for a record, or a shipped set's (whose history
- * it would join). */
-static int user_set_name(const char *path, char *name, size_t cap,
-			 struct dlsim_err *err)
+int cal_validate_file_name(const char *path, char *name, size_t cap,
+			   struct dlsim_err *err)
 {
 	const char *base = strrchr(path, '/');
 	size_t n;
@@ -459,7 +459,7 @@ int cal_validate_file(struct hw_catalog *cat, struct db *db,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = user_set_name(path, name, sizeof(name), err)) ||
+	if ((rc = cal_validate_file_name(path, name, sizeof(name), err)) ||
 	    (rc = core_read_file(path, &text, &len, err)))
 		return rc;
 	snprintf(title, sizeof(title), "your measurements: %s", path);

@@ -51,10 +51,10 @@ static const char *const columns[] = {
 	"source", "note", NULL
 };
 
-/* Those that ask for a hybrid-parallel strategy (dispatch-us aside). */
+/* Those that ask for a hybrid-parallel strategy when set
+ * (sequence-parallel when yes, dispatch-us above 0 on a transformer). */
 static const char *const strategy_columns[] = {
-	"tp", "pp", "dp", "micro-batch", "recompute", "sequence-parallel",
-	NULL
+	"tp", "pp", "dp", "micro-batch", "recompute", NULL
 };
 
 static const char *const required[] = {
@@ -129,11 +129,12 @@ static int read_count(const struct cal_vctx *v, const char *col,
 		      int64_t *out, struct dlsim_err *err)
 {
 	const char *s = cal_val_col(v, col);
+	char what[48];
 
 	if (!*s)
 		return DLSIM_OK;
-	return in_column(col, dlsim_parse_count(s, INT64_MAX / 2, out, s,
-						 err), err);
+	snprintf(what, sizeof(what), "column '%s'", col);
+	return dlsim_parse_count(s, DLSIM_MAX_COUNT, out, what, err);
 }
 
 static int read_flag(const struct cal_vctx *v, const char *col, int *out,
@@ -167,8 +168,9 @@ static int read_metric(const struct cal_vctx *v, struct user_row *u,
 		return dlsim_err_set(err, DLSIM_EINVAL, "column 'metric': "
 				     "'%s' is not step_s, samples_per_s or "
 				     "samples_per_s_per_device", s);
-	if ((rc = dlsim_parse_number(m, &u->measured, m, err)))
-		return in_column("measured", rc, err);
+	if ((rc = dlsim_parse_number(m, &u->measured, "column 'measured'",
+				     err)))
+		return rc;
 	if (!(u->measured > 0.0))
 		return dlsim_err_set(err, DLSIM_EINVAL, "column 'measured': "
 				     "'%s' is not above 0", m);
@@ -208,8 +210,8 @@ static int read_options(const struct cal_vctx *v, struct user_row *u,
 		o->overlap = !no_overlap;
 	s = cal_val_col(v, "dispatch-us");
 	if (!rc && *s) {
-		if ((rc = in_column("dispatch-us", dlsim_parse_number(
-					    s, &us, s, err), err)))
+		if ((rc = dlsim_parse_number(s, &us, "column 'dispatch-us'",
+					     err)))
 			return rc;
 		if (!(us >= 0.0 && us < 1e6))
 			return dlsim_err_set(err, DLSIM_EINVAL, "column "
@@ -225,19 +227,25 @@ static int read_strategy(const struct cal_vctx *v, const struct model *m,
 			 int64_t n, struct user_row *u, struct dlsim_err *err)
 {
 	struct sim_strategy *st = &u->st;
-	const char *s;
+	const char *s, *asker = NULL;
 	int i, rc;
 
 	sim_strategy_init(st);
-	for (i = 0; strategy_columns[i]; i++)
-		u->strategy |= *cal_val_col(v, strategy_columns[i]) != '\0';
-	u->strategy |= u->o.dispatch_s > 0.0 && m->tf.blocks > 0;
-	if (!u->strategy)
+	for (i = 0; strategy_columns[i] && !asker; i++)
+		if (*cal_val_col(v, strategy_columns[i]))
+			asker = strategy_columns[i];
+	if (!asker && strcmp(cal_val_col(v, "sequence-parallel"), "yes") == 0)
+		asker = "sequence-parallel";
+	if (!asker && u->o.dispatch_s > 0.0 && m->tf.blocks > 0)
+		asker = "dispatch-us";
+	if (!(u->strategy = asker != NULL))
 		return DLSIM_OK;
 	if (u->o.fuse_elementwise || !u->o.overlap)
-		return dlsim_err_set(err, DLSIM_EINVAL, "fuse-elementwise and "
-				     "no-overlap are not available with a "
-				     "parallel strategy");
+		return dlsim_err_set(err, DLSIM_EINVAL, "column '%s' is not "
+				     "available with a parallel strategy, "
+				     "which column '%s' asks for",
+				     u->o.fuse_elementwise ?
+				     "fuse-elementwise" : "no-overlap", asker);
 	st->dp = 0;
 	if ((rc = read_count(v, "tp", &st->tp, err)) ||
 	    (rc = read_count(v, "pp", &st->pp, err)) ||
@@ -261,6 +269,25 @@ static int read_strategy(const struct cal_vctx *v, const struct model *m,
 /* ---------------------------------------------------------------- */
 /* The prediction                                                    */
 /* ---------------------------------------------------------------- */
+
+/* Append to r->what the options the row set that its words so far do
+ * not show, so that rows differing only in them read apart. */
+static void what_options(const struct user_row *u, struct cal_vrow *r)
+{
+	size_t n = strlen(r->what);
+
+	if (u->optimizer_given)
+		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n, " %s",
+				      sim_optimizer_name(u->o.optimizer));
+	if (n < sizeof(r->what) && u->st.sequence_parallel)
+		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n, " sp");
+	if (n < sizeof(r->what) && !u->o.overlap)
+		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n,
+				      " no-overlap");
+	if (n < sizeof(r->what) && u->o.dispatch_s > 0.0)
+		snprintf(r->what + n, sizeof(r->what) - n, " dispatch %g us",
+			 u->o.dispatch_s * 1e6);
+}
 
 static const char *metric_unit(const struct user_row *u)
 {
@@ -329,20 +356,26 @@ int cal_val_row_user(const struct cal_vctx *v, struct cal_vrow *r)
 	struct model *m = NULL;
 	struct hw_system s;
 	struct hw_calib cal;
+	struct hw_local local;
 	struct dlsim_err *err = v->err;
 	const char *name = cal_val_col(v, "model");
 	size_t n;
 	int rc;
 
 	memset(&u, 0, sizeof(u));
+	if (v->n != v->n_head) {
+		dlsim_err_set(err, DLSIM_EPARSE, "the row has %d field%s, the "
+			      "header %d", v->n, v->n == 1 ? "" : "s",
+			      v->n_head);
+		return CAL_VAL_FAILED;
+	}
 	if ((rc = read_metric(v, &u, err)) || (rc = read_options(v, &u, err)))
 		return CAL_VAL_FAILED;
-	if ((rc = in_column("hw", hw_system_resolve(v->cat, cal_val_col(
-							    v, "hw"), &s, err),
-			    err)))
+	/* the fits predict would use: the caller's database's */
+	if ((rc = in_column("hw", hw_system_open(v->cat, v->db, cal_val_col(
+							 v, "hw"), &s, &cal,
+						 &local, err), err)))
 		return CAL_VAL_FAILED;
-	if (v->db && hw_calib_load_system(v->db, &s, &cal, NULL) == DLSIM_OK)
-		s.calib = &cal;
 	if ((rc = in_column("model", model_resolve(name, &m, err), err)))
 		return CAL_VAL_FAILED;
 	rc = read_strategy(v, m, s.n_devices, &u, err);
@@ -354,8 +387,10 @@ int cal_val_row_user(const struct cal_vctx *v, struct cal_vrow *r)
 		return CAL_VAL_FAILED;
 	r->measured = u.measured;
 	snprintf(r->unit, sizeof(r->unit), "%s", metric_unit(&u));
+	what_options(&u, r);
 	/* a file may mix metrics: each row names its unit */
 	n = strlen(r->what);
-	snprintf(r->what + n, sizeof(r->what) - n, " (%s)", r->unit);
+	if (n < sizeof(r->what))
+		snprintf(r->what + n, sizeof(r->what) - n, " (%s)", r->unit);
 	return 0;
 }

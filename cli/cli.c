@@ -14,7 +14,7 @@
 
 #include "core/banned.h"
 
-#define CLI_MAX_COUNT ((int64_t)1000000000000000LL)
+#define CLI_MAX_COUNT DLSIM_MAX_COUNT
 
 int cli_opt(const struct cli_command *cmd, const char *name)
 {
@@ -466,28 +466,7 @@ int cli_system_resolve(struct cli_calib_src *src, struct hw_catalog *cat,
 		       const char *spec, struct cli_system *out,
 		       struct dlsim_err *err)
 {
-	struct dlsim_err quiet = { 0, "" };
-	int rc;
-
 	memset(out, 0, sizeof(*out));
-	if (strcmp(spec, "local") == 0) {
-		if (!src->db)
-			return dlsim_err_set(err, DLSIM_ENOTFOUND, "no "
-					     "calibration for 'local': run "
-					     "'dlsim calibrate run' and "
-					     "'dlsim calibrate fit --hw "
-					     "local' first");
-		if ((rc = hw_local_system(src->db, &out->local, err)))
-			return rc;
-		out->sys = out->local.sys;
-		return DLSIM_OK;
-	}
-	if ((rc = hw_system_resolve(cat, spec, &out->sys, err)) || !src->db)
-		return rc;
-	rc = hw_calib_load_system(src->db, &out->sys, &out->calib, &quiet);
-	if (rc == DLSIM_OK)
-		out->sys.calib = &out->calib;
-	else if (rc != DLSIM_ENOTFOUND)
-		return dlsim_err_set(err, rc, "%s", quiet.msg);
-	return DLSIM_OK;
+	return hw_system_open(cat, src->db, spec, &out->sys, &out->calib,
+			      &out->local, err);
 }

@@ -30,9 +30,11 @@ static const struct cli_option options[] = {
 	  "predict's options; man dlsim); alone, without the shipped sets" },
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
 	{ "db", "PATH", CLI_STRING, "where --record stores and --history "
-	  "reads (default $DLSIM_DB, else the XDG data directory)" },
+	  "reads, and the fits --file rows are predicted with, as predict's "
+	  "(default $DLSIM_DB, else the XDG data directory)" },
 	{ "uncalibrated", NULL, CLI_FLAG,
-	  "use the catalog's datasheet figures alone" },
+	  "use the catalog's datasheet figures alone (the shipped sets: "
+	  "else the shipped fits; --file: else predict's database)" },
 	{ "record", NULL, CLI_FLAG, "store each set's figures and every "
 	  "comparison, with this version, in the database (--db, else the "
 	  "default one)" },
@@ -124,8 +126,53 @@ static int split_option(const char *opt, const char *text, char *buf,
 	return cli_split(buf, names, max, what, err);
 }
 
-/* The shipped sets asked for (all without --set or --file), then each
- * --file's set after them. */
+/* Each --file's set name, refused before anything is predicted when
+ * two are the same or one is a shipped set's. */
+static int check_names(char *const *files, int nf, struct dlsim_err *err)
+{
+	char name[CAL_VAL_SETS][32];
+	int k, j;
+
+	for (k = 0; k < nf; k++) {
+		if (cal_validate_file_name(files[k], name[k], sizeof(name[k]),
+					   err))
+			return err->code;
+		for (j = 0; j < k; j++)
+			if (strcmp(name[j], name[k]) == 0)
+				return dlsim_err_set(err, DLSIM_EINVAL, "--file: "
+						     "two sets named '%s' (a "
+						     "set is named after its "
+						     "file)", name[k]);
+	}
+	return DLSIM_OK;
+}
+
+/* Each --file's set, its rows predicted with the fits `dlsim predict`
+ * would use (--db, $DLSIM_DB or the default database when it exists;
+ * none with --uncalibrated), appended to rep. */
+static int run_files(const struct cli_command *cmd, const struct cli_values *v,
+		     char *const *files, int nf, struct hw_catalog *cat,
+		     struct cal_val_report *rep, struct dlsim_err *err)
+{
+	struct cli_calib_src fits = { NULL };
+	int k, rc = cli_calib_open(cmd, v, &fits, err);
+
+	for (k = 0; !rc && k < nf; k++) {
+		if (rep->n_sets == CAL_VAL_SETS) {
+			rc = dlsim_err_set(err, DLSIM_EINVAL, "--file: at most "
+					   "%d sets in all", CAL_VAL_SETS);
+			break;
+		}
+		rc = cal_validate_file(cat, fits.db, files[k],
+				       &rep->set[rep->n_sets], err);
+		rep->n_sets++;      /* so that release frees its rows */
+	}
+	cli_calib_close(&fits);
+	return rc;
+}
+
+/* The shipped sets asked for (all without --set or --file), with the
+ * shipped fits db, then each --file's set after them. */
 static int run_sets(const struct cli_command *cmd, const struct cli_values *v,
 		    struct hw_catalog *cat, struct db *db,
 		    struct cal_val_report *rep, struct dlsim_err *err)
@@ -133,41 +180,23 @@ static int run_sets(const struct cli_command *cmd, const struct cli_values *v,
 	char buf[1024], fbuf[4096], *names[CAL_VAL_SETS + 1];
 	char *files[CAL_VAL_SETS];
 	int i = cli_opt(cmd, "set"), j = cli_opt(cmd, "file"), n = 0, nf = 0;
-	int k, rc;
+	int rc;
 
 	if (v->set[i] && (n = split_option("set", v->str[i], buf,
 					   sizeof(buf), names, CAL_VAL_SETS,
 					   err)) < 0)
 		return err->code;
 	names[n] = NULL;
-	if (v->set[j] && (nf = split_option("file", v->str[j], fbuf,
-					    sizeof(fbuf), files, CAL_VAL_SETS,
-					    err)) < 0)
+	if (v->set[j] && ((nf = split_option("file", v->str[j], fbuf,
+					     sizeof(fbuf), files, CAL_VAL_SETS,
+					     err)) < 0 ||
+			  check_names(files, nf, err)))
 		return err->code;
 	if ((v->set[i] || !v->set[j]) &&
 	    (rc = cal_validate(cat, db, v->set[i] ?
 			       (const char *const *)names : NULL, rep, err)))
 		return rc;
-	for (k = 0; k < nf; k++) {
-		if (rep->n_sets == CAL_VAL_SETS)
-			return dlsim_err_set(err, DLSIM_EINVAL, "--file: at "
-					     "most %d sets in all",
-					     CAL_VAL_SETS);
-		rc = cal_validate_file(cat, db, files[k],
-				       &rep->set[rep->n_sets], err);
-		rep->n_sets++;      /* so that release frees its rows */
-		if (rc)
-			return rc;
-		for (i = 0; i < rep->n_sets - 1; i++)
-			if (strcmp(rep->set[i].name,
-				   rep->set[rep->n_sets - 1].name) == 0)
-				return dlsim_err_set(err, DLSIM_EINVAL,
-						     "--file: two sets named "
-						     "'%s' (a set is named "
-						     "after its file)",
-						     rep->set[i].name);
-	}
-	return DLSIM_OK;
+	return nf ? run_files(cmd, v, files, nf, cat, rep, err) : DLSIM_OK;
 }
 
 /* --plot: the figure, or a note on stderr when gnuplot is missing. */

@@ -463,3 +463,32 @@ int hw_local_system(struct db *db, struct hw_local *out,
 	out->sys.calib = &out->calib;
 	return DLSIM_OK;
 }
+
+int hw_system_open(struct hw_catalog *cat, struct db *db, const char *spec,
+		   struct hw_system *sys, struct hw_calib *calib,
+		   struct hw_local *local, struct dlsim_err *err)
+{
+	struct dlsim_err quiet = { 0, "" };
+	int rc;
+
+	if (strcmp(spec, "local") == 0) {
+		if (!db)
+			return dlsim_err_set(err, DLSIM_ENOTFOUND, "no "
+					     "calibration for 'local': run "
+					     "'dlsim calibrate run' and "
+					     "'dlsim calibrate fit --hw "
+					     "local' first");
+		if ((rc = hw_local_system(db, local, err)))
+			return rc;
+		*sys = local->sys;
+		return DLSIM_OK;
+	}
+	if ((rc = hw_system_resolve(cat, spec, sys, err)) || !db)
+		return rc;
+	rc = hw_calib_load_system(db, sys, calib, &quiet);
+	if (rc == DLSIM_OK)
+		sys->calib = calib;
+	else if (rc != DLSIM_ENOTFOUND)
+		return dlsim_err_set(err, rc, "%s", quiet.msg);
+	return DLSIM_OK;
+}

@@ -83,6 +83,10 @@ void dlsim_err_clear(struct dlsim_err *err);
 /* Fixed text for a status code ("invalid argument", ...); never NULL. */
 const char *dlsim_strerror(int code);
 
+/* The largest count a flag or a file's field takes (a batch, devices):
+ * 10^15, far above any real run, far below int64 overflow in products. */
+#define DLSIM_MAX_COUNT ((int64_t)1000000000000000LL)
+
 /*
  * Parse all of s as a whole number in 1..max ("what" names it in the
  * message): "", "0", "-3", "12abc", "1e99" and overflow are refused with
@@ -936,6 +940,18 @@ struct hw_local {
  */
 int hw_local_system(struct db *db, struct hw_local *out,
 		    struct dlsim_err *err);
+
+/*
+ * Resolve spec as `--hw` takes it -- "local" (hw_local_system, which needs
+ * db) or what hw_system_resolve takes -- into *sys, with the newest fits
+ * db holds for it attached (none when db is NULL or holds none for it).
+ * *sys may point into *calib and *local, which must stay put while it is
+ * in use.  hw_system_resolve's and hw_local_system's errors, or
+ * hw_calib_load_system's other than DLSIM_ENOTFOUND.
+ */
+int hw_system_open(struct hw_catalog *cat, struct db *db, const char *spec,
+		   struct hw_system *sys, struct hw_calib *calib,
+		   struct hw_local *local, struct dlsim_err *err);
 
 /*
  * The calibration a resolved system uses, merged from three names: the
@@ -2154,7 +2170,8 @@ int cal_validate(struct hw_catalog *cat, struct db *db,
 /*
  * Predict every row of the user's measurement file at path (a CSV whose
  * columns are `dlsim predict`'s options, cal_validate_user.c) as
- * cal_validate does a shipped set, into *out (the caller releases its
+ * cal_validate does a shipped set, with db's fits as `dlsim predict`
+ * would use them (NULL: the catalog's figures), into *out (the caller releases its
  * rows with the report, also on failure), the set named after the file
  * less ".csv".  DLSIM_EIO for an unreadable file; DLSIM_EPARSE naming
  * the file, line and column for an unknown or missing column or a field
@@ -2164,6 +2181,12 @@ int cal_validate(struct hw_catalog *cat, struct db *db,
 int cal_validate_file(struct hw_catalog *cat, struct db *db,
 		      const char *path, struct cal_val_set *out,
 		      struct dlsim_err *err);
+
+/* The set a measurement file at path makes: its base name less ".csv",
+ * into name[0, cap).  DLSIM_EINVAL when that is empty, does not fit, or
+ * is a shipped set's (whose history it would join). */
+int cal_validate_file_name(const char *path, char *name, size_t cap,
+			   struct dlsim_err *err);
 
 /* Store each set's figures of r in db with this dlsim's version (one
  * prediction row per set, cal_history.c). */

@@ -68,17 +68,24 @@ int sim_strategy_complete(struct sim_strategy *st, int64_t n_devices,
 			  int64_t batch, const struct model *m,
 			  struct dlsim_err *err)
 {
-	int64_t tp = st->tp, pp = st->pp;
+	int64_t tp = st->tp, pp = st->pp, b = batch ? batch : m->default_batch;
 
-	if (tp < 1 || pp < 1 || tp > n_devices || pp > n_devices ||
-	    n_devices % (tp * pp))
+	/* divisions, not tp x pp: each may be as large as the device count */
+	if (tp < 1 || pp < 1 || n_devices % tp || (n_devices / tp) % pp)
 		return dlsim_err_set(err, DLSIM_EINVAL, "tp %lld x pp %lld "
 				     "does not divide the %lld devices",
 				     (long long)tp, (long long)pp,
 				     (long long)n_devices);
 	if (st->dp == 0)
-		st->dp = n_devices / (tp * pp);
-	if (st->global_batch == 0)
-		st->global_batch = (batch ? batch : m->default_batch) * st->dp;
+		st->dp = n_devices / tp / pp;
+	if (st->global_batch == 0) {
+		if (b > DLSIM_MAX_COUNT / st->dp)
+			return dlsim_err_set(err, DLSIM_ERANGE, "a batch of "
+					     "%lld x dp %lld is above %lld "
+					     "samples a step", (long long)b,
+					     (long long)st->dp,
+					     (long long)DLSIM_MAX_COUNT);
+		st->global_batch = b * st->dp;
+	}
 	return DLSIM_OK;
 }

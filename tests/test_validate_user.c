@@ -138,7 +138,7 @@ START_TEST(validate_user_rows_are_predicts)
 	ck_assert_str_eq(out.unit, "s");
 	ck_assert_rel(out.row[0].predicted, gpt_direct(), 1e-12);
 	ck_assert(strstr(out.row[0].what, "on a100x8 tp 2 pp 2 dp 2 mb 4 gb "
-			 "32 fp16 full (s)") != NULL);
+			 "32 fp16 full dispatch 66 us (s)") != NULL);
 	free(out.row);
 }
 END_TEST
@@ -169,9 +169,10 @@ START_TEST(validate_user_refuses_bad_fields)
 		{ "model,hw,metric,measured\nresnet50,v100,step_s,0\n",
 		  "t.csv:2: column 'measured': '0' is not above 0" },
 		{ "model,hw,metric,measured\nresnet50,v100,step_s,fast\n",
-		  "t.csv:2: column 'measured':" },
+		  "t.csv:2: column 'measured' must be a finite number (got "
+		  "'fast')" },
 		{ "model,hw,metric,measured,batch\nresnet50,v100,step_s,1,-2\n",
-		  "t.csv:2: column 'batch':" },
+		  "t.csv:2: column 'batch' must be" },
 		{ "model,hw,metric,measured,batch,global-batch\n"
 		  "resnet50,v100x8,step_s,1,2,16\n",
 		  "t.csv:2: columns 'batch' and 'global-batch' exclude" },
@@ -187,7 +188,17 @@ START_TEST(validate_user_refuses_bad_fields)
 		  "t.csv:2: model 'resnet50' is not a transformer" },
 		{ "model,hw,metric,measured,tp,fuse-elementwise\n"
 		  "gpt3-175b,a100x8,step_s,1,8,yes\n",
-		  "t.csv:2: fuse-elementwise and no-overlap are not available" },
+		  "t.csv:2: column 'fuse-elementwise' is not available with a "
+		  "parallel strategy, which column 'tp' asks for" },
+		{ "model,hw,metric,measured\nresnet50,v100,step_s,1,x\n",
+		  "t.csv:2: the row has 5 fields, the header 4" },
+		{ "model,hw,metric,measured\nresnet50,v100,step_s\n",
+		  "t.csv:2: the row has 3 fields, the header 4" },
+		{ "model,hw,metric,measured,batch,tp\n"
+		  "gpt3-175b,a100x8,step_s,1,1000000000000000,2\n",
+		  "t.csv:2: a batch of 1000000000000000 x dp 4 is above" },
+		{ "model,hw,metric,measured\nresnet50,local,step_s,1\n",
+		  "t.csv:2: column 'hw': no calibration for 'local'" },
 		{ "model,hw,metric,measured,recompute\n"
 		  "gpt3-175b,a100x8,step_s,1,most\n",
 		  "t.csv:2: column 'recompute':" },
@@ -209,6 +220,90 @@ START_TEST(validate_user_refuses_bad_fields)
 			      "case %zu: '%s' lacks '%s'", i, err.msg,
 			      bad[i].says);
 	}
+}
+END_TEST
+
+/*
+ * A flag column set to "no" is the option not given: sequence-parallel
+ * "no" keeps a transformer's row data-parallel (as predict without
+ * --sequence-parallel).  A repeated row is a repeated measurement, kept:
+ * the same prediction against 1 s and 2 s gives errors p - 1 and p/2 - 1.
+ */
+START_TEST(validate_user_no_flags_and_repeats)
+{
+	static const char text[] =
+		"model,hw,batch,precision,sequence-parallel,no-overlap,metric,"
+		"measured\n"
+		"\"gpt:layers=2,hidden=64,heads=4,seq=32,vocab=100\",a100x8,4,"
+		"fp16,no,no,step_s,1\n"
+		"\"gpt:layers=2,hidden=64,heads=4,seq=32,vocab=100\",a100x8,4,"
+		"fp16,,,step_s,1\n"
+		"\"gpt:layers=2,hidden=64,heads=4,seq=32,vocab=100\",a100x8,4,"
+		"fp16,,,step_s,2\n";
+	struct dlsim_err err = { 0, "" };
+	struct cal_val_set out;
+	double p;
+
+	ck_assert_msg(run_user(text, &out, &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(out.rows, 3);
+	p = out.row[0].predicted;
+	ck_assert(strstr(out.row[0].what, "on a100x8 batch 4 fp16 (s)") !=
+		  NULL);
+	ck_assert_rel(out.row[1].predicted, p, 1e-12);
+	ck_assert_rel(out.row[1].error, p - 1.0, 1e-12);
+	ck_assert_rel(out.row[2].error, p / 2.0 - 1.0, 1e-12);
+	free(out.row);
+}
+END_TEST
+
+/*
+ * A row is predicted with the caller's fits, as predict with that
+ * database: ResNet-50 on one P100 at batch 64 fp32 with the shipped
+ * calibration seeded is what sim_predict gives the system hw_system_open
+ * resolves from the same database, and not the catalog's figure (the
+ * seeded P100 convolution fits are DeepBench's, faster than its class).
+ */
+START_TEST(validate_user_uses_the_callers_fits)
+{
+	static const char text[] = "model,hw,batch,precision,metric,measured\n"
+				   "resnet50,p100,64,fp32,samples_per_s,219\n";
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct db *db = NULL;
+	struct cal_val_set out, bare;
+	struct hw_system s;
+	struct hw_calib cal;
+	struct hw_local local;
+	struct model *m = NULL;
+	struct sim_options o;
+	struct sim_result res;
+	int64_t runs, samples;
+
+	ck_assert_int_eq(hw_catalog_load(NULL, &cat, &err), DLSIM_OK);
+	ck_assert_int_eq(db_open(":memory:", &db, &err), DLSIM_OK);
+	ck_assert_int_eq(cal_seed(db, &runs, &samples, &err), DLSIM_OK);
+	ck_assert_msg(cal_val_run_text(&user_def, "t.csv", text,
+				       strlen(text), cat, db, &out, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(hw_system_open(cat, db, "p100", &s, &cal, &local,
+					&err), DLSIM_OK);
+	ck_assert(s.calib != NULL);
+	ck_assert_int_eq(model_resolve("resnet50", &m, &err), DLSIM_OK);
+	sim_options_init(&o);
+	o.batch_per_device = 64;
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP32;
+	ck_assert_int_eq(sim_predict(m, &s, &o, &res, &err), DLSIM_OK);
+	ck_assert_rel(out.row[0].predicted, res.throughput, 1e-12);
+	ck_assert_msg(run_user(text, &bare, &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert(fabs(bare.row[0].predicted / out.row[0].predicted - 1.0) >
+		  0.05);
+	sim_result_release(&res);
+	model_free(m);
+	free(out.row);
+	free(bare.row);
+	db_close(db);
+	hw_catalog_free(cat);
 }
 END_TEST
 
@@ -312,6 +407,8 @@ Suite *suite_validate_user(void)
 	tcase_set_timeout(c, 60);
 	tcase_add_test(c, validate_user_rows_are_predicts);
 	tcase_add_test(c, validate_user_refuses_bad_fields);
+	tcase_add_test(c, validate_user_no_flags_and_repeats);
+	tcase_add_test(c, validate_user_uses_the_callers_fits);
 	tcase_add_test(c, validate_user_file_names_its_set);
 	tcase_add_test(c, validate_user_example_runs);
 	suite_add_tcase(s, c);
