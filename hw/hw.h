@@ -309,7 +309,8 @@ int hw_yaml_read(struct hw_catalog *cat, const char *name, const char *text,
 		 struct dlsim_err *err);
 
 /* Check every cross-reference (a node's device, links, network; a
- * device's usual node). */
-int hw_catalog_check(const struct hw_catalog *cat, struct dlsim_err *err);
+ * device's usual node and calibration_from) and set each device's
+ * calibration scales from its calibration_from (hw_device). */
+int hw_catalog_check(struct hw_catalog *cat, struct dlsim_err *err);
 
 #endif /* DLSIM_HW_HW_H */

@@ -288,6 +288,32 @@ static int has_device_fits(const struct hw_calib *c)
 	return c->stream.id || c->bwcurve.id;
 }
 
+/* Another device's fits, scaled to d (hw_device.calib_flop_scale):
+ * time per FLOP and per byte, and the bandwidths, with their sigmas. */
+static void scale_device_fits(struct hw_calib *c, const struct hw_device *d)
+{
+	double b = d->calib_byte_scale > 0.0 ? d->calib_byte_scale : 1.0;
+	int k, p, i;
+
+	for (k = 0; k < MODEL_KERNEL_COUNT; k++)
+		for (p = 0; p < DLSIM_PRECISION_COUNT; p++) {
+			struct hw_calib_kernel *x = &c->kernel[k][p];
+			double f = d->calib_flop_scale[p] > 0.0 ?
+				   d->calib_flop_scale[p] : 1.0;
+
+			x->s_per_flop *= f;
+			x->sigma[1] *= f;
+			x->s_per_byte *= b;
+			x->sigma[2] *= b;
+		}
+	c->mem_bw_Bps /= b;
+	c->mem_sigma_Bps /= b;
+	for (i = 0; i < HW_CALIB_LEVELS; i++) {
+		c->level_Bps[i] /= b;
+		c->level_sigma_Bps[i] /= b;
+	}
+}
+
 static void copy_device_fits(struct hw_calib *to, const struct hw_calib *from)
 {
 	memcpy(to->kernel, from->kernel, sizeof(to->kernel));
@@ -330,6 +356,7 @@ int hw_calib_load_system(struct db *db, const struct hw_system *sys,
 		if ((rc = load_quiet(db, d->calib_from, &other, err)))
 			goto fail;
 		if (has_device_fits(&other)) {
+			scale_device_fits(&other, d);
 			copy_device_fits(out, &other);
 			snprintf(out->hw, sizeof(out->hw), "%s", other.hw);
 		}

@@ -249,7 +249,24 @@ static int add_dir(struct hw_catalog *cat, const char *dir,
 	return rc;
 }
 
-int hw_catalog_check(const struct hw_catalog *cat, struct dlsim_err *err)
+/* d's calibration scales against the device its fits come from. */
+static void calib_scales(struct hw_device *d, const struct hw_device *from)
+{
+	int p;
+
+	for (p = 0; p < DLSIM_PRECISION_COUNT; p++)
+		d->calib_flop_scale[p] = from && from->peak[p].matrix_flops > 0.0 &&
+					 d->peak[p].matrix_flops > 0.0 ?
+					 from->peak[p].matrix_flops /
+					 d->peak[p].matrix_flops : 1.0;
+	d->calib_byte_scale = from && from->n_mem > 0 && d->n_mem > 0 &&
+			      from->mem[0].bandwidth_Bps > 0.0 &&
+			      d->mem[0].bandwidth_Bps > 0.0 ?
+			      from->mem[0].bandwidth_Bps /
+			      d->mem[0].bandwidth_Bps : 1.0;
+}
+
+int hw_catalog_check(struct hw_catalog *cat, struct dlsim_err *err)
 {
 	int i;
 
@@ -298,6 +315,8 @@ int hw_catalog_check(const struct hw_catalog *cat, struct dlsim_err *err)
 					     "calibration_from needs a "
 					     "calibration_from_source", d->file,
 					     d->line, d->name);
+		calib_scales(cat->devices.v[i], d->calib_from[0] ?
+			     hw_device_find(cat, d->calib_from) : NULL);
 	}
 	return DLSIM_OK;
 }

@@ -598,6 +598,14 @@ struct hw_device {
 					  same clocks (calib_from_source
 					  says why) */
 	char calib_from_source[HW_SOURCE_LEN];
+	/* How calib_from's fits stand for this device's (hw_catalog_check
+	 * sets them): its time per FLOP at each precision times the ratio
+	 * of the two matrix peaks (1 where either lacks one), its time per
+	 * byte times the ratio of the two tier-0 bandwidths, since the same
+	 * chip at other clocks or memory runs a kernel at the same
+	 * efficiency of each */
+	double calib_flop_scale[DLSIM_PRECISION_COUNT];
+	double calib_byte_scale;
 	char file[160];              /* where it was defined, and line */
 	int line;
 };

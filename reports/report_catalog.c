@@ -141,6 +141,11 @@ static void system_table(FILE *f, const struct hw_system *s)
 						     sizeof(a)));
 	fprintf(f, "launch       %.2f us per kernel\n",
 		d->launch_overhead_s * 1e6);
+	if (d->calib_from[0])
+		fprintf(f, "calibration  %s's fits when it has none: time per "
+			"FLOP x %.3f (FP32), per byte x %.3f\n  source     %s\n",
+			d->calib_from, d->calib_flop_scale[DLSIM_FP32],
+			d->calib_byte_scale, d->calib_from_source);
 	if (s->node)
 		fprintf(f, "node         %s (%s)\n", s->node->name,
 			hw_topology_name(s->node->intra_topology));
@@ -196,6 +201,23 @@ static void peaks_json(FILE *f, const struct hw_device *d)
 	fprintf(f, "}, \"eff_memory\": %g, \"eff_memory_source\": ",
 		d->eff_memory);
 	report_json_string(f, d->eff_memory_source);
+	if (!d->calib_from[0])
+		return;
+	fputs(", \"calibration_from\": {\"device\": ", f);
+	report_json_string(f, d->calib_from);
+	fputs(", \"flop_scale\": {", f);
+	for (p = 0, first = 1; p < DLSIM_PRECISION_COUNT; p++) {
+		if (d->peak[p].matrix_flops <= 0.0)
+			continue;
+		fprintf(f, "%s\"%s\": %g", first ? "" : ", ",
+			dlsim_precision_name((enum dlsim_precision)p),
+			d->calib_flop_scale[p]);
+		first = 0;
+	}
+	fprintf(f, "}, \"byte_scale\": %g, \"source\": ",
+		d->calib_byte_scale);
+	report_json_string(f, d->calib_from_source);
+	fputc('}', f);
 }
 
 static void system_json(FILE *f, const struct hw_system *s)

@@ -177,6 +177,20 @@ START_TEST(cli_predict_yaml_model_and_listing)
 		  json_has(r.out, "eff_memory_source"));
 	ck_assert(json_number(r.out, "eff_conv1x1") == 0.407);
 	ck_assert(json_number(r.out, "matrix_flops") == 7.8e12);
+	ck_assert(!json_has(r.out, "calibration_from"));
+	/* a P100 PCIe takes the SXM2's fits, its time per FLOP scaled by
+	 * the two datasheet peaks (FP64 first: 5.3 / 4.7 TFLOPS), its time
+	 * per byte by the bandwidths (732 / 732 GB/s) */
+	run(&r, "hw show p100-pcie --format json");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(json_valid(r.out) && json_has(r.out, "calibration_from"));
+	ck_assert_rel(json_number(r.out, "flop_scale\": {\"fp64"), 5.3 / 4.7,
+		      1e-5);
+	ck_assert(json_number(r.out, "byte_scale") == 1.0);
+	run(&r, "hw show p100-pcie");
+	ck_assert(strstr(r.out, "calibration  p100's fits when it has none: "
+			 "time per FLOP x 1.140 (FP32), per byte x 1.000") !=
+		  NULL);
 }
 END_TEST
 

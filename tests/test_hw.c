@@ -442,7 +442,7 @@ static const char *twin_yaml(const char *from, const char *source)
 		 "    source: \"made up for tests\"\n"
 		 "    peak:\n"
 		 "      - precision: fp32\n"
-		 "        matrix_tflops: 40\n"
+		 "        matrix_tflops: 32\n"
 		 "        vector_tflops: 20\n"
 		 "        eff_gemm: 0.8\n"
 		 "        eff_conv: 0.6\n"
@@ -452,7 +452,7 @@ static const char *twin_yaml(const char *from, const char *source)
 		 "    memory:\n"
 		 "      - type: HBM3\n"
 		 "        capacity_GiB: 64\n"
-		 "        bandwidth_GBps: 2000\n"
+		 "        bandwidth_GBps: 1600\n"
 		 "        source: \"made up for tests\"\n"
 		 "    eff_memory: 0.85\n"
 		 "    eff_memory_source: \"made up for tests\"\n"
@@ -467,7 +467,11 @@ static const char *twin_yaml(const char *from, const char *source)
 }
 
 /* calibration_from is read, and the check wants it to name a device of
- * the catalog and to say why (line 2: the device's entry). */
+ * the catalog and to say why (line 2: the device's entry).  The check
+ * sets the scales its fits take: tgpu's FP32 peak 40 TFLOPS over the
+ * twin's 32 is 1.25 for time per FLOP, its 2000 GB/s over 1600 is 1.25
+ * for time per byte; at FP16, which the twin has no peak at, 1; a device
+ * without calibration_from keeps 1. */
 START_TEST(calibration_from_is_read_and_checked)
 {
 	struct hw_catalog *cat = new_catalog();
@@ -481,7 +485,13 @@ START_TEST(calibration_from_is_read_and_checked)
 	d = device(cat, "tgpu-twin");
 	ck_assert_str_eq(d->calib_from, "tgpu");
 	ck_assert_str_eq(d->calib_from_source, "same chip: made up for tests");
+	ck_assert_rel(d->calib_flop_scale[DLSIM_FP32], 1.25, 1e-12);
+	ck_assert_rel(d->calib_flop_scale[DLSIM_FP16], 1.0, 1e-12);
+	ck_assert_rel(d->calib_byte_scale, 1.25, 1e-12);
 	ck_assert_str_eq(device(cat, "tgpu")->calib_from, "");
+	ck_assert_rel(device(cat, "tgpu")->calib_flop_scale[DLSIM_FP32], 1.0,
+		      1e-12);
+	ck_assert_rel(device(cat, "tgpu")->calib_byte_scale, 1.0, 1e-12);
 	hw_catalog_free(cat);
 
 	cat = new_catalog();

@@ -210,6 +210,29 @@ START_TEST(hwcalib_load_system_merges_device_and_node)
 	ck_assert(c.stream.id != 0 && c.bwcurve.id != 0);
 	ck_assert(c.n_rings == 0 && c.intra.fit.id == 0 &&
 		  c.intra.beta_s_per_byte == 0.0);
+	/* a twin at other clocks and memory: time per FLOP and per byte
+	 * scale as hw_catalog_check set them, the bandwidths inversely */
+	{
+		struct hw_calib same = c;
+
+		ck_assert(same.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32]
+			  .s_per_flop > 0.0 && same.mem_bw_Bps > 0.0 &&
+			  same.level_Bps[0] > 0.0);
+		r.dev.calib_flop_scale[DLSIM_FP32] = 2.0;
+		r.dev.calib_byte_scale = 0.5;
+		ck_assert_int_eq(hw_calib_load_system(t.db, &r.sys, &c, &err),
+				 DLSIM_OK);
+		ck_assert_rel(c.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32].s_per_flop,
+			      2.0 * same.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32]
+			      .s_per_flop, 1e-12);
+		ck_assert_rel(c.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32].fixed_s,
+			      same.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32]
+			      .fixed_s, 1e-12);
+		ck_assert_rel(c.mem_bw_Bps, 2.0 * same.mem_bw_Bps, 1e-12);
+		ck_assert_rel(c.level_Bps[0], 2.0 * same.level_Bps[0], 1e-12);
+		r.dev.calib_flop_scale[DLSIM_FP32] = 0.0;
+		r.dev.calib_byte_scale = 0.0;
+	}
 	/* the node's collectives join the twin's kernels */
 	put_fits(t.db, "box");
 	ck_assert_int_eq(hw_calib_load_system(t.db, &r.sys, &c, &err),
