@@ -1,4 +1,4 @@
-# dlsim 0.1.0+09be526: predicted against measured.
+# dlsim 0.1.0+49b17f3: predicted against measured.
 # Redraw, in this file's directory, with: gnuplot validate.gp
 set terminal pngcairo size 1200,800 font ',11'
 set termoption noenhanced
