@@ -17,10 +17,12 @@
  *   metric                        required: step_s, samples_per_s,
  *                                 samples_per_s_per_device
  *   measured                      required: the measured figure, > 0
- *   batch, global-batch, precision, optimizer, fuse-elementwise,
- *   no-overlap, dispatch-us       the data-parallel step's options
- *   tp, pp, dp, micro-batch, recompute, sequence-parallel
- *                                 a hybrid-parallel strategy (any of them
+ *   batch, global-batch, precision, optimizer, dispatch-us
+ *                                 both steps' options
+ *   fuse-elementwise, no-overlap, allreduce, bucket-mb, compression,
+ *   topk-ratio                    the data-parallel step's alone
+ *   tp, pp, dp, micro-batch, zero, recompute, schedule, chunks,
+ *   sequence-parallel             a hybrid-parallel strategy (any of them
  *                                 set, or dispatch-us above 0 on a
  *                                 transformer, asks for one, as predict)
  *   source, note                  free text; source is kept with the row
@@ -45,16 +47,25 @@
 
 static const char *const columns[] = {
 	"model", "hw", "metric", "measured",
-	"batch", "global-batch", "precision", "optimizer",
-	"fuse-elementwise", "no-overlap", "dispatch-us",
-	"tp", "pp", "dp", "micro-batch", "recompute", "sequence-parallel",
+	"batch", "global-batch", "precision", "optimizer", "dispatch-us",
+	"fuse-elementwise", "no-overlap", "allreduce", "bucket-mb",
+	"compression", "topk-ratio",
+	"tp", "pp", "dp", "micro-batch", "zero", "recompute", "schedule",
+	"chunks", "sequence-parallel",
 	"source", "note", NULL
 };
 
 /* Those that ask for a hybrid-parallel strategy when set
  * (sequence-parallel when yes, dispatch-us above 0 on a transformer). */
 static const char *const strategy_columns[] = {
-	"tp", "pp", "dp", "micro-batch", "recompute", NULL
+	"tp", "pp", "dp", "micro-batch", "zero", "recompute", "schedule",
+	"chunks", NULL
+};
+
+/* The data-parallel step's alone, refused with a strategy (the flags
+ * when yes). */
+static const char *const single_columns[] = {
+	"allreduce", "bucket-mb", "compression", "topk-ratio", NULL
 };
 
 static const char *const required[] = {
@@ -137,6 +148,26 @@ static int read_count(const struct cal_vctx *v, const char *col,
 	return dlsim_parse_count(s, DLSIM_MAX_COUNT, out, what, err);
 }
 
+/* A number above 0 (and at most max when max > 0). */
+static int read_positive(const struct cal_vctx *v, const char *col,
+			 double max, double *out, struct dlsim_err *err)
+{
+	const char *s = cal_val_col(v, col);
+	char what[48];
+	int rc;
+
+	if (!*s)
+		return DLSIM_OK;
+	snprintf(what, sizeof(what), "column '%s'", col);
+	if ((rc = dlsim_parse_number(s, out, what, err)))
+		return rc;
+	if (!(*out > 0.0) || (max > 0.0 && *out > max))
+		return dlsim_err_set(err, DLSIM_EINVAL, "column '%s': %s is "
+				     "not above 0%s", col, s, max > 0.0 ?
+				     " and at most 1" : "");
+	return DLSIM_OK;
+}
+
 static int read_flag(const struct cal_vctx *v, const char *col, int *out,
 		     struct dlsim_err *err)
 {
@@ -183,7 +214,7 @@ static int read_options(const struct cal_vctx *v, struct user_row *u,
 {
 	struct sim_options *o = &u->o;
 	const char *s;
-	double us;
+	double us, mb = 0.0;
 	int rc = DLSIM_OK, no_overlap = 0;
 
 	sim_options_init(o);
@@ -208,6 +239,24 @@ static int read_options(const struct cal_vctx *v, struct user_row *u,
 			       err);
 	if (!rc && !(rc = read_flag(v, "no-overlap", &no_overlap, err)))
 		o->overlap = !no_overlap;
+	s = cal_val_col(v, "allreduce");
+	if (!rc && *s)
+		rc = in_column("allreduce", sim_algo_parse(s, &o->allreduce,
+							   err), err);
+	s = cal_val_col(v, "compression");
+	if (!rc && *s)
+		rc = in_column("compression", sim_compression_parse(
+				       s, &o->compression, err), err);
+	if (!rc && !(rc = read_positive(v, "bucket-mb", 0.0, &mb, err)) &&
+	    mb > 0.0)
+		o->bucket_bytes = mb * 1048576.0;
+	if (!rc && *cal_val_col(v, "topk-ratio")) {
+		if (o->compression != SIM_COMPRESS_TOPK)
+			return dlsim_err_set(err, DLSIM_EINVAL, "column "
+					     "'topk-ratio' needs compression "
+					     "topk");
+		rc = read_positive(v, "topk-ratio", 1.0, &o->topk_ratio, err);
+	}
 	s = cal_val_col(v, "dispatch-us");
 	if (!rc && *s) {
 		if ((rc = dlsim_parse_number(s, &us, "column 'dispatch-us'",
@@ -240,12 +289,15 @@ static int read_strategy(const struct cal_vctx *v, const struct model *m,
 		asker = "dispatch-us";
 	if (!(u->strategy = asker != NULL))
 		return DLSIM_OK;
-	if (u->o.fuse_elementwise || !u->o.overlap)
+	for (i = 0, s = NULL; single_columns[i] && !s; i++)
+		if (*cal_val_col(v, single_columns[i]))
+			s = single_columns[i];
+	if (!s && (u->o.fuse_elementwise || !u->o.overlap))
+		s = u->o.fuse_elementwise ? "fuse-elementwise" : "no-overlap";
+	if (s)
 		return dlsim_err_set(err, DLSIM_EINVAL, "column '%s' is not "
 				     "available with a parallel strategy, "
-				     "which column '%s' asks for",
-				     u->o.fuse_elementwise ?
-				     "fuse-elementwise" : "no-overlap", asker);
+				     "which column '%s' asks for", s, asker);
 	st->dp = 0;
 	if ((rc = read_count(v, "tp", &st->tp, err)) ||
 	    (rc = read_count(v, "pp", &st->pp, err)) ||
@@ -261,6 +313,20 @@ static int read_strategy(const struct cal_vctx *v, const struct model *m,
 	s = cal_val_col(v, "recompute");
 	if (*s && (rc = in_column("recompute", sim_recompute_parse(
 					  s, &st->recompute, err), err)))
+		return rc;
+	s = cal_val_col(v, "zero");
+	if (*s && !(s[0] >= '0' && s[0] <= '3' && s[1] == '\0'))
+		return dlsim_err_set(err, DLSIM_EINVAL, "column 'zero': '%s' "
+				     "is not 0, 1, 2 or 3", s);
+	if (*s)
+		st->zero = s[0] - '0';
+	s = cal_val_col(v, "schedule");
+	if (*s && (rc = in_column("schedule", sim_schedule_parse(
+					  s, &st->schedule, err), err)))
+		return rc;
+	if (st->schedule == SIM_SCHED_INTERLEAVED)
+		st->chunks = 2;     /* predict's default */
+	if ((rc = read_count(v, "chunks", &st->chunks, err)))
 		return rc;
 	st->dispatch_s = u->o.dispatch_s;
 	return DLSIM_OK;
@@ -285,8 +351,22 @@ static void what_options(const struct user_row *u, struct cal_vrow *r)
 		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n,
 				      " no-overlap");
 	if (n < sizeof(r->what) && u->o.dispatch_s > 0.0)
-		snprintf(r->what + n, sizeof(r->what) - n, " dispatch %g us",
-			 u->o.dispatch_s * 1e6);
+		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n,
+				      " dispatch %g us", u->o.dispatch_s * 1e6);
+	if (n < sizeof(r->what) && u->st.zero > 0)
+		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n,
+				      " zero %d", u->st.zero);
+	if (n < sizeof(r->what) && u->st.schedule != SIM_SCHED_1F1B)
+		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n,
+				      " %s x%lld",
+				      sim_schedule_name(u->st.schedule),
+				      (long long)u->st.chunks);
+	if (n < sizeof(r->what) && u->o.allreduce != SIM_ALGO_AUTO)
+		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n, " %s",
+				      sim_algo_name(u->o.allreduce));
+	if (n < sizeof(r->what) && u->o.compression != SIM_COMPRESS_NONE)
+		snprintf(r->what + n, sizeof(r->what) - n, " %s gradients",
+			 sim_compression_name(u->o.compression));
 }
 
 static const char *metric_unit(const struct user_row *u)

@@ -35,26 +35,57 @@ static int run_user(const char *text, struct cal_val_set *out,
 	return rc;
 }
 
-/* ResNet-50 on 8 V100 at batch 64 fp32, as `dlsim predict resnet50 --hw
- * v100x8 --batch 64 --precision fp32` makes it. */
-static void resnet_direct(struct sim_result *res)
+/* The data-parallel step of model on hw with options o, as predict
+ * makes it. */
+static void dp_direct(const char *hw, const char *model,
+		      const struct sim_options *o, struct sim_result *res)
 {
 	struct dlsim_err err = { 0, "" };
 	struct hw_catalog *cat = NULL;
 	struct hw_system s;
 	struct model *m = NULL;
-	struct sim_options o;
 
 	ck_assert_int_eq(hw_catalog_load(NULL, &cat, &err), DLSIM_OK);
-	ck_assert_int_eq(hw_system_resolve(cat, "v100x8", &s, &err), DLSIM_OK);
-	ck_assert_int_eq(model_resolve("resnet50", &m, &err), DLSIM_OK);
+	ck_assert_int_eq(hw_system_resolve(cat, hw, &s, &err), DLSIM_OK);
+	ck_assert_int_eq(model_resolve(model, &m, &err), DLSIM_OK);
+	ck_assert_int_eq(sim_predict(m, &s, o, res, &err), DLSIM_OK);
+	model_free(m);
+	hw_catalog_free(cat);
+}
+
+/* The step time of strategy st for model on hw at precision p with
+ * Adam, as predict makes it. */
+static double parallel_direct(const char *hw, const char *model,
+			      enum dlsim_precision p,
+			      const struct sim_strategy *st)
+{
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct hw_system s;
+	struct model *m = NULL;
+	struct sim_par_result r;
+
+	ck_assert_int_eq(hw_catalog_load(NULL, &cat, &err), DLSIM_OK);
+	ck_assert_int_eq(hw_system_resolve(cat, hw, &s, &err), DLSIM_OK);
+	ck_assert_int_eq(model_resolve(model, &m, &err), DLSIM_OK);
+	ck_assert_int_eq(sim_parallel_predict(m, &s, p, SIM_OPT_ADAM, st, &r,
+					      &err), DLSIM_OK);
+	model_free(m);
+	hw_catalog_free(cat);
+	return r.step_time_s;
+}
+
+/* ResNet-50 on 8 V100 at batch 64 fp32, as `dlsim predict resnet50 --hw
+ * v100x8 --batch 64 --precision fp32` makes it. */
+static void resnet_direct(struct sim_result *res)
+{
+	struct sim_options o;
+
 	sim_options_init(&o);
 	o.batch_per_device = 64;
 	o.precision_auto = 0;
 	o.precision = DLSIM_FP32;
-	ck_assert_int_eq(sim_predict(m, &s, &o, res, &err), DLSIM_OK);
-	model_free(m);
-	hw_catalog_free(cat);
+	dp_direct("v100x8", "resnet50", &o, res);
 }
 
 /* vTrain's GPT (24 layers, hidden 1024) on 8 A100 with tp 2, pp 2, dp 2,
@@ -62,18 +93,8 @@ static void resnet_direct(struct sim_result *res)
  * fp16 and Adam: what `dlsim predict` gives the same flags. */
 static double gpt_direct(void)
 {
-	struct dlsim_err err = { 0, "" };
-	struct hw_catalog *cat = NULL;
-	struct hw_system s;
-	struct model *m = NULL;
 	struct sim_strategy st;
-	struct sim_par_result r;
 
-	ck_assert_int_eq(hw_catalog_load(NULL, &cat, &err), DLSIM_OK);
-	ck_assert_int_eq(hw_system_resolve(cat, "a100x8", &s, &err), DLSIM_OK);
-	ck_assert_int_eq(model_resolve("gpt:layers=24,hidden=1024,heads=16,"
-				       "seq=1024,vocab=50257,unfused=1", &m,
-				       &err), DLSIM_OK);
 	sim_strategy_init(&st);
 	st.tp = 2;
 	st.pp = 2;
@@ -82,11 +103,9 @@ static double gpt_direct(void)
 	st.global_batch = 32;
 	st.recompute = SIM_RECOMPUTE_FULL;
 	st.dispatch_s = 66e-6;
-	ck_assert_int_eq(sim_parallel_predict(m, &s, DLSIM_FP16, SIM_OPT_ADAM,
-					      &st, &r, &err), DLSIM_OK);
-	model_free(m);
-	hw_catalog_free(cat);
-	return r.step_time_s;
+	return parallel_direct("a100x8", "gpt:layers=24,hidden=1024,heads=16,"
+			       "seq=1024,vocab=50257,unfused=1", DLSIM_FP16,
+			       &st);
 }
 
 /*
@@ -199,6 +218,26 @@ START_TEST(validate_user_refuses_bad_fields)
 		  "t.csv:2: a batch of 1000000000000000 x dp 4 is above" },
 		{ "model,hw,metric,measured\nresnet50,local,step_s,1\n",
 		  "t.csv:2: column 'hw': no calibration for 'local'" },
+		{ "model,hw,metric,measured,tp,allreduce\n"
+		  "gpt3-175b,a100x8,step_s,1,8,ring\n",
+		  "t.csv:2: column 'allreduce' is not available with a "
+		  "parallel strategy, which column 'tp' asks for" },
+		{ "model,hw,metric,measured,zero\ngpt3-175b,a100x8,step_s,1,4\n",
+		  "t.csv:2: column 'zero': '4' is not 0, 1, 2 or 3" },
+		{ "model,hw,metric,measured,schedule\n"
+		  "gpt3-175b,a100x8,step_s,1,zigzag\n",
+		  "t.csv:2: column 'schedule':" },
+		{ "model,hw,metric,measured,topk-ratio\nvgg16,v100x8,step_s,1,0.1\n",
+		  "t.csv:2: column 'topk-ratio' needs compression topk" },
+		{ "model,hw,metric,measured,compression,topk-ratio\n"
+		  "vgg16,v100x8,step_s,1,topk,2\n",
+		  "t.csv:2: column 'topk-ratio': 2 is not above 0 and at most 1" },
+		{ "model,hw,metric,measured,bucket-mb\nvgg16,v100x8,step_s,1,0\n",
+		  "t.csv:2: column 'bucket-mb': 0 is not above 0" },
+		{ "model,hw,metric,measured,allreduce\nvgg16,v100x8,step_s,1,star\n",
+		  "t.csv:2: column 'allreduce':" },
+		{ "model,hw,metric,measured,compression\nvgg16,v100x8,step_s,1,zip\n",
+		  "t.csv:2: column 'compression':" },
 		{ "model,hw,metric,measured,recompute\n"
 		  "gpt3-175b,a100x8,step_s,1,most\n",
 		  "t.csv:2: column 'recompute':" },
@@ -307,6 +346,56 @@ START_TEST(validate_user_uses_the_callers_fits)
 }
 END_TEST
 
+/*
+ * The remaining options of predict as columns: ZeRO and an interleaved
+ * schedule (two chunks, predict's default) on a strategy, and the
+ * allreduce, its buckets and the gradients' compression on a
+ * data-parallel step, each the step sim_parallel_predict or sim_predict
+ * gives the same inputs.
+ */
+START_TEST(validate_user_takes_the_other_options)
+{
+	static const char text[] =
+		"model,hw,global-batch,batch,precision,tp,pp,zero,schedule,"
+		"allreduce,bucket-mb,compression,topk-ratio,metric,measured\n"
+		"gpt3-175b,a100x1024,1536,,bf16,8,16,1,interleaved,,,,,step_s,"
+		"20\n"
+		"vgg16,v100x64,,32,fp32,,,,,ring,50,topk,0.02,step_s,0.5\n";
+	struct dlsim_err err = { 0, "" };
+	struct sim_strategy st;
+	struct sim_options o;
+	struct sim_result res;
+	struct cal_val_set out;
+
+	ck_assert_msg(run_user(text, &out, &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(out.rows, 2);
+	sim_strategy_init(&st);
+	st.tp = 8;
+	st.pp = 16;
+	st.dp = 8;
+	st.global_batch = 1536;
+	st.zero = 1;
+	st.schedule = SIM_SCHED_INTERLEAVED;
+	st.chunks = 2;
+	ck_assert_rel(out.row[0].predicted, parallel_direct(
+			      "a100x1024", "gpt3-175b", DLSIM_BF16, &st), 1e-12);
+	ck_assert(strstr(out.row[0].what, "zero 1 interleaved x2 (s)"));
+	sim_options_init(&o);
+	o.batch_per_device = 32;
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP32;
+	o.allreduce = SIM_ALGO_RING;
+	o.bucket_bytes = 50.0 * 1048576.0;
+	o.compression = SIM_COMPRESS_TOPK;
+	o.topk_ratio = 0.02;
+	dp_direct("v100x64", "vgg16", &o, &res);
+	ck_assert_rel(out.row[1].predicted, res.step_time_s, 1e-12);
+	ck_assert(strstr(out.row[1].what, "ring topk gradients (s)"));
+	sim_result_release(&res);
+	free(out.row);
+}
+END_TEST
+
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -409,6 +498,7 @@ Suite *suite_validate_user(void)
 	tcase_add_test(c, validate_user_refuses_bad_fields);
 	tcase_add_test(c, validate_user_no_flags_and_repeats);
 	tcase_add_test(c, validate_user_uses_the_callers_fits);
+	tcase_add_test(c, validate_user_takes_the_other_options);
 	tcase_add_test(c, validate_user_file_names_its_set);
 	tcase_add_test(c, validate_user_example_runs);
 	suite_add_tcase(s, c);
