@@ -9,7 +9,8 @@
  * comm, comm_exposed}, and layers when asked for.  Issue 4 adds
  * step_time_s_low and step_time_s_high (the fits' 95% bounds; the point
  * when uncalibrated) and calibration: null, or {hw, fits: [{id, kind,
- * n_samples, created_s, age_s}]}; the CSV ends with the same two columns,
+ * n_samples, created_s, age_s}]} (with flop_scale and byte_scale when hw
+ * is the device's calibration_from); the CSV ends with the same two columns,
  * empty when uncalibrated.  New keys may be added;
  * these are never renamed.  Times are seconds, throughput samples/s.
  */
@@ -173,8 +174,17 @@ static void table_calib(FILE *f, const struct hw_system *s,
 		return;
 	fputs("calibrated      ", f);
 	/* fits of another name: a node's, or a same-chip device's */
-	if (s->calib && strcmp(s->calib->hw, s->device->name) != 0)
-		fprintf(f, "with the fits of %s: ", s->calib->hw);
+	if (s->calib && strcmp(s->calib->hw, s->device->name) != 0) {
+		fprintf(f, "with the fits of %s", s->calib->hw);
+		/* a same-chip device's, scaled to this one (hw show) */
+		if (strcmp(s->calib->hw, s->device->calib_from) == 0 &&
+		    (s->device->calib_flop_scale[r->precision] != 1.0 ||
+		     s->device->calib_byte_scale != 1.0))
+			fprintf(f, " (time per FLOP x %.3f, per byte x %.3f)",
+				s->device->calib_flop_scale[r->precision],
+				s->device->calib_byte_scale);
+		fputs(": ", f);
+	}
 	for (i = 0; i < r->n_calib_used; i++)
 		fprintf(f, "%s%s fit #%lld, %lld samples, %s old",
 			i ? "; " : "",
@@ -384,6 +394,11 @@ static void json_calib(FILE *f, const struct hw_system *s,
 	}
 	fputs("{\"hw\": ", f);
 	report_json_string(f, s->calib->hw);
+	/* a same-chip device's fits, scaled to this one */
+	if (strcmp(s->calib->hw, s->device->calib_from) == 0)
+		fprintf(f, ", \"flop_scale\": %g, \"byte_scale\": %g",
+			s->device->calib_flop_scale[r->precision],
+			s->device->calib_byte_scale);
 	fputs(", \"fits\": [", f);
 	for (i = 0; i < r->n_calib_used; i++) {
 		fprintf(f, "%s{\"id\": %lld, \"kind\": ", i ? ", " : "",

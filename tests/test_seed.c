@@ -418,6 +418,20 @@ START_TEST(test_seed_cli)
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_msg(strstr(r.out, "already seeded") != NULL, "%s", r.out);
+	/* a P100 PCIe, which no seed measured, takes the SXM2's fits scaled
+	 * by the two FP16 peaks (21.2 / 18.7 TFLOPS) and bandwidths (732 /
+	 * 732 GB/s), and says so */
+	snprintf(args, sizeof(args), "predict resnet50 --hw p100-pcie "
+		 "--db %s", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.out, "with the fits of p100 (time per FLOP x "
+			     "1.134, per byte x 1.000)") != NULL, "%s", r.out);
+	snprintf(args, sizeof(args), "predict resnet50 --hw p100-pcie "
+		 "--db %s --format json", t.path);
+	run(&r, args);
+	ck_assert_rel(json_number(r.out, "flop_scale"), 21.2 / 18.7, 1e-5);
+	ck_assert(json_number(r.out, "byte_scale") == 1.0);
 	tmpdb_close(&t);
 }
 END_TEST
