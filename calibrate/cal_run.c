@@ -63,7 +63,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -613,55 +612,6 @@ static int mpi_ready(const struct runner *r)
 }
 
 /* ---------------------------------------------------------------- */
-/* The host                                                          */
-/* ---------------------------------------------------------------- */
-
-static void host_cpu(char *buf, size_t n)
-{
-	char line[512];
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	buf[0] = '\0';
-	while (f && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (strncmp(line, "model name", 10) != 0 || !colon)
-			continue;
-		colon += 1 + strspn(colon + 1, " \t");
-		colon[strcspn(colon, "\n")] = '\0';
-		core_strlcpy(buf, colon, n);
-		break;
-	}
-	if (f)
-		fclose(f);
-}
-
-static void host_fill(const struct runner *r, const char *hw,
-		      struct db_host *h)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-	struct utsname u;
-
-	memset(h, 0, sizeof(*h));
-	if (gethostname(h->name, sizeof(h->name)) != 0 || !h->name[0])
-		core_strlcpy(h->name, "localhost", sizeof(h->name));
-	h->name[sizeof(h->name) - 1] = '\0';
-	core_strlcpy(h->hw, hw, sizeof(h->hw));
-	host_cpu(h->cpu, sizeof(h->cpu));
-	h->cores = r->ops->cores(r->ops->ctx);
-	h->mem_bytes = pages > 0 && psize > 0 ? (double)pages *
-		       (double)psize : 0;
-	if (uname(&u) == 0) {
-		snprintf(h->kernel, sizeof(h->kernel), "%.40s %.60s %.20s",
-			 u.sysname, u.release, u.machine);
-		if (!h->cpu[0])
-			core_strlcpy(h->cpu, u.machine, sizeof(h->cpu));
-	}
-	snprintf(h->libs, sizeof(h->libs), "%.250s",
-		 r->ops->blas_config(r->ops->ctx));
-}
-
-/* ---------------------------------------------------------------- */
 /* Public API                                                        */
 /* ---------------------------------------------------------------- */
 
@@ -764,7 +714,7 @@ int cal_run_with(struct db *db, const struct cal_run_opts *o,
 		goto cleanup;
 
 	/* the host and the run row */
-	host_fill(r, hw, &h);
+	cal_run_host(r->ops, hw, &h);
 	if ((rc = db_host_upsert(db, &h, &host_id, err)))
 		goto cleanup;
 	memset(&run, 0, sizeof(run));

@@ -95,6 +95,11 @@ int64_t cal_stream_llc_bytes(void *ctx, char *src, size_t n);
 const char *cal_stream_kernel_name(enum cal_stream_kernel kernel);
 int cal_stream_kernel_arrays(enum cal_stream_kernel kernel);
 
+/* cal_run_host.c: *h describes this host for hardware name hw, its
+ * cores and BLAS from ops. */
+void cal_run_host(const struct cal_run_ops *ops, const char *hw,
+		  struct db_host *h);
+
 /* cal_run_mpi.c */
 int cal_mpi_spawn(void *ctx, char *const argv[],
 		  int (*line)(void *lctx, const char *text), void *lctx,
