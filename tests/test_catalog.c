@@ -53,6 +53,47 @@ START_TEST(catalog_has_every_required_device)
 }
 END_TEST
 
+/*
+ * A memory efficiency that cites a BabelStream triad is that triad over
+ * the bandwidth it cites ("triad 177.0 GB/s ... vs 240 GB/s", or "triad
+ * 556.0 of 732 GB/s"), to the three places written: a figure copied
+ * wrong, or a source edited without its figure, fails here (a source
+ * that names no bandwidth to divide by is passed over).  The K80
+ * (177.0 / 240 = 0.7375, ECC on) and Titan X Maxwell (268.7 / 336.5 =
+ * 0.7985) are among them.
+ */
+START_TEST(catalog_memory_efficiency_is_its_triad)
+{
+	struct hw_catalog *cat = shipped();
+	int i, n = 0;
+
+	for (i = 0; i < hw_catalog_n_devices(cat); i++) {
+		const struct hw_device *d = hw_catalog_device(cat, i);
+		const char *t = strstr(d->eff_memory_source, "triad "), *v;
+		double triad, peak;
+
+		if (!t || strstr(d->eff_memory_source, "class default"))
+			continue;
+		triad = strtod(t + 6, NULL);
+		v = strstr(t, " vs ");
+		v = v ? v + 4 : strstr(t, " of ") ? strstr(t, " of ") + 4 :
+		    NULL;
+		if (!v)
+			continue;   /* a bound from another part (KNC) */
+		peak = strtod(v, NULL);
+		ck_assert_msg(triad > 0.0 && peak > 0.0 &&
+			      fabs(d->eff_memory - triad / peak) <= 0.0015,
+			      "%s: eff_memory %.3f, its source %.1f / %.1f = "
+			      "%.4f", d->name, d->eff_memory, triad, peak,
+			      triad / peak);
+		n++;
+	}
+	ck_assert_int_ge(n, 10);
+	ck_assert_rel(hw_device_find(cat, "k80")->eff_memory, 0.737, 1e-9);
+	hw_catalog_free(cat);
+}
+END_TEST
+
 /* Every figure carries a source, and every device can train at the
  * precision auto picks. */
 START_TEST(catalog_every_figure_has_a_source)
@@ -852,6 +893,7 @@ Suite *suite_catalog(void)
 
 	tcase_add_test(c, catalog_has_every_required_device);
 	tcase_add_test(c, catalog_every_figure_has_a_source);
+	tcase_add_test(c, catalog_memory_efficiency_is_its_triad);
 	tcase_add_test(c, catalog_every_device_and_node_resolves);
 	tcase_add_test(c, catalog_issue_examples_resolve);
 	tcase_add_test(c, catalog_matches_datasheets);
