@@ -29,7 +29,9 @@
  * Flags (fuse-elementwise, no-overlap, sequence-parallel) take yes or no.
  * A column of another name is refused, so that a misspelt one is not
  * silently left out; so is any field predict would refuse, with the
- * file, line and column.  Unlike the shipped sets, whose rows are
+ * file and line (and the column, where one is at fault: the
+ * simulator's own refusals, such as chunks without the interleaved
+ * schedule, concern several).  Unlike the shipped sets, whose rows are
  * skipped when the catalog lacks their device, a user's row that cannot
  * be predicted is an error: they asked for it.
  */
@@ -120,6 +122,7 @@ struct user_row {
 	struct sim_strategy st;
 	int strategy;                /* 1: a hybrid-parallel step */
 	int optimizer_given;
+	int bucket_given;
 	enum { STEP_S, SAMPLES_S, SAMPLES_S_DEVICE } metric;
 	double measured;
 };
@@ -161,10 +164,14 @@ static int read_positive(const struct cal_vctx *v, const char *col,
 	snprintf(what, sizeof(what), "column '%s'", col);
 	if ((rc = dlsim_parse_number(s, out, what, err)))
 		return rc;
-	if (!(*out > 0.0) || (max > 0.0 && *out > max))
+	if (!(*out > 0.0) || (max > 0.0 && *out > max)) {
+		char most[40] = "";
+
+		if (max > 0.0)
+			snprintf(most, sizeof(most), " and at most %g", max);
 		return dlsim_err_set(err, DLSIM_EINVAL, "column '%s': %s is "
-				     "not above 0%s", col, s, max > 0.0 ?
-				     " and at most 1" : "");
+				     "not above 0%s", col, s, most);
+	}
 	return DLSIM_OK;
 }
 
@@ -248,7 +255,7 @@ static int read_options(const struct cal_vctx *v, struct user_row *u,
 		rc = in_column("compression", sim_compression_parse(
 				       s, &o->compression, err), err);
 	if (!rc && !(rc = read_positive(v, "bucket-mb", 0.0, &mb, err)) &&
-	    mb > 0.0)
+	    (u->bucket_given = mb > 0.0))
 		o->bucket_bytes = mb * 1048576.0;
 	if (!rc && *cal_val_col(v, "topk-ratio")) {
 		if (o->compression != SIM_COMPRESS_TOPK)
@@ -356,15 +363,24 @@ static void what_options(const struct user_row *u, struct cal_vrow *r)
 	if (n < sizeof(r->what) && u->st.zero > 0)
 		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n,
 				      " zero %d", u->st.zero);
-	if (n < sizeof(r->what) && u->st.schedule != SIM_SCHED_1F1B)
+	if (n < sizeof(r->what) && u->st.schedule == SIM_SCHED_GPIPE)
 		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n,
-				      " %s x%lld",
-				      sim_schedule_name(u->st.schedule),
+				      " gpipe");
+	if (n < sizeof(r->what) && u->st.schedule == SIM_SCHED_INTERLEAVED)
+		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n,
+				      " interleaved x%lld",
 				      (long long)u->st.chunks);
 	if (n < sizeof(r->what) && u->o.allreduce != SIM_ALGO_AUTO)
 		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n, " %s",
 				      sim_algo_name(u->o.allreduce));
-	if (n < sizeof(r->what) && u->o.compression != SIM_COMPRESS_NONE)
+	if (n < sizeof(r->what) && u->bucket_given)
+		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n,
+				      " bucket %g MiB",
+				      u->o.bucket_bytes / 1048576.0);
+	if (n < sizeof(r->what) && u->o.compression == SIM_COMPRESS_TOPK)
+		snprintf(r->what + n, sizeof(r->what) - n, " topk %g gradients",
+			 u->o.topk_ratio);
+	else if (n < sizeof(r->what) && u->o.compression != SIM_COMPRESS_NONE)
 		snprintf(r->what + n, sizeof(r->what) - n, " %s gradients",
 			 sim_compression_name(u->o.compression));
 }

@@ -289,28 +289,31 @@ static int has_device_fits(const struct hw_calib *c)
 }
 
 /* Another device's fits, scaled to d (hw_device.calib_flop_scale):
- * time per FLOP and per byte, and the bandwidths, with their sigmas. */
+ * time per FLOP and per byte, and the bandwidths, with their sigmas.
+ * The bandwidth curve's levels before the last are caches, which run
+ * at the core clock: they take the FP32 peaks' ratio (the clocks'); the
+ * last, device memory, the bandwidths'. */
 static void scale_device_fits(struct hw_calib *c, const struct hw_device *d)
 {
-	double b = d->calib_byte_scale > 0.0 ? d->calib_byte_scale : 1.0;
+	double b = d->calib_byte_scale, clock = d->calib_flop_scale[DLSIM_FP32];
 	int k, p, i;
 
 	for (k = 0; k < MODEL_KERNEL_COUNT; k++)
 		for (p = 0; p < DLSIM_PRECISION_COUNT; p++) {
 			struct hw_calib_kernel *x = &c->kernel[k][p];
-			double f = d->calib_flop_scale[p] > 0.0 ?
-				   d->calib_flop_scale[p] : 1.0;
 
-			x->s_per_flop *= f;
-			x->sigma[1] *= f;
+			x->s_per_flop *= d->calib_flop_scale[p];
+			x->sigma[1] *= d->calib_flop_scale[p];
 			x->s_per_byte *= b;
 			x->sigma[2] *= b;
 		}
 	c->mem_bw_Bps /= b;
 	c->mem_sigma_Bps /= b;
-	for (i = 0; i < HW_CALIB_LEVELS; i++) {
-		c->level_Bps[i] /= b;
-		c->level_sigma_Bps[i] /= b;
+	for (i = 0; i < c->n_levels && i < HW_CALIB_LEVELS; i++) {
+		double f = i == c->n_levels - 1 ? b : clock;
+
+		c->level_Bps[i] /= f;
+		c->level_sigma_Bps[i] /= f;
 	}
 }
 

@@ -249,10 +249,14 @@ static int add_dir(struct hw_catalog *cat, const char *dir,
 	return rc;
 }
 
-/* d's calibration scales against the device its fits come from. */
+/* d's calibration scales against the device its fits come from, whose
+ * name (not an alias: the fits are stored under names) d then holds. */
 static void calib_scales(struct hw_device *d, const struct hw_device *from)
 {
 	int p;
+
+	if (from)
+		core_strlcpy(d->calib_from, from->name, sizeof(d->calib_from));
 
 	for (p = 0; p < DLSIM_PRECISION_COUNT; p++)
 		d->calib_flop_scale[p] = from && from->peak[p].matrix_flops > 0.0 &&

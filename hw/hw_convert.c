@@ -193,6 +193,11 @@ static int convert_device(struct hw_reader *r, unsigned d,
 	int rc;
 
 	memset(dev, 0, sizeof(*dev));
+	/* its own fits' scales until hw_catalog_check resolves
+	 * calibration_from */
+	for (i = 0; i < DLSIM_PRECISION_COUNT; i++)
+		dev->calib_flop_scale[i] = 1.0;
+	dev->calib_byte_scale = 1.0;
 	PATH(p, "devices.%u.name", d);
 	if ((rc = hw_valid_name(r, p, rd->name)) ||
 	    (rc = hw_check_aliases(r, "devices", d, rd->aliases,

@@ -594,9 +594,11 @@ struct hw_device {
 	char source[HW_SOURCE_LEN];
 	char calib_from[HW_NAME_LEN];  /* "": none.  Another device whose
 					  fits stand for this one's when it
-					  has none: the same chip at the
-					  same clocks (calib_from_source
-					  says why) */
+					  has none, scaled to it (below):
+					  the same chip, clocks and memory
+					  aside (calib_from_source says
+					  why); hw_catalog_check puts its
+					  name for an alias */
 	char calib_from_source[HW_SOURCE_LEN];
 	/* How calib_from's fits stand for this device's (hw_catalog_check
 	 * sets them): its time per FLOP at each precision times the ratio
@@ -964,8 +966,10 @@ int hw_system_open(struct hw_catalog *cat, struct db *db, const char *spec,
 /*
  * The calibration a resolved system uses, merged from three names: the
  * kernel and memory fits of its device's name, else of the device its
- * catalog entry names as the same chip (hw_device.calib_from), else of
- * its node's name; the collective fits of its node's name, else of its
+ * catalog entry names as the same chip (hw_device.calib_from, its fits
+ * scaled by calib_flop_scale and calib_byte_scale: time per FLOP and
+ * per byte, the bandwidths, cache levels at the FP32 peaks' ratio), else
+ * of its node's name; the collective fits of its node's name, else of its
  * device's (never the same-chip device's: they measured another node).
  * Of the allreduce fits, the most ranks within one node (R at most its
  * devices) is the intra-node ring and the most ranks above it the
@@ -2182,7 +2186,8 @@ int cal_validate(struct hw_catalog *cat, struct db *db,
  * would use them (NULL: the catalog's figures), into *out (the caller releases its
  * rows with the report, also on failure), the set named after the file
  * less ".csv".  DLSIM_EIO for an unreadable file; DLSIM_EPARSE naming
- * the file, line and column for an unknown or missing column or a field
+ * the file and line (and the column at fault, where one is) for an
+ * unknown or missing column, a row of another field count, a field
  * `dlsim predict` would refuse, or a row it cannot predict; DLSIM_EINVAL
  * for a file named as a shipped set; DLSIM_ENOMEM.
  */

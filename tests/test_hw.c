@@ -494,6 +494,17 @@ START_TEST(calibration_from_is_read_and_checked)
 	ck_assert_rel(device(cat, "tgpu")->calib_byte_scale, 1.0, 1e-12);
 	hw_catalog_free(cat);
 
+	/* named by an alias, it is held by the name the fits are stored
+	 * under */
+	cat = new_catalog();
+	y = twin_yaml("test-gpu", "\"same chip: made up for tests\"");
+	ck_assert_int_eq(hw_catalog_add_text(cat, "twin.yaml", y, strlen(y),
+					     &err), DLSIM_OK);
+	ck_assert_int_eq(hw_catalog_check(cat, &err), DLSIM_OK);
+	ck_assert_str_eq(device(cat, "tgpu-twin")->calib_from, "tgpu");
+	ck_assert_rel(device(cat, "tgpu-twin")->calib_byte_scale, 1.25, 1e-12);
+	hw_catalog_free(cat);
+
 	cat = new_catalog();
 	y = twin_yaml("nosuch", "\"made up\"");
 	ck_assert_int_eq(hw_catalog_add_text(cat, "twin.yaml", y, strlen(y),

@@ -56,6 +56,7 @@ struct rig {
 static void rig_init(struct rig *r)
 {
 	struct hw_peak *p;
+	int i;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->dev.name, sizeof(r->dev.name), "dev");
@@ -70,6 +71,9 @@ static void rig_init(struct rig *r)
 	r->dev.n_mem = 1;
 	r->dev.eff_memory = 1.0;
 	r->dev.clock_boost_hz = 1e9;
+	for (i = 0; i < DLSIM_PRECISION_COUNT; i++)
+		r->dev.calib_flop_scale[i] = 1.0;   /* as hw_convert sets */
+	r->dev.calib_byte_scale = 1.0;
 	snprintf(r->node.name, sizeof(r->node.name), "box");
 	r->node.devices_per_node = 4;
 	r->node.intra_links_per_device = 1;
@@ -210,28 +214,33 @@ START_TEST(hwcalib_load_system_merges_device_and_node)
 	ck_assert(c.stream.id != 0 && c.bwcurve.id != 0);
 	ck_assert(c.n_rings == 0 && c.intra.fit.id == 0 &&
 		  c.intra.beta_s_per_byte == 0.0);
-	/* a twin at other clocks and memory: time per FLOP and per byte
-	 * scale as hw_catalog_check set them, the bandwidths inversely */
+	/* a twin at other clocks and memory (hw_catalog_check's scales:
+	 * FP32 peak half this device's, bandwidth twice): time per FLOP
+	 * doubles, time per byte halves, the memory level's bandwidth
+	 * doubles and the cache level's halves (caches run at the core
+	 * clock), each sigma with its figure; the fixed time stays */
 	{
 		struct hw_calib same = c;
+		const struct hw_calib_kernel *k3 =
+			&c.kernel[MODEL_KERNEL_CONV3X3][DLSIM_FP32],
+			*s3 = &same.kernel[MODEL_KERNEL_CONV3X3][DLSIM_FP32];
 
-		ck_assert(same.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32]
-			  .s_per_flop > 0.0 && same.mem_bw_Bps > 0.0 &&
-			  same.level_Bps[0] > 0.0);
+		ck_assert(s3->s_per_flop == 1e-11 && s3->s_per_byte == 1e-10 &&
+			  same.n_levels == 2 && same.level_Bps[0] == 4e11 &&
+			  same.level_Bps[1] == 2e10 && same.mem_bw_Bps > 0.0);
 		r.dev.calib_flop_scale[DLSIM_FP32] = 2.0;
 		r.dev.calib_byte_scale = 0.5;
 		ck_assert_int_eq(hw_calib_load_system(t.db, &r.sys, &c, &err),
 				 DLSIM_OK);
-		ck_assert_rel(c.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32].s_per_flop,
-			      2.0 * same.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32]
-			      .s_per_flop, 1e-12);
-		ck_assert_rel(c.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32].fixed_s,
-			      same.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32]
-			      .fixed_s, 1e-12);
+		ck_assert_rel(k3->s_per_flop, 2e-11, 1e-12);
+		ck_assert_rel(k3->sigma[1], 2.0 * s3->sigma[1], 1e-12);
+		ck_assert_rel(k3->s_per_byte, 5e-11, 1e-12);
+		ck_assert_rel(k3->sigma[2], 0.5 * s3->sigma[2], 1e-12);
+		ck_assert_rel(k3->fixed_s, 1e-5, 1e-12);
 		ck_assert_rel(c.mem_bw_Bps, 2.0 * same.mem_bw_Bps, 1e-12);
-		ck_assert_rel(c.level_Bps[0], 2.0 * same.level_Bps[0], 1e-12);
-		r.dev.calib_flop_scale[DLSIM_FP32] = 0.0;
-		r.dev.calib_byte_scale = 0.0;
+		ck_assert_rel(c.level_Bps[1], 4e10, 1e-12);
+		ck_assert_rel(c.level_Bps[0], 2e11, 1e-12);
+		ck_assert_rel(c.level_sigma_Bps[0], 2e9, 1e-9);
 	}
 	/* the node's collectives join the twin's kernels */
 	put_fits(t.db, "box");
@@ -241,11 +250,15 @@ START_TEST(hwcalib_load_system_merges_device_and_node)
 	ck_assert_int_eq(hw_calib_count(&c), 5);
 	ck_assert_int_eq(c.intra.ranks, 4);
 	ck_assert_rel(c.intra.beta_s_per_byte, 2e-10, 1e-12);
-	/* the device's own kernels come first */
+	/* the device's own kernels come first, and unscaled (the scales
+	 * above still set) */
 	put_fits(t.db, "dev");
 	ck_assert_int_eq(hw_calib_load_system(t.db, &r.sys, &c, &err),
 			 DLSIM_OK);
 	ck_assert_str_eq(c.hw, "dev");
+	ck_assert_rel(c.kernel[MODEL_KERNEL_CONV3X3][DLSIM_FP32].s_per_flop,
+		      1e-11, 1e-12);
+	ck_assert_rel(c.level_Bps[0], 4e11, 1e-12);
 	tmpdb_close(&t);
 }
 END_TEST

@@ -390,7 +390,8 @@ START_TEST(validate_user_takes_the_other_options)
 	o.topk_ratio = 0.02;
 	dp_direct("v100x64", "vgg16", &o, &res);
 	ck_assert_rel(out.row[1].predicted, res.step_time_s, 1e-12);
-	ck_assert(strstr(out.row[1].what, "ring topk gradients (s)"));
+	ck_assert(strstr(out.row[1].what, "ring bucket 50 MiB topk 0.02 "
+			 "gradients (s)"));
 	sim_result_release(&res);
 	free(out.row);
 }
