@@ -1,4 +1,4 @@
-# dlsim 0.1.0+49b17f3: predicted against measured.
+# dlsim 0.1.0+9e9950e: predicted against measured.
 # Redraw, in this file's directory, with: gnuplot validate.gp
 set terminal pngcairo size 1200,800 font ',11'
 set termoption noenhanced
@@ -18,7 +18,7 @@ plot x lw 2 lc rgb "#000000" title "predicted = measured", \
      "validate.dat" index 0 with points pt 5 ps 0.6 lc rgb "#d95f02" title "vtrain (1152 rows, median 7.9%)", \
      "validate.dat" index 1 with points pt 5 ps 0.6 lc rgb "#1b9e77" title "vtrain_fit (288 rows, median 8.4%)", \
      "validate.dat" index 2 with points pt 5 ps 0.6 lc rgb "#7570b3" title "tf_cnn_p100 (71 rows, median 6.4%)", \
-     "validate.dat" index 3 with points pt 5 ps 0.6 lc rgb "#e7298a" title "tf_cnn_k80 (136 rows, median 43.0%)", \
+     "validate.dat" index 3 with points pt 5 ps 0.6 lc rgb "#e7298a" title "tf_cnn_k80 (136 rows, median 38.4%)", \
      "validate.dat" index 4 with points pt 5 ps 0.6 lc rgb "#66a61e" title "dle (28 rows, median 11.0%)", \
      "validate.dat" index 5 with points pt 5 ps 0.6 lc rgb "#e6ab02" title "dle_bert (127 rows, median 31.8%)", \
      "validate.dat" index 6 with points pt 5 ps 0.6 lc rgb "#a6761d" title "megatron (10 rows, median 2.0%)", \
@@ -26,7 +26,7 @@ plot x lw 2 lc rgb "#000000" title "predicted = measured", \
      "validate.dat" index 8 with points pt 5 ps 0.6 lc rgb "#1f78b4" title "horovod (3 rows, median 10.8%)", \
      "validate.dat" index 9 with points pt 5 ps 0.6 lc rgb "#b2df8a" title "imagenet (2 rows, median 33.2%)", \
      "validate.dat" index 10 with points pt 5 ps 0.6 lc rgb "#fb9a99" title "mlperf (125 rows, median 21.6%)", \
-     "validate.dat" index 11 with points pt 5 ps 0.6 lc rgb "#6a3d9a" title "jcjohnson (78 rows, median 10.8%)", \
+     "validate.dat" index 11 with points pt 5 ps 0.6 lc rgb "#6a3d9a" title "jcjohnson (78 rows, median 10.6%)", \
      "validate.dat" index 12 with points pt 5 ps 0.6 lc rgb "#b15928" title "deepbench_gemm (1920 rows, median 10.3%)", \
      "validate.dat" index 13 with points pt 5 ps 0.6 lc rgb "#000080" title "deepbench_conv (1118 rows, median 13.3%)", \
      "validate.dat" index 14 with points pt 5 ps 0.6 lc rgb "#808000" title "deepbench_gemm_heldout (1920 rows, median 10.8%)", \
