@@ -39,6 +39,8 @@ static const struct suite_entry suites[] = {
 	{ "cli", suite_cli },
 	{ "cli_sweep", suite_cli_sweep },
 	{ "db", suite_db },
+	{ "db_schema", suite_db_schema },
+	{ "db_cli", suite_db_cli },
 	{ "hwcalib", suite_hwcalib },
 	{ "hwcalib_cli", suite_hwcalib_cli },
 	{ "seed", suite_seed },

@@ -30,6 +30,8 @@ Suite *suite_report(void);
 Suite *suite_cli(void);
 Suite *suite_cli_sweep(void);
 Suite *suite_db(void);
+Suite *suite_db_schema(void);
+Suite *suite_db_cli(void);
 Suite *suite_hwcalib(void);
 Suite *suite_hwcalib_cli(void);
 Suite *suite_seed(void);

@@ -1,0 +1,48 @@
+/*
+ * db_util.h -- helpers of the database test suites (db_util.c).
+ */
+#ifndef DLSIM_TESTS_DB_UTIL_H
+#define DLSIM_TESTS_DB_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dlsim.h"
+
+/* A test's own directory and the database path in it. */
+struct tmp {
+	char dir[64];
+	char path[128];         /* dir/test.db */
+};
+
+void tmp_make(struct tmp *t);
+void tmp_remove(struct tmp *t);        /* the directory and all in it */
+struct db *open_ok(const char *path);  /* db_open, asserted */
+
+/* One integer from a query with no parameters (test-only SQL). */
+int64_t scalar(struct db *db, const char *sql);
+
+/* A raw connection for hand-made files, without dlsim's schema. */
+void raw_exec(const char *path, const char *sql);
+int64_t raw_scalar(const char *path, const char *sql);
+
+/* The whole file into buf (at most n bytes); returns the size. */
+size_t read_bytes(const char *path, char *buf, size_t n);
+
+/* A finished calibrate run of tool on hw started at start_s. */
+void make_run(struct db_run *r, const char *tool, const char *hw,
+	      double start_s);
+/* Sample k of a GEMM sweep: value k + base, unit seconds. */
+void make_sample(struct db_sample *s, int k, double base);
+/* Such a run with its n samples (n <= 64) stored; its id. */
+int64_t insert_run(struct db *db, const char *tool, const char *hw,
+		   double start_s, int n, double base);
+
+/* DLSIM_DB, XDG_DATA_HOME and HOME, saved and put back (freed). */
+struct saved_env {
+	char *v[3];
+};
+void env_save(struct saved_env *s);
+void env_restore(struct saved_env *s);
+
+#endif /* DLSIM_TESTS_DB_UTIL_H */

@@ -1,0 +1,285 @@
+/*
+ * test_db_cli.c -- `dlsim db` end to end: info, runs, samples, fits,
+ * vacuum, $DLSIM_DB and bad arguments, each on a database of its own
+ * (db_util.c) named with --db or DLSIM_DB.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "cli_util.h"
+#include "dlsim.h"
+#include "db/db.h"
+#include "db_util.h"
+
+/* ---------------------------------------------------------------- */
+/* dlsim db                                                          */
+/* ---------------------------------------------------------------- */
+
+/* A database with two runs: 1 (v100x8, 4 samples), 2 (local, 3). */
+static void fill_for_cli(struct tmp *t)
+{
+	struct db *db = open_ok(t->path);
+
+	insert_run(db, "import:nccl-tests", "v100x8", 1000.0, 4, 0.25);
+	insert_run(db, "calibrate", "local", 2000.0, 3, 1.5);
+	db_close(db);
+}
+
+static void run_db(struct run *r, const struct tmp *t, const char *args)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "db %s --db %s", args, t->path);
+	run(r, cmd);
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+START_TEST(db_cli_info_json_has_the_keys)
+{
+	static const char *const keys[] = {
+		"path", "schema_version", "file_bytes", "hosts", "runs",
+		"samples", "fits", "predictions", "measurements", NULL
+	};
+	struct run r;
+	struct tmp t;
+	int i;
+
+	tmp_make(&t);
+	fill_for_cli(&t);
+	run_db(&r, &t, "info --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_valid(r.out));
+	for (i = 0; keys[i]; i++)
+		ck_assert_msg(json_has(r.out, keys[i]), "no %s in %s",
+			      keys[i], r.out);
+	ck_assert(json_number(r.out, "schema_version") == DB_SCHEMA_VERSION);
+	ck_assert(json_number(r.out, "runs") == 2);
+	ck_assert(json_number(r.out, "samples") == 7);
+	ck_assert(json_number(r.out, "file_bytes") > 0);
+	ck_assert(strstr(r.out, t.path) != NULL);
+	run_db(&r, &t, "info");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.out, "schema version  1\n") != NULL);
+	ck_assert(strstr(r.out, "samples         7\n") != NULL);
+	run_db(&r, &t, "info --csv");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strncmp(r.out, "path,schema_version,file_bytes,hosts,runs,"
+			  "samples,", 48) == 0);
+	ck_assert_int_eq(count_lines(r.out), 2);
+	tmp_remove(&t);
+}
+END_TEST
+
+START_TEST(db_cli_runs_lists_newest_first)
+{
+	struct run r;
+	struct tmp t;
+	const char *a, *b;
+
+	tmp_make(&t);
+	run_db(&r, &t, "runs");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.out, "(no runs)") != NULL);
+	fill_for_cli(&t);
+	run_db(&r, &t, "runs");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	a = strstr(r.out, "calibrate");
+	b = strstr(r.out, "import:nccl-tests");
+	ck_assert(a && b && a < b);
+	ck_assert(strstr(r.out, "1970-01-01 00:33:20") != NULL);  /* 2000 s */
+	ck_assert_int_eq(count_lines(r.out), 3);
+	run_db(&r, &t, "runs --format json");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(json_valid(r.out));
+	ck_assert(json_number(r.out, "samples") == 3);   /* newest: run 2 */
+	run_db(&r, &t, "runs --format csv");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strncmp(r.out, "id,tool,hw,start_s,end_s,status,samples,",
+			  40) == 0);
+	ck_assert(strstr(r.out, "\n2,calibrate,local,2000,2060,done,3,,") !=
+		  NULL);
+	tmp_remove(&t);
+}
+END_TEST
+
+START_TEST(db_cli_samples_of_one_run_as_csv)
+{
+	struct run r;
+	struct tmp t;
+
+	tmp_make(&t);
+	fill_for_cli(&t);
+	run_db(&r, &t, "samples --run 1 --format csv");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_int_eq(count_lines(r.out), 1 + 4);
+	ck_assert(strncmp(r.out, "run_id,benchmark,params,rep,value,unit\n"
+			  "1,gemm,m=64 n=64 k=64 dtype=fp32 threads=1,0,"
+			  "0.25,s\n", 88) == 0);
+	ck_assert(strstr(r.out, "\n1,gemm,m=256 n=256 k=256 dtype=fp32 "
+			 "threads=1,3,3.25,s\n") != NULL);
+	ck_assert(strstr(r.out, "\n2,") == NULL);
+	/* All runs, and the table and JSON forms. */
+	run_db(&r, &t, "samples --csv");
+	ck_assert_int_eq(count_lines(r.out), 1 + 7);
+	run_db(&r, &t, "samples --run 2");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(count_lines(r.out), 1 + 3);
+	run_db(&r, &t, "samples --run 2 --format json");
+	ck_assert(json_valid(r.out));
+	ck_assert(json_number(r.out, "run_id") == 2);
+	/* export: CSV by default, with each run's hardware and tool. */
+	run_db(&r, &t, "export --csv");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strncmp(r.out, "run_id,hw,tool,benchmark,", 25) == 0);
+	ck_assert(strstr(r.out, "\n2,local,calibrate,gemm,") != NULL);
+	ck_assert_int_eq(count_lines(r.out), 1 + 7);
+	run_db(&r, &t, "export --run 1");
+	ck_assert_int_eq(count_lines(r.out), 1 + 4);
+	ck_assert(strstr(r.out, "\n1,v100x8,import:nccl-tests,gemm,") != NULL);
+	run_db(&r, &t, "export --format json");
+	ck_assert(json_valid(r.out));
+	tmp_remove(&t);
+}
+END_TEST
+
+START_TEST(db_cli_fits_and_vacuum)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_fit f;
+	struct run r;
+	struct tmp t;
+	struct db *db;
+
+	tmp_make(&t);
+	run_db(&r, &t, "fits");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.out, "(no fits)") != NULL);
+	db = open_ok(t.path);
+	memset(&f, 0, sizeof(f));
+	snprintf(f.hw, sizeof(f.hw), "local");
+	snprintf(f.kind, sizeof(f.kind), "stream");
+	f.params_json = "{\"bw_Bps\": 1.5e10, \"l1_bytes\": 32768}";
+	f.covariance_json = "[[1e16, 0], [0, 1e6]]";
+	f.sample_run_ids = "[1, 2]";
+	f.residual_rms = 0.03;
+	f.n_samples = 120;
+	ck_assert_int_eq(db_fit_insert(db, &f, &err), DLSIM_OK);
+	db_close(db);
+	run_db(&r, &t, "fits");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.out, "stream") && strstr(r.out, "120"));
+	run_db(&r, &t, "fits --format json");
+	ck_assert(json_valid(r.out));
+	ck_assert(json_number(r.out, "bw_Bps") == 1.5e10);
+	ck_assert(json_number(r.out, "n_samples") == 120);
+	run_db(&r, &t, "fits --csv");
+	ck_assert(strstr(r.out, ",\"{\"\"bw_Bps\"\": 1.5e10, ") != NULL);
+	run_db(&r, &t, "vacuum --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_valid(r.out));
+	ck_assert(json_number(r.out, "bytes_after") > 0);
+	run_db(&r, &t, "vacuum");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.out, "bytes before") != NULL);
+	tmp_remove(&t);
+}
+END_TEST
+
+START_TEST(db_cli_uses_dlsim_db)
+{
+	struct saved_env saved;
+	struct run r;
+	struct tmp t;
+
+	tmp_make(&t);
+	fill_for_cli(&t);
+	env_save(&saved);
+	setenv("DLSIM_DB", t.path, 1);
+	run(&r, "db info --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_number(r.out, "runs") == 2);
+	env_restore(&saved);
+	tmp_remove(&t);
+}
+END_TEST
+
+START_TEST(db_cli_rejects_bad_arguments)
+{
+	struct run r;
+	struct tmp t;
+	struct stat sb;
+	char cmd[512];
+
+	tmp_make(&t);
+	/* Misuse is found before the file is opened: no file appears. */
+	run_db(&r, &t, "bogus");
+	assert_one_error(&r, 2, "unknown subcommand 'bogus'");
+	run_db(&r, &t, "info --run 3");
+	assert_one_error(&r, 2, "--run applies to samples and export");
+	run_db(&r, &t, "samples --run 0");
+	assert_one_error(&r, 2, "--run");
+	run_db(&r, &t, "samples --run abc");
+	assert_one_error(&r, 2, "--run");
+	run_db(&r, &t, "runs --format xml");
+	assert_one_error(&r, 2, "unknown format 'xml'");
+	run_db(&r, &t, "runs --csv --format json");
+	assert_one_error(&r, 2, "exclude each other");
+	run_db(&r, &t, "runs extra");
+	assert_one_error(&r, 2, "unexpected argument 'extra'");
+	run_db(&r, &t, "runs --frobnicate");
+	assert_one_error(&r, 2, "unknown option '--frobnicate'");
+	ck_assert(stat(t.path, &sb) != 0);
+	snprintf(cmd, sizeof(cmd), "db --db %s", t.path);
+	run(&r, cmd);
+	assert_one_error(&r, 2, "missing argument");
+	/* A run that is not there. */
+	fill_for_cli(&t);
+	run_db(&r, &t, "samples --run 99");
+	assert_one_error(&r, 2, "run 99 not found");
+	/* Database failures exit 1, with the path and SQLite's words. */
+	run(&r, "db info --db /nonexistent-dir/x.db");
+	assert_one_error(&r, 1, "/nonexistent-dir/x.db: opening: unable to "
+			 "open database file");
+	raw_exec(t.path, "PRAGMA user_version = 42");
+	run_db(&r, &t, "runs");
+	assert_one_error(&r, 1, "created by a newer dlsim");
+	run(&r, "db --help");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.out, "--run ID") && strstr(r.out, "--csv"));
+	tmp_remove(&t);
+}
+END_TEST
+
+Suite *suite_db_cli(void)
+{
+	Suite *s = suite_create("db_cli");
+	TCase *cli = tcase_create("cli");
+
+	/* the command's tests need the binary, which make check names */
+	if (!getenv("DLSIM_BIN")) {
+		fputs("test_dlsim: db_cli: DLSIM_BIN is not set; the 'dlsim "
+		      "db' tests are skipped\n", stderr);
+		return s;
+	}
+	tcase_set_timeout(cli, 60);
+	tcase_add_test(cli, db_cli_info_json_has_the_keys);
+	tcase_add_test(cli, db_cli_runs_lists_newest_first);
+	tcase_add_test(cli, db_cli_samples_of_one_run_as_csv);
+	tcase_add_test(cli, db_cli_fits_and_vacuum);
+	tcase_add_test(cli, db_cli_uses_dlsim_db);
+	tcase_add_test(cli, db_cli_rejects_bad_arguments);
+	suite_add_tcase(s, cli);
+	return s;
+}

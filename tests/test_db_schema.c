@@ -1,0 +1,266 @@
+/*
+ * test_db_schema.c -- the measurement store's schema (db/db_schema.c):
+ * every table, migrations numbered and run in order, a failed step
+ * leaving nothing of itself, and files it must refuse (newer than this
+ * dlsim, or no database at all).  Invariant numbers cite the comments at
+ * the top of db/db.c and db/db_schema.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "tests.h"
+#include "dlsim.h"
+#include "db/db.h"
+#include "db_util.h"
+
+/* ---------------------------------------------------------------- */
+/* Schema and migrations                                             */
+/* ---------------------------------------------------------------- */
+
+START_TEST(db_schema_creates_every_table)
+{
+	static const char *const tables[] = {
+		"hosts", "runs", "samples", "fits", "predictions",
+		"measurements", "samples_benchmark_run", "samples_run", NULL
+	};
+	struct tmp t;
+	struct db *db;
+	int i;
+
+	tmp_make(&t);
+	db = open_ok(t.path);
+	ck_assert_int_eq(db_schema_version(db), DB_SCHEMA_VERSION);
+	ck_assert_int_eq(scalar(db, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+	ck_assert_int_eq(scalar(db, "PRAGMA foreign_keys"), 1);
+	ck_assert_int_eq(scalar(db, "SELECT journal_mode = 'wal' FROM "
+				"pragma_journal_mode()"), 1);
+	for (i = 0; tables[i]; i++) {
+		sqlite3_stmt *st;
+		int found;
+
+		ck_assert(sqlite3_prepare_v2(db->h, "SELECT count(*) FROM "
+					     "sqlite_master WHERE name = ?1",
+					     -1, &st, NULL) == SQLITE_OK);
+		sqlite3_bind_text(st, 1, tables[i], -1, SQLITE_STATIC);
+		ck_assert(sqlite3_step(st) == SQLITE_ROW);
+		found = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+		ck_assert_msg(found == 1, "no %s in the schema", tables[i]);
+	}
+	ck_assert_str_eq(db_path(db), t.path);
+	db_close(db);
+	/* Opening again changes nothing (invariant 2 of db_schema.c). */
+	db = open_ok(t.path);
+	ck_assert_int_eq(db_schema_version(db), DB_SCHEMA_VERSION);
+	db_close(db);
+	db_close(NULL);
+	tmp_remove(&t);
+}
+END_TEST
+
+START_TEST(db_schema_migrations_are_numbered_in_order)
+{
+	const struct db_migration *m;
+	int i, n;
+
+	m = db_schema_migrations(&n);
+	ck_assert_int_eq(n, DB_SCHEMA_VERSION);
+	for (i = 0; i < n; i++) {
+		ck_assert_int_eq(m[i].version, i + 1);
+		ck_assert(m[i].sql != NULL && m[i].what != NULL);
+	}
+}
+END_TEST
+
+/*
+ * "Version 0" is what dlsim found before it had a schema: a SQLite file
+ * with user_version 0.  The older layout here is the one an early
+ * calibration script kept (a notes table); migrating must add every
+ * table and keep what was there.
+ */
+START_TEST(db_migrates_a_version_0_file)
+{
+	struct tmp t;
+	struct db *db;
+
+	tmp_make(&t);
+	raw_exec(t.path, "CREATE TABLE notes (text TEXT);"
+		 "INSERT INTO notes VALUES ('kept across the migration');");
+	ck_assert_int_eq(raw_scalar(t.path, "PRAGMA user_version"), 0);
+	db = open_ok(t.path);
+	ck_assert_int_eq(db_schema_version(db), 1);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM notes"), 1);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM samples"), 0);
+	db_close(db);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* A later version is one more table entry: 0 -> 1 -> 2 in order, the
+ * data of version 1 carried over, and the result refused by this build
+ * (which reads up to 1) as newer. */
+START_TEST(db_migrates_in_order_through_a_later_version)
+{
+	struct db_migration m[2];
+	struct dlsim_err err = { 0, "" };
+	const struct db_migration *real;
+	struct db bare;
+	struct tmp t;
+	struct db *db;
+	int n;
+
+	real = db_schema_migrations(&n);
+	ck_assert_int_eq(n, 1);
+	m[0] = real[0];
+	m[1].version = 2;
+	m[1].what = "a note per sample";
+	m[1].sql = "ALTER TABLE samples ADD COLUMN note TEXT NOT NULL "
+		   "DEFAULT '';"
+		   "CREATE INDEX samples_note ON samples (note);";
+	tmp_make(&t);
+	db = open_ok(t.path);
+	insert_run(db, "calibrate", "local", 1000.0, 7, 0.5);
+	ck_assert_int_eq(db_migrate(db, m, 2, &err), DLSIM_OK);
+	ck_assert_int_eq(db_schema_version(db), 2);
+	ck_assert_int_eq(scalar(db, "PRAGMA user_version"), 2);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM samples WHERE "
+				"note = ''"), 7);
+	/* Applying the table again is a no-op. */
+	ck_assert_int_eq(db_migrate(db, m, 2, &err), DLSIM_OK);
+	db_close(db);
+
+	/* From version 0 straight to 2, each step in turn, on a bare
+	 * connection (db_open would stop at this build's version). */
+	unlink(t.path);
+	raw_exec(t.path, "CREATE TABLE notes (text TEXT);");
+	memset(&bare, 0, sizeof(bare));
+	snprintf(bare.path, sizeof(bare.path), "%s", t.path);
+	ck_assert(sqlite3_open(t.path, &bare.h) == SQLITE_OK);
+	ck_assert_int_eq(db_migrate(&bare, m, 2, &err), DLSIM_OK);
+	ck_assert_int_eq(bare.version, 2);
+	ck_assert_int_eq(scalar(&bare, "SELECT count(*) FROM "
+				"pragma_table_info('samples') WHERE name = "
+				"'note'"), 1);
+	ck_assert_int_eq(scalar(&bare, "SELECT count(*) FROM notes"), 0);
+	sqlite3_close(bare.h);
+
+	/* This build reads up to version 1. */
+	ck_assert(db_open(t.path, &db, &err) == DLSIM_EDB);
+	ck_assert(db == NULL);
+	ck_assert_msg(strstr(err.msg, "created by a newer dlsim") != NULL,
+		      "%s", err.msg);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* A step that fails leaves nothing of itself (invariant 2 of
+ * db_schema.c): no table, and user_version where it was. */
+START_TEST(db_failed_migration_leaves_nothing)
+{
+	struct db_migration m[2];
+	struct dlsim_err err = { 0, "" };
+	const struct db_migration *real;
+	struct tmp t;
+	struct db *db;
+	int n;
+
+	real = db_schema_migrations(&n);
+	m[0] = real[0];
+	m[1].version = 2;
+	m[1].what = "broken";
+	m[1].sql = "CREATE TABLE half (x INTEGER);"
+		   "INSERT INTO no_such_table VALUES (1);";
+	tmp_make(&t);
+	db = open_ok(t.path);
+	ck_assert_int_eq(db_migrate(db, m, 2, &err), DLSIM_EDB);
+	ck_assert_msg(strstr(err.msg, t.path) == err.msg &&
+		      strstr(err.msg, "migration to schema version 2") &&
+		      strstr(err.msg, "no_such_table"), "%s", err.msg);
+	ck_assert_int_eq(db_schema_version(db), 1);
+	ck_assert_int_eq(scalar(db, "PRAGMA user_version"), 1);
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM sqlite_master "
+				"WHERE name = 'half'"), 0);
+	/* A table whose numbers skip is refused before anything runs. */
+	m[1].version = 3;
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(db_migrate(db, m, 2, &err), DLSIM_EINVAL);
+	db_close(db);
+	tmp_remove(&t);
+}
+END_TEST
+
+START_TEST(db_refuses_a_newer_file)
+{
+	static char before[65536], after[65536];
+	struct dlsim_err err = { 0, "" };
+	struct db *db = (struct db *)&err;  /* must come back NULL */
+	size_t n_before, n_after;
+	struct tmp t;
+
+	tmp_make(&t);
+	raw_exec(t.path, "CREATE TABLE future (x);"
+		 "PRAGMA user_version = 7;");
+	n_before = read_bytes(t.path, before, sizeof(before));
+	ck_assert_int_eq(db_open(t.path, &db, &err), DLSIM_EDB);
+	ck_assert(db == NULL);
+	ck_assert_msg(strstr(err.msg, t.path) == err.msg &&
+		      strstr(err.msg, "created by a newer dlsim") &&
+		      strstr(err.msg, "schema version 7"), "%s", err.msg);
+	/* Untouched, byte for byte (not even switched to WAL). */
+	n_after = read_bytes(t.path, after, sizeof(after));
+	ck_assert(n_before == n_after &&
+		  memcmp(before, after, n_before) == 0);
+	ck_assert_int_eq(raw_scalar(t.path, "PRAGMA user_version"), 7);
+	ck_assert_int_eq(raw_scalar(t.path, "SELECT count(*) FROM "
+				    "sqlite_master WHERE name = 'runs'"), 0);
+	tmp_remove(&t);
+}
+END_TEST
+
+START_TEST(db_refuses_what_is_not_a_database)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db *db = NULL;
+	struct tmp t;
+	FILE *f;
+
+	tmp_make(&t);
+	f = fopen(t.path, "w");
+	ck_assert(f != NULL);
+	fputs("model,step_time_s\nresnet50,0.1\n"
+	      "a CSV file of results, long enough for SQLite to read its "
+	      "first 100 bytes as a header\n", f);
+	fclose(f);
+	ck_assert_int_eq(db_open(t.path, &db, &err), DLSIM_EDB);
+	ck_assert(db == NULL);
+	ck_assert_msg(strstr(err.msg, t.path) == err.msg &&
+		      strstr(err.msg, "not a database"), "%s", err.msg);
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(db_open("/nonexistent-dir/x.db", &db, &err),
+			 DLSIM_EDB);
+	ck_assert(strstr(err.msg, "/nonexistent-dir/x.db: opening: ") ==
+		  err.msg);
+	tmp_remove(&t);
+}
+END_TEST
+
+Suite *suite_db_schema(void)
+{
+	Suite *s = suite_create("db_schema");
+	TCase *c = tcase_create("schema");
+
+	tcase_set_timeout(c, 60);
+	tcase_add_test(c, db_schema_creates_every_table);
+	tcase_add_test(c, db_schema_migrations_are_numbered_in_order);
+	tcase_add_test(c, db_migrates_a_version_0_file);
+	tcase_add_test(c, db_migrates_in_order_through_a_later_version);
+	tcase_add_test(c, db_failed_migration_leaves_nothing);
+	tcase_add_test(c, db_refuses_a_newer_file);
+	tcase_add_test(c, db_refuses_what_is_not_a_database);
+	suite_add_tcase(s, c);
+	return s;
+}
