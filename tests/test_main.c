@@ -28,6 +28,8 @@ static const struct suite_entry suites[] = {
 	{ "model_transformer", suite_model_transformer },
 	{ "model_rnn", suite_model_rnn },
 	{ "hw", suite_hw },
+	{ "hw_fields", suite_hw_fields },
+	{ "hw_resolve", suite_hw_resolve },
 	{ "catalog", suite_catalog },
 	{ "calibrate", suite_calibrate },
 	{ "fit", suite_fit },

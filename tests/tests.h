@@ -19,6 +19,8 @@ Suite *suite_model_yaml(void);
 Suite *suite_model_transformer(void);
 Suite *suite_model_rnn(void);
 Suite *suite_hw(void);
+Suite *suite_hw_fields(void);
+Suite *suite_hw_resolve(void);
 Suite *suite_catalog(void);
 Suite *suite_calibrate(void);
 Suite *suite_fit(void);
