@@ -17,4 +17,8 @@ struct hw_catalog *hw_test_catalog(void);
 const struct hw_device *hw_test_device(const struct hw_catalog *cat,
 				       const char *name);
 
+/* The shipped catalog (hw_catalog_load, no $DLSIM_PATH), asserted to
+ * load; the caller frees it. */
+struct hw_catalog *hw_test_shipped(void);
+
 #endif /* DLSIM_TESTS_HW_UTIL_H */

@@ -15,17 +15,8 @@
 
 #include "tests.h"
 #include "dlsim.h"
+#include "hw_util.h"
 #include "calibrate/cal.h"
-
-static struct hw_catalog *shipped(void)
-{
-	struct hw_catalog *cat = NULL;
-	struct dlsim_err err = { 0, "" };
-
-	ck_assert_msg(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK, "%s",
-		      err.msg);
-	return cat;
-}
 
 /* The device names issue 2 asks for, with these exact spellings. */
 static const char *const required[] = {
@@ -43,7 +34,7 @@ static const char *const required[] = {
 
 START_TEST(catalog_has_every_required_device)
 {
-	struct hw_catalog *cat = shipped();
+	struct hw_catalog *cat = hw_test_shipped();
 	int i;
 
 	for (i = 0; required[i]; i++)
@@ -64,7 +55,7 @@ END_TEST
  */
 START_TEST(catalog_memory_efficiency_is_its_triad)
 {
-	struct hw_catalog *cat = shipped();
+	struct hw_catalog *cat = hw_test_shipped();
 	int i, n = 0;
 
 	for (i = 0; i < hw_catalog_n_devices(cat); i++) {
@@ -98,7 +89,7 @@ END_TEST
  * precision auto picks. */
 START_TEST(catalog_every_figure_has_a_source)
 {
-	struct hw_catalog *cat = shipped();
+	struct hw_catalog *cat = hw_test_shipped();
 	int i, p;
 
 	for (i = 0; i < hw_catalog_n_devices(cat); i++) {
@@ -128,7 +119,7 @@ END_TEST
  * node has a network), and every node resolves; sizes multiply out. */
 START_TEST(catalog_every_device_and_node_resolves)
 {
-	struct hw_catalog *cat = shipped();
+	struct hw_catalog *cat = hw_test_shipped();
 	struct dlsim_err err = { 0, "" };
 	struct hw_system s;
 	char spec[96];
@@ -175,7 +166,7 @@ START_TEST(catalog_issue_examples_resolve)
 		{ "summit", "v100", 6, 1 },
 		{ "stampede2-knl", "phi-7250", 1, 1 },
 	};
-	struct hw_catalog *cat = shipped();
+	struct hw_catalog *cat = hw_test_shipped();
 	struct dlsim_err err = { 0, "" };
 	struct hw_system s;
 	size_t i;
@@ -206,7 +197,7 @@ END_TEST
  */
 START_TEST(catalog_matches_datasheets)
 {
-	struct hw_catalog *cat = shipped();
+	struct hw_catalog *cat = hw_test_shipped();
 	const struct hw_device *v = hw_device_find(cat, "v100");
 	const struct hw_device *a = hw_device_find(cat, "a100");
 	const struct hw_device *h = hw_device_find(cat, "h100");
@@ -402,7 +393,7 @@ START_TEST(catalog_conv_efficiencies_are_the_deepbench_medians)
 		  "Intel(R) Xeon Phi(TM)\xc2\xa0" "7250F", "Results - FP32",
 		  5.22e12, 490e9, 4 },
 	};
-	struct hw_catalog *cat = shipped();
+	struct hw_catalog *cat = hw_test_shipped();
 	struct conv_effs *e = malloc(sizeof(*e));
 	size_t i;
 
@@ -446,7 +437,7 @@ START_TEST(catalog_class_defaults_agree)
 		char key[64];
 		double eff[5];
 	} seen[16];
-	struct hw_catalog *cat = shipped();
+	struct hw_catalog *cat = hw_test_shipped();
 	int n_seen = 0, n_entries = 0, i, p, j;
 
 	for (i = 0; i < hw_catalog_n_devices(cat); i++) {
@@ -516,7 +507,7 @@ START_TEST(catalog_geforce_cards_match_their_specifications)
 		{ "titan-x-pascal", 3584, 1531, 480, 12, 250 },
 		{ "titan-xp", 3840, 1582, 547.7, 12, 250 },
 	};
-	struct hw_catalog *cat = shipped();
+	struct hw_catalog *cat = hw_test_shipped();
 	size_t i;
 
 	for (i = 0; i < sizeof(card) / sizeof(card[0]); i++) {
@@ -552,7 +543,7 @@ END_TEST
  */
 START_TEST(catalog_knl_fits_in_ddr4_streams_from_mcdram)
 {
-	struct hw_catalog *cat = shipped();
+	struct hw_catalog *cat = hw_test_shipped();
 	const struct hw_device *knl = hw_device_find(cat, "phi-7250");
 	const struct hw_device *v = hw_device_find(cat, "v100");
 
@@ -580,7 +571,7 @@ START_TEST(catalog_nvswitch_generations)
 		{ "nvswitch1", 150 }, { "nvswitch2", 300 },
 		{ "nvswitch3", 450 }, { "nvswitch4", 900 },
 	};
-	struct hw_catalog *cat = shipped();
+	struct hw_catalog *cat = hw_test_shipped();
 	size_t i;
 
 	for (i = 0; i < sizeof(sw) / sizeof(sw[0]); i++) {
@@ -605,7 +596,7 @@ END_TEST
 /* Networks by index, as devices, links and nodes. */
 START_TEST(catalog_networks_by_index)
 {
-	struct hw_catalog *cat = shipped();
+	struct hw_catalog *cat = hw_test_shipped();
 	int i, n = hw_catalog_n_networks(cat);
 
 	ck_assert_int_gt(n, 0);

@@ -37,6 +37,8 @@ static const struct suite_entry suites[] = {
 	{ "calrun", suite_calrun },
 	{ "sim", suite_sim },
 	{ "collective", suite_collective },
+	{ "topology", suite_topology },
+	{ "collective_catalog", suite_collective_catalog },
 	{ "report", suite_report },
 	{ "cli", suite_cli },
 	{ "cli_sweep", suite_cli_sweep },

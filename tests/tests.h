@@ -28,6 +28,8 @@ Suite *suite_calfit(void);
 Suite *suite_calrun(void);
 Suite *suite_sim(void);
 Suite *suite_collective(void);
+Suite *suite_topology(void);
+Suite *suite_collective_catalog(void);
 Suite *suite_report(void);
 Suite *suite_cli(void);
 Suite *suite_cli_sweep(void);
