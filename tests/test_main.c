@@ -36,6 +36,7 @@ static const struct suite_entry suites[] = {
 	{ "calfit", suite_calfit },
 	{ "calrun", suite_calrun },
 	{ "sim", suite_sim },
+	{ "sim_step", suite_sim_step },
 	{ "collective", suite_collective },
 	{ "topology", suite_topology },
 	{ "collective_catalog", suite_collective_catalog },

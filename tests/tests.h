@@ -27,6 +27,7 @@ Suite *suite_fit(void);
 Suite *suite_calfit(void);
 Suite *suite_calrun(void);
 Suite *suite_sim(void);
+Suite *suite_sim_step(void);
 Suite *suite_collective(void);
 Suite *suite_topology(void);
 Suite *suite_collective_catalog(void);
