@@ -51,6 +51,7 @@ static const struct suite_entry suites[] = {
 	{ "seed", suite_seed },
 	{ "parallel", suite_parallel },
 	{ "validate", suite_validate },
+	{ "validate_cli", suite_validate_cli },
 	{ "validate_user", suite_validate_user },
 };
 

@@ -1,18 +1,19 @@
 /*
  * test_validate.c -- dlsim validate (calibrate/cal_validate.c): the
- * record's structure, its bad input, and the guard that keeps accuracy
- * from slipping back: every set's median error must stay at or below
- * the figure data/validation/record.txt holds.
+ * record's structure, its sets' row mapping and bad rows, the held-out
+ * folds, and the guard that keeps accuracy from slipping back: every
+ * set's median error must stay at or below the figure
+ * data/validation/record.txt holds.  The command's options, --record and
+ * --history are test_validate_cli.c; a user's own file
+ * test_validate_user.c.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tests.h"
 #include "calibrate/cal.h"
-#include "cli_util.h"
 #include "dlsim.h"
 
 /* The record with the shipped calibration, as `dlsim validate` runs. */
@@ -644,238 +645,6 @@ START_TEST(validate_heldout_folds_split_the_kernel_rows)
 }
 END_TEST
 
-/* Whether text holds name as a whole word of a list ("(a, b, c)"). */
-static int listed(const char *text, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p;
-
-	for (p = strstr(text, name); p; p = strstr(p + 1, name))
-		if ((p == text || p[-1] == ' ' || p[-1] == '(') &&
-		    (p[n] == ',' || p[n] == ')'))
-			return 1;
-	return 0;
-}
-
-/* validate --help names every set there is (its list is written out). */
-START_TEST(validate_help_names_every_set)
-{
-	struct run r;
-	int i;
-
-	run(&r, "validate --help");
-	ck_assert_int_eq(r.status, 0);
-	ck_assert(!listed(r.out, "vtrain_f"));
-	for (i = 0; i < cal_val_n_sets; i++)
-		ck_assert_msg(listed(r.out, cal_val_sets[i].name),
-			      "validate --help lacks %s", cal_val_sets[i].name);
-}
-END_TEST
-
-START_TEST(validate_rejects_unknown_sets)
-{
-	static const char *const names[] = { "vtrain", "nosuch", NULL };
-	static struct cal_val_report rep;
-	struct dlsim_err err = { 0, "" };
-	struct hw_catalog *cat = NULL;
-	struct run r;
-
-	ck_assert_int_eq(hw_catalog_load(NULL, &cat, &err), DLSIM_OK);
-	ck_assert_int_eq(cal_validate(cat, NULL, names, &rep, &err),
-			 DLSIM_ENOTFOUND);
-	ck_assert(strstr(err.msg, "'nosuch'") != NULL);
-	hw_catalog_free(cat);
-	run(&r, "validate --set dle,nosuch");
-	assert_one_error(&r, 2, "unknown validation set 'nosuch'");
-	run(&r, "validate --set dle --format json --uncalibrated");
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert(json_valid(r.out) && strstr(r.out, "\"sets\": {") &&
-		  strstr(r.out, "\"dle\": {") &&
-		  strstr(r.out, "\"median_signed_error\"") &&
-		  strstr(r.out, "\"worst\": ["));
-}
-END_TEST
-
-/*
- * --rows lists every row compared: DLE's 8, in the file's order (the
- * first is TensorFlow ResNet-50 fp32 on one V100 at batch 128, 369.62
- * images/s in NVIDIA's table), each error predicted / measured - 1.
- */
-START_TEST(validate_rows_lists_every_row)
-{
-	struct run r;
-	char *line, *save = NULL;
-	int n = 0;
-
-	run(&r, "validate --set dle --rows --format csv");
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	for (line = strtok_r(r.out, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save), n++) {
-		char set[16], what[96];
-		double m, p, e;
-
-		if (n == 0) {
-			ck_assert_str_eq(line, "set,what,measured,predicted,"
-					 "error");
-			continue;
-		}
-		ck_assert_int_eq(sscanf(line, "%15[^,],%95[^,],%lf,%lf,%lf",
-					set, what, &m, &p, &e), 5);
-		ck_assert_str_eq(set, "dle");
-		ck_assert(fabs(e - (p / m - 1.0)) < 1e-5);
-		if (n == 1) {
-			ck_assert_str_eq(what, "resnet50 v100x1 batch 128 "
-					 "fp32");
-			ck_assert(fabs(m - 369.62) < 1e-9);
-		}
-		/* the first XLA row: DGX A100, TF32, fused element-wise */
-		if (n == 9) {
-			ck_assert_str_eq(what, "resnet50 a100-sxm4-40gbx1 "
-					 "batch 256 tf32 fused");
-			ck_assert(fabs(m - 808.0) < 1e-9);
-		}
-	}
-	ck_assert_int_eq(n, 29);
-	run(&r, "validate --set dle,megatron --rows --format json");
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert(json_valid(r.out) && strstr(r.out, "{\"rows\": [{\"set\": "
-					      "\"dle\"") &&
-		  strstr(r.out, "\"set\": \"megatron\", \"what\": \"gpt:"));
-}
-END_TEST
-
-/*
- * A set with no row compared has NAN figures: --record stores them as
- * JSON null (the table refuses text that is not JSON), and --history
- * reads them back as NAN, with the rows (0) it had.
- */
-START_TEST(validate_record_stores_an_empty_set)
-{
-	static struct cal_val_report rep;
-	struct dlsim_err err = { 0, "" };
-	struct cal_val_history h;
-	struct db *db = NULL;
-
-	memset(&rep, 0, sizeof(rep));
-	rep.n_sets = 1;
-	snprintf(rep.set[0].name, sizeof(rep.set[0].name), "empty");
-	rep.set[0].skipped = 3;
-	rep.set[0].median_abs_error = NAN;
-	rep.set[0].p90_abs_error = NAN;
-	rep.set[0].median_signed_error = NAN;
-	ck_assert(db_open(":memory:", &db, &err) == DLSIM_OK);
-	ck_assert_msg(cal_validation_record(db, &rep, &err) == DLSIM_OK, "%s",
-		      err.msg);
-	ck_assert(cal_validation_history(db, &h, &err) == DLSIM_OK);
-	ck_assert_int_eq(h.n, 1);
-	ck_assert_str_eq(h.e[0].set, "empty");
-	ck_assert_int_eq(h.e[0].rows, 0);
-	ck_assert(isnan(h.e[0].median_abs_error));
-	cal_validation_history_release(&h);
-	db_close(db);
-}
-END_TEST
-
-/* A stored comparison: both texts JSON, the error predicted / measured
- * - 1. */
-static int row_json_valid(void *ctx, const struct db_prediction *p)
-{
-	double e = json_number(p->outputs_json, "error");
-	double m = json_number(p->outputs_json, "measured");
-	double q = json_number(p->outputs_json, "predicted");
-
-	ck_assert(json_valid(p->inputs_json) && json_valid(p->outputs_json));
-	ck_assert(fabs(e - (q / m - 1.0)) < 1e-6);
-	++*(int *)ctx;
-	return 0;
-}
-
-/* --record stores one row per set with the version, one per comparison
- * and the measured values once; --history reads the sets back in order,
- * calibrated or not; without a database it says so. */
-START_TEST(validate_record_and_history)
-{
-	char dir[] = "/tmp/dlsim-val-XXXXXX", args[256], path[64];
-	struct run r;
-
-	ck_assert(mkdtemp(dir) != NULL);
-	snprintf(path, sizeof(path), "%s/v.db", dir);
-	snprintf(args, sizeof(args), "validate --set dle,megatron --record "
-		 "--db %s", path);
-	run(&r, args);
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert(strstr(r.err, "recorded 2 sets and 38 comparisons") != NULL);
-	snprintf(args, sizeof(args), "validate --set dle --uncalibrated "
-		 "--record --db %s", path);
-	run(&r, args);
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert(strstr(r.err, "recorded 1 set and 28 comparisons") != NULL);
-	/* every comparison is a prediction row (2 + 38 + 1 + 28); the
-	 * measured values are stored once per set (10 + 28) */
-	snprintf(args, sizeof(args), "db info --db %s", path);
-	run(&r, args);
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert(strstr(r.out, "predictions     69\n") &&
-		  strstr(r.out, "measurements    38\n"));
-	{
-		struct dlsim_err err = { 0, "" };
-		struct db *db = NULL;
-		int n = 0;
-
-		ck_assert(db_open(path, &db, &err) == DLSIM_OK);
-		ck_assert(db_each_prediction(db, "{\"validate_row\": %",
-					     row_json_valid, &n, &err) ==
-			  DLSIM_OK);
-		db_close(db);
-		ck_assert_int_eq(n, 66);
-	}
-	snprintf(args, sizeof(args), "validate --history --format csv --db "
-		 "%s", path);
-	run(&r, args);
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	{
-		char want[64];
-
-		snprintf(want, sizeof(want), "\n%s,", dlsim_version());
-		ck_assert(strstr(r.out, want) != NULL);
-	}
-	ck_assert(strncmp(r.out, "version,created_s,set,calibrated,", 33) ==
-		  0);
-	{
-		const char *a = strstr(r.out, ",dle,1,28,");
-		const char *b = strstr(r.out, ",megatron,1,10,");
-		const char *c = strstr(r.out, ",dle,0,28,");
-
-		ck_assert(a && b && c && a < b && b < c);
-	}
-	/* the plot: data and script beside the image, one block per set */
-	snprintf(args, sizeof(args), "validate --set dle,megatron --plot "
-		 "%s/v.png", dir);
-	run(&r, args);
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	{
-		char gp[4096], at[64];
-
-		snprintf(at, sizeof(at), "%s/v.gp", dir);
-		slurp(at, gp, sizeof(gp));
-		ck_assert(strstr(gp, "set logscale xy") &&
-			  strstr(gp, "\"v.dat\" index 1") &&
-			  strstr(gp, "1.1*x") && strstr(gp, "0.75*x"));
-		unlink(at);
-		snprintf(at, sizeof(at), "%s/v.dat", dir);
-		unlink(at);
-		snprintf(at, sizeof(at), "%s/v.png", dir);
-		unlink(at);
-	}
-	unlink(path);
-	snprintf(args, sizeof(args), "%s/v.db-wal", dir);
-	unlink(args);
-	snprintf(args, sizeof(args), "%s/v.db-shm", dir);
-	unlink(args);
-	rmdir(dir);
-}
-END_TEST
-
 Suite *suite_validate(void)
 {
 	Suite *s = suite_create("validate");
@@ -887,14 +656,9 @@ Suite *suite_validate(void)
 	tcase_add_test(c, validate_jcjohnson_predicts_the_gpus_with_cudnn);
 	tcase_add_test(c, validate_imagenet_counts_the_verified_records);
 	tcase_add_test(c, validate_imagenet_skips_damaged_records);
-	tcase_add_test(c, validate_help_names_every_set);
-	tcase_add_test(c, validate_rejects_unknown_sets);
 	tcase_add_test(c, validate_heldout_folds_split_the_kernel_rows);
 	tcase_add_test(c, validate_skips_damaged_kernel_rows);
 	tcase_add_test(c, validate_bert_rows_map_accumulation);
-	tcase_add_test(c, validate_rows_lists_every_row);
-	tcase_add_test(c, validate_record_and_history);
-	tcase_add_test(c, validate_record_stores_an_empty_set);
 	suite_add_tcase(s, c);
 	return s;
 }

@@ -42,6 +42,7 @@ Suite *suite_hwcalib_cli(void);
 Suite *suite_seed(void);
 Suite *suite_parallel(void);
 Suite *suite_validate(void);
+Suite *suite_validate_cli(void);
 Suite *suite_validate_user(void);
 
 /* Relative closeness: |a - b| <= tol * |b|. */
