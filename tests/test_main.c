@@ -31,6 +31,7 @@ static const struct suite_entry suites[] = {
 	{ "hw_fields", suite_hw_fields },
 	{ "hw_resolve", suite_hw_resolve },
 	{ "catalog", suite_catalog },
+	{ "catalog_files", suite_catalog_files },
 	{ "calibrate", suite_calibrate },
 	{ "fit", suite_fit },
 	{ "calfit", suite_calfit },
