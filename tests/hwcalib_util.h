@@ -1,7 +1,8 @@
 /*
  * hwcalib_util.h -- fixtures the calibration tests share
- * (test_hwcalib.c, test_hwcalib_cli.c): a temporary database, and the
- * hand-worked fits test_hwcalib.c's head comment describes.
+ * (test_hwcalib.c, test_hwcalib_cli.c, test_calibrate_import.c): a
+ * temporary database, and the hand-worked fits test_hwcalib.c's head
+ * comment describes.
  */
 #ifndef DLSIM_TESTS_HWCALIB_UTIL_H
 #define DLSIM_TESTS_HWCALIB_UTIL_H

@@ -33,6 +33,7 @@ static const struct suite_entry suites[] = {
 	{ "catalog", suite_catalog },
 	{ "catalog_files", suite_catalog_files },
 	{ "calibrate", suite_calibrate },
+	{ "calibrate_import", suite_calibrate_import },
 	{ "fit", suite_fit },
 	{ "calfit", suite_calfit },
 	{ "calrun", suite_calrun },
