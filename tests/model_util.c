@@ -57,3 +57,12 @@ void model_util_expect(const struct model_layer *l, enum model_pass p,
 		      "%.17g %.17g", l->name, model_pass_name(p), c.flops,
 		      c.bytes, c.work, c.depth, flops, bytes, work, depth);
 }
+
+int64_t model_util_params(const char *spec)
+{
+	struct model *m = model_util_build(spec);
+	int64_t n = m->params;
+
+	model_free(m);
+	return n;
+}

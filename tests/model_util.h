@@ -20,6 +20,9 @@ struct model *model_util_build(const char *spec);
  * holding want. */
 void model_util_build_fails(const char *spec, int code, const char *want);
 
+/* The parameters of model spec (built and freed). */
+int64_t model_util_params(const char *spec);
+
 /* m's layer called name, or the test fails. */
 const struct model_layer *model_util_layer(const struct model *m,
 					  const char *name);

@@ -26,6 +26,7 @@ static const struct suite_entry suites[] = {
 	{ "model_zoo", suite_model_zoo },
 	{ "model_yaml", suite_model_yaml },
 	{ "model_transformer", suite_model_transformer },
+	{ "model_spec", suite_model_spec },
 	{ "model_rnn", suite_model_rnn },
 	{ "hw", suite_hw },
 	{ "hw_fields", suite_hw_fields },

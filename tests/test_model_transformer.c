@@ -1,8 +1,8 @@
 /*
  * test_model_transformer.c -- the transformer layers (models/
- * model_build_tf.c, model_layer.c), the families and presets
- * (model_zoo_transformer.c, model_zoo.c) and the "NAME:key=value" parser
- * (model_spec.c).
+ * model_build_tf.c, model_layer.c) and the families and presets
+ * (model_zoo_transformer.c, model_zoo.c); the "NAME:key=value" parser
+ * (model_spec.c) is test_model_spec.c.
  *
  * Parameter counts are worked out by hand from the architectures in
  * model_zoo_transformer.c and compared with the published figures cited
@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "tests.h"
-#include "cli_util.h"
 #include "dlsim.h"
 #include "model_util.h"
 #include "models/model.h"
@@ -30,14 +29,6 @@
 /* ---------------------------------------------------------------- */
 
 
-static int64_t params_of(const char *spec)
-{
-	struct model *m = model_util_build(spec);
-	int64_t p = m->params;
-
-	model_free(m);
-	return p;
-}
 
 
 
@@ -441,7 +432,7 @@ static const struct {
 
 START_TEST(preset_parameter_counts)
 {
-	int64_t p = params_of(counts[_i].name);
+	int64_t p = model_util_params(counts[_i].name);
 
 	ck_assert_msg(p == counts[_i].params, "%s: %lld, expected %lld",
 		      counts[_i].name, (long long)p,
@@ -452,27 +443,27 @@ END_TEST
 START_TEST(published_figures)
 {
 	/* Brown et al. 2020, Table 2.1: 175.0 B, within 0.5% */
-	ck_assert_rel((double)params_of("gpt3-175b"), 175e9, 0.005);
+	ck_assert_rel((double)model_util_params("gpt3-175b"), 175e9, 0.005);
 	/* Devlin et al. 2019: 110M and 340M; HF BertModel's exact counts */
-	ck_assert_rel((double)params_of("bert-base"), 110e6, 0.005);
-	ck_assert_rel((double)params_of("bert-large"), 340e6, 0.015);
-	ck_assert_int_eq(params_of("bert-base") - 109482240, 622650 - 590592);
-	ck_assert_int_eq(params_of("bert-large") - 335141888,
+	ck_assert_rel((double)model_util_params("bert-base"), 110e6, 0.005);
+	ck_assert_rel((double)model_util_params("bert-large"), 340e6, 0.015);
+	ck_assert_int_eq(model_util_params("bert-base") - 109482240, 622650 - 590592);
+	ck_assert_int_eq(model_util_params("bert-large") - 335141888,
 			 1082170 - 1049600);
 	/* Vaswani et al. 2017, Table 3: 65M and 213M; with V = 37000 the
 	 * shared table is 18.9M (base): 6 x 3,152,384 encoder + 6 x
 	 * 4,204,032 decoder + 18,944,000 = 63,082,496, 3% under 65M */
-	ck_assert_int_eq(params_of("transformer-base"), 63082496);
-	ck_assert_rel((double)params_of("transformer-big"), 213e6, 0.01);
+	ck_assert_int_eq(model_util_params("transformer-base"), 63082496);
+	ck_assert_rel((double)model_util_params("transformer-big"), 213e6, 0.01);
 	/* HF t5-base, 222,903,552, less the relative position biases that
 	 * dlsim leaves out (2 stacks x 32 buckets x 12 heads = 768) */
-	ck_assert_int_eq(params_of("t5:layers=12,hidden=768,heads=12,"
+	ck_assert_int_eq(model_util_params("t5:layers=12,hidden=768,heads=12,"
 				   "seq=512,vocab=32128"),
 			 222903552 - 768);
 	/* GPT-3 1.3B, 6.7B, 13B by the same per-block rule */
-	ck_assert_int_eq(params_of("gpt3-1.3b"), 1315723264);
-	ck_assert_int_eq(params_of("gpt3-6.7b"), 6658404352LL);
-	ck_assert_int_eq(params_of("gpt3-13b"), 12853386240LL);
+	ck_assert_int_eq(model_util_params("gpt3-1.3b"), 1315723264);
+	ck_assert_int_eq(model_util_params("gpt3-6.7b"), 6658404352LL);
+	ck_assert_int_eq(model_util_params("gpt3-13b"), 12853386240LL);
 }
 END_TEST
 
@@ -662,118 +653,6 @@ START_TEST(encoder_decoder_structure)
 }
 END_TEST
 
-/* ---------------------------------------------------------------- */
-/* The NAME:key=value parser                                         */
-/* ---------------------------------------------------------------- */
-
-START_TEST(spec_good_strings)
-{
-	const char *spec = "gpt:layers=2,hidden=64,heads=4,seq=32,vocab=100";
-	struct model *m = model_util_build(spec);
-
-	/* 2 x (12 x 64^2 + 13 x 64) + 100 x 64 + 32 x 64 + 128 =
-	 * 99,968 + 6,400 + 2,048 + 128 = 108,544 */
-	ck_assert_int_eq(m->params, 108544);
-	ck_assert_str_eq(m->name, spec);
-	ck_assert_int_eq(m->default_batch, 1);
-	ck_assert_int_eq(m->dataset_size, 0);
-	model_free(m);
-	/* keys in any order, overriding a preset's */
-	ck_assert_int_eq(params_of("gpt:vocab=100,seq=32,heads=4,hidden=64,"
-				   "layers=2"), 108544);
-	ck_assert_int_eq(params_of("gpt3-175b:seq=1024"),
-			 174604259328LL - 1024LL * 12288);
-	m = model_util_build("bert-large:seq=512");
-	ck_assert_int_eq(m->tf.seq, 512);
-	ck_assert_int_eq(m->params, 335174458);
-	model_free(m);
-	/* kv_heads 8 of 128 in place of 32: 32 x 2 x 4096 x 3072 fewer */
-	ck_assert_int_eq(params_of("llama2-7b:kv_heads=8"),
-			 6738415616LL - 32LL * 2 * 4096 * 3072);
-	/* torchvision: resnet50 25,557,032; wide_resnet50_2 68,883,240 */
-	ck_assert_int_eq(params_of("resnet:depth=50"), 25557032);
-	ck_assert_int_eq(params_of("resnet:depth=50"), params_of("resnet50"));
-	ck_assert_int_eq(params_of("resnet:depth=50,width=2"), 68883240);
-	ck_assert_int_eq(params_of("resnet:depth=18"), 11689512);
-	m = model_util_build("resnet:depth=152");
-	ck_assert_int_eq(m->dataset_size, 1281167);
-	model_free(m);
-}
-END_TEST
-
-START_TEST(spec_errors_name_the_key_and_string)
-{
-	model_util_build_fails("gpt:layers=2,hidden=64,heads=4,seq=32,vocab=100,"
-		    "depth=3", DLSIM_EINVAL, "unknown key 'depth' (takes "
-		    "layers, hidden, heads, seq, vocab, ffn, kv_heads, unfused)");
-	model_util_build_fails("gpt:layers=2,hidden=64,heads=4,seq=32", DLSIM_EINVAL,
-		    "missing key 'vocab'");
-	model_util_build_fails("gpt", DLSIM_EINVAL, "missing key 'layers'");
-	model_util_build_fails("gpt:layers=two,hidden=64,heads=4,seq=32,vocab=100",
-		    DLSIM_EINVAL, "key 'layers' must be a positive integer "
-		    "(got 'two')");
-	model_util_build_fails("gpt:layers=2abc,hidden=64", DLSIM_EINVAL,
-		    "key 'layers' must be a positive integer (got '2abc')");
-	model_util_build_fails("gpt:layers=1e3", DLSIM_EINVAL, "(got '1e3')");
-	model_util_build_fails("gpt:layers=-1", DLSIM_EINVAL, "(got '-1')");
-	model_util_build_fails("gpt:layers=0", DLSIM_EINVAL, "(got '0')");
-	model_util_build_fails("gpt:layers=", DLSIM_EINVAL, "(got '')");
-	model_util_build_fails("gpt:layers=5000,hidden=64,heads=4,seq=32,vocab=100",
-		    DLSIM_ERANGE, "key 'layers' is too large (got '5000', at "
-		    "most 1024)");
-	model_util_build_fails("gpt:layers=99999999999999999999", DLSIM_ERANGE,
-		    "key 'layers' is too large");
-	model_util_build_fails("gpt:layers=2,layers=3", DLSIM_EINVAL,
-		    "key 'layers' given twice");
-	model_util_build_fails("gpt:layers", DLSIM_EINVAL,
-		    "expected key=value (got 'layers')");
-	model_util_build_fails("gpt:layers=2,,hidden=3", DLSIM_EINVAL,
-		    "expected key=value (got '')");
-	model_util_build_fails("gpt:layers=2,hidden=64,heads=5,seq=32,vocab=100",
-		    DLSIM_EINVAL, "hidden 64 is not a multiple of heads 5");
-	model_util_build_fails("llama2-7b:kv_heads=5", DLSIM_EINVAL,
-		    "heads 32 is not a multiple of kv_heads 5");
-	model_util_build_fails("gpt3-175b:seq=2048,seq=4", DLSIM_EINVAL,
-		    "key 'seq' given twice");
-	model_util_build_fails("resnet:depth=42", DLSIM_ERANGE, "key 'depth' must be "
-		    "18, 34, 50, 101 or 152 (got 42)");
-	model_util_build_fails("resnet:depth=18,width=2", DLSIM_EINVAL, "key 'width' "
-		    "needs depth 50");
-	model_util_build_fails("resnet:width=2", DLSIM_EINVAL, "missing key 'depth'");
-	model_util_build_fails("vgg16:depth=3", DLSIM_EINVAL, "'vgg16' takes no keys");
-	model_util_build_fails("gpt4:layers=2", DLSIM_ENOTFOUND, "unknown model");
-	/* a family is not a zoo name of its own */
-	ck_assert_ptr_null(model_zoo_summary("gpt"));
-}
-END_TEST
-
-/* The presets are in the zoo's list, built by `dlsim models show` and
- * `dlsim predict` like any name. */
-START_TEST(presets_in_the_zoo_and_the_cli)
-{
-	const char *const *n = model_zoo_names();
-	struct run r;
-	int i, found = 0;
-
-	for (i = 0; n[i]; i++)
-		found += strcmp(n[i], "llama3-405b") == 0 ||
-			 strcmp(n[i], "transformer-base") == 0;
-	ck_assert_int_eq(found, 2);
-	run(&r, "models show gpt:layers=2,hidden=64,heads=4,seq=32,"
-	    "vocab=100 --format json");
-	ck_assert_int_eq(r.status, 0);
-	ck_assert(json_number(r.out, "params") == 108544.0);
-	ck_assert_ptr_nonnull(strstr(r.out, "\"attention\""));
-	run(&r, "predict gpt:layers=2,hidden=64,heads=4,seq=32,vocab=100 "
-	    "--hw v100");
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert_ptr_nonnull(strstr(r.out, "step time"));
-	run(&r, "predict gpt:layers=2,hidden=64,heads=5,seq=32,vocab=100 "
-	    "--hw v100");
-	assert_one_error(&r, 2, "hidden 64 is not a multiple of heads 5");
-}
-END_TEST
-
 Suite *suite_model_transformer(void)
 {
 	Suite *s = suite_create("model_transformer");
@@ -798,9 +677,6 @@ Suite *suite_model_transformer(void)
 	tcase_add_test(tc, gpt2_structure);
 	tcase_add_test(tc, llama_structure);
 	tcase_add_test(tc, encoder_decoder_structure);
-	tcase_add_test(tc, spec_good_strings);
-	tcase_add_test(tc, spec_errors_name_the_key_and_string);
-	tcase_add_test(tc, presets_in_the_zoo_and_the_cli);
 	suite_add_tcase(s, tc);
 	return s;
 }

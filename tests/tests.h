@@ -17,6 +17,7 @@ Suite *suite_model_build(void);
 Suite *suite_model_zoo(void);
 Suite *suite_model_yaml(void);
 Suite *suite_model_transformer(void);
+Suite *suite_model_spec(void);
 Suite *suite_model_rnn(void);
 Suite *suite_hw(void);
 Suite *suite_hw_fields(void);
