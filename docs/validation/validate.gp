@@ -1,4 +1,4 @@
-# dlsim 0.1.0+9e9950e: predicted against measured.
+# dlsim 0.1.0+cd01139: predicted against measured.
 # Redraw, in this file's directory, with: gnuplot validate.gp
 set terminal pngcairo size 1200,800 font ',11'
 set termoption noenhanced
@@ -23,7 +23,7 @@ plot x lw 2 lc rgb "#000000" title "predicted = measured", \
      "validate.dat" index 5 with points pt 5 ps 0.6 lc rgb "#e6ab02" title "dle_bert (127 rows, median 31.8%)", \
      "validate.dat" index 6 with points pt 5 ps 0.6 lc rgb "#a6761d" title "megatron (10 rows, median 2.0%)", \
      "validate.dat" index 7 with points pt 5 ps 0.6 lc rgb "#666666" title "korthikanti (8 rows, median 9.1%)", \
-     "validate.dat" index 8 with points pt 5 ps 0.6 lc rgb "#1f78b4" title "horovod (3 rows, median 10.8%)", \
+     "validate.dat" index 8 with points pt 5 ps 0.6 lc rgb "#1f78b4" title "horovod (3 rows, median 4.4%)", \
      "validate.dat" index 9 with points pt 5 ps 0.6 lc rgb "#b2df8a" title "imagenet (2 rows, median 33.2%)", \
      "validate.dat" index 10 with points pt 5 ps 0.6 lc rgb "#fb9a99" title "mlperf (125 rows, median 21.6%)", \
      "validate.dat" index 11 with points pt 5 ps 0.6 lc rgb "#6a3d9a" title "jcjohnson (78 rows, median 10.6%)", \
