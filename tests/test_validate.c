@@ -122,8 +122,13 @@ START_TEST(validate_record_structure)
 	 * an efficiency is at most 100% */
 	ck_assert_int_eq(find(&rep, "horovod")->rows, 3);
 	ck_assert(find(&rep, "horovod")->row[2].measured == 68.0);
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < 3; k++) {
 		ck_assert(find(&rep, "horovod")->row[k].predicted <= 100.0);
+		/* predicted with the run's software: NCCL's ring and
+		 * Horovod's 64 MB fusion buffer (cal_validate_rows.c) */
+		ck_assert_ptr_nonnull(strstr(find(&rep, "horovod")->row[k].what,
+					     "ring, 64 MiB fusion"));
+	}
 	ck_assert(v->p90_abs_error >= v->median_abs_error);
 	ck_assert_int_eq(v->n_worst, CAL_VAL_WORST);
 	for (k = 0; k < v->n_worst; k++) {
