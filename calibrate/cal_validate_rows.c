@@ -473,8 +473,11 @@ static int row_mlperf(const struct cal_vctx *v, struct cal_vrow *r)
 	return 0;
 }
 
-/* jcjohnson's device column and the catalog system: one GPU alone, or
- * the dual Xeon as its two-socket node (8 samples a socket). */
+/* jcjohnson's device column (and its cloud fork's, cnn_cloud) and the
+ * catalog system: one GPU alone, or the dual Xeon as its two-socket
+ * node (8 samples a socket).  The fork's Tesla K80 is one GK210, as
+ * CUDA shows it; its P5000, M60, M4000, GRID K520 and E5-2666 v3 are
+ * not in the catalog. */
 static const char *jcjohnson_system(const char *device)
 {
 	static const struct {
@@ -484,6 +487,7 @@ static const char *jcjohnson_system(const char *device)
 		{ "Pascal Titan X", "titan-x-pascal" },
 		{ "Maxwell Titan X", "titan-x-maxwell" },
 		{ "CPU: Dual Xeon E5-2630 v3", "xeon-e5-2630v3-2s" },
+		{ "Tesla K80", "k80" },
 	};
 	size_t i;
 
@@ -496,7 +500,10 @@ static const char *jcjohnson_system(const char *device)
 /* jcjohnson/cnn-benchmarks: forward and backward of batch 16, Torch7
  * fp32.  The GPU rows whose cudnn column is "None" ran Torch's own nn
  * kernels (im2col + cuBLAS), which no calibration describes; the CPU
- * rows say "None" too and are predicted from the CPU's peaks. */
+ * rows say "None" too and are predicted from the CPU's peaks.  Its
+ * cloud fork (dmikushin/cnn-benchmarks, set cnn_cloud) ran the same
+ * models with the same harness on cloud GPUs, one file in the same
+ * columns. */
 static int row_jcjohnson(const struct cal_vctx *v, struct cal_vrow *r)
 {
 	static const struct {
@@ -583,6 +590,9 @@ const struct cal_val_set_def cal_val_sets[] = {
 	{ "jcjohnson", "jcjohnson.csv", "cnn-benchmarks: forward and backward "
 	  "of nine CNNs, batch 16, Maxwell and Pascal GPUs, dual Xeon", "s",
 	  row_jcjohnson, 0, NULL },
+	{ "cnn_cloud", "cnn_cloud.csv", "cnn-benchmarks' cloud fork: forward "
+	  "and backward of nine CNNs, batch 16, Tesla K80 and GTX 1080",
+	  "s", row_jcjohnson, 0, NULL },
 	{ "deepbench_gemm", "deepbench_gemm.csv", "DeepBench training GEMM "
 	  "times (kernels; calibration data)", "s", cal_val_row_gemm, 0, NULL },
 	{ "deepbench_conv", "deepbench_conv.csv", "DeepBench training "

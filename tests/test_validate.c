@@ -211,6 +211,69 @@ static void seeded_system(const char *spec, struct hw_catalog **cat,
 		s->calib = cal;
 }
 
+/* Forward plus backward of zoo model `zoo` at a global batch of 16, fp32,
+ * on system spec with the seeded calibration, as row_jcjohnson predicts
+ * it; *calibrated: whether fits were used. */
+static double seeded_batch16_time(const char *spec, const char *zoo,
+				  int *calibrated)
+{
+	struct hw_catalog *cat = NULL;
+	struct db *db = NULL;
+	struct hw_system s;
+	struct hw_calib cal;
+	struct model *m = NULL;
+	struct sim_options o;
+	struct sim_result res;
+	double t;
+
+	seeded_system(spec, &cat, &db, &s, &cal);
+	ck_assert(model_zoo_build(zoo, &m, NULL) == DLSIM_OK);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP32;
+	o.global_batch = 16;
+	ck_assert(sim_predict(m, &s, &o, &res, NULL) == DLSIM_OK);
+	t = res.breakdown.forward_s + res.breakdown.backward_s;
+	*calibrated = res.calibrated;
+	sim_result_release(&res);
+	model_free(m);
+	db_close(db);
+	hw_catalog_free(cat);
+	return t;
+}
+
+/*
+ * cnn-benchmarks' cloud fork, 61 rows (its GTX 1080 rows at cuDNN 5.1.05
+ * are jcjohnson's own and were not copied): 17 predicted (the Tesla K80
+ * and the GTX 1080 at cuDNN 5.1.10), 43 skipped for their devices (Quadro
+ * P5000, Tesla M60, Quadro M4000, GRID K520, dual Xeon E5-2666 v3) and
+ * ResNet-200 on the K80 (not in the zoo).  Its second predicted row is
+ * AlexNet on one GK210 of a Tesla K80, 15.98 + 31.63 = 47.61 ms, predicted
+ * as jcjohnson's rows are, with the K80's catalog figures (no fit).
+ */
+START_TEST(validate_cnn_cloud_predicts_the_k80_and_gtx_1080)
+{
+	static const char *const names[] = { "cnn_cloud", NULL };
+	static struct cal_val_report rep;
+	const struct cal_val_set *j;
+	int calibrated;
+
+	validate_all(&rep, names);
+	j = find(&rep, "cnn_cloud");
+	ck_assert_int_eq(j->rows, 17);
+	ck_assert_int_eq(j->skipped, 44);
+	ck_assert(has_reason(j, "device not in the catalog", 43));
+	ck_assert(has_reason(j, "not in the zoo", 1));
+	ck_assert_str_eq(j->row[1].what, "AlexNet on Tesla K80");
+	ck_assert_rel(j->row[1].measured, 47.61e-3, 1e-12);
+	ck_assert_rel(j->row[1].predicted,
+		      seeded_batch16_time("k80", "alexnet", &calibrated),
+		      1e-12);
+	ck_assert_int_eq(calibrated, 0);
+	cal_val_report_release(&rep);
+}
+END_TEST
+
 /*
  * cnn-benchmarks' 116 rows: 78 predicted (the four GPUs with cuDNN and
  * the dual Xeon), 32 GPU rows without cuDNN (Torch's nn kernels) and 6
@@ -222,6 +285,7 @@ START_TEST(validate_jcjohnson_predicts_the_gpus_with_cudnn)
 	static const char *const names[] = { "jcjohnson", NULL };
 	static struct cal_val_report rep;
 	const struct cal_val_set *j;
+	int calibrated;
 
 	validate_all(&rep, names);
 	j = find(&rep, "jcjohnson");
@@ -233,29 +297,10 @@ START_TEST(validate_jcjohnson_predicts_the_gpus_with_cudnn)
 	ck_assert_rel(j->row[0].measured, 13.89e-3, 1e-12);
 	/* predicted as one GTX 1080 Ti at batch 16, fp32, forward plus
 	 * backward: the same call made here, with the seeded calibration */
-	{
-		struct hw_catalog *cat = NULL;
-		struct db *db = NULL;
-		struct hw_system s;
-		struct hw_calib cal;
-		struct model *m = NULL;
-		struct sim_options o;
-		struct sim_result res;
-
-		seeded_system("gtx-1080-ti", &cat, &db, &s, &cal);
-		ck_assert(model_zoo_build("alexnet", &m, NULL) == DLSIM_OK);
-		sim_options_init(&o);
-		o.precision_auto = 0;
-		o.precision = DLSIM_FP32;
-		o.global_batch = 16;
-		ck_assert(sim_predict(m, &s, &o, &res, NULL) == DLSIM_OK);
-		ck_assert_rel(j->row[0].predicted, res.breakdown.forward_s +
-			      res.breakdown.backward_s, 1e-12);
-		sim_result_release(&res);
-		model_free(m);
-		db_close(db);
-		hw_catalog_free(cat);
-	}
+	ck_assert_rel(j->row[0].predicted,
+		      seeded_batch16_time("gtx-1080-ti", "alexnet",
+					  &calibrated), 1e-12);
+	ck_assert_int_eq(calibrated, 1);
 	cal_val_report_release(&rep);
 }
 END_TEST
@@ -659,6 +704,7 @@ Suite *suite_validate(void)
 	tcase_add_test(c, validate_medians_stay_within_the_record);
 	tcase_add_test(c, validate_record_structure);
 	tcase_add_test(c, validate_jcjohnson_predicts_the_gpus_with_cudnn);
+	tcase_add_test(c, validate_cnn_cloud_predicts_the_k80_and_gtx_1080);
 	tcase_add_test(c, validate_imagenet_counts_the_verified_records);
 	tcase_add_test(c, validate_imagenet_skips_damaged_records);
 	tcase_add_test(c, validate_heldout_folds_split_the_kernel_rows);
