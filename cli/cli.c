@@ -61,14 +61,35 @@ static int names_subcommand(const struct cli_command *cmd, const char *msg)
 	return strncmp(msg, cmd->name, n) == 0 && msg[n] == ':';
 }
 
+/* msg with its control characters written as C escapes ("\n", "\x1b"):
+ * a message quotes the user's input (a YAML scalar may span lines), and
+ * an error is one line. */
+static void put_escaped(const char *msg, FILE *f)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)msg; *p; p++)
+		if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\r')
+			fputs("\\r", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+}
+
 /* "dlsim: SUBCOMMAND: MSG", with the --help hint when hint is set. */
 static void print_error(const struct cli_command *cmd,
 			const struct dlsim_err *err, int hint)
 {
 	int named = !cmd || names_subcommand(cmd, err->msg);
 
-	fprintf(stderr, "dlsim: %s%s%s", named ? "" : cmd->name,
-		named ? "" : ": ", err->msg);
+	fprintf(stderr, "dlsim: %s%s", named ? "" : cmd->name,
+		named ? "" : ": ");
+	put_escaped(err->msg, stderr);
 	if (hint && cmd)
 		fprintf(stderr, "; try 'dlsim %s --help'", cmd->name);
 	fputc('\n', stderr);

@@ -281,6 +281,11 @@ START_TEST(cli_reports_file_errors_with_place)
 	assert_one_error(&r, 1, "sys_unknown_device.yaml:10: unknown device");
 	run(&r, "predict resnet50 --hw tests/data/hw/no_system.yaml");
 	assert_one_error(&r, 1, "no_system.yaml:1: no 'system:' entry");
+	/* a message quoting a value that spans lines stays one line: its
+	 * newline is written as \n */
+	run(&r, "predict tests/data/models/multiline_type.yaml --hw v100");
+	assert_one_error(&r, 1, "multiline_type.yaml:8: invalid ENUM value: "
+			 "softmax_xent\\ngroups");
 }
 END_TEST
 
