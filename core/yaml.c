@@ -69,6 +69,35 @@ struct core_yaml_doc *core_yaml_doc_open(const char *text, size_t len)
 	return d;
 }
 
+int core_yaml_too_deep(const char *text, size_t len)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int depth = 0, line = 0, more = 1;
+
+	if (!yaml_parser_initialize(&parser))
+		return 0;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
+				     len);
+	while (more && yaml_parser_parse(&parser, &ev)) {
+		if (ev.type == YAML_MAPPING_START_EVENT ||
+		    ev.type == YAML_SEQUENCE_START_EVENT) {
+			if (++depth > CORE_YAML_MAX_DEPTH) {
+				line = (int)ev.start_mark.line + 1;
+				more = 0;
+			}
+		} else if (ev.type == YAML_MAPPING_END_EVENT ||
+			   ev.type == YAML_SEQUENCE_END_EVENT) {
+			depth--;
+		} else if (ev.type == YAML_STREAM_END_EVENT) {
+			more = 0;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	return line;
+}
+
 void core_yaml_doc_close(struct core_yaml_doc *d)
 {
 	if (!d)

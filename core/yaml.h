@@ -31,6 +31,19 @@ int core_yaml_line(const char *text, size_t len, const char *path);
 struct core_yaml_doc;
 
 struct core_yaml_doc *core_yaml_doc_open(const char *text, size_t len);
+
+/*
+ * The line (1-based) of the first mapping or sequence nested more than
+ * CORE_YAML_MAX_DEPTH deep in YAML text; 0 when none is, or when the text
+ * does not parse (the loader then says why).  libyaml scans nested flow
+ * collections in time quadratic in their depth (a 250 KB line of 50,000
+ * "{a: " took 17 s), and no dlsim file nests more than a handful of
+ * levels, so the loaders refuse a deeper one before loading it.  This
+ * pass stops at that collection: it costs as many levels as it allows.
+ */
+#define CORE_YAML_MAX_DEPTH 32
+
+int core_yaml_too_deep(const char *text, size_t len);
 int core_yaml_doc_line(struct core_yaml_doc *doc, const char *path);
 void core_yaml_doc_close(struct core_yaml_doc *doc);
 

@@ -150,12 +150,17 @@ int hw_yaml_read(struct hw_catalog *cat, const char *name, const char *text,
 		 size_t len, struct hw_file_system *sys,
 		 struct dlsim_err *err)
 {
-	struct core_yaml_doc *doc = core_yaml_doc_open(text, len);
+	struct core_yaml_doc *doc;
 	struct hw_raw_file *f = NULL;
 	struct hw_file_system fsys;
 	struct hw_batch batch;
-	int rc;
+	int rc, deep = core_yaml_too_deep(text, len);
 
+	if (deep)
+		return dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: nested deeper "
+				     "than %d levels", name, deep,
+				     CORE_YAML_MAX_DEPTH);
+	doc = core_yaml_doc_open(text, len);
 	memset(&batch, 0, sizeof(batch));
 	if (sys)
 		memset(sys, 0, sizeof(*sys));

@@ -531,6 +531,13 @@ int model_load_yaml(const char *path, struct model **out,
 	rc = core_read_file(path, &text, &len, err);
 	if (rc)
 		return rc;
+	if ((rc = core_yaml_too_deep(text, len))) {
+		rc = dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: nested deeper "
+				   "than %d levels", path, rc,
+				   CORE_YAML_MAX_DEPTH);
+		free(text);
+		return rc;
+	}
 	core_yaml_config(&cfg, &log);
 	ce = cyaml_load_data((const uint8_t *)text, len, &cfg, &model_schema,
 			     (cyaml_data_t **)&rm, NULL);

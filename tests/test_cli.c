@@ -286,6 +286,14 @@ START_TEST(cli_reports_file_errors_with_place)
 	run(&r, "predict tests/data/models/multiline_type.yaml --hw v100");
 	assert_one_error(&r, 1, "multiline_type.yaml:8: invalid ENUM value: "
 			 "softmax_xent\\ngroups");
+	/* nesting past CORE_YAML_MAX_DEPTH is refused before libyaml's
+	 * quadratic scan, on the line where it passes the limit */
+	run(&r, "predict resnet50 --hw tests/data/hw/too_deep.yaml");
+	assert_one_error(&r, 1, "too_deep.yaml:4: nested deeper than 32 "
+			 "levels");
+	run(&r, "predict tests/data/models/too_deep.yaml --hw v100");
+	assert_one_error(&r, 1, "too_deep.yaml:7: nested deeper than 32 "
+			 "levels");
 }
 END_TEST
 

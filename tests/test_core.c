@@ -411,6 +411,37 @@ START_TEST(yaml_line_follows_nested_paths)
 }
 END_TEST
 
+/*
+ * Nesting: doc's deepest collection is 4 levels down (the document's
+ * mapping, a's sequence, its second entry, c's mapping): allowed.  A
+ * flow mapping nested k deep on line 2 under a top-level mapping is
+ * k + 1 levels: CORE_YAML_MAX_DEPTH - 1 of them pass, one more is
+ * refused on its line; text that does not parse is left to the loader.
+ */
+static int nested(int k)
+{
+	char text[1024];      /* 5 k + 12 bytes: k up to 200 */
+	int i, w;
+
+	w = snprintf(text, sizeof(text), "name: x\nx: ");
+	for (i = 0; i < k; i++)
+		w += snprintf(text + w, sizeof(text) - (size_t)w, "{a: ");
+	w += snprintf(text + w, sizeof(text) - (size_t)w, "1");
+	for (i = 0; i < k; i++)
+		w += snprintf(text + w, sizeof(text) - (size_t)w, "}");
+	return core_yaml_too_deep(text, (size_t)w);
+}
+
+START_TEST(yaml_too_deep_refuses_deep_nesting)
+{
+	ck_assert_int_eq(core_yaml_too_deep(doc, strlen(doc)), 0);
+	ck_assert_int_eq(nested(CORE_YAML_MAX_DEPTH - 1), 0);
+	ck_assert_int_eq(nested(CORE_YAML_MAX_DEPTH), 2);
+	ck_assert_int_eq(nested(100), 2);
+	ck_assert_int_eq(core_yaml_too_deep("a: [1\n", 6), 0);
+}
+END_TEST
+
 START_TEST(yaml_line_missing_tail_gives_deepest_node)
 {
 	size_t n = strlen(doc);
@@ -471,6 +502,7 @@ Suite *suite_core(void)
 	tcase_add_test(tc, read_file_directory_is_eio);
 	tcase_add_test(tc, read_file_reads_whole_file);
 	tcase_add_test(tc, yaml_line_follows_nested_paths);
+	tcase_add_test(tc, yaml_too_deep_refuses_deep_nesting);
 	tcase_add_test(tc, yaml_line_missing_tail_gives_deepest_node);
 	tcase_add_test(tc, yaml_line_unparsable_text_is_zero);
 	suite_add_tcase(s, tc);
