@@ -13,6 +13,7 @@
  */
 #include "calibrate/cal.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,6 +282,9 @@ int cal_sample_add(struct cal_samples *s, const struct cal_in *in,
 		return cal_fail(in, err, "the parameters of this row do not "
 				"fit in %d characters",
 				(int)sizeof(p->s) - 1);
+	if (!isfinite(value))
+		return cal_fail(in, err, "the value overflows once converted "
+				"to %s", unit);
 	if (s->n >= s->max)
 		return dlsim_err_set(err, DLSIM_ENOMEM, "%s:%lld: more than "
 				     "%lld samples in one import; split the "

@@ -225,10 +225,15 @@ int core_parse_double(const char *s, double *out, struct dlsim_err *err,
 				     "%s must be a number (got '')", what);
 	errno = 0;
 	v = strtod(s, &end);
-	if (*end != '\0' || errno == ERANGE || !isfinite(v))
+	if (*end != '\0' || !isfinite(v))
 		return dlsim_err_set(err, DLSIM_EINVAL,
 				     "%s must be a finite number (got '%s')",
 				     what, s);
+	/* strtod's other ERANGE: underflow, a value it cannot hold */
+	if (errno == ERANGE)
+		return dlsim_err_set(err, DLSIM_EINVAL,
+				     "%s is too close to zero for a double "
+				     "(got '%s')", what, s);
 	*out = v;
 	return DLSIM_OK;
 }

@@ -238,6 +238,16 @@ START_TEST(parse_double_rejects_non_numbers_and_infinities)
 	}
 	ck_assert_int_eq(core_parse_double(NULL, &(double){ 0 }, NULL, "x"),
 			 DLSIM_EINVAL);
+	/* strtod underflows below about 2.2e-308: said so, not "finite" */
+	{
+		struct dlsim_err err = { 0 };
+
+		ck_assert_int_eq(core_parse_double("1e-400", &(double){ 0 },
+						   &err, "time_s"),
+				 DLSIM_EINVAL);
+		ck_assert_str_eq(err.msg, "time_s is too close to zero for a "
+				 "double (got '1e-400')");
+	}
 }
 END_TEST
 
