@@ -217,8 +217,15 @@ struct hw_reader {
 /* What a number may be; hw_check.c words each one's message. */
 enum hw_range {
 	HW_POSITIVE, HW_NON_NEGATIVE, HW_FRACTION, HW_WINOGRAD,
-	HW_AT_LEAST_ONE
+	HW_AT_LEAST_ONE,
+	HW_RATE                      /* positive, and at least HW_MIN_RATE */
 };
+
+/* The least FLOP rate (TFLOP/s) or bandwidth (GB/s) a catalog takes: a
+ * mega-FLOP or kilobyte a second, far below any part it describes.  A
+ * 1e-308 TFLOP/s peak otherwise passes as positive and makes steps that
+ * take longer than a double can count. */
+#define HW_MIN_RATE 1e-6
 
 /* One number of an entry: where it is raw and converted, and its unit. */
 struct hw_num {

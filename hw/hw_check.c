@@ -10,8 +10,9 @@
  * dotted path ("devices.3.memory.0.bandwidth_GBps"), so a message gives
  * the line it was written on.  The allowed ranges are one table, so the
  * words of a message are written down once: positive, not negative, a
- * fraction in (0, 1], a Winograd efficiency in (0, 4], at least 1, and
- * nothing above HW_MAX_RAW in its written unit.
+ * fraction in (0, 1], a Winograd efficiency in (0, 4], at least 1, a rate
+ * of at least HW_MIN_RATE, and nothing above HW_MAX_RAW in its written
+ * unit.
  */
 #include "hw/hw.h"
 
@@ -56,6 +57,7 @@ static const struct {
 	 * efficiency over the direct count can be */
 	[HW_WINOGRAD] = { 0.0, 4.0, 1, "must be in (0, 4]" },
 	[HW_AT_LEAST_ONE] = { 1.0, HW_MAX_RAW, 0, "must be at least 1" },
+	[HW_RATE] = { 0.0, HW_MAX_RAW, 1, "must be positive" },
 };
 
 int hw_check_range(struct hw_reader *r, const char *path, double v,
@@ -65,6 +67,8 @@ int hw_check_range(struct hw_reader *r, const char *path, double v,
 	    (ranges[k].lo_open && v == ranges[k].lo) ||
 	    (v > ranges[k].hi && ranges[k].hi < HW_MAX_RAW))
 		return hw_bad_value(r, path, ranges[k].what, v);
+	if (k == HW_RATE && v < HW_MIN_RATE)
+		return hw_bad_value(r, path, "is implausibly small", v);
 	if (v > ranges[k].hi)
 		return hw_bad_value(r, path, "is implausibly large", v);
 	return DLSIM_OK;

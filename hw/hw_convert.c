@@ -43,9 +43,9 @@ static void copy_aliases(char (*dst)[HW_NAME_LEN], int *n, char **src,
 
 static const struct hw_num peak_nums[] = {
 	{ "matrix_tflops", RAW(peak, matrix_tflops),
-	  offsetof(struct hw_peak, matrix_flops), 1e12, HW_POSITIVE },
+	  offsetof(struct hw_peak, matrix_flops), 1e12, HW_RATE },
 	{ "vector_tflops", RAW(peak, vector_tflops),
-	  offsetof(struct hw_peak, vector_flops), 1e12, HW_POSITIVE },
+	  offsetof(struct hw_peak, vector_flops), 1e12, HW_RATE },
 	{ "sparse_tflops", RAW(peak, sparse_tflops),
 	  offsetof(struct hw_peak, sparse_flops), 1e12, HW_NON_NEGATIVE },
 	{ "eff_gemm", RAW(peak, eff_gemm),
@@ -61,7 +61,7 @@ static const struct hw_num mem_nums[] = {
 	  offsetof(struct hw_mem_tier, capacity_bytes), 1073741824.0,
 	  HW_POSITIVE },
 	{ "bandwidth_GBps", RAW(mem, bandwidth_GBps),
-	  offsetof(struct hw_mem_tier, bandwidth_Bps), 1e9, HW_POSITIVE },
+	  offsetof(struct hw_mem_tier, bandwidth_Bps), 1e9, HW_RATE },
 };
 
 /* Optional figures are 0 when absent ("none published"). */
@@ -231,7 +231,7 @@ static int convert_device(struct hw_reader *r, unsigned d,
  * alpha-beta form of LogGP (configs/hw/README.md says so). */
 static const struct hw_num link_nums[] = {
 	{ "bandwidth_GBps", RAW(link, bandwidth_GBps),
-	  offsetof(struct hw_link, bandwidth_Bps), 1e9, HW_POSITIVE },
+	  offsetof(struct hw_link, bandwidth_Bps), 1e9, HW_RATE },
 	{ "latency_us", RAW(link, latency_us),
 	  offsetof(struct hw_link, latency_s), 1e-6, HW_NON_NEGATIVE },
 	{ "overhead_us", RAW(link, overhead_us),

@@ -95,7 +95,16 @@ static const struct {
 	  "'units' is implausibly large (got 2e+09)" },
 	{ "intra_links_per_device: 3", "intra_links_per_device: 1000000001",
 	  "'intra_links_per_device' is implausibly large" },
-	/* the bound itself is allowed */
+	/* a rate below HW_MIN_RATE is no part's: a 1e-308 TFLOP/s peak made
+	 * a step of 1.9e30 s and a training time of inf */
+	{ "vector_tflops: 20", "vector_tflops: 1e-308",
+	  "'vector_tflops' is implausibly small (got 1e-308)" },
+	{ "bandwidth_GBps: 2000", "bandwidth_GBps: 1e-7",
+	  "'bandwidth_GBps' is implausibly small (got 1e-07)" },
+	{ "bandwidth_GBps: 50", "bandwidth_GBps: -3",
+	  "'bandwidth_GBps' must be positive (got -3)" },
+	/* the bounds themselves are allowed */
+	{ "vector_tflops: 20", "vector_tflops: 1e-6", NULL },
 	{ "price_usd: 10000", "price_usd: 1e9", NULL },
 	{ "units: 100", "units: 1000000000", NULL },
 };
