@@ -27,9 +27,10 @@ static const struct cli_option options[] = {
 	{ "dataset-size", "N", CLI_COUNT,
 	  "samples per epoch (zoo ImageNet: 1281167)" },
 	{ "price-per-device-hour", "USD", CLI_NUMBER,
-	  "what a device-hour costs, for the cost to train" },
+	  "what a device-hour costs, for the cost to train (at most 1e9)" },
 	{ "years", "Y", CLI_NUMBER,
-	  "amortize the catalog list price over Y years instead" },
+	  "amortize the catalog list price over Y years instead "
+	  "(1/8760 to 1000)" },
 	{ "record", NULL, CLI_FLAG,
 	  "store the prediction in the database (an existing one, or --db)" },
 	{ "help", NULL, CLI_FLAG, "this text" },

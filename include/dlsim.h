@@ -1296,9 +1296,16 @@ const char *sim_bound_name(enum sim_bound b);
 struct sim_train_options {
 	int64_t epochs;              /* 0: the model's own */
 	int64_t dataset_size;        /* samples per epoch; 0: the model's */
-	double price_per_device_hour;   /* USD; 0: none */
-	double years;                /* amortize the list price; 0: don't */
+	double price_per_device_hour;   /* USD, at most SIM_MAX_PRICE; 0: none */
+	double years;                /* amortize the list price over, in
+					[SIM_MIN_YEARS, SIM_MAX_YEARS]; 0: don't */
 };
+
+/* Bounds sim_train_estimate holds a price and an amortization to: past
+ * them the figures are typos, and the cost no longer fits a double. */
+#define SIM_MAX_PRICE 1e9
+#define SIM_MIN_YEARS (1.0 / 8760.0)   /* an hour */
+#define SIM_MAX_YEARS 1000.0
 
 void sim_train_options_init(struct sim_train_options *t);
 

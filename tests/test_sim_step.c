@@ -485,6 +485,30 @@ START_TEST(train_time_energy_and_cost)
 	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
 			 DLSIM_OK);
 	ck_assert_rel(tr.cost_usd, 2.0 * 66.072e-3 / 3600.0, 1e-9);
+	/* amortized over an hour it is allowed, under it or past a
+	 * thousand years refused; a price above 1e9 USD an hour too (a
+	 * 1e300 one printed a 300-digit cost, 1e308 an unknown one) */
+	t.years = 1.0 / 8760.0;
+	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
+			 DLSIM_OK);
+	t.years = 1e-300;
+	{
+		struct dlsim_err e = { 0, "" };
+
+		ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr,
+						    &e), DLSIM_EINVAL);
+		ck_assert_ptr_nonnull(strstr(e.msg, "years to amortize over"));
+	}
+	t.years = 1001.0;
+	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
+			 DLSIM_EINVAL);
+	t.years = 0.0;
+	t.price_per_device_hour = 1e300;
+	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
+			 DLSIM_EINVAL);
+	t.price_per_device_hour = 1e9;
+	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
+			 DLSIM_OK);
 	/* one device of the two-device node pays half its overhead */
 	r.sys.n_devices = r.sys.devices_per_node = 1;
 	t.years = 0.0;
