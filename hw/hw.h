@@ -227,6 +227,12 @@ enum hw_range {
  * take longer than a double can count. */
 #define HW_MIN_RATE 1e-6
 
+/* The least efficiency (a fraction, or a Winograd one) a catalog takes:
+ * a thousandth of the peak, below the least any measurement gave (the
+ * shipped catalog's least is 0.177); a subnormal one made a step of
+ * inf s. */
+#define HW_MIN_EFF 1e-3
+
 /* One number of an entry: where it is raw and converted, and its unit. */
 struct hw_num {
 	const char *key;

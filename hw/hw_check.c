@@ -12,7 +12,8 @@
  * words of a message are written down once: positive, not negative, a
  * fraction in (0, 1], a Winograd efficiency in (0, 4], at least 1, a rate
  * of at least HW_MIN_RATE, and nothing above HW_MAX_RAW in its written
- * unit.
+ * unit; a fraction or Winograd efficiency below HW_MIN_EFF is implausibly
+ * small.
  */
 #include "hw/hw.h"
 
@@ -67,7 +68,8 @@ int hw_check_range(struct hw_reader *r, const char *path, double v,
 	    (ranges[k].lo_open && v == ranges[k].lo) ||
 	    (v > ranges[k].hi && ranges[k].hi < HW_MAX_RAW))
 		return hw_bad_value(r, path, ranges[k].what, v);
-	if (k == HW_RATE && v < HW_MIN_RATE)
+	if ((k == HW_RATE && v < HW_MIN_RATE) ||
+	    ((k == HW_FRACTION || k == HW_WINOGRAD) && v < HW_MIN_EFF))
 		return hw_bad_value(r, path, "is implausibly small", v);
 	if (v > ranges[k].hi)
 		return hw_bad_value(r, path, "is implausibly large", v);

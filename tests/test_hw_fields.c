@@ -103,8 +103,15 @@ static const struct {
 	  "'bandwidth_GBps' is implausibly small (got 1e-07)" },
 	{ "bandwidth_GBps: 50", "bandwidth_GBps: -3",
 	  "'bandwidth_GBps' must be positive (got -3)" },
+	/* and an efficiency below HW_MIN_EFF (a subnormal one made a step
+	 * of inf s) */
+	{ "eff_gemm: 0.8", "eff_gemm: 4.9e-324",
+	  "'eff_gemm' is implausibly small (got 4.94066e-324)" },
+	{ "eff_conv1x1: 0.45", "eff_conv1x1: 0.0009",
+	  "'eff_conv1x1' is implausibly small (got 0.0009)" },
 	/* the bounds themselves are allowed */
 	{ "vector_tflops: 20", "vector_tflops: 1e-6", NULL },
+	{ "eff_conv1x1: 0.45", "eff_conv1x1: 0.001", NULL },
 	{ "price_usd: 10000", "price_usd: 1e9", NULL },
 	{ "units: 100", "units: 1000000000", NULL },
 };
