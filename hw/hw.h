@@ -218,7 +218,9 @@ struct hw_reader {
 enum hw_range {
 	HW_POSITIVE, HW_NON_NEGATIVE, HW_FRACTION, HW_WINOGRAD,
 	HW_AT_LEAST_ONE,
-	HW_RATE                      /* positive, and at least HW_MIN_RATE */
+	HW_RATE,                     /* positive, and at least HW_MIN_RATE */
+	HW_CLOCK                     /* MHz: 0 (not published) or at least
+					HW_MIN_CLOCK_MHZ */
 };
 
 /* The least FLOP rate (TFLOP/s) or bandwidth (GB/s) a catalog takes: a
@@ -232,6 +234,11 @@ enum hw_range {
  * shipped catalog's least is 0.177); a subnormal one made a step of
  * inf s. */
 #define HW_MIN_EFF 1e-3
+
+/* The least clock a catalog takes, in MHz: below any processor, and the
+ * clock is the unit of a pass's depth (a 1e-300 MHz clock made a step of
+ * 3.5e30 s). */
+#define HW_MIN_CLOCK_MHZ 1.0
 
 /* One number of an entry: where it is raw and converted, and its unit. */
 struct hw_num {
@@ -314,8 +321,9 @@ extern const struct hw_builtin_file hw_builtin_files[];
 /*
  * Parse YAML text and append its entries to cat.  `name` is the file name
  * used in messages.  On failure nothing is appended (entries of a bad
- * file never reach the catalog) and err says "name:line: what".  If sys is
- * not NULL it receives the file's system entry.
+ * file never reach the catalog) and err says "name:line: what"; text
+ * nested more than CORE_YAML_MAX_DEPTH deep is refused before it is
+ * parsed.  If sys is not NULL it receives the file's system entry.
  */
 int hw_yaml_read(struct hw_catalog *cat, const char *name, const char *text,
 		 size_t len, struct hw_file_system *sys,

@@ -12,8 +12,8 @@
  * words of a message are written down once: positive, not negative, a
  * fraction in (0, 1], a Winograd efficiency in (0, 4], at least 1, a rate
  * of at least HW_MIN_RATE, and nothing above HW_MAX_RAW in its written
- * unit; a fraction or Winograd efficiency below HW_MIN_EFF is implausibly
- * small.
+ * unit; a fraction or Winograd efficiency below HW_MIN_EFF, and a clock
+ * other than 0 below HW_MIN_CLOCK_MHZ, is implausibly small.
  */
 #include "hw/hw.h"
 
@@ -59,6 +59,7 @@ static const struct {
 	[HW_WINOGRAD] = { 0.0, 4.0, 1, "must be in (0, 4]" },
 	[HW_AT_LEAST_ONE] = { 1.0, HW_MAX_RAW, 0, "must be at least 1" },
 	[HW_RATE] = { 0.0, HW_MAX_RAW, 1, "must be positive" },
+	[HW_CLOCK] = { 0.0, HW_MAX_RAW, 0, "must not be negative" },
 };
 
 int hw_check_range(struct hw_reader *r, const char *path, double v,
@@ -69,7 +70,8 @@ int hw_check_range(struct hw_reader *r, const char *path, double v,
 	    (v > ranges[k].hi && ranges[k].hi < HW_MAX_RAW))
 		return hw_bad_value(r, path, ranges[k].what, v);
 	if ((k == HW_RATE && v < HW_MIN_RATE) ||
-	    ((k == HW_FRACTION || k == HW_WINOGRAD) && v < HW_MIN_EFF))
+	    ((k == HW_FRACTION || k == HW_WINOGRAD) && v < HW_MIN_EFF) ||
+	    (k == HW_CLOCK && v > 0.0 && v < HW_MIN_CLOCK_MHZ))
 		return hw_bad_value(r, path, "is implausibly small", v);
 	if (v > ranges[k].hi)
 		return hw_bad_value(r, path, "is implausibly large", v);

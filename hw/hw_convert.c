@@ -67,15 +67,15 @@ static const struct hw_num mem_nums[] = {
 /* Optional figures are 0 when absent ("none published"). */
 static const struct hw_num device_nums[] = {
 	{ "clock_boost_mhz", RAW(device, clock_boost_mhz),
-	  offsetof(struct hw_device, clock_boost_hz), 1e6, HW_NON_NEGATIVE },
+	  offsetof(struct hw_device, clock_boost_hz), 1e6, HW_CLOCK },
 	{ "tdp_W", RAW(device, tdp_W),
 	  offsetof(struct hw_device, tdp_w), 1.0, HW_NON_NEGATIVE },
 	{ "launch_overhead_us", RAW(device, launch_overhead_us),
 	  offsetof(struct hw_device, launch_overhead_s), 1e-6, HW_POSITIVE },
 	{ "clock_base_mhz", RAW(device, clock_base_mhz),
-	  offsetof(struct hw_device, clock_base_hz), 1e6, HW_NON_NEGATIVE },
+	  offsetof(struct hw_device, clock_base_hz), 1e6, HW_CLOCK },
 	{ "clock_avx512_mhz", RAW(device, clock_avx512_mhz),
-	  offsetof(struct hw_device, clock_avx512_hz), 1e6, HW_NON_NEGATIVE },
+	  offsetof(struct hw_device, clock_avx512_hz), 1e6, HW_CLOCK },
 	{ "price_usd", RAW(device, price_usd),
 	  offsetof(struct hw_device, price_usd), 1.0, HW_NON_NEGATIVE },
 	{ "llc_MiB", RAW(device, llc_MiB),

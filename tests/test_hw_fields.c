@@ -109,7 +109,15 @@ static const struct {
 	  "'eff_gemm' is implausibly small (got 4.94066e-324)" },
 	{ "eff_conv1x1: 0.45", "eff_conv1x1: 0.0009",
 	  "'eff_conv1x1' is implausibly small (got 0.0009)" },
-	/* the bounds themselves are allowed */
+	/* and a clock other than 0 below HW_MIN_CLOCK_MHZ (1e-300 MHz made
+	 * a step of 3.5e30 s) */
+	{ "clock_boost_mhz: 1500", "clock_boost_mhz: 1e-300",
+	  "'clock_boost_mhz' is implausibly small (got 1e-300)" },
+	{ "clock_boost_mhz: 1500", "clock_boost_mhz: -5",
+	  "'clock_boost_mhz' must not be negative (got -5)" },
+	/* the bounds themselves are allowed (a clock of 0: not published) */
+	{ "clock_boost_mhz: 1500", "clock_boost_mhz: 0", NULL },
+	{ "clock_boost_mhz: 1500", "clock_boost_mhz: 1", NULL },
 	{ "vector_tflops: 20", "vector_tflops: 1e-6", NULL },
 	{ "eff_conv1x1: 0.45", "eff_conv1x1: 0.001", NULL },
 	{ "price_usd: 10000", "price_usd: 1e9", NULL },
