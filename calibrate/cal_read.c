@@ -13,6 +13,7 @@
  */
 #include "calibrate/cal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -282,9 +283,10 @@ int cal_sample_add(struct cal_samples *s, const struct cal_in *in,
 		return cal_fail(in, err, "the parameters of this row do not "
 				"fit in %d characters",
 				(int)sizeof(p->s) - 1);
-	if (!isfinite(value))
-		return cal_fail(in, err, "the value overflows once converted "
-				"to %s", unit);
+	if (!isfinite(value) || (value != 0.0 && fabs(value) < DBL_MIN))
+		return cal_fail(in, err, "the value %s once converted to %s",
+				isfinite(value) ? "underflows" : "overflows",
+				unit);
 	if (s->n >= s->max)
 		return dlsim_err_set(err, DLSIM_ENOMEM, "%s:%lld: more than "
 				     "%lld samples in one import; split the "

@@ -61,10 +61,9 @@ static int names_subcommand(const struct cli_command *cmd, const char *msg)
 	return strncmp(msg, cmd->name, n) == 0 && msg[n] == ':';
 }
 
-/* msg with its control characters written as C escapes ("\n", "\x1b"):
- * a message quotes the user's input (a YAML scalar may span lines), and
+/* A message quotes the user's input (a YAML scalar may span lines), and
  * an error is one line. */
-static void put_escaped(const char *msg, FILE *f)
+void cli_put_escaped(const char *msg, FILE *f)
 {
 	const unsigned char *p;
 
@@ -89,7 +88,7 @@ static void print_error(const struct cli_command *cmd,
 
 	fprintf(stderr, "dlsim: %s%s", named ? "" : cmd->name,
 		named ? "" : ": ");
-	put_escaped(err->msg, stderr);
+	cli_put_escaped(err->msg, stderr);
 	if (hint && cmd)
 		fprintf(stderr, "; try 'dlsim %s --help'", cmd->name);
 	fputc('\n', stderr);

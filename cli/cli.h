@@ -206,6 +206,10 @@ int cli_format(const struct cli_command *cmd, const struct cli_values *v,
  * the exit status for the error's code. */
 int cli_fail(const struct cli_command *cmd, const struct dlsim_err *err);
 
+/* msg to f with its control characters written as C escapes ("\n",
+ * "\x1b"): a message quoting the user's input stays one line. */
+void cli_put_escaped(const char *msg, FILE *f);
+
 /* The same line without the hint, exit 1 whatever the code: a failure
  * after the arguments were read (the data were not there or usable). */
 int cli_fail_run(const struct cli_command *cmd, const struct dlsim_err *err);

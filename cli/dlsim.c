@@ -50,7 +50,8 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], commands[i]->name) == 0)
 			return commands[i]->run(commands[i], argc - 1,
 						argv + 1);
-	fprintf(stderr, "dlsim: unknown command '%s'; try 'dlsim --help'\n",
-		argv[1]);
+	fputs("dlsim: unknown command '", stderr);
+	cli_put_escaped(argv[1], stderr);
+	fputs("'; try 'dlsim --help'\n", stderr);
 	return CLI_USAGE;
 }

@@ -95,16 +95,17 @@ int sim_train_estimate(const struct model *m, const struct hw_system *s,
 		return dlsim_err_set(err, DLSIM_EINVAL, "give a price per "
 				     "device-hour or years to amortize the "
 				     "list price over, not both");
-	if (!(t->price_per_device_hour <= SIM_MAX_PRICE))
+	if (!(t->price_per_device_hour >= 0.0 &&
+	      t->price_per_device_hour <= SIM_MAX_PRICE))
 		return dlsim_err_set(err, DLSIM_EINVAL, "a price per "
-				     "device-hour of %g USD is implausibly "
-				     "large (at most %g)",
-				     t->price_per_device_hour, SIM_MAX_PRICE);
-	if (t->years > 0.0 && !(t->years >= SIM_MIN_YEARS &&
-				t->years <= SIM_MAX_YEARS))
+				     "device-hour must be in [0, %g] USD (got "
+				     "%g)", SIM_MAX_PRICE,
+				     t->price_per_device_hour);
+	if (t->years != 0.0 && !(t->years >= SIM_MIN_YEARS &&
+				 t->years <= SIM_MAX_YEARS))
 		return dlsim_err_set(err, DLSIM_EINVAL, "years to amortize "
-				     "over must be in [%.3g, %g] (got %g)",
-				     SIM_MIN_YEARS, SIM_MAX_YEARS, t->years);
+				     "over must be from an hour (1/8760) to "
+				     "%g (got %g)", SIM_MAX_YEARS, t->years);
 	out->epochs = t->epochs ? t->epochs : m->epochs;
 	out->dataset_size = t->dataset_size ? t->dataset_size :
 			    m->dataset_size;

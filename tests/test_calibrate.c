@@ -515,6 +515,9 @@ START_TEST(cal_damaged_files_are_refused_at_their_line)
 	/* 1e308 MB/s is a double; in B/s it is not */
 	refused("osu", "osu_bw_overflow.txt", 6, "the value overflows once "
 		"converted to B/s");
+	/* and 1e-305 us is a double; in s it is not a normal one */
+	refused("osu", "osu_latency_underflow.txt", 5, "the value underflows "
+		"once converted to s");
 	refused("osu", "osu_latency_truncated.txt", 7,
 		"the row has 1 columns, the header 2");
 	refused("osu", "osu_no_header.txt", 2, "a result row outside a table");

@@ -264,6 +264,9 @@ START_TEST(cli_rejects_bad_arguments)
 	assert_one_error(&r, 2, "exclude");
 	run(&r, "frobnicate");
 	ck_assert_int_eq(r.status, 2);
+	/* a command name with a newline is quoted on one line */
+	run(&r, "\"$(printf 'fro\\nb')\"");
+	assert_one_error(&r, 2, "unknown command 'fro\\nb'");
 }
 END_TEST
 

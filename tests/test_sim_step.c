@@ -502,6 +502,18 @@ START_TEST(train_time_energy_and_cost)
 	t.years = 1001.0;
 	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
 			 DLSIM_EINVAL);
+	/* through the API a NaN or negative figure is refused too, not
+	 * passed over as "cost unknown" */
+	t.years = NAN;
+	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
+			 DLSIM_EINVAL);
+	t.years = -3.0;
+	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
+			 DLSIM_EINVAL);
+	t.years = 0.0;
+	t.price_per_device_hour = -1.0;
+	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
+			 DLSIM_EINVAL);
 	t.years = 0.0;
 	t.price_per_device_hour = 1e300;
 	ck_assert_int_eq(sim_train_estimate(m, &r.sys, &res, &t, &tr, NULL),
