@@ -273,6 +273,20 @@ static int grow(struct cal_samples *s, const struct cal_in *in,
 	return DLSIM_OK;
 }
 
+/*
+ * 1 for a sample no microbenchmark gives: a time above a day (1e5 s) or a
+ * rate above a petabyte a second.  A figure like 1e308 us is finite, and
+ * a fit would take it; it is a broken file, so the import says so.
+ */
+static int implausible(double value, const char *unit)
+{
+	if (strcmp(unit, "s") == 0)
+		return value > 1e5;
+	if (strcmp(unit, "B/s") == 0)
+		return value > 1e15;
+	return 0;
+}
+
 int cal_sample_add(struct cal_samples *s, const struct cal_in *in,
 		   const char *benchmark, const struct cal_params *p,
 		   double value, const char *unit, struct dlsim_err *err)
@@ -287,6 +301,9 @@ int cal_sample_add(struct cal_samples *s, const struct cal_in *in,
 		return cal_fail(in, err, "the value %s once converted to %s",
 				isfinite(value) ? "underflows" : "overflows",
 				unit);
+	if (implausible(value, unit))
+		return cal_fail(in, err, "%g %s is implausibly large for one "
+				"sample", value, unit);
 	if (s->n >= s->max)
 		return dlsim_err_set(err, DLSIM_ENOMEM, "%s:%lld: more than "
 				     "%lld samples in one import; split the "

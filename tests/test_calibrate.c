@@ -518,6 +518,10 @@ START_TEST(cal_damaged_files_are_refused_at_their_line)
 	/* and 1e-305 us is a double; in s it is not a normal one */
 	refused("osu", "osu_latency_underflow.txt", 5, "the value underflows "
 		"once converted to s");
+	/* 1e308 us is finite, but no sample of a microbenchmark: refused
+	 * above a day (and a rate above 1e15 B/s) */
+	refused("osu", "osu_latency_huge.txt", 5, "1e+302 s is implausibly "
+		"large for one sample");
 	refused("osu", "osu_latency_truncated.txt", 7,
 		"the row has 1 columns, the header 2");
 	refused("osu", "osu_no_header.txt", 2, "a result row outside a table");
