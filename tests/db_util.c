@@ -26,7 +26,7 @@ void tmp_make(struct tmp *t)
 }
 
 /* Remove dir and everything under it (a few levels: the XDG test). */
-static void rm_tree(const char *dir)
+void dir_remove(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -41,7 +41,7 @@ static void rm_tree(const char *dir)
 			continue;
 		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
 		if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
-			rm_tree(p);
+			dir_remove(p);
 		else
 			unlink(p);
 	}
@@ -51,7 +51,7 @@ static void rm_tree(const char *dir)
 
 void tmp_remove(struct tmp *t)
 {
-	rm_tree(t->dir);
+	dir_remove(t->dir);
 }
 
 struct db *open_ok(const char *path)

@@ -17,6 +17,8 @@ struct tmp {
 
 void tmp_make(struct tmp *t);
 void tmp_remove(struct tmp *t);        /* the directory and all in it */
+void dir_remove(const char *dir);      /* dir and all in it (a database
+					  with its -wal and -shm files) */
 struct db *open_ok(const char *path);  /* db_open, asserted */
 
 /* One integer from a query with no parameters (test-only SQL). */

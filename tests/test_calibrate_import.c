@@ -15,6 +15,7 @@
 #include "cli_util.h"
 #include "dlsim.h"
 #include "calibrate/cal.h"
+#include "db_util.h"
 #include "hwcalib_util.h"
 
 #define DIR "tests/data/calibrate/"
@@ -180,12 +181,7 @@ START_TEST(cal_cli_import_and_its_errors)
 	ck_assert_int_eq(r.status, 0);
 	ck_assert(strstr(r.out, "Usage: dlsim calibrate import FORMAT FILE "
 			 "--hw NAME") != NULL);
-	snprintf(args, sizeof(args), "%s-wal", db);
-	unlink(args);
-	snprintf(args, sizeof(args), "%s-shm", db);
-	unlink(args);
-	unlink(db);
-	rmdir(dir);
+	dir_remove(dir);
 }
 END_TEST
 

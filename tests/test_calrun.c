@@ -20,6 +20,7 @@
 
 #include "tests.h"
 #include "cli_util.h"
+#include "db_util.h"
 #include "dlsim.h"
 #include "calibrate/cal_run.h"
 
@@ -143,15 +144,8 @@ static void tmpdb_open(struct tmpdb *t)
 
 static void tmpdb_close(struct tmpdb *t)
 {
-	char p[128];
-
 	db_close(t->db);
-	unlink(t->path);
-	snprintf(p, sizeof(p), "%s-wal", t->path);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s-shm", t->path);
-	unlink(p);
-	rmdir(t->dir);
+	dir_remove(t->dir);
 }
 
 #define MAX_SEEN 256
@@ -551,12 +545,7 @@ START_TEST(calrun_cli_real_tiny_stream_into_temporary_db)
 	ck_assert(v.s[2].value >= v.s[0].value &&
 		  v.s[2].value >= v.s[1].value);
 	db_close(h);
-	snprintf(args, sizeof(args), "%s-wal", db);
-	unlink(args);
-	snprintf(args, sizeof(args), "%s-shm", db);
-	unlink(args);
-	unlink(db);
-	rmdir(dir);
+	dir_remove(dir);
 }
 END_TEST
 
