@@ -221,6 +221,8 @@ int cal_seed_from(struct db *db, const struct hw_builtin_file *files,
 struct cal_point {
 	char key[CAL_KEY_LEN];
 	double x, y, q;
+	double l;               /* dependent calls (a recurrent pass's
+				   steps' kernels); 1 for the others */
 	int64_t run_id;
 	int summary;            /* rep -1: a tool's own summary */
 };
@@ -237,6 +239,20 @@ struct cal_points {
 	int n_pass;
 	int nomem;
 };
+
+/*
+ * The cost of one pass of the recurrent layer DeepBench times: a cell
+ * of kind (MODEL_LSTM, MODEL_GRU, MODEL_RNN) of hidden units over steps
+ * steps at batch n, with a 1-wide input (CUDNN_SKIP_INPUT: only the
+ * recurrence runs), at bytes per value; as model_layer_cost fills it.
+ * -1 when the layer does not build.  Shared by the calibration points
+ * and the validation rows, so that both count as the simulator does.
+ */
+#define CAL_RNN_MAX 1e6          /* hidden units, batch: at most */
+#define CAL_RNN_MAX_STEPS 65536  /* steps: the zoo's bound */
+int cal_rnn_pass_cost(enum model_layer_kind kind, int64_t hidden, int64_t n,
+		      int64_t steps, enum model_pass pass, int bytes,
+		      struct model_pass_cost *c);
 
 /* Every sample stored for hw as points, sorted by key then size; the
  * caller frees rd->v (also after a failure, when it is NULL). */

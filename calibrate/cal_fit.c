@@ -24,7 +24,13 @@
  * t = t0 + F / R + Q / B for a kernel of F FLOPs moving Q bytes (its
  * operands and result once).  t0 is the fixed cost of a call (launch,
  * tail of the last wave), R the attainable FLOP rate, B the bandwidth the
- * kernel attains on what it cannot hide behind compute.  The additive
+ * kernel attains on what it cannot hide behind compute.  A recurrent
+ * pass is a chain of L dependent calls (each step's GEMM and element-
+ * wise kernel, each waiting for the one before: Appleyard et al.,
+ * arXiv:1604.01946, Sec. 2), so its fit has a fourth term, t0 + L c +
+ * F / R + Q / B: c each call's fixed cost, t0 the pass's own (the
+ * library's set-up of the chain).  A GEMM fit, whose points are single
+ * calls, cannot tell t0 from c; the simulator charges its t0 per call.  The additive
  * form is the "roofline with overheads" of Lim, Banerjee et al. (shared/
  * reference/seed-000-004-lim-banerjee.md, line 286) with the max
  * replaced by a sum, which is what a single kernel measures when
@@ -43,7 +49,8 @@
  * the in-sample bias is 1.5%.  Covariance sigma^2 (J'J)^-1, J the
  * Jacobian of the log residuals, sigma^2 their variance.
  * Non-negativity: every subset of the terms that keeps 1/R is fitted and
- * the feasible one with the least error wins.  That is the non-negative
+ * the feasible one with the least error wins (with calls, every subset
+ * of the four).  That is the non-negative
  * optimum among fits with a FLOP term (the optimum is the unconstrained
  * fit on its own free terms); a purely memory-bound kernel set, which
  * would be better fitted without one, is not what this roofline is for.  On DeepBench's 160 GEMM
@@ -274,10 +281,16 @@ int cal_fit_lines(const double *x, const double *y, int n,
 /* The calibrated kernel roofline                                    */
 /* ---------------------------------------------------------------- */
 
-/* The basis of term j at point i: 1, F, Q. */
-static double roof_basis(const double *F, const double *Q, int i, int j)
+/* The points of a fit: FLOPs, bytes and dependent calls (NULL: one). */
+struct roof_points {
+	const double *F, *Q, *L;
+};
+
+/* The basis of term j at point i: 1, F, Q, L. */
+static double roof_basis(const struct roof_points *x, int i, int j)
 {
-	return j == 0 ? 1.0 : j == 1 ? F[i] : Q[i];
+	return j == 0 ? 1.0 : j == 1 ? x->F[i] : j == 2 ? x->Q[i] :
+	       x->L ? x->L[i] : 1.0;
 }
 
 /* Gauss-Newton iterations of the log-space fit, and the least step
@@ -357,21 +370,21 @@ static int roof_gn_step(const gsl_matrix *X, gsl_vector *b, gsl_matrix *J,
  * residuals); -1 when GSL fails, a prediction is not positive, or there
  * are too few points.
  */
-static int roof_subset(const double *F, const double *Q, const double *t,
-		       int n, unsigned mask, double c[3], double cov[3][3],
-		       double *ss)
+static int roof_subset(const struct roof_points *x, const double *t,
+		       int n, unsigned mask, double c[CAL_ROOF_TERMS],
+		       double cov[CAL_ROOF_TERMS][CAL_ROOF_TERMS], double *ss)
 {
-	int col[3], p = 0, i, j, k, it, rc = -1;
+	int col[CAL_ROOF_TERMS], p = 0, i, j, k, it, rc = -1;
 	gsl_matrix *X, *C, *J;
 	gsl_vector *y, *b, *d, *trial;
 	gsl_multifit_linear_workspace *w;
 	double chi2;
 
-	for (j = 0; j < 3; j++)
+	for (j = 0; j < CAL_ROOF_TERMS; j++)
 		if (mask & (1u << j))
 			col[p++] = j;
-	memset(c, 0, 3 * sizeof(double));
-	memset(cov, 0, 9 * sizeof(double));
+	memset(c, 0, CAL_ROOF_TERMS * sizeof(double));
+	memset(cov, 0, CAL_ROOF_TERMS * CAL_ROOF_TERMS * sizeof(double));
 	if (n <= p)
 		return -1;
 	X = gsl_matrix_alloc((size_t)n, (size_t)p);
@@ -388,7 +401,7 @@ static int roof_subset(const double *F, const double *Q, const double *t,
 		gsl_vector_set(y, (size_t)i, 1.0);
 		for (k = 0; k < p; k++)
 			gsl_matrix_set(X, (size_t)i, (size_t)k,
-				       roof_basis(F, Q, i, col[k]) / t[i]);
+				       roof_basis(x, i, col[k]) / t[i]);
 	}
 	if (gsl_multifit_linear(X, y, b, C, &chi2, w) != GSL_SUCCESS ||
 	    roof_log_ss(X, b, ss))
@@ -424,14 +437,17 @@ done:
 	return rc;
 }
 
-int cal_fit_roofline(const double *F, const double *Q, const double *t,
-		     int n, struct cal_roof_fit *out, struct dlsim_err *err)
+int cal_fit_roofline(const double *F, const double *Q, const double *L,
+		     const double *t, int n, struct cal_roof_fit *out,
+		     struct dlsim_err *err)
 {
-	/* every subset with the FLOP term: {F}, {1,F}, {F,Q}, {1,F,Q} */
-	static const unsigned masks[] = { 2u, 3u, 6u, 7u };
+	/* every subset with the FLOP term: {F}, {1,F}, {F,Q}, {1,F,Q}, and
+	 * with calls the same with L; without them L is 1, the constant */
+	static const unsigned masks[] = { 2u, 3u, 6u, 7u, 10u, 11u, 14u, 15u };
+	struct roof_points x;
 	gsl_error_handler_t *old;
 	double best = INFINITY;
-	int i, s;
+	int i, s, n_masks = L ? 8 : 4;
 
 	memset(out, 0, sizeof(*out));
 	if (n < 3)
@@ -439,23 +455,30 @@ int cal_fit_roofline(const double *F, const double *Q, const double *t,
 				     "least 3 points (got %d)", n);
 	for (i = 0; i < n; i++)
 		if (!(F[i] > 0.0) || !(Q[i] > 0.0) || !(t[i] > 0.0) ||
-		    !isfinite(F[i]) || !isfinite(Q[i]) || !isfinite(t[i]))
+		    !isfinite(F[i]) || !isfinite(Q[i]) || !isfinite(t[i]) ||
+		    (L && !(L[i] >= 1.0 && isfinite(L[i]))))
 			return dlsim_err_set(err, DLSIM_EINVAL, "point %d: "
 					     "FLOPs, bytes and time must be "
-					     "positive", i);
+					     "positive%s", i, L ? ", calls at "
+					     "least 1" : "");
+	x.F = F;
+	x.Q = Q;
+	x.L = L;
 	/* GSL's default handler aborts; report its codes instead */
 	old = gsl_set_error_handler_off();
-	for (s = 0; s < (int)(sizeof(masks) / sizeof(masks[0])); s++) {
-		double c[3], cov[3][3], chi2;
+	for (s = 0; s < n_masks; s++) {
+		double c[CAL_ROOF_TERMS], chi2;
+		double cov[CAL_ROOF_TERMS][CAL_ROOF_TERMS];
 
-		if (roof_subset(F, Q, t, n, masks[s], c, cov, &chi2) ||
-		    c[0] < 0.0 || !(c[1] > 0.0) || c[2] < 0.0 ||
+		if (roof_subset(&x, t, n, masks[s], c, cov, &chi2) ||
+		    c[0] < 0.0 || !(c[1] > 0.0) || c[2] < 0.0 || c[3] < 0.0 ||
 		    !(chi2 < best))
 			continue;
 		best = chi2;
 		out->fixed_s = c[0];
 		out->s_per_flop = c[1];
 		out->s_per_byte = c[2];
+		out->s_per_call = c[3];
 		memcpy(out->cov, cov, sizeof(cov));
 		out->terms = masks[s];
 	}
@@ -470,7 +493,8 @@ int cal_fit_roofline(const double *F, const double *Q, const double *t,
 }
 
 double cal_roof_time(const struct cal_roof_fit *f, double flops,
-		     double bytes)
+		     double bytes, double calls)
 {
-	return f->fixed_s + flops * f->s_per_flop + bytes * f->s_per_byte;
+	return f->fixed_s + flops * f->s_per_flop + bytes * f->s_per_byte +
+	       calls * f->s_per_call;
 }

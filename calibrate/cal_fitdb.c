@@ -15,6 +15,9 @@
  *   gemm, conv                cal_fit_roofline of the time against
  *                             FLOPs and bytes (a conv group: filter
  *                             class, dtype, math, setting, device);
+ *   rnn                       the same with the passes' dependent
+ *                             calls, the per-call term (a group:
+ *                             dtype, math, setting, device);
  *   stream                    two fits.  The plateau: the median rate
  *                             of the working sets at least half the
  *                             largest one, which are past the last
@@ -32,13 +35,14 @@
  *                             the delta method.
  * Groups with fewer than 3 points (stream: 1, its curve 2) are skipped
  * and named in the report with the reason, as are benchmarks without a
- * model (rnn, p2p_bw) and samples in another unit.
+ * model (p2p_bw), recurrent weight gradients (one GEMM, not a recurrent
+ * pass) and samples in another unit.
  *
  * WHAT A FIT ROW HOLDS
  * kind "alphabeta:<benchmark>:<ranks>", "gemm:<dtype>", "conv:<dtype>",
- * "conv3x3:<dtype>" (class 3x3s1), "conv1x1:<dtype>" (class 1x1s1) or
- * "conv1x1s:<dtype>" (class 1x1strided), "stream:<kernel>" or
- * "bwcurve:<kernel>" (at most 31 characters);
+ * "conv3x3:<dtype>" (class 3x3s1), "conv1x1:<dtype>" (class 1x1s1),
+ * "conv1x1s:<dtype>" (class 1x1strided), "rnn:<dtype>",
+ * "stream:<kernel>" or "bwcurve:<kernel>" (at most 31 characters);
  * params_json always has
  * "benchmark" and "group" (kind alone does not tell in-place from
  * out-of-place, or one DeepBench device from another), then
@@ -48,6 +52,7 @@
  *   gemm,     "fixed_s", "s_per_flop", "s_per_byte", "flops_per_s"
  *   conv      (1 / s_per_flop, for people), "device", "dtype",
  *             covariance the 3x3 over (fixed_s, s_per_flop, s_per_byte);
+ *   rnn       the same and "s_per_call", covariance the 4x4 with it;
  *   stream    "bw_Bps", "from_bytes", covariance [[sigma^2]];
  *   bwcurve   "levels": [{"bytes_lo", "bytes_hi", "Bps", "sigma_Bps",
  *             "n", "rel_rms"}, ...] in order of size (bytes_lo, bytes_hi
@@ -90,7 +95,8 @@ static void fitted_free_points(struct cal_fitted *f)
 	free(f->x);
 	free(f->y);
 	free(f->q);
-	f->x = f->y = f->q = NULL;
+	free(f->l);
+	f->x = f->y = f->q = f->l = NULL;
 }
 
 void cal_fit_report_release(struct cal_fit_report *r)
@@ -243,25 +249,29 @@ cleanup:
 	return rc;
 }
 
-/* The points of group [lo, hi) into f->x, f->y, f->q: summaries only if the
- * group has any.  Returns -1 when memory runs out. */
+/* The points of group [lo, hi) into f->x, f->y, f->q (and f->l for a
+ * recurrent kernel's, whose points count dependent calls): summaries
+ * only if the group has any.  Returns -1 when memory runs out. */
 static int take_points(struct cal_fitted *f, const struct cal_point *p,
 		       int64_t lo, int64_t hi)
 {
 	int64_t i, any = 0;
-	int n = 0;
+	int n = 0, calls = hi > lo && strncmp(p[lo].key, "rnn|", 4) == 0;
 
 	for (i = lo; i < hi; i++)
 		any |= p[i].summary;
 	f->x = malloc((size_t)(hi - lo) * sizeof(double));
 	f->y = malloc((size_t)(hi - lo) * sizeof(double));
 	f->q = malloc((size_t)(hi - lo) * sizeof(double));
-	if (!f->x || !f->y || !f->q)
+	f->l = calls ? malloc((size_t)(hi - lo) * sizeof(double)) : NULL;
+	if (!f->x || !f->y || !f->q || (calls && !f->l))
 		return -1;
 	for (i = lo; i < hi; i++)
 		if (!any || p[i].summary) {
 			f->x[n] = p[i].x;
 			f->q[n] = p[i].q;
+			if (f->l)
+				f->l[n] = p[i].l;
 			f->y[n++] = p[i].y;
 		}
 	f->n_points = n;

@@ -71,6 +71,8 @@ void cal_fit_params_json(FILE *o, const struct cal_fitted *f,
 		json_num_member(o, "fixed_s", f->roof.fixed_s);
 		json_num_member(o, "s_per_flop", f->roof.s_per_flop);
 		json_num_member(o, "s_per_byte", f->roof.s_per_byte);
+		if (cal_fitted_has_calls(f))
+			json_num_member(o, "s_per_call", f->roof.s_per_call);
 		json_num_member(o, "flops_per_s", 1.0 / f->roof.s_per_flop);
 		json_str_member(o, "dtype", dtype);
 		json_str_member(o, "device", device);
@@ -117,11 +119,11 @@ void cal_fit_covariance_json(FILE *o, const struct cal_fitted *f)
 			fputc(']', o);
 		}
 	} else if (f->model == CAL_MODEL_ROOFLINE) {
-		int j;
+		int j, m = cal_fitted_has_calls(f) ? CAL_ROOF_TERMS : 3;
 
-		for (i = 0; i < 3; i++) {
+		for (i = 0; i < m; i++) {
 			fputs(i ? ", [" : "[", o);
-			for (j = 0; j < 3; j++) {
+			for (j = 0; j < m; j++) {
 				if (j)
 					fputs(", ", o);
 				report_json_number(o, f->roof.cov[i][j]);
@@ -134,6 +136,12 @@ void cal_fit_covariance_json(FILE *o, const struct cal_fitted *f)
 		fputc(']', o);
 	}
 	fputc(']', o);
+}
+
+int cal_fitted_has_calls(const struct cal_fitted *f)
+{
+	return f->model == CAL_MODEL_ROOFLINE &&
+	       strcmp(f->benchmark, "rnn") == 0;
 }
 
 /* ---------------------------------------------------------------- */
@@ -199,13 +207,22 @@ static int read_roofline(const struct cal_json_doc *p,
 	r->fixed_s = jnum(p, &p->v[0], "fixed_s");
 	r->s_per_flop = jnum(p, &p->v[0], "s_per_flop");
 	r->s_per_byte = jnum(p, &p->v[0], "s_per_byte");
+	/* only a recurrent kernel's fit has the per-call term */
+	r->s_per_call = jnum(p, &p->v[0], "s_per_call");
+	if (isnan(r->s_per_call))
+		r->s_per_call = 0.0;
 	if (isfinite(r->fixed_s) && isfinite(r->s_per_flop) &&
-	    isfinite(r->s_per_byte)) {
-		for (i = 0; i < 3; i++)
-			for (j = 0; j < 3; j++)
-				r->cov[i][j] = jnum_at(c, cov, i, j);
+	    isfinite(r->s_per_byte) && isfinite(r->s_per_call)) {
+		for (i = 0; i < CAL_ROOF_TERMS; i++)
+			for (j = 0; j < CAL_ROOF_TERMS; j++) {
+				double v = jnum_at(c, cov, i, j);
+
+				r->cov[i][j] = isnan(v) && (i == 3 || j == 3) ?
+					       0.0 : v;
+			}
 		r->terms = (r->fixed_s > 0.0 ? 1u : 0u) | 2u |
-			   (r->s_per_byte > 0.0 ? 4u : 0u);
+			   (r->s_per_byte > 0.0 ? 4u : 0u) |
+			   (r->s_per_call > 0.0 ? 8u : 0u);
 		return 0;
 	} else {
 		double R = jnum(p, &p->v[0], "flops_max");
@@ -272,7 +289,8 @@ int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 		   strncmp(f->kind, "conv:", 5) == 0 ||
 		   strncmp(f->kind, "conv3x3:", 8) == 0 ||
 		   strncmp(f->kind, "conv1x1:", 8) == 0 ||
-		   strncmp(f->kind, "conv1x1s:", 9) == 0) {
+		   strncmp(f->kind, "conv1x1s:", 9) == 0 ||
+		   strncmp(f->kind, "rnn:", 4) == 0) {
 		f->model = CAL_MODEL_ROOFLINE;
 		if (read_roofline(&p, &c, cov, &f->roof))
 			goto cleanup;

@@ -45,8 +45,8 @@ int cal_model_lines(struct cal_fitted *f, char *why, size_t n_why)
 	return 0;
 }
 
-/* GEMM, conv: times from the rates (y = F / t), and the relative rms of
- * the times. */
+/* GEMM, conv, rnn: times from the rates (y = F / t), and the relative
+ * rms of the times; a recurrent kernel's points with their calls. */
 int cal_model_roofline(struct cal_fitted *f, char *why, size_t n_why)
 {
 	struct dlsim_err e = { 0, "" };
@@ -59,7 +59,8 @@ int cal_model_roofline(struct cal_fitted *f, char *why, size_t n_why)
 	}
 	for (i = 0; i < f->n_points; i++)
 		t[i] = f->x[i] / f->y[i];
-	rc = cal_fit_roofline(f->x, f->q, t, f->n_points, &f->roof, &e);
+	rc = cal_fit_roofline(f->x, f->q, f->l, t, f->n_points, &f->roof,
+			      &e);
 	free(t);
 	if (rc) {
 		core_strlcpy(why, e.msg, n_why);

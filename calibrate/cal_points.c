@@ -23,6 +23,12 @@
  * "class=1x1strided" for strided 1x1, "class=other" for the rest): the
  * simulator costs every pass
  * of a layer with its class's one roofline, so that is what is fitted.
+ * A recurrent pass ("rnn": DeepBench's cell, hidden, n, timesteps and
+ * pass fwd or bwd) is sized as the simulator sizes the layer
+ * (cal_rnn_pass_cost: FLOPs, bytes, and the dependent calls a point
+ * carries as the third variable of its fit); its group is the dtype,
+ * math, setting and device, every cell together.  Its weight gradient
+ * (pass bwd_weights) is one GEMM, which the GEMM fit costs: passed over.
  */
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +36,7 @@
 #include <string.h>
 
 #include "calibrate/cal.h"
+#include "models/model.h"
 #include "core/banned.h"
 
 /* ---------------------------------------------------------------- */
@@ -50,6 +57,7 @@ static const struct {
 	{ "p2p_latency", CAL_MODEL_LINES, "s" },
 	{ "gemm", CAL_MODEL_ROOFLINE, "s" },
 	{ "conv", CAL_MODEL_ROOFLINE, "s" },
+	{ "rnn", CAL_MODEL_ROOFLINE, "s" },
 	{ "stream", CAL_MODEL_PLATEAU, "B/s" },
 };
 
@@ -83,7 +91,10 @@ static int size_key(const char *benchmark, enum cal_model m,
 					    "s", "pad", "stride", "pad_h",
 					    "pad_w", "stride_h", "stride_w",
 					    "pass", NULL };
-	const char *const *keys = strcmp(benchmark, "conv") ? gemm : conv;
+	static const char *const rnn[] = { "cell", "hidden", "n",
+					   "timesteps", "pass", NULL };
+	const char *const *keys = strcmp(benchmark, "conv") == 0 ? conv :
+				  strcmp(benchmark, "rnn") == 0 ? rnn : gemm;
 	int i;
 
 	if (m != CAL_MODEL_ROOFLINE)
@@ -206,6 +217,64 @@ static void kernel_size(const char *benchmark, const char *params,
 	}
 }
 
+int cal_rnn_pass_cost(enum model_layer_kind kind, int64_t hidden, int64_t n,
+		      int64_t steps, enum model_pass pass, int bytes,
+		      struct model_pass_cost *c)
+{
+	struct model_builder b;
+	struct model_shape in;
+	struct model *m = NULL;
+	int at;
+
+	memset(c, 0, sizeof(*c));
+	in.c = 1;
+	in.h = steps;
+	in.w = 1;
+	model_builder_init(&b, "rnn", in, n, "DeepBench");
+	at = model_add_rnn(&b, kind, MODEL_IN, "rnn", hidden, 0, 1);
+	if (model_builder_finish(&b, &m, NULL) || at < 0) {
+		model_free(m);
+		return -1;
+	}
+	model_layer_cost(&m->layers[at], pass, n, bytes, bytes, c);
+	model_free(m);
+	return 0;
+}
+
+/*
+ * A recurrent pass's FLOPs (*F), bytes (*Q) and dependent calls (*L),
+ * as the simulator costs it (cal_rnn_pass_cost), so that the fit and
+ * the simulator count alike.  Passes "fwd" and "bwd" (backward data:
+ * the steps in reverse) run the recurrence; -1 for "bwd_weights", one
+ * GEMM over all the steps, which the GEMM roofline costs, and for a
+ * sample whose cell, sizes or dtype this dlsim does not know.
+ */
+static int rnn_size(const char *params, double *F, double *Q, double *L)
+{
+	double e = elem_bytes(params), h = param_num(params, "hidden");
+	double n = param_num(params, "n"), t = param_num(params, "timesteps");
+	enum model_layer_kind kind;
+	struct model_pass_cost c;
+	char cell[16], ps[16];
+
+	cal_param_get(params, "cell", cell, sizeof(cell));
+	cal_param_get(params, "pass", ps, sizeof(ps));
+	kind = strcmp(cell, "lstm") == 0 ? MODEL_LSTM :
+	       strcmp(cell, "gru") == 0 ? MODEL_GRU : MODEL_RNN;
+	if ((strcmp(ps, "fwd") && strcmp(ps, "bwd")) ||
+	    (kind == MODEL_RNN && strcmp(cell, "vanilla")) || !(e > 0.0) ||
+	    !(h >= 1.0 && h <= CAL_RNN_MAX && n >= 1.0 && n <= CAL_RNN_MAX &&
+	      t >= 1.0 && t <= CAL_RNN_MAX_STEPS) ||
+	    cal_rnn_pass_cost(kind, (int64_t)h, (int64_t)n, (int64_t)t,
+			      strcmp(ps, "fwd") == 0 ? MODEL_PASS_FWD :
+			      MODEL_PASS_BWD_DATA, (int)e, &c))
+		return -1;
+	*F = c.flops;
+	*Q = c.bytes;
+	*L = c.launches > 1.0 ? c.launches : 1.0;
+	return 0;
+}
+
 /*
  * 1 for a half-precision convolution whose input channels are not a
  * multiple of 8.  DeepBench timed ten such shapes (C = 1 or 3) on each of
@@ -317,7 +386,16 @@ static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 			  "channels not a multiple of 8 (fallback kernels)");
 		return 0;
 	}
-	if (models[m].model == CAL_MODEL_ROOFLINE) {
+	p->l = 1.0;
+	if (strcmp(s->benchmark, "rnn") == 0) {
+		if (rnn_size(s->params, &p->x, &p->q, &p->l)) {
+			pass_over(rd, s->benchmark, "not a recurrent pass "
+				  "(the weight gradient is one GEMM) or "
+				  "not a cell, size or dtype dlsim knows");
+			return 0;
+		}
+		p->y = p->x / s->value;
+	} else if (models[m].model == CAL_MODEL_ROOFLINE) {
 		kernel_size(s->benchmark, s->params, &p->x, &p->q, &cls);
 		p->y = p->x / s->value;
 		if (!isfinite(p->q) || !(p->q > 0.0)) {

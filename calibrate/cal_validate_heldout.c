@@ -1,7 +1,7 @@
 /*
  * cal_validate_heldout.c -- the kernel sets judged out of sample: each of
- * DeepBench's GEMM and convolution rows predicted by rooflines fitted
- * without any row of its shape.
+ * DeepBench's GEMM, convolution and recurrent rows predicted by
+ * rooflines fitted without any row of its shape.
  *
  * WHY
  * deepbench_gemm and deepbench_conv are the data the shipped calibration
@@ -15,15 +15,16 @@
  * A row's fold is the low bit of the 64-bit FNV-1a hash of its shape:
  * the hardware, precision and dimensions joined by commas (a GEMM's
  * hardware, precision, M, N, K; a convolution's hardware, precision, W,
- * H, C, N, K, filter, pad and stride).  The shape, not the line: DeepBench
+ * H, C, N, K, filter, pad and stride; a recurrent layer's hardware,
+ * precision, cell, hidden, N and steps).  The shape, not the line: DeepBench
  * times many shapes more than once (a GEMM in NN, NT and TN, which the
  * roofline cannot tell apart; a convolution in two applications' tables,
  * often with the same time), and a row must not be predicted from its
  * twin.  Nor the row's place in the file: data/calibration/ and
  * data/validation/ hold the same rows in another order.  Fold k's
  * database is seeded (cal_seed_from) with the calibration files'
- * DeepBench GEMM and convolution rows outside fold k, and predicts the
- * rows of fold k.  Everything else (allreduce, vTrain curves) is not
+ * DeepBench GEMM, convolution and recurrent rows outside fold k, and
+ * predicts the rows of fold k.  Everything else (allreduce, vTrain curves) is not
  * seeded: the held-out sets cost kernels alone.
  *
  * LIMITATIONS
@@ -63,6 +64,9 @@ static const char *const conv_shape[] = { "hardware", "precision", "W",
 					  "H", "C", "N", "K", "S_filter_w",
 					  "R_filter_h", "pad_w", "pad_h",
 					  "stride_w", "stride_h", NULL };
+static const char *const rnn_shape[] = { "hardware", "precision",
+					 "rnn_type", "hidden", "N",
+					 "timesteps", NULL };
 
 static int column(const char *const *head, int nh, const char *name)
 {
@@ -78,7 +82,8 @@ size_t cal_val_shape_key(const char *const *head, int nh, char *const *f,
 			 int n, char *key, size_t cap)
 {
 	const char *const *cols = column(head, nh, "M") >= 0 ? gemm_shape :
-				  conv_shape;
+				  column(head, nh, "rnn_type") >= 0 ?
+				  rnn_shape : conv_shape;
 	size_t at = 0;
 	int i;
 
@@ -109,7 +114,8 @@ int cal_val_fold(const char *const *head, int nh, char *const *f, int n)
 static int is_kernel_file(const char *name)
 {
 	static const char *const kept[] = { "deepbench_gemm.csv",
-					    "deepbench_conv.csv" };
+					    "deepbench_conv.csv",
+					    "deepbench_rnn.csv" };
 	size_t n = strlen(name), i;
 
 	for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {

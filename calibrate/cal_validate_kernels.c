@@ -211,16 +211,16 @@ int cal_val_row_deepbench_allreduce(const struct cal_vctx *v,
 			     cal_val_num(v, "mean_time_ms") * 1e-3, r);
 }
 
-
-/* One pass of a recurrent layer l at batch n on s's device, at p. */
-static double rnn_pass(const struct model_layer *l, enum model_pass pass,
-		       int64_t n, const struct hw_system *s,
-		       enum dlsim_precision p)
+/* One pass of DeepBench's recurrent layer on s's device, at p. */
+static double rnn_pass(enum model_layer_kind kind, int64_t h, int64_t n,
+		       int64_t t, enum model_pass pass,
+		       const struct hw_system *s, enum dlsim_precision p)
 {
 	struct model_pass_cost c;
-	int bytes = dlsim_precision_bytes(p);
 
-	model_layer_cost(l, pass, n, bytes, bytes, &c);
+	if (cal_rnn_pass_cost(kind, h, n, t, pass, dlsim_precision_bytes(p),
+			      &c))
+		return NAN;
 	return sim_kernel_time(s, p, &c);
 }
 
@@ -244,13 +244,10 @@ int cal_val_row_rnn(const struct cal_vctx *v, struct cal_vrow *r)
 	enum model_layer_kind kind = strcmp(type, "LSTM") == 0 ? MODEL_LSTM :
 				     strcmp(type, "GRU") == 0 ? MODEL_GRU :
 				     MODEL_RNN;
-	struct model_shape in;
-	struct model_builder b;
-	struct model *m = NULL;
 	struct hw_system s;
 	struct hw_calib cal;
 	enum dlsim_precision p;
-	int rc, at;
+	int rc;
 
 	snprintf(r->what, sizeof(r->what), "%s %s H%lld N%lld T%lld %s",
 		 cal_val_col(v, "hardware"), type, (long long)h, (long long)n,
@@ -265,18 +262,14 @@ int cal_val_row_rnn(const struct cal_vctx *v, struct cal_vrow *r)
 				    "positive");
 	if (!(isfinite(fwd) && isfinite(bwd)))
 		return cal_val_skip(r, "forward or backward not timed");
-	in.c = 1;
-	in.h = t;
-	in.w = 1;
-	model_builder_init(&b, "rnn", in, n, "DeepBench");
-	at = model_add_rnn(&b, kind, MODEL_IN, "rnn", h, 0, 1);
-	if (model_builder_finish(&b, &m, NULL) || at < 0)
-		return cal_val_skip(r, "the layer does not build");
+	if (h > CAL_RNN_MAX || n > CAL_RNN_MAX || t > CAL_RNN_MAX_STEPS)
+		return cal_val_skip(r, "hidden, N or timesteps too large");
 	r->measured = (fwd + bwd + (isfinite(bww) ? bww : 0.0)) * 1e-3;
-	r->predicted = rnn_pass(&m->layers[at], MODEL_PASS_FWD, n, &s, p) +
-		       rnn_pass(&m->layers[at], MODEL_PASS_BWD_DATA, n, &s, p) +
-		       (isfinite(bww) ? rnn_pass(&m->layers[at],
-				MODEL_PASS_BWD_WEIGHT, n, &s, p) : 0.0);
-	model_free(m);
+	r->predicted = rnn_pass(kind, h, n, t, MODEL_PASS_FWD, &s, p) +
+		       rnn_pass(kind, h, n, t, MODEL_PASS_BWD_DATA, &s, p) +
+		       (isfinite(bww) ? rnn_pass(kind, h, n, t,
+				MODEL_PASS_BWD_WEIGHT, &s, p) : 0.0);
+	if (!isfinite(r->predicted))
+		return cal_val_skip(r, "the layer does not build");
 	return 0;
 }

@@ -605,7 +605,11 @@ const struct cal_val_set_def cal_val_sets[] = {
 	  "convolution times, each with rooflines fitted without its shape "
 	  "(two folds)", "s", cal_val_row_conv, 1, NULL },
 	{ "deepbench_rnn", "deepbench_rnn.csv", "DeepBench training LSTM, "
-	  "GRU and vanilla RNN times (kernels)", "s", cal_val_row_rnn, 0, NULL },
+	  "GRU and vanilla RNN times (kernels; calibration data)", "s",
+	  cal_val_row_rnn, 0, NULL },
+	{ "deepbench_rnn_heldout", "deepbench_rnn.csv", "DeepBench recurrent "
+	  "times, each with rooflines fitted without its shape (two folds)",
+	  "s", cal_val_row_rnn, 1, NULL },
 	{ "nccl", "nccl_vtrain.csv", "nccl-tests allreduce, 2-8 A100 and V100, "
 	  "1 MiB-1 GiB (calibration data)", "s", cal_val_row_nccl, 0, NULL },
 	{ "deepbench_allreduce", "deepbench_allreduce.csv", "DeepBench "

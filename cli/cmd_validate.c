@@ -24,7 +24,7 @@ static const struct cli_option options[] = {
 	  "dle_bert, megatron, korthikanti, horovod, imagenet, "
 	  "mlperf, jcjohnson, cnn_cloud, deepbench_gemm, deepbench_conv, "
 	  "deepbench_gemm_heldout, deepbench_conv_heldout, deepbench_rnn, "
-	  "nccl, deepbench_allreduce)" },
+	  "deepbench_rnn_heldout, nccl, deepbench_allreduce)" },
 	{ "file", "CSV[,CSV...]", CLI_STRING, "your own measurements, "
 	  "each file a set (columns: model, hw, metric, measured and "
 	  "predict's options; man dlsim); alone, without the shipped sets" },

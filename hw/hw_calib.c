@@ -67,6 +67,7 @@ static int kernel_of(const char *kind, enum model_kernel *k,
 		{ "conv3x3:", MODEL_KERNEL_CONV3X3 },
 		{ "conv1x1:", MODEL_KERNEL_CONV1X1 },
 		{ "conv1x1s:", MODEL_KERNEL_CONV1X1_STRIDED },
+		{ "rnn:", MODEL_KERNEL_RECURRENT },
 	};
 	size_t i, n;
 
@@ -92,7 +93,8 @@ static void take_kernel(struct hw_calib *c, const struct db_fit *row,
 
 	if (kernel_of(row->kind, &k, &p) || !positive(r->s_per_flop) ||
 	    !(isfinite(r->fixed_s) && r->fixed_s >= 0.0) ||
-	    !(isfinite(r->s_per_byte) && r->s_per_byte >= 0.0))
+	    !(isfinite(r->s_per_byte) && r->s_per_byte >= 0.0) ||
+	    !(isfinite(r->s_per_call) && r->s_per_call >= 0.0))
 		return;
 	kc = &c->kernel[k][p];
 	/* one `calibrate fit` stores a roofline per thread count at one
@@ -103,7 +105,9 @@ static void take_kernel(struct hw_calib *c, const struct db_fit *row,
 	kc->fixed_s = r->fixed_s;
 	kc->s_per_flop = r->s_per_flop;
 	kc->s_per_byte = r->s_per_byte;
-	for (i = 0; i < 3; i++)
+	kc->s_per_call = r->s_per_call;
+	kc->per_call = k == MODEL_KERNEL_RECURRENT;
+	for (i = 0; i < CAL_ROOF_TERMS; i++)
 		kc->sigma[i] = sigma(r->cov[i][i]);
 	provenance(&kc->fit, row);
 }
@@ -412,6 +416,7 @@ void hw_calib_shift(const struct hw_calib *in, double z,
 			b->fixed_s = moved(a->fixed_s, -z * a->sigma[0]);
 			b->s_per_flop = moved(a->s_per_flop, -z * a->sigma[1]);
 			b->s_per_byte = moved(a->s_per_byte, -z * a->sigma[2]);
+			b->s_per_call = moved(a->s_per_call, -z * a->sigma[3]);
 		}
 	out->mem_bw_Bps = moved(in->mem_bw_Bps, z * in->mem_sigma_Bps);
 	for (i = 0; i < in->n_levels; i++)

@@ -319,6 +319,11 @@ struct model_layer {
  * efficiency and calibration fit.  Grouped
  * and depthwise convolutions (groups > 1) count as vector work: cuDNN's
  * usual kernels for them do not use tensor units (model_layer.c says why).
+ * A recurrent layer's forward and backward-data passes
+ * (MODEL_KERNEL_RECURRENT) are chains of small dependent GEMMs: the GEMM
+ * efficiency in the catalog, a fit of their own where recurrent kernels
+ * were measured ("rnn:<dtype>", with a cost per dependent call), else
+ * the GEMM fit.
  */
 enum model_kernel {
 	MODEL_KERNEL_VECTOR = 0,
@@ -327,6 +332,7 @@ enum model_kernel {
 	MODEL_KERNEL_CONV3X3,
 	MODEL_KERNEL_CONV1X1,
 	MODEL_KERNEL_CONV1X1_STRIDED,
+	MODEL_KERNEL_RECURRENT,
 	MODEL_KERNEL_COUNT
 };
 
@@ -843,15 +849,18 @@ struct hw_calib_fit {
  * hardware name.  Each override is present when its fit's id is not 0.
  *
  * - Kernels, per class (GEMM, convolution, 3x3 stride-1 convolution,
- *   1x1 convolution at stride 1 and strided) and precision: the
- *   calibrated roofline of `calibrate fit` (kinds "gemm:<dtype>",
+ *   1x1 convolution at stride 1 and strided, recurrent) and precision:
+ *   the calibrated roofline of `calibrate fit` (kinds "gemm:<dtype>",
  *   "conv:<dtype>", "conv3x3:<dtype>", "conv1x1:<dtype>",
- *   "conv1x1s:<dtype>"), a pass of F FLOPs moving Q bytes taking fixed_s
- *   + F s_per_flop + Q s_per_byte.  A class with no fit of its own takes
- *   the one sim_calib_kernel names: a 1x1 class the convolution fit (what
- *   it was fitted in before it had its own class), then any convolution
- *   class the GEMM roofline at its precision (convolutions run as GEMMs,
- *   im2col); the result says which (sim_result.calib_used).
+ *   "conv1x1s:<dtype>", "rnn:<dtype>"), a pass of F FLOPs moving Q bytes
+ *   in L dependent calls taking fixed_s L + F s_per_flop + Q s_per_byte
+ *   (fixed_s + s_per_call L for a recurrent fit, per_call).  A class
+ *   with no fit of its own takes the one sim_calib_kernel names: a 1x1
+ *   class the convolution fit (what it was fitted in before it had its
+ *   own class), then any convolution class, and the recurrent one, the
+ *   GEMM roofline at its precision (convolutions run as GEMMs, im2col; a
+ *   recurrent layer's steps are GEMMs); the result says which
+ *   (sim_result.calib_used).
  * - Memory: the attainable bandwidth, the DRAM plateau of the STREAM
  *   triad ("stream:triad"; another stream kernel if no triad was fitted),
  *   and where a bandwidth curve was fitted ("bwcurve:<kernel>", triad
@@ -885,9 +894,19 @@ struct hw_calib_ring {
 	struct hw_calib_fit fit;
 };
 
+/* The terms of a calibrated kernel roofline (struct cal_roof_fit): fixed,
+ * per FLOP, per byte, per dependent call. */
+#define CAL_ROOF_TERMS 4
+
 struct hw_calib_kernel {
 	double fixed_s, s_per_flop, s_per_byte;
-	double sigma[3];             /* of the three, in that order */
+	double s_per_call;           /* a recurrent fit's cost per dependent
+					call; 0 for the others */
+	int per_call;                /* 1: a recurrent fit ("rnn:"), whose
+					fixed_s is paid once a pass and
+					s_per_call per call; 0: fixed_s per
+					dependent call */
+	double sigma[CAL_ROOF_TERMS]; /* of the four, in that order */
 	struct hw_calib_fit fit;
 };
 
@@ -1991,33 +2010,37 @@ int cal_fit_lines(const double *x, const double *y, int n,
 
 /*
  * The calibrated roofline of a kernel: t = fixed_s + F s_per_flop +
- * Q s_per_byte for F FLOPs moving Q bytes (cal_fit.c explains the form).
- * terms has bit 0, 1, 2 set for each of the three kept (a dropped term
- * is 0, as are its covariances); cov is over (fixed_s, s_per_flop,
- * s_per_byte); rms is the rms of the log of predicted over measured
+ * Q s_per_byte + L s_per_call for F FLOPs moving Q bytes in L dependent
+ * calls (cal_fit.c explains the form; L and its term only where the
+ * points give calls, a recurrent layer's steps).  terms has bit 0, 1,
+ * 2, 3 set for each of the four kept (a dropped term is 0, as are its
+ * covariances); cov is over (fixed_s, s_per_flop, s_per_byte,
+ * s_per_call); rms is the rms of the log of predicted over measured
  * (the fit's own measure; about the relative rms).
  */
 struct cal_roof_fit {
-	double fixed_s, s_per_flop, s_per_byte;
-	double cov[3][3];
+	double fixed_s, s_per_flop, s_per_byte, s_per_call;
+	double cov[CAL_ROOF_TERMS][CAL_ROOF_TERMS];
 	unsigned terms;
 	double rms;
 	int n;
 };
 
 /*
- * Fit times t (s) of n kernels of F FLOPs and Q bytes by non-negative
+ * Fit times t (s) of n kernels of F FLOPs and Q bytes, each L dependent
+ * calls (L NULL: one call each, and no per-call term), by non-negative
  * least squares of the log of predicted over measured (cal_fit.c: the
- * scatter is multiplicative), with a positive FLOP term.  DLSIM_EINVAL for
- * fewer than 3 points, a value not positive and finite, or no feasible
- * fit.
+ * scatter is multiplicative), with a positive FLOP term.  DLSIM_EINVAL
+ * for fewer than 3 points, a value not positive and finite (a count of
+ * calls below 1), or no feasible fit.
  */
-int cal_fit_roofline(const double *F, const double *Q, const double *t,
-		     int n, struct cal_roof_fit *out, struct dlsim_err *err);
+int cal_fit_roofline(const double *F, const double *Q, const double *L,
+		     const double *t, int n, struct cal_roof_fit *out,
+		     struct dlsim_err *err);
 
-/* The time f gives a kernel of flops and bytes. */
+/* The time f gives a kernel of flops and bytes in calls dependent calls. */
 double cal_roof_time(const struct cal_roof_fit *f, double flops,
-		     double bytes);
+		     double bytes, double calls);
 
 /* ---- Fits of the stored runs (calibrate/cal_fitdb.c) ---- */
 
@@ -2046,7 +2069,14 @@ double cal_roof_time(const struct cal_roof_fit *f, double flops,
  *                         out: fallback kernels); the three
  *                         passes (fwd, bwd_data, bwd_filter) of a class
  *                         are fitted together, grouped by dtype, math,
- *                         setting and device;
+ *                         setting and device; rnn (DeepBench's recurrent
+ *                         passes, forward and backward data: the weight
+ *                         gradient, one GEMM, is passed over) with the
+ *                         FLOPs, bytes and dependent calls the
+ *                         simulator counts for the layer
+ *                         (cal_rnn_pass_cost), the roofline with its
+ *                         per-call term, every cell together; kind
+ *                         "rnn:<dtype>";
  *   CAL_MODEL_PLATEAU     stream: the median rate (B/s) of the working
  *                         sets at least half the largest (the DRAM
  *                         plateau); kind "stream:<kernel>", n_segments
@@ -2082,8 +2112,15 @@ struct cal_fitted {
 				        time or rate), sorted by size */
 	double *q;                   /* owned, ROOFLINE only: each point's
 					bytes (x its FLOPs, y its FLOP/s) */
+	double *l;                   /* owned, ROOFLINE of a recurrent
+					kernel ("rnn:") only: each point's
+					dependent calls; NULL otherwise */
 	int n_points;
 };
+
+/* 1 when f is a recurrent kernel's roofline ("rnn:"), whose time has
+ * the per-call term (struct cal_roof_fit); else 0. */
+int cal_fitted_has_calls(const struct cal_fitted *f);
 
 /* What was not fitted, and why ("3 points: a line needs 3"). */
 struct cal_skipped {

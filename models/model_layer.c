@@ -618,10 +618,12 @@ void model_layer_cost(const struct model_layer *l, enum model_pass p,
 		model_rnn_cost(l, p, n, a, (double)weight_bytes, out);
 		/* each step waits for the one before (Appleyard et al. 2016,
 		 * Sec. 2) and is two kernels, its GEMM and its fused
-		 * element-wise one (model_layer_rnn.c); dw is one GEMM over
-		 * all of them */
-		if (p == MODEL_PASS_FWD || p == MODEL_PASS_BWD_DATA)
+		 * element-wise one (model_layer_rnn.c): a recurrent pass;
+		 * dw is one GEMM over all of them */
+		if (p == MODEL_PASS_FWD || p == MODEL_PASS_BWD_DATA) {
 			out->launches = 2.0 * (double)l->steps;
+			out->kernel = MODEL_KERNEL_RECURRENT;
+		}
 		break;
 	case MODEL_EMBEDDING_BAG:
 		model_bag_cost(l, p, n, a, (double)weight_bytes, out);

@@ -93,12 +93,16 @@
  * - The element-wise work of a step runs in a fused kernel on vector
  *   units but is costed with its pass at the GEMM rate; it is 38 / (8
  *   (I + H)) of an LSTM's FLOPs (under 1% at H = 1024).
- * - The per-step GEMMs are small (n x G H x H); the simulator charges
- *   each step's two launches, GEMM and element-wise
- *   (model_pass_cost.launches = 2T), or with a fitted roofline their
- *   fixed costs, but rates the step's GEMM by the pass's totals: a GEMM
- *   too small to fill the device takes longer than that (DeepBench's
- *   recurrent rows, dlsim validate --set deepbench_rnn).
+ * - The per-step GEMMs are small (n x G H x H); the forward and
+ *   backward-data passes are their own kernel class
+ *   (MODEL_KERNEL_RECURRENT) with each step's two launches, GEMM and
+ *   element-wise (model_pass_cost.launches = 2T), so that a calibration
+ *   measured on recurrent layers (kind "rnn:<dtype>": a cost per call,
+ *   and rates of the chain's own) costs them; without one they take the
+ *   GEMM's, whose rates are of single large calls.  One set of rates
+ *   serves every cell, hidden size and batch: cuDNN's algorithm choices
+ *   (DeepBench's Pascal rows at batch 32 run 2-3 times slower than at 16
+ *   or 64) are residuals (dlsim validate --set deepbench_rnn_heldout).
  * - The interaction's MACs are the P distinct pairs; PyTorch's bmm
  *   computes all k^2 (2.08 x for k = 27) and keeps the lower triangle.
  * - An embedding bag's sparse gradient is not reduced across devices

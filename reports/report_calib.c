@@ -99,17 +99,20 @@ static void table_levels(FILE *f, const struct cal_fitted *x)
 	}
 }
 
-/* t = fixed + F s_per_flop + Q s_per_byte, each with its interval, and
- * the rates people read: 1 / s_per_flop and 1 / s_per_byte. */
+/* t = fixed + F s_per_flop + Q s_per_byte (+ L s_per_call for a
+ * recurrent kernel), each with its interval, and the rates people
+ * read: 1 / s_per_flop and 1 / s_per_byte. */
 static void table_roofline(FILE *f, const struct cal_fitted *x)
 {
 	const struct cal_roof_fit *r = &x->roof;
-	double v[3] = { r->fixed_s, r->s_per_flop, r->s_per_byte };
-	static const char *const name[3] = { "fixed_s", "s_per_flop",
-					     "s_per_byte" };
-	int i;
+	double v[CAL_ROOF_TERMS] = { r->fixed_s, r->s_per_flop, r->s_per_byte,
+				     r->s_per_call };
+	static const char *const name[CAL_ROOF_TERMS] = {
+		"fixed_s", "s_per_flop", "s_per_byte", "s_per_call"
+	};
+	int i, m = cal_fitted_has_calls(x) ? CAL_ROOF_TERMS : 3;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < m; i++) {
 		double h = Z95 * sqrt(r->cov[i][i] > 0.0 ? r->cov[i][i] : 0.0);
 
 		if (!(r->terms & (1u << i))) {
@@ -251,6 +254,8 @@ static void json_fit(FILE *f, const struct cal_fitted *x)
 		json_param(f, "fixed_s", r->fixed_s, 1);
 		json_param(f, "s_per_flop", r->s_per_flop, 0);
 		json_param(f, "s_per_byte", r->s_per_byte, 0);
+		if (cal_fitted_has_calls(x))
+			json_param(f, "s_per_call", r->s_per_call, 0);
 		json_param(f, "flops_per_s", 1.0 / r->s_per_flop, 0);
 		fputs("}, \"ci95\": {", f);
 		json_ci(f, "fixed_s", r->fixed_s, r->cov[0][0]);
@@ -258,6 +263,10 @@ static void json_fit(FILE *f, const struct cal_fitted *x)
 		json_ci(f, "s_per_flop", r->s_per_flop, r->cov[1][1]);
 		fputs(", ", f);
 		json_ci(f, "s_per_byte", r->s_per_byte, r->cov[2][2]);
+		if (cal_fitted_has_calls(x)) {
+			fputs(", ", f);
+			json_ci(f, "s_per_call", r->s_per_call, r->cov[3][3]);
+		}
 		fputc('}', f);
 	} else if (is_curve(x)) {
 		fputs("}, \"ci95\": {}", f);
@@ -351,7 +360,8 @@ static void plot_fitted(FILE *f, const struct cal_fitted *x)
 	}
 	for (j = 0; x->model == CAL_MODEL_ROOFLINE && j < x->n_points; j++)
 		fprintf(f, "%.9g %.9g\n", x->x[j], x->x[j] /
-			cal_roof_time(&x->roof, x->x[j], x->q[j]));
+			cal_roof_time(&x->roof, x->x[j], x->q[j],
+				      x->l ? x->l[j] : 1.0));
 	for (k = 0; is_curve(x) && k < x->n_segments; k++)
 		fprintf(f, "%.9g %.9g\n%.9g %.9g\n\n", x->seg[k].x_lo,
 			x->seg[k].a, x->seg[k].x_hi, x->seg[k].a);

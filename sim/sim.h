@@ -14,8 +14,9 @@ struct sim_roof {
 	double rate[MODEL_KERNEL_COUNT];  /* attainable FLOP/s per kernel
 					     class (direct-count FLOPs) */
 	int fitted[MODEL_KERNEL_COUNT];   /* 1: the class has a calibrated
-					     roofline, the three below */
-	double fixed_s[MODEL_KERNEL_COUNT];
+					     roofline, the four below */
+	double once_s[MODEL_KERNEL_COUNT];  /* fixed, once a pass */
+	double call_s[MODEL_KERNEL_COUNT];  /* fixed, per dependent call */
 	double s_per_flop[MODEL_KERNEL_COUNT];
 	double s_per_byte[MODEL_KERNEL_COUNT];
 	double bandwidth_Bps;   /* attainable memory bandwidth */
@@ -34,7 +35,8 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 
 /* The fitted roofline kernel class k runs with at precision p: its own
  * fit, else for a 1x1 convolution (either class) the convolution fit,
- * else for any convolution the GEMM fit; NULL when none was fitted. */
+ * else for any convolution or a recurrent pass the GEMM fit; NULL when
+ * none was fitted. */
 const struct hw_calib_kernel *sim_calib_kernel(const struct hw_calib *cal,
 					       enum model_kernel k,
 					       enum dlsim_precision p);

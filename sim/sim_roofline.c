@@ -22,7 +22,8 @@
  * pass's kernel class (model_layer.c): GEMMs, convolutions, 3x3
  * stride-1 convolutions, and 1x1 convolutions at stride 1 and strided
  * each have an efficiency measured by microbenchmarks at that precision
- * (DeepBench's compute-bound kernels; see each device's eff_source).
+ * (DeepBench's compute-bound kernels; see each device's eff_source); a
+ * recurrent pass takes the GEMM one.
  * Only those classes run on matrix (tensor) units;
  * element-wise layers use the vector peak and are in practice bound by
  * memory.
@@ -56,8 +57,11 @@
  *   A pass that makes k kernel calls one after the other (a recurrent
  *   layer's 2T, an unfused attention's 3-6: model_pass_cost.launches)
  *   pays k launches, or with a fitted roofline k fixed costs: each waits
- *   for the last, so neither hides behind the others' work.  A pass
- *   fused into the kernel before it (model_pass_cost.fused) pays none.
+ *   for the last, so neither hides behind the others' work.  A recurrent
+ *   pass with a fit of its own ("rnn:<dtype>", measured on such chains)
+ *   pays that fit's fixed cost once and its per-call cost k times.  A
+ *   pass fused into the kernel before it (model_pass_cost.fused) pays
+ *   none.
  */
 #include <math.h>
 #include <string.h>
@@ -65,11 +69,15 @@
 #include "sim/sim.h"
 #include "core/banned.h"
 
+/* A fit without the per-call term measured single calls: its fixed
+ * cost is each dependent call's.  A recurrent fit's is once a pass, and
+ * its per-call term each call's. */
 static void roof_take(struct sim_roof *r, enum model_kernel k,
 		      const struct hw_calib_kernel *c)
 {
 	r->fitted[k] = 1;
-	r->fixed_s[k] = c->fixed_s;
+	r->once_s[k] = c->per_call ? c->fixed_s : 0.0;
+	r->call_s[k] = c->per_call ? c->s_per_call : c->fixed_s;
 	r->s_per_flop[k] = c->s_per_flop;
 	r->s_per_byte[k] = c->s_per_byte;
 }
@@ -85,6 +93,7 @@ const struct hw_calib_kernel *sim_calib_kernel(const struct hw_calib *cal,
 	if ((k == MODEL_KERNEL_CONV1X1 || k == MODEL_KERNEL_CONV1X1_STRIDED) &&
 	    cal->kernel[MODEL_KERNEL_CONV][p].fit.id)
 		return &cal->kernel[MODEL_KERNEL_CONV][p];
+	/* convolutions run as GEMMs, a recurrent layer's steps are GEMMs */
 	return cal->kernel[MODEL_KERNEL_GEMM][p].fit.id ?
 	       &cal->kernel[MODEL_KERNEL_GEMM][p] : NULL;
 }
@@ -105,6 +114,7 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 	r->rate[MODEL_KERNEL_CONV1X1] = pk->matrix_flops * pk->eff_conv1x1;
 	r->rate[MODEL_KERNEL_CONV1X1_STRIDED] =
 		pk->matrix_flops * pk->eff_conv1x1s;
+	r->rate[MODEL_KERNEL_RECURRENT] = pk->matrix_flops * pk->eff_gemm;
 	r->bandwidth_Bps = d->mem[0].bandwidth_Bps * d->eff_memory;
 	r->cycle_s = clock > 0.0 ? 1.0 / clock : 0.0;
 	r->launch_s = d->launch_overhead_s;
@@ -143,13 +153,14 @@ static double launches_of(const struct model_pass_cost *c)
 	return c->launches > 1.0 ? c->launches : 1.0;
 }
 
-/* A fitted kernel's pass: fixed + F / R + Q / B, the fixed cost once per
- * dependent call; bound by the largest. */
+/* A fitted kernel's pass: once + calls x per call + F / R + Q / B;
+ * bound by the largest. */
 static double fitted_time(const struct sim_roof *r,
 			  const struct model_pass_cost *c,
 			  enum sim_bound *bound)
 {
-	double t0 = r->fixed_s[c->kernel] * launches_of(c);
+	double t0 = r->once_s[c->kernel] +
+		    r->call_s[c->kernel] * launches_of(c);
 	double tc = c->flops * r->s_per_flop[c->kernel];
 	double tm = c->bytes * r->s_per_byte[c->kernel];
 

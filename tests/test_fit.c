@@ -114,7 +114,8 @@ START_TEST(fit_roofline_recovers_its_parameters)
 		t[i] = (5e-6 + F[i] / 1e13 + Q[i] / 1e12) *
 		       (1.0 + 0.02 * noise(&st));
 	}
-	ck_assert_int_eq(cal_fit_roofline(F, Q, t, 20, &f, NULL), DLSIM_OK);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 20, &f, NULL),
+			 DLSIM_OK);
 	ck_assert_uint_eq(f.terms, 7u);
 	ck_assert_msg(fabs(f.fixed_s - 5e-6) <= 3.0 * sqrt(f.cov[0][0]),
 		      "fixed = %g +- %g", f.fixed_s, sqrt(f.cov[0][0]));
@@ -125,7 +126,7 @@ START_TEST(fit_roofline_recovers_its_parameters)
 	ck_assert(f.rms > 0.002 && f.rms < 0.01);
 	ck_assert_int_eq(f.n, 20);
 	/* the time it gives is the sum of the three */
-	ck_assert_double_eq_tol(cal_roof_time(&f, 1e12, 1e9),
+	ck_assert_double_eq_tol(cal_roof_time(&f, 1e12, 1e9, 1.0),
 				f.fixed_s + 1e12 * f.s_per_flop +
 				1e9 * f.s_per_byte, 1e-15);
 }
@@ -147,7 +148,8 @@ START_TEST(fit_roofline_drops_a_negative_term)
 		Q[i] = 1e5 * pow(2.0, i);
 		t[i] = F[i] / 1e12 - 1e-6;
 	}
-	ck_assert_int_eq(cal_fit_roofline(F, Q, t, 6, &f, NULL), DLSIM_OK);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 6, &f, NULL),
+			 DLSIM_OK);
 	ck_assert_uint_eq(f.terms & 1u, 0u);
 	ck_assert(f.fixed_s == 0.0 && f.cov[0][0] == 0.0);
 	ck_assert(f.s_per_flop > 0.9e-12 && f.s_per_flop < 1.1e-12);
@@ -174,7 +176,8 @@ START_TEST(fit_roofline_is_unbiased_in_log)
 		Q[i] = 1e6 * pow(3.0, i / 2);
 		t[i] = F[i] / 1e12 * (i % 2 ? 2.0 : 0.5);
 	}
-	ck_assert_int_eq(cal_fit_roofline(F, Q, t, 6, &f, NULL), DLSIM_OK);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 6, &f, NULL),
+			 DLSIM_OK);
 	ck_assert_uint_eq(f.terms, 2u);
 	ck_assert_msg(fabs(f.s_per_flop / 1e-12 - 1.0) < 1e-9, "%.12g",
 		      f.s_per_flop);
@@ -189,10 +192,11 @@ START_TEST(fit_roofline_rejects_bad_points)
 	struct cal_roof_fit f;
 	struct dlsim_err err = { 0, "" };
 
-	ck_assert_int_eq(cal_fit_roofline(F, Q, t, 3, &f, &err),
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 3, &f, &err),
 			 DLSIM_EINVAL);
 	ck_assert(strstr(err.msg, "point 1") != NULL);
-	ck_assert_int_eq(cal_fit_roofline(F, Q, t, 2, &f, NULL), DLSIM_EINVAL);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 2, &f, NULL),
+			 DLSIM_EINVAL);
 }
 END_TEST
 

@@ -92,13 +92,20 @@ static struct tally expected[] = {
 	{ "seed:deepbench_conv.csv", "gtx-1080-ti", 1, 282 },
 	{ "seed:deepbench_allreduce.csv", "deepbench-p100-ib", 1, 28 },
 	{ "seed:deepbench_allreduce.csv", "stampede2-knl", 1, 35 },
+	{ "seed:deepbench_rnn.csv", "v100", 1, 318 },
+	{ "seed:deepbench_rnn.csv", "p100", 1, 265 },
+	{ "seed:deepbench_rnn.csv", "m40", 1, 159 },
+	{ "seed:deepbench_rnn.csv", "titan-x-maxwell", 1, 159 },
+	{ "seed:deepbench_rnn.csv", "titan-x-pascal", 1, 159 },
+	{ "seed:deepbench_rnn.csv", "titan-xp", 1, 159 },
+	{ "seed:deepbench_rnn.csv", "gtx-1080-ti", 1, 159 },
 	{ "seed:vtrain_allreduce.csv", "dgx-a100", 7, 308 },
 	{ "seed:vtrain_allreduce.csv", "dgx1", 7, 308 },
 };
 
 #define N_EXPECTED ((int)(sizeof(expected) / sizeof(expected[0])))
-#define SEED_RUNS 34
-#define SEED_SAMPLES 5905
+#define SEED_RUNS 41
+#define SEED_SAMPLES 7283
 
 struct count_ctx {
 	struct tally got[N_EXPECTED];
@@ -412,7 +419,7 @@ START_TEST(test_seed_cli)
 	snprintf(args, sizeof(args), "calibrate seed --db %s", t.path);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert_msg(strstr(r.out, "34 runs, 5905 samples") != NULL, "%s",
+	ck_assert_msg(strstr(r.out, "41 runs, 7283 samples") != NULL, "%s",
 		      r.out);
 	ck_assert_msg(strstr(r.out, "phi-7250") != NULL, "%s", r.out);
 	run(&r, args);

@@ -1,0 +1,297 @@
+/*
+ * test_calrnn.c -- recurrent kernels as calibration data: the counts a
+ * DeepBench recurrent pass is fitted with (cal_rnn_pass_cost, by hand),
+ * the roofline's per-call term (cal_fit_roofline with calls), the
+ * "rnn:<dtype>" fit stored from imported samples and read back, and the
+ * simulator's recurrent pass with and without such a fit.
+ *
+ * The synthetic recurrent kernel: t = 40 us + calls x 15 us + F / 2e13
+ * + Q / 4e11 (a cost per call, one per dependent step's kernel, as a
+ * cuDNN RNN's steps pay), +-1% noise.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "hwcalib_util.h"
+#include "dlsim.h"
+#include "calibrate/cal.h"
+#include "sim/sim.h"
+
+#define T_ONCE 40e-6
+#define T_CALL 15e-6
+#define RATE 2e13
+#define BW 4e11
+
+/* Park & Miller's minimal standard, as test_fit.c: the same noise on
+ * every run. */
+static double noise(unsigned long *state)
+{
+	*state = (*state * 48271UL) % 2147483647UL;
+	return (double)*state / 2147483647.0 - 0.5;
+}
+
+static double synthetic(double F, double Q, double L, unsigned long *st)
+{
+	return (T_ONCE + L * T_CALL + F / RATE + Q / BW) *
+	       (1.0 + 0.02 * noise(st));
+}
+
+/* ---------------------------------------------------------------- */
+/* Counts                                                            */
+/* ---------------------------------------------------------------- */
+
+/*
+ * A vanilla RNN (G = 1) of H = 3 over T = 3 steps, batch n = 2, 1-wide
+ * input, two bias vectors, fp32: s = n T = 6 cell evaluations.
+ *   fwd: MACs n T H (I + H) = 2 x 3 x 3 x 4 = 72, FLOPs 144 + the
+ *   element-wise 6 x 3 x 8 = 144: 288.  Bytes 4 x (x 6 + y 18 + s H
+ *   (3G + 2) = 90) = 456, weights 4 x (G H I 3 + T G H H 27 + 2 G H 6)
+ *   = 144: 600.  Calls 2T = 6 (each step's GEMM and element-wise).
+ *   bwd (data): FLOPs 144 + 6 x 3 x 3 = 198; bytes 4 x (6 + 18 + s H
+ *   (3G + 1) = 72) = 384 + 144 = 528; calls 6.
+ *   The weight gradient is one GEMM (class GEMM, one call).
+ */
+START_TEST(rnn_pass_cost_by_hand)
+{
+	struct model_pass_cost c;
+
+	ck_assert_int_eq(cal_rnn_pass_cost(MODEL_RNN, 3, 2, 3, MODEL_PASS_FWD,
+					   4, &c), 0);
+	ck_assert(c.flops == 288.0 && c.bytes == 600.0 && c.launches == 6.0);
+	ck_assert_int_eq(c.kernel, MODEL_KERNEL_RECURRENT);
+	ck_assert_int_eq(cal_rnn_pass_cost(MODEL_RNN, 3, 2, 3,
+					   MODEL_PASS_BWD_DATA, 4, &c), 0);
+	ck_assert(c.flops == 198.0 && c.bytes == 528.0 && c.launches == 6.0);
+	ck_assert_int_eq(c.kernel, MODEL_KERNEL_RECURRENT);
+	ck_assert_int_eq(cal_rnn_pass_cost(MODEL_RNN, 3, 2, 3,
+					   MODEL_PASS_BWD_WEIGHT, 4, &c), 0);
+	ck_assert_int_eq(c.kernel, MODEL_KERNEL_GEMM);
+	ck_assert(c.launches <= 1.0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* The fit                                                           */
+/* ---------------------------------------------------------------- */
+
+/*
+ * 24 passes of hidden 256 .. 4096, batch 16 .. 128 and 25 .. 1500
+ * steps, so that calls, FLOPs and bytes are told apart: all four terms
+ * come back within 3 sigma, and the time the fit gives a pass adds the
+ * four up.
+ */
+START_TEST(fit_roofline_recovers_a_per_call_term)
+{
+	double F[24], Q[24], L[24], t[24];
+	struct cal_roof_fit f;
+	unsigned long st = 99;
+	int i;
+
+	for (i = 0; i < 24; i++) {
+		double h = 256.0 * pow(2.0, i % 5), n = 16.0 * (1 << (i % 4));
+		double T = i % 3 == 0 ? 25.0 : i % 3 == 1 ? 150.0 : 1500.0;
+
+		F[i] = 2.0 * n * T * 4.0 * h * h;
+		Q[i] = 4.0 * T * 4.0 * h * h;
+		L[i] = 2.0 * T;
+		t[i] = synthetic(F[i], Q[i], L[i], &st);
+	}
+	ck_assert_int_eq(cal_fit_roofline(F, Q, L, t, 24, &f, NULL),
+			 DLSIM_OK);
+	ck_assert_uint_eq(f.terms, 15u);
+	ck_assert_msg(fabs(f.fixed_s - T_ONCE) <= 3.0 * sqrt(f.cov[0][0]),
+		      "fixed = %g +- %g", f.fixed_s, sqrt(f.cov[0][0]));
+	ck_assert_msg(fabs(f.s_per_call - T_CALL) <= 3.0 * sqrt(f.cov[3][3]),
+		      "s/call = %g +- %g", f.s_per_call, sqrt(f.cov[3][3]));
+	ck_assert_msg(fabs(f.s_per_flop - 1.0 / RATE) <=
+		      3.0 * sqrt(f.cov[1][1]), "s/flop = %g", f.s_per_flop);
+	ck_assert_msg(fabs(f.s_per_byte - 1.0 / BW) <= 3.0 * sqrt(f.cov[2][2]),
+		      "s/byte = %g", f.s_per_byte);
+	ck_assert_double_eq_tol(cal_roof_time(&f, 1e12, 1e9, 100.0),
+				f.fixed_s + 1e12 * f.s_per_flop +
+				1e9 * f.s_per_byte + 100.0 * f.s_per_call,
+				1e-15);
+}
+END_TEST
+
+START_TEST(fit_roofline_refuses_fewer_than_one_call)
+{
+	double F[3] = { 1e9, 2e9, 3e9 }, Q[3] = { 1e6, 2e6, 3e6 };
+	double L[3] = { 2.0, 0.5, 8.0 }, t[3] = { 1e-3, 2e-3, 3e-3 };
+	struct cal_roof_fit f;
+	struct dlsim_err err = { 0, "" };
+
+	ck_assert_int_eq(cal_fit_roofline(F, Q, L, t, 3, &f, &err),
+			 DLSIM_EINVAL);
+	ck_assert_msg(strstr(err.msg, "point 1") &&
+		      strstr(err.msg, "calls at least 1"), "%s", err.msg);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* Stored, read back, used                                           */
+/* ---------------------------------------------------------------- */
+
+static void rnn_sample(struct db_sample *s, const char *cell, int h,
+		       int n, int T, const char *pass, double value)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->benchmark, sizeof(s->benchmark), "rnn");
+	snprintf(s->params, sizeof(s->params), "cell=%s hidden=%d n=%d "
+		 "timesteps=%d pass=%s dtype=fp32 math=fp32 "
+		 "setting=training device=Synth", cell, h, n, T, pass);
+	snprintf(s->unit, sizeof(s->unit), "s");
+	s->rep = -1;
+	s->value = value;
+}
+
+/* 30 recurrent passes (LSTM and GRU, fwd and bwd) timed by the
+ * synthetic kernel, whose counts are the simulator's, and 3 weight
+ * gradients, which no recurrent fit takes, on hardware "rnnbox". */
+static void store_rnn(struct db *db)
+{
+	static const char *const cells[] = { "lstm", "gru" };
+	struct dlsim_err err = { 0, "" };
+	struct db_sample s[40];
+	struct db_run run;
+	unsigned long st = 7;
+	int i, n = 0;
+
+	for (i = 0; i < 30; i++) {
+		int h = 256 << (i % 4), b = 16 << (i % 3);
+		int T = i % 5 < 2 ? 25 : i % 5 < 4 ? 150 : 750;
+		enum model_pass p = i % 2 ? MODEL_PASS_BWD_DATA :
+			MODEL_PASS_FWD;
+		struct model_pass_cost c;
+
+		ck_assert_int_eq(cal_rnn_pass_cost(i % 4 < 2 ? MODEL_LSTM :
+						   MODEL_GRU, h, b, T, p, 4,
+						   &c), 0);
+		rnn_sample(&s[n++], cells[i % 4 < 2 ? 0 : 1], h, b, T,
+			   i % 2 ? "bwd" : "fwd",
+			   synthetic(c.flops, c.bytes, c.launches, &st));
+	}
+	for (i = 0; i < 3; i++)
+		rnn_sample(&s[n++], "lstm", 512, 32, 25, "bwd_weights", 1e-3);
+	memset(&run, 0, sizeof(run));
+	snprintf(run.tool, sizeof(run.tool), "test");
+	snprintf(run.hw, sizeof(run.hw), "rnnbox");
+	ck_assert_msg(db_run_insert(db, &run, s, n, &err) == DLSIM_OK, "%s",
+		      err.msg);
+}
+
+static const struct cal_fitted *find_rnn(const struct cal_fit_report *r)
+{
+	int i;
+
+	for (i = 0; i < r->n_fit; i++)
+		if (strcmp(r->fit[i].kind, "rnn:fp32") == 0)
+			return &r->fit[i];
+	return NULL;
+}
+
+/* The fit is stored as "rnn:fp32" with its per-call term and comes
+ * back from the database with it; the weight gradients are passed over,
+ * with the reason. */
+START_TEST(cal_fit_rnn_is_stored_and_read_back)
+{
+	struct dlsim_err err = { 0, "" };
+	struct cal_fit_report r;
+	const struct cal_fitted *f;
+	struct tmpdb t;
+	int i, passed = 0;
+
+	tmpdb_open(&t);
+	store_rnn(t.db);
+	ck_assert_msg(cal_fit_hw(t.db, "rnnbox", &r, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert_int_eq(r.n_fit, 1);
+	f = find_rnn(&r);
+	ck_assert(f != NULL && cal_fitted_has_calls(f));
+	ck_assert_str_eq(f->group, "dtype=fp32 math=fp32 setting=training "
+			 "device=Synth");
+	ck_assert_int_eq(f->n_samples, 30);
+	ck_assert_msg(fabs(f->roof.s_per_call - T_CALL) <=
+		      3.0 * sqrt(f->roof.cov[3][3]), "s/call = %g +- %g",
+		      f->roof.s_per_call, sqrt(f->roof.cov[3][3]));
+	for (i = 0; i < r.n_skip; i++)
+		passed |= strstr(r.skip[i].what, "rnn (3 samples)") &&
+			  strstr(r.skip[i].why, "one GEMM");
+	ck_assert(passed);
+	cal_fit_report_release(&r);
+	ck_assert_int_eq(cal_fit_load(t.db, "rnnbox", &r, &err), DLSIM_OK);
+	f = find_rnn(&r);
+	ck_assert(f != NULL && f->model == CAL_MODEL_ROOFLINE);
+	ck_assert_msg(fabs(f->roof.s_per_call - T_CALL) <=
+		      3.0 * sqrt(f->roof.cov[3][3]), "read back: %g",
+		      f->roof.s_per_call);
+	ck_assert(f->roof.terms & 8u);
+	cal_fit_report_release(&r);
+	tmpdb_close(&t);
+}
+END_TEST
+
+/*
+ * The simulator's recurrent pass of 6 calls, 288 FLOPs and 600 bytes:
+ * with a recurrent fit (fixed 40 us once, 15 us a call, 1e-12 s a FLOP,
+ * 1e-10 s a byte) 40 + 90 + 0.000288 + 0.06 us; with only a GEMM fit
+ * (fixed 5 us, measured on single calls) its fixed cost each call: 30 +
+ * the same rate terms.
+ */
+START_TEST(sim_recurrent_pass_pays_per_call)
+{
+	struct model_pass_cost c;
+	struct hw_calib cal;
+	struct hw_device d;
+	struct sim_roof r;
+	struct hw_calib_kernel *g = &cal.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32];
+	struct hw_calib_kernel *k =
+		&cal.kernel[MODEL_KERNEL_RECURRENT][DLSIM_FP32];
+	enum sim_bound b;
+
+	memset(&cal, 0, sizeof(cal));
+	memset(&d, 0, sizeof(d));
+	d.peak[DLSIM_FP32].matrix_flops = 1e13;
+	d.peak[DLSIM_FP32].eff_gemm = 0.5;
+	d.mem[0].bandwidth_Bps = 1e12;
+	d.eff_memory = 1.0;
+	ck_assert_int_eq(cal_rnn_pass_cost(MODEL_RNN, 3, 2, 3, MODEL_PASS_FWD,
+					   4, &c), 0);
+	g->fixed_s = 5e-6;
+	g->s_per_flop = 1e-12;
+	g->s_per_byte = 1e-10;
+	g->fit.id = 1;
+	sim_roof_init(&r, &d, DLSIM_FP32, &cal);
+	ck_assert_double_eq_tol(sim_pass_time(&r, &c, &b),
+				6.0 * 5e-6 + 288e-12 + 600e-10, 1e-15);
+	k->fixed_s = 40e-6;
+	k->s_per_call = 15e-6;
+	k->s_per_flop = 1e-12;
+	k->s_per_byte = 1e-10;
+	k->per_call = 1;
+	k->fit.id = 2;
+	sim_roof_init(&r, &d, DLSIM_FP32, &cal);
+	ck_assert_double_eq_tol(sim_pass_time(&r, &c, &b),
+				40e-6 + 6.0 * 15e-6 + 288e-12 + 600e-10,
+				1e-15);
+	ck_assert_int_eq(b, SIM_BOUND_LATENCY);
+}
+END_TEST
+
+Suite *suite_calrnn(void)
+{
+	Suite *s = suite_create("calrnn");
+	TCase *c = tcase_create("calrnn");
+
+	tcase_add_test(c, rnn_pass_cost_by_hand);
+	tcase_add_test(c, fit_roofline_recovers_a_per_call_term);
+	tcase_add_test(c, fit_roofline_refuses_fewer_than_one_call);
+	tcase_add_test(c, cal_fit_rnn_is_stored_and_read_back);
+	tcase_add_test(c, sim_recurrent_pass_pays_per_call);
+	suite_add_tcase(s, c);
+	return s;
+}
