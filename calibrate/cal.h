@@ -248,7 +248,7 @@ struct cal_points {
  * -1 when the layer does not build.  Shared by the calibration points
  * and the validation rows, so that both count as the simulator does.
  */
-#define CAL_RNN_MAX 1e6          /* hidden units, batch: at most */
+#define CAL_RNN_MAX 1000000      /* hidden units, batch: at most */
 #define CAL_RNN_MAX_STEPS 65536  /* steps: the zoo's bound */
 int cal_rnn_pass_cost(enum model_layer_kind kind, int64_t hidden, int64_t n,
 		      int64_t steps, enum model_pass pass, int bytes,

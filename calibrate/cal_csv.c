@@ -319,9 +319,11 @@ static int deepbench_rnn(struct cal_in *in, char **f, struct cal_samples *out,
 	if (!cells[c])
 		return cal_fail(in, err, "unknown rnn_type '%s' (expected "
 				"LSTM, GRU, Vanilla)", f[5]);
-	if (cal_count(in, f[6], "hidden", MAX_DIM, &hidden, err) ||
-	    cal_count(in, f[7], "N", MAX_DIM, &n, err) ||
-	    cal_count(in, f[8], "timesteps", MAX_DIM, &steps, err))
+	/* the sizes a recurrent layer of the simulator takes (cal.h) */
+	if (cal_count(in, f[6], "hidden", (int64_t)CAL_RNN_MAX, &hidden,
+		      err) ||
+	    cal_count(in, f[7], "N", (int64_t)CAL_RNN_MAX, &n, err) ||
+	    cal_count(in, f[8], "timesteps", CAL_RNN_MAX_STEPS, &steps, err))
 		return DLSIM_EPARSE;
 	for (j = 0; j < 3; j++) {
 		if (opt_time(in, f[9 + j], col[j], 1e-3, &s, &have, err))

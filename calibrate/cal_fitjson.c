@@ -196,21 +196,25 @@ int cal_json_parse_text(const char *what, const char *text, char **copy,
  * "flops_max" R and "flops_half" h, rate R F / (F + h), i.e. time h / R
  * + F / R), turned into the roofline they are: fixed h / R, s_per_flop
  * 1 / R, no byte term, variances by the delta method.  -1 if neither
- * form is complete.
+ * form is complete, or if "s_per_call" is not a number at least 0 where
+ * it is given or, for a recurrent kernel's fit (calls), missing.
  */
 static int read_roofline(const struct cal_json_doc *p,
 			 const struct cal_json_doc *c,
-			 const struct cal_json *cov, struct cal_roof_fit *r)
+			 const struct cal_json *cov, int calls,
+			 struct cal_roof_fit *r)
 {
 	int i, j;
 
 	r->fixed_s = jnum(p, &p->v[0], "fixed_s");
 	r->s_per_flop = jnum(p, &p->v[0], "s_per_flop");
 	r->s_per_byte = jnum(p, &p->v[0], "s_per_byte");
-	/* only a recurrent kernel's fit has the per-call term */
-	r->s_per_call = jnum(p, &p->v[0], "s_per_call");
-	if (isnan(r->s_per_call))
-		r->s_per_call = 0.0;
+	/* a recurrent kernel's fit must have the per-call term, a number
+	 * not below 0; the others have none (0) */
+	r->s_per_call = calls || cal_json_get(p, &p->v[0], "s_per_call") ?
+			jnum(p, &p->v[0], "s_per_call") : 0.0;
+	if (!(r->s_per_call >= 0.0))
+		return -1;
 	if (isfinite(r->fixed_s) && isfinite(r->s_per_flop) &&
 	    isfinite(r->s_per_byte) && isfinite(r->s_per_call)) {
 		for (i = 0; i < CAL_ROOF_TERMS; i++)
@@ -292,7 +296,8 @@ int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 		   strncmp(f->kind, "conv1x1s:", 9) == 0 ||
 		   strncmp(f->kind, "rnn:", 4) == 0) {
 		f->model = CAL_MODEL_ROOFLINE;
-		if (read_roofline(&p, &c, cov, &f->roof))
+		if (read_roofline(&p, &c, cov,
+				  strncmp(f->kind, "rnn:", 4) == 0, &f->roof))
 			goto cleanup;
 		f->roof.n = (int)f->n_samples;
 		f->roof.rms = f->residual_rms;

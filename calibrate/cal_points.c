@@ -354,6 +354,7 @@ static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 	struct cal_points *rd = ctx;
 	struct cal_point *p;
 	const char *cls = "";
+	char cls_buf[16];
 	int m;
 
 	rd->n_read++;
@@ -388,10 +389,16 @@ static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 	}
 	p->l = 1.0;
 	if (strcmp(s->benchmark, "rnn") == 0) {
+		if (strcmp(cal_param_get(s->params, "pass", cls_buf,
+					 sizeof(cls_buf)), "bwd_weights") == 0) {
+			pass_over(rd, s->benchmark, "a weight gradient: one "
+				  "GEMM over the steps, which the GEMM fit "
+				  "costs");
+			return 0;
+		}
 		if (rnn_size(s->params, &p->x, &p->q, &p->l)) {
-			pass_over(rd, s->benchmark, "not a recurrent pass "
-				  "(the weight gradient is one GEMM) or "
-				  "not a cell, size or dtype dlsim knows");
+			pass_over(rd, s->benchmark, "not a cell, size, pass "
+				  "or dtype of a recurrent layer dlsim knows");
 			return 0;
 		}
 		p->y = p->x / s->value;

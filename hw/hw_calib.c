@@ -293,7 +293,9 @@ static int has_device_fits(const struct hw_calib *c)
 }
 
 /* Another device's fits, scaled to d (hw_device.calib_flop_scale):
- * time per FLOP and per byte, and the bandwidths, with their sigmas.
+ * time per FLOP and per byte, and the bandwidths, with their sigmas
+ * (the fixed costs, once and per call, are the library's and the
+ * launch's, which the peaks do not scale).
  * The bandwidth curve's levels before the last are caches, which run
  * at the core clock: they take the FP32 peaks' ratio (the clocks'); the
  * last, device memory, the bandwidths'. */

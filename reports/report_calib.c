@@ -116,7 +116,8 @@ static void table_roofline(FILE *f, const struct cal_fitted *x)
 		double h = Z95 * sqrt(r->cov[i][i] > 0.0 ? r->cov[i][i] : 0.0);
 
 		if (!(r->terms & (1u << i))) {
-			fprintf(f, "    %-11s 0 (dropped: a negative fit)\n",
+			fprintf(f, "    %-11s 0 (not in the best non-negative "
+				"fit)\n",
 				name[i]);
 			continue;
 		}

@@ -642,18 +642,23 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	return DLSIM_OK;
 }
 
-/* Does m run a pass of kernel class k? */
+/* Does m run a pass of kernel class k?  Every training pass counts: a
+ * recurrent layer's forward is recurrent, its weight gradient a GEMM. */
 static int uses_kernel(const struct model *m, enum model_kernel k)
 {
+	static const enum model_pass passes[] = {
+		MODEL_PASS_FWD, MODEL_PASS_BWD_DATA, MODEL_PASS_BWD_WEIGHT
+	};
 	struct model_pass_cost c;
-	int i;
+	int i, j;
 
-	for (i = 0; i < m->n_layers; i++) {
-		model_layer_cost(&m->layers[i], MODEL_PASS_FWD, 1, 4.0, 4.0,
-				 &c);
-		if (c.kernel == k && c.flops > 0.0)
-			return 1;
-	}
+	for (i = 0; i < m->n_layers; i++)
+		for (j = 0; j < 3; j++) {
+			model_layer_cost(&m->layers[i], passes[j], 1, 4.0,
+					 4.0, &c);
+			if (c.kernel == k && c.flops > 0.0)
+				return 1;
+		}
 	return 0;
 }
 

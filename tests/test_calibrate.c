@@ -441,6 +441,46 @@ START_TEST(cal_deepbench_rnn_passes)
 }
 END_TEST
 
+/* A recurrent row's sizes are refused at their line beyond what the
+ * simulator's layer takes: 10^6 hidden units or samples, 65,536 steps
+ * (cal.h's CAL_RNN_MAX, CAL_RNN_MAX_STEPS). */
+START_TEST(cal_deepbench_rnn_sizes_have_bounds)
+{
+	static const char *const head =
+		"hardware,setting,sheet,precision,application,rnn_type,"
+		"hidden,N,timesteps,fwd_ms,bwd_ms,bwd_weights_ms,total_ms,"
+		"fwd_tflops,source\n";
+	static const struct {
+		const char *sizes, *msg;
+	} bad[] = {
+		{ "1000001,16,50", "mem.txt:2: 'hidden'" },
+		{ "1024,1000001,50", "mem.txt:2: 'N'" },
+		{ "1024,16,65537", "mem.txt:2: 'timesteps'" },
+	};
+	struct dlsim_err err = { 0, "" };
+	struct db_sample *s = NULL;
+	char text[512];
+	int64_t n;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "%sV,training,FP32,Float,,LSTM,%s,"
+			 "1.0,2.0,,,,src\n", head, bad[i].sizes);
+		dlsim_err_clear(&err);
+		ck_assert_int_eq(parse_text(CAL_DEEPBENCH, text, 100, &s, &n,
+					    &err), DLSIM_EPARSE);
+		ck_assert_msg(strncmp(err.msg, bad[i].msg,
+				      strlen(bad[i].msg)) == 0, "%s", err.msg);
+	}
+	snprintf(text, sizeof(text), "%sV,training,FP32,Float,,LSTM,"
+		 "1000000,1000000,65536,1.0,2.0,,,,src\n", head);
+	ck_assert_int_eq(parse_text(CAL_DEEPBENCH, text, 100, &s, &n, &err),
+			 DLSIM_OK);
+	ck_assert_int_eq(n, 2);
+	free(s);
+}
+END_TEST
+
 START_TEST(cal_generic_gemm_and_conv)
 {
 	struct db_sample *s = parse_ok("gemm-csv", "gemm.csv", 4);
@@ -629,6 +669,7 @@ Suite *suite_calibrate(void)
 	tcase_add_test(c, cal_deepbench_conv_skips_missing_passes);
 	tcase_add_test(c, cal_deepbench_allreduce_bytes_from_floats);
 	tcase_add_test(c, cal_deepbench_rnn_passes);
+	tcase_add_test(c, cal_deepbench_rnn_sizes_have_bounds);
 	tcase_add_test(c, cal_generic_gemm_and_conv);
 	tcase_add_test(c, cal_csv_quotes_blanks_and_crlf);
 	tcase_add_test(c, cal_params_are_single_words);

@@ -19,6 +19,7 @@
 #include "hwcalib_util.h"
 #include "dlsim.h"
 #include "calibrate/cal.h"
+#include "models/model.h"
 #include "sim/sim.h"
 
 #define T_ONCE 40e-6
@@ -282,6 +283,116 @@ START_TEST(sim_recurrent_pass_pays_per_call)
 }
 END_TEST
 
+/* An LSTM of 256 over 25 steps, batch 16, and nothing else. */
+static struct model *lstm_only(void)
+{
+	struct model_builder b;
+	struct model_shape in = { 1, 25, 1 };
+	struct model *m = NULL;
+
+	model_builder_init(&b, "lstm-only", in, 16, "test");
+	ck_assert_int_ge(model_add_rnn(&b, MODEL_LSTM, MODEL_IN, "rnn", 256,
+				       0, 1), 0);
+	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
+	return m;
+}
+
+#define GEMM_FIT "{\"benchmark\": \"gemm\", \"group\": \"dtype=fp32\", " \
+	"\"fixed_s\": 5e-6, \"s_per_flop\": 1e-13, \"s_per_byte\": 1e-12, " \
+	"\"flops_per_s\": 1e13}"
+#define COV3 "[[0, 0, 0], [0, 0, 0], [0, 0, 0]]"
+#define COV4 "[[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]"
+
+/* v100 with the fits stored in a new database: its calibration into
+ * *cal (the caller's system points at it). */
+static void load_v100(const char *rnn_params, struct hw_system *s,
+		      struct hw_calib *cal, struct hw_catalog **cat)
+{
+	struct dlsim_err err = { 0, "" };
+	struct tmpdb t;
+
+	ck_assert(hw_catalog_load(NULL, cat, &err) == DLSIM_OK);
+	ck_assert(hw_system_resolve(*cat, "v100", s, NULL) == DLSIM_OK);
+	tmpdb_open(&t);
+	put_fit(t.db, "v100", "gemm:fp32", GEMM_FIT, COV3, 2000.0);
+	if (rnn_params)
+		put_fit(t.db, "v100", "rnn:fp32", rnn_params, COV4, 2000.0);
+	ck_assert_msg(hw_calib_load_system(t.db, s, cal, &err) == DLSIM_OK,
+		      "%s", err.msg);
+	tmpdb_close(&t);
+	s->calib = cal;
+}
+
+/* A model whose only matrix layer is recurrent runs both fits: its
+ * forward and backward-data passes the recurrent one, its weight
+ * gradient the GEMM one; the prediction names them both. */
+START_TEST(prediction_names_the_recurrent_and_the_gemm_fit)
+{
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct sim_options o;
+	struct sim_result res;
+	struct hw_system s;
+	struct hw_calib cal;
+	struct model *m = lstm_only();
+	int i, gemm = 0, rnn = 0;
+
+	load_v100("{\"benchmark\": \"rnn\", \"group\": \"dtype=fp32\", "
+		  "\"fixed_s\": 4e-5, \"s_per_flop\": 1e-13, \"s_per_byte\": "
+		  "1e-12, \"s_per_call\": 1.5e-5, \"flops_per_s\": 1e13}", &s,
+		  &cal, &cat);
+	ck_assert_int_eq(cal.kernel[MODEL_KERNEL_RECURRENT][DLSIM_FP32]
+			 .per_call, 1);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP32;
+	ck_assert_msg(sim_predict(m, &s, &o, &res, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	for (i = 0; i < res.n_calib_used; i++) {
+		gemm += strcmp(res.calib_used[i].kind, "gemm:fp32") == 0;
+		rnn += strcmp(res.calib_used[i].kind, "rnn:fp32") == 0;
+	}
+	ck_assert(gemm == 1 && rnn == 1);
+	sim_result_release(&res);
+	model_free(m);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* A recurrent fit whose per-call term is missing, not a number or
+ * negative is not used (the GEMM fit costs the passes, its fixed cost
+ * per call); a GEMM fit needs none. */
+START_TEST(recurrent_fit_without_a_valid_per_call_term_is_not_used)
+{
+	static const char *const bad[] = {
+		"{\"benchmark\": \"rnn\", \"group\": \"dtype=fp32\", "
+		"\"fixed_s\": 4e-5, \"s_per_flop\": 1e-13, \"s_per_byte\": "
+		"1e-12}",
+		"{\"benchmark\": \"rnn\", \"group\": \"dtype=fp32\", "
+		"\"fixed_s\": 4e-5, \"s_per_flop\": 1e-13, \"s_per_byte\": "
+		"1e-12, \"s_per_call\": \"15 us\"}",
+		"{\"benchmark\": \"rnn\", \"group\": \"dtype=fp32\", "
+		"\"fixed_s\": 4e-5, \"s_per_flop\": 1e-13, \"s_per_byte\": "
+		"1e-12, \"s_per_call\": -1.5e-5}",
+	};
+	struct hw_catalog *cat = NULL;
+	struct hw_system s;
+	struct hw_calib cal;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		load_v100(bad[i], &s, &cal, &cat);
+		ck_assert_msg(cal.kernel[MODEL_KERNEL_RECURRENT][DLSIM_FP32]
+			      .fit.id == 0, "case %zu", i);
+		ck_assert(cal.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32].fit.id);
+		ck_assert(sim_calib_kernel(&cal, MODEL_KERNEL_RECURRENT,
+					   DLSIM_FP32) ==
+			  &cal.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32]);
+		hw_catalog_free(cat);
+	}
+}
+END_TEST
+
 Suite *suite_calrnn(void)
 {
 	Suite *s = suite_create("calrnn");
@@ -292,6 +403,8 @@ Suite *suite_calrnn(void)
 	tcase_add_test(c, fit_roofline_refuses_fewer_than_one_call);
 	tcase_add_test(c, cal_fit_rnn_is_stored_and_read_back);
 	tcase_add_test(c, sim_recurrent_pass_pays_per_call);
+	tcase_add_test(c, prediction_names_the_recurrent_and_the_gemm_fit);
+	tcase_add_test(c, recurrent_fit_without_a_valid_per_call_term_is_not_used);
 	suite_add_tcase(s, c);
 	return s;
 }
