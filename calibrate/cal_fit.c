@@ -63,6 +63,16 @@
  *   measured sizes, not interpolated.
  * - The kernel roofline has no tile or wave term: wave quantization on
  *   small GEMMs and a library's algorithm switches show up as residuals.
+ *   (A wave term at fixed 64-256 tiles, 1-4 per SM, was tried on
+ *   DeepBench: held out, GEMM went from 10.8% to 11.1-12.0% and
+ *   convolution from 15.5% to 16.4-17.7%; libraries pick the tile.)
+ * - A recurrent fit describes its chains rather than the device: its
+ *   terms trade against each other (DeepBench's Pascal rows give FLOP
+ *   rates above the peak, the bytes term carrying the steps' weight
+ *   reads), and where every point has one step count its fixed and
+ *   per-call terms cannot be told apart.  It is judged by the held-out
+ *   rows (dlsim validate --set deepbench_rnn_heldout), not by its
+ *   parameters.
  */
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_cdf.h>
