@@ -642,24 +642,28 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	return DLSIM_OK;
 }
 
-/* Does m run a pass of kernel class k?  Every training pass counts: a
- * recurrent layer's forward is recurrent, its weight gradient a GEMM. */
-static int uses_kernel(const struct model *m, enum model_kernel k)
+/* The kernel classes m's passes run, bit k for class k.  Every training
+ * pass counts: a recurrent layer's forward is recurrent, its weight
+ * gradient a GEMM. */
+_Static_assert(MODEL_KERNEL_COUNT <= 32, "kernels_used has a bit a class");
+
+static unsigned kernels_used(const struct model *m)
 {
 	static const enum model_pass passes[] = {
 		MODEL_PASS_FWD, MODEL_PASS_BWD_DATA, MODEL_PASS_BWD_WEIGHT
 	};
 	struct model_pass_cost c;
+	unsigned used = 0;
 	int i, j;
 
 	for (i = 0; i < m->n_layers; i++)
 		for (j = 0; j < 3; j++) {
 			model_layer_cost(&m->layers[i], passes[j], 1, 4.0,
 					 4.0, &c);
-			if (c.kernel == k && c.flops > 0.0)
-				return 1;
+			if (c.flops > 0.0)
+				used |= 1u << c.kernel;
 		}
-	return 0;
+	return used;
 }
 
 static void use_fit(struct sim_result *r, const struct hw_calib_fit *f)
@@ -679,6 +683,7 @@ static void list_calib_used(const struct model *m, const struct hw_system *s,
 			    struct sim_result *r)
 {
 	const struct hw_calib *c = s->calib;
+	unsigned used = kernels_used(m);
 	int k;
 
 	for (k = MODEL_KERNEL_GEMM; k < MODEL_KERNEL_COUNT; k++) {
@@ -686,7 +691,7 @@ static void list_calib_used(const struct model *m, const struct hw_system *s,
 			sim_calib_kernel(c, (enum model_kernel)k,
 					 r->precision);
 
-		if (f && uses_kernel(m, (enum model_kernel)k))
+		if (f && (used & (1u << k)))
 			use_fit(r, &f->fit);
 	}
 	if (c->stream.id)
