@@ -248,8 +248,11 @@ struct cal_points {
  * -1 when the layer does not build.  Shared by the calibration points
  * and the validation rows, so that both count as the simulator does.
  */
+/* Plausibility bounds, far above DeepBench's largest recurrent layer
+ * (hidden 4,096, batch 128, 1,500 steps); steps as model_zoo.c bounds
+ * them (the depth and launches of one pass). */
 #define CAL_RNN_MAX 1000000      /* hidden units, batch: at most */
-#define CAL_RNN_MAX_STEPS 65536  /* steps: the zoo's bound */
+#define CAL_RNN_MAX_STEPS 65536  /* steps: at most */
 int cal_rnn_pass_cost(enum model_layer_kind kind, int64_t hidden, int64_t n,
 		      int64_t steps, enum model_pass pass, int bytes,
 		      struct model_pass_cost *c);
