@@ -294,6 +294,9 @@ static inline int cal_fitted_is_curve(const struct cal_fitted *f)
 void cal_fit_params_json(FILE *o, const struct cal_fitted *f,
 			 const char *dtype, const char *device);
 void cal_fit_covariance_json(FILE *o, const struct cal_fitted *f);
+/* A stored fit row read back into *f: 0; 1 for a kind this dlsim does
+ * not read (a later version's: skipped without a word); -1 for a kind it
+ * reads whose parameters it cannot (a damaged row). */
 int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row);
 
 /*

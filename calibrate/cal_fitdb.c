@@ -438,10 +438,19 @@ static int load_row(void *ctx, const struct db_fit *row)
 {
 	struct loader *ld = ctx;
 	struct cal_fitted f, *slot;
-	int i;
+	char what[64];
+	int i, rc = cal_fit_from_row(&f, row);
 
-	if (cal_fit_from_row(&f, row))
+	if (rc > 0)
 		return 0;     /* a kind this dlsim does not know: not shown */
+	if (rc < 0) {         /* damaged: named, never used */
+		snprintf(what, sizeof(what), "fit %lld (%s)",
+			 (long long)row->id, row->kind);
+		if (skip_add(ld->r, what, "its stored parameters cannot be "
+			     "read; not used"))
+			ld->nomem = 1;
+		return 0;
+	}
 	for (i = 0; i < ld->r->n_fit; i++)
 		if (strcmp(ld->r->fit[i].kind, f.kind) == 0 &&
 		    strcmp(ld->r->fit[i].group, f.group) == 0)
@@ -514,6 +523,13 @@ int cal_fit_load(struct db *db, const char *hw, struct cal_fit_report *out,
 		return rc;
 	if (ld.nomem)
 		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	if (out->n_fit == 0 && out->n_skip > 0) {   /* damaged ones only */
+		rc = dlsim_err_set(err, DLSIM_ENOTFOUND, "no readable fits "
+				   "for hardware '%s': %s: %s", hw,
+				   out->skip[0].what, out->skip[0].why);
+		cal_fit_report_release(out);
+		return rc;
+	}
 	if (out->n_fit == 0)
 		return dlsim_err_set(err, DLSIM_ENOTFOUND, "no fits for "
 				     "hardware '%s'", hw);

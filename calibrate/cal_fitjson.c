@@ -246,6 +246,21 @@ static int read_roofline(const struct cal_json_doc *p,
 	}
 }
 
+/* A kind cal_fit_from_row reads (its prefix). */
+static int known_kind(const char *kind)
+{
+	static const char *const prefix[] = {
+		"alphabeta:", "gemm:", "conv:", "conv3x3:", "conv1x1:",
+		"conv1x1s:", "rnn:", "bwcurve:", "stream:"
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (strncmp(kind, prefix[i], strlen(prefix[i])) == 0)
+			return 1;
+	return 0;
+}
+
 int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 {
 	struct cal_json_doc p = { 0 }, c = { 0 };
@@ -253,6 +268,8 @@ int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 	const struct cal_json *v, *cov;
 	int ok = -1, i;
 
+	if (!known_kind(row->kind))
+		return 1;
 	memset(f, 0, sizeof(*f));
 	f->fit_id = row->id;
 	memcpy(f->kind, row->kind, sizeof(f->kind));

@@ -486,7 +486,18 @@ int cli_system_resolve(struct cli_calib_src *src, struct hw_catalog *cat,
 		       const char *spec, struct cli_system *out,
 		       struct dlsim_err *err)
 {
+	const struct hw_calib *c = &out->calib;
+	int rc;
+
 	memset(out, 0, sizeof(*out));
-	return hw_system_open(cat, src->db, spec, &out->sys, &out->calib,
-			      &out->local, err);
+	rc = hw_system_open(cat, src->db, spec, &out->sys, &out->calib,
+			    &out->local, err);
+	/* a damaged fit row is not used, but not passed over in silence */
+	if (!rc && c->n_unreadable)
+		fprintf(stderr, "dlsim: warning: %s: fit %lld (%s) in the "
+			"calibration database cannot be read and is not used"
+			"%s\n", spec, (long long)c->unreadable_id,
+			c->unreadable_kind, c->n_unreadable > 1 ?
+			", nor are the other damaged ones" : "");
+	return rc;
 }

@@ -82,6 +82,16 @@ static int kernel_of(const char *kind, enum model_kernel *k,
 	return -1;
 }
 
+/* Count row as damaged in c: read, but not usable. */
+static void note_unreadable(struct hw_calib *c, const struct db_fit *row)
+{
+	if (c->n_unreadable++ == 0) {
+		c->unreadable_id = row->id;
+		snprintf(c->unreadable_kind, sizeof(c->unreadable_kind), "%s",
+			 row->kind);
+	}
+}
+
 static void take_kernel(struct hw_calib *c, const struct db_fit *row,
 			const struct cal_fitted *f)
 {
@@ -91,11 +101,15 @@ static void take_kernel(struct hw_calib *c, const struct db_fit *row,
 	enum dlsim_precision p;
 	int i;
 
-	if (kernel_of(row->kind, &k, &p) || !positive(r->s_per_flop) ||
+	if (kernel_of(row->kind, &k, &p))
+		return;         /* a precision this dlsim does not know */
+	if (!positive(r->s_per_flop) ||
 	    !(isfinite(r->fixed_s) && r->fixed_s >= 0.0) ||
 	    !(isfinite(r->s_per_byte) && r->s_per_byte >= 0.0) ||
-	    !(isfinite(r->s_per_call) && r->s_per_call >= 0.0))
+	    !(isfinite(r->s_per_call) && r->s_per_call >= 0.0)) {
+		note_unreadable(c, row);
 		return;
+	}
 	kc = &c->kernel[k][p];
 	/* one `calibrate fit` stores a roofline per thread count at one
 	 * time: of those, the fastest (all threads, as training runs) */
@@ -228,9 +242,14 @@ static int visit(void *ctx, const struct db_fit *row)
 {
 	struct loader *ld = ctx;
 	struct cal_fitted f;
+	int rc = cal_fit_from_row(&f, row);
 
-	if (cal_fit_from_row(&f, row))
-		return 0;       /* not ours to judge: skipped */
+	if (rc > 0)
+		return 0;       /* a later dlsim's kind: not ours to judge */
+	if (rc < 0) {
+		note_unreadable(ld->c, row);
+		return 0;
+	}
 	if (f.model == CAL_MODEL_ROOFLINE)
 		take_kernel(ld->c, row, &f);
 	else if (strncmp(row->kind, "stream:", 7) == 0)
@@ -255,6 +274,17 @@ int hw_calib_count(const struct hw_calib *c)
 	       (c->intra.fit.id != 0) + (c->inter.fit.id != 0);
 }
 
+/* from's count of damaged fits added to to's (its first kept first). */
+static void keep_unreadable(struct hw_calib *to, const struct hw_calib *from)
+{
+	if (from->n_unreadable && !to->n_unreadable) {
+		to->unreadable_id = from->unreadable_id;
+		memcpy(to->unreadable_kind, from->unreadable_kind,
+		       sizeof(to->unreadable_kind));
+	}
+	to->n_unreadable += from->n_unreadable;
+}
+
 int hw_calib_load(struct db *db, const char *hw, struct hw_calib *out,
 		  struct dlsim_err *err)
 {
@@ -273,7 +303,10 @@ int hw_calib_load(struct db *db, const char *hw, struct hw_calib *out,
 	}
 	pick_rings(out, 0, 0);
 	if (hw_calib_count(out) == 0) {
+		struct hw_calib damaged = *out;
+
 		memset(out, 0, sizeof(*out));
+		keep_unreadable(out, &damaged);
 		return dlsim_err_set(err, DLSIM_ENOTFOUND, "no usable fits "
 				     "for hardware '%s'", hw);
 	}
@@ -364,6 +397,7 @@ int hw_calib_load_system(struct db *db, const struct hw_system *sys,
 	if (!has_device_fits(out) && d->calib_from[0]) {
 		if ((rc = load_quiet(db, d->calib_from, &other, err)))
 			goto fail;
+		keep_unreadable(out, &other);
 		if (has_device_fits(&other)) {
 			scale_device_fits(&other, d);
 			copy_device_fits(out, &other);
@@ -374,6 +408,7 @@ int hw_calib_load_system(struct db *db, const struct hw_system *sys,
 	if (sys->node) {
 		if ((rc = load_quiet(db, sys->node->name, &other, err)))
 			goto fail;
+		keep_unreadable(out, &other);
 		if (other.n_rings) {
 			out->n_rings = other.n_rings;
 			memcpy(out->rings, other.rings, sizeof(out->rings));
@@ -388,7 +423,10 @@ int hw_calib_load_system(struct db *db, const struct hw_system *sys,
 	pick_rings(out, sys->devices_per_node > 0 ? sys->devices_per_node :
 		   1, sys->n_devices);
 	if (hw_calib_count(out) == 0) {
+		struct hw_calib damaged = *out;
+
 		memset(out, 0, sizeof(*out));
+		keep_unreadable(out, &damaged);
 		return dlsim_err_set(err, DLSIM_ENOTFOUND, "no usable fits "
 				     "for device '%s' or node '%s'", d->name,
 				     sys->node ? sys->node->name : "");

@@ -928,6 +928,11 @@ struct hw_calib {
 	struct hw_calib_ring intra;  /* the one inside a node (fit.id 0:
 					none) */
 	struct hw_calib_ring inter;  /* one across nodes */
+	int n_unreadable;            /* fits of kinds dlsim reads whose stored
+					parameters it could not (damaged
+					rows): not used, counted for a word */
+	int64_t unreadable_id;       /* the first of them, and its kind */
+	char unreadable_kind[32];
 };
 
 /*

@@ -384,6 +384,9 @@ START_TEST(recurrent_fit_without_a_valid_per_call_term_is_not_used)
 		load_v100(bad[i], &s, &cal, &cat);
 		ck_assert_msg(cal.kernel[MODEL_KERNEL_RECURRENT][DLSIM_FP32]
 			      .fit.id == 0, "case %zu", i);
+		/* counted as damaged, for the command line to name */
+		ck_assert_int_eq(cal.n_unreadable, 1);
+		ck_assert_str_eq(cal.unreadable_kind, "rnn:fp32");
 		ck_assert(cal.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32].fit.id);
 		ck_assert(sim_calib_kernel(&cal, MODEL_KERNEL_RECURRENT,
 					   DLSIM_FP32) ==
