@@ -941,8 +941,10 @@ struct hw_calib {
  * STREAM triad wins over the other kernels; every allreduce fit's ring
  * step is kept in rings (the newest per R), the one at the most ranks
  * made the intra-node ring (inter none: one name does not say how many
- * devices a node has; hw_calib_load_system does).  Fits of kinds this dlsim does not
- * use, or whose parameters are not finite and positive, are skipped.
+ * devices a node has; hw_calib_load_system does).  Fits of kinds this
+ * dlsim does not use are skipped; fits whose parameters are not finite
+ * and positive (damaged rows) too, counted in n_unreadable with the
+ * first one's id and kind (kept when nothing else is usable).
  * DLSIM_ENOTFOUND ("no usable fits for hardware 'x'") if none is usable,
  * DLSIM_EDB on a query failure; *out is zeroed on failure.  Leaves the
  * database unchanged.
