@@ -322,6 +322,7 @@ struct cal_vctx {
 	int n_head;
 	struct dlsim_err *err;  /* where a row function that returns
 				   CAL_VAL_FAILED says why */
+	struct cal_val_set *set;        /* the run's: damaged fits noted */
 };
 
 /* What a row became: both values, or why it was skipped. */
@@ -389,6 +390,13 @@ int cal_val_skip(struct cal_vrow *r, const char *why);
  * set); -1 if the catalog cannot resolve spec. */
 int cal_val_system(const struct cal_vctx *v, const char *spec,
 		   struct hw_system *s, struct hw_calib *cal);
+
+/* Note in v's set that the row on system spec is predicted without the
+ * damaged fits cal counted (cal->n_unreadable), the first one named;
+ * nothing when there are none.  A damaged fit is skipped by the loader,
+ * so the run's caller, not the row, says so. */
+void cal_val_note_calib(const struct cal_vctx *v, const char *spec,
+			const struct hw_calib *cal);
 
 /* The kernel and collective sets' rows (cal_validate_kernels.c). */
 int cal_val_row_gemm(const struct cal_vctx *v, struct cal_vrow *r);

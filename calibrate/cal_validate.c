@@ -276,6 +276,7 @@ static int val_run(const struct cal_val_set_def *def, const char *fname,
 	v.head = (const char *const *)head;
 	v.n_head = nh;
 	v.err = err;
+	v.set = out;
 	while ((line = cal_in_next(&in)) != NULL) {
 		struct cal_vrow r;
 		char *copy = dup_line(line);

@@ -55,9 +55,29 @@ int cal_val_system(const struct cal_vctx *v, const char *spec,
 {
 	if (hw_system_resolve(v->cat, spec, s, NULL))
 		return -1;
-	if (v->db && hw_calib_load_system(v->db, s, cal, NULL) == DLSIM_OK)
-		s->calib = cal;
+	if (v->db) {
+		/* cal is filled, damaged fits counted, whatever it returns */
+		if (hw_calib_load_system(v->db, s, cal, NULL) == DLSIM_OK)
+			s->calib = cal;
+		cal_val_note_calib(v, spec, cal);
+	}
 	return 0;
+}
+
+void cal_val_note_calib(const struct cal_vctx *v, const char *spec,
+			const struct hw_calib *cal)
+{
+	struct cal_val_set *set = v->set;
+
+	if (!set || !cal->n_unreadable)
+		return;
+	if (set->unreadable_rows++ == 0) {
+		set->unreadable_id = cal->unreadable_id;
+		snprintf(set->unreadable_kind, sizeof(set->unreadable_kind),
+			 "%s", cal->unreadable_kind);
+		snprintf(set->unreadable_hw, sizeof(set->unreadable_hw),
+			 "%s", spec);
+	}
 }
 
 /* A data-parallel CNN row: throughput in samples/s. */

@@ -459,6 +459,7 @@ int cal_val_row_user(const struct cal_vctx *v, struct cal_vrow *r)
 	int rc;
 
 	memset(&u, 0, sizeof(u));
+	memset(&cal, 0, sizeof(cal));
 	if (v->n != v->n_head) {
 		dlsim_err_set(err, DLSIM_EPARSE, "the row has %d field%s, the "
 			      "header %d", v->n, v->n == 1 ? "" : "s",
@@ -472,6 +473,7 @@ int cal_val_row_user(const struct cal_vctx *v, struct cal_vrow *r)
 							 v, "hw"), &s, &cal,
 						 &local, err), err)))
 		return CAL_VAL_FAILED;
+	cal_val_note_calib(v, cal_val_col(v, "hw"), s.calib ? s.calib : &cal);
 	if ((rc = in_column("model", model_resolve(name, &m, err), err)))
 		return CAL_VAL_FAILED;
 	rc = read_strategy(v, m, s.n_devices, &u, err);

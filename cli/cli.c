@@ -486,13 +486,16 @@ int cli_system_resolve(struct cli_calib_src *src, struct hw_catalog *cat,
 		       const char *spec, struct cli_system *out,
 		       struct dlsim_err *err)
 {
-	const struct hw_calib *c = &out->calib;
+	const struct hw_calib *c;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	rc = hw_system_open(cat, src->db, spec, &out->sys, &out->calib,
 			    &out->local, err);
-	/* a damaged fit row is not used, but not passed over in silence */
+	/* a damaged fit row is not used, but not passed over in silence;
+	 * the fits the system uses ("local" keeps its own), or those the
+	 * loader found none usable among */
+	c = out->sys.calib ? out->sys.calib : &out->calib;
 	if (!rc && c->n_unreadable)
 		fprintf(stderr, "dlsim: warning: %s: fit %lld (%s) in the "
 			"calibration database cannot be read and is not used"

@@ -171,6 +171,26 @@ static int run_files(const struct cli_command *cmd, const struct cli_values *v,
 	return rc;
 }
 
+/* A set predicted without a damaged fit of its hardware's says so on one
+ * line of stderr, as predict does; the figures stand. */
+static void warn_damaged(const struct cal_val_report *rep)
+{
+	int i;
+
+	for (i = 0; i < rep->n_sets; i++) {
+		const struct cal_val_set *s = &rep->set[i];
+
+		if (s->unreadable_rows)
+			fprintf(stderr, "dlsim: warning: %s: %s: fit %lld (%s) "
+				"in the calibration database cannot be read "
+				"and is not used (%lld row%s)\n", s->name,
+				s->unreadable_hw, (long long)s->unreadable_id,
+				s->unreadable_kind,
+				(long long)s->unreadable_rows,
+				s->unreadable_rows == 1 ? "" : "s");
+	}
+}
+
 /* The shipped sets asked for (all without --set or --file), with the
  * shipped fits db, then each --file's set after them. */
 static int run_sets(const struct cli_command *cmd, const struct cli_values *v,
@@ -196,7 +216,10 @@ static int run_sets(const struct cli_command *cmd, const struct cli_values *v,
 	    (rc = cal_validate(cat, db, v->set[i] ?
 			       (const char *const *)names : NULL, rep, err)))
 		return rc;
-	return nf ? run_files(cmd, v, files, nf, cat, rep, err) : DLSIM_OK;
+	if (nf && (rc = run_files(cmd, v, files, nf, cat, rep, err)))
+		return rc;
+	warn_damaged(rep);
+	return DLSIM_OK;
 }
 
 /* --plot: the figure, or a note on stderr when gnuplot is missing. */

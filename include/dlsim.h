@@ -2204,6 +2204,13 @@ struct cal_val_set {
 	int n_worst;
 	struct cal_val_row *row;     /* owned: every row compared, in
 					the file's order (rows of them) */
+	int64_t unreadable_rows;     /* rows whose hardware has a damaged
+					fit, predicted without it
+					(hw_calib.n_unreadable) */
+	int64_t unreadable_id;       /* the first such fit, its kind, and
+					the row's hardware */
+	char unreadable_kind[32];
+	char unreadable_hw[64];
 };
 
 struct cal_val_report {

@@ -109,6 +109,37 @@ START_TEST(hwcalib_cli_catalog_device_uses_and_ignores_fits)
 }
 END_TEST
 
+/* validate --file predicts its rows with t's fits as predict does, and
+ * names the damaged fit id once for the set, with the rows it touched:
+ * two on v100, none on p100. */
+static void validate_names_damaged_fit(const struct tmpdb *t, int64_t id)
+{
+	char dir[] = "/tmp/dlsim-hwcal-XXXXXX", path[128], args[512];
+	char want[256];
+	struct run r;
+	FILE *f;
+
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/mine.csv", dir);
+	ck_assert((f = fopen(path, "w")) != NULL);
+	ck_assert(fputs("model,hw,precision,metric,measured\n"
+			"resnet18,v100,fp16,step_s,0.1\n"
+			"resnet18,p100,fp32,step_s,0.1\n"
+			"resnet18,v100,fp32,step_s,0.2\n", f) >= 0);
+	ck_assert(fclose(f) == 0);
+	snprintf(args, sizeof(args), "validate --file %s --db %s", path,
+		 t->path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	snprintf(want, sizeof(want), "dlsim: warning: mine: v100: fit %lld "
+		 "(gemm:fp16) in the calibration database cannot be read "
+		 "and is not used (2 rows)\n", (long long)id);
+	ck_assert_str_eq(r.err, want);
+	ck_assert(strstr(r.out, "\nmine ") != NULL);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+
 /* A damaged fit (a GEMM roofline whose FLOP term is text) is not used,
  * and predict says which on one line of stderr; the prediction goes on
  * with the rest, and the exit is 0.  calibrate show lists it under what
@@ -137,6 +168,7 @@ START_TEST(hwcalib_cli_damaged_fit_is_named_not_used)
 		 "and is not used\n", (long long)id);
 	ck_assert_str_eq(r.err, args);
 	ck_assert(strstr(r.out, "calibrated") == NULL);
+	validate_names_damaged_fit(&t, id);
 	snprintf(args, sizeof(args), "calibrate show --hw v100 --db %s",
 		 t.path);
 	run(&r, args);
