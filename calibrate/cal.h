@@ -296,7 +296,8 @@ void cal_fit_params_json(FILE *o, const struct cal_fitted *f,
 void cal_fit_covariance_json(FILE *o, const struct cal_fitted *f);
 /* A stored fit row read back into *f: 0; 1 for a kind this dlsim does
  * not read (a later version's: skipped without a word); -1 for a kind it
- * reads whose parameters it cannot (a damaged row). */
+ * reads whose parameters it cannot, or which no fit could have (a
+ * damaged row: cal_fitjson.c's in_domain says which). */
 int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row);
 
 /*

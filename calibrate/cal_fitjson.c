@@ -261,6 +261,53 @@ static int known_kind(const char *kind)
 	return 0;
 }
 
+static int positive(double x)
+{
+	return isfinite(x) && x > 0.0;
+}
+
+static int not_negative(double x)
+{
+	return isfinite(x) && x >= 0.0;
+}
+
+/*
+ * Whether what a row parsed into is a fit the simulator can use: every
+ * rate and time of a roofline finite and not below 0 (its FLOP term above
+ * 0), a STREAM plateau and every bandwidth level above 0, an allreduce's
+ * large-message line (its last segment, the ring's step) with a latency
+ * not below 0 and a cost per byte above 0.  Anything else came from a
+ * damaged or hand-edited row: named by its readers, never used.
+ */
+static int in_domain(const struct cal_fitted *f)
+{
+	const struct cal_roof_fit *r = &f->roof;
+	const struct cal_line_fit *last;
+	int i;
+
+	switch (f->model) {
+	case CAL_MODEL_ROOFLINE:
+		return positive(r->s_per_flop) && not_negative(r->fixed_s) &&
+		       not_negative(r->s_per_byte) &&
+		       not_negative(r->s_per_call);
+	case CAL_MODEL_PLATEAU:
+		if (strncmp(f->kind, "stream:", 7) == 0)
+			return positive(f->plateau_Bps);
+		for (i = 0; i < f->n_segments; i++)
+			if (!positive(f->seg[i].a) || !positive(f->seg[i].x_hi))
+				return 0;
+		return f->n_segments > 0;
+	case CAL_MODEL_LINES:
+		if (strncmp(f->kind, "alphabeta:allreduce:", 20))
+			return 1;
+		if (f->n_segments < 1)
+			return 0;
+		last = &f->seg[f->n_segments - 1];
+		return not_negative(last->a) && positive(last->b);
+	}
+	return 0;
+}
+
 int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 {
 	struct cal_json_doc p = { 0 }, c = { 0 };
@@ -343,7 +390,7 @@ int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 	} else {
 		goto cleanup;
 	}
-	ok = 0;
+	ok = in_domain(f) ? 0 : -1;
 cleanup:
 	cal_json_release(&p);
 	cal_json_release(&c);

@@ -36,11 +36,6 @@ struct loader {
 	int have_triad_curve;
 };
 
-static int positive(double x)
-{
-	return isfinite(x) && x > 0.0;
-}
-
 static double sigma(double var)
 {
 	return isfinite(var) && var > 0.0 ? sqrt(var) : 0.0;
@@ -101,15 +96,9 @@ static void take_kernel(struct hw_calib *c, const struct db_fit *row,
 	enum dlsim_precision p;
 	int i;
 
+	/* the terms are in their domain: cal_fit_from_row refuses others */
 	if (kernel_of(row->kind, &k, &p))
 		return;         /* a precision this dlsim does not know */
-	if (!positive(r->s_per_flop) ||
-	    !(isfinite(r->fixed_s) && r->fixed_s >= 0.0) ||
-	    !(isfinite(r->s_per_byte) && r->s_per_byte >= 0.0) ||
-	    !(isfinite(r->s_per_call) && r->s_per_call >= 0.0)) {
-		note_unreadable(c, row);
-		return;
-	}
 	kc = &c->kernel[k][p];
 	/* one `calibrate fit` stores a roofline per thread count at one
 	 * time: of those, the fastest (all threads, as training runs) */
@@ -134,8 +123,7 @@ static void take_stream(struct loader *ld, const struct db_fit *row,
 
 	/* triad, the kernel STREAM reports as the machine's bandwidth, wins
 	 * over any other; else the newest kernel */
-	if (ld->have_triad || (c->stream.id && !triad) ||
-	    !positive(f->plateau_Bps))
+	if (ld->have_triad || (c->stream.id && !triad))
 		return;
 	c->mem_bw_Bps = f->plateau_Bps;
 	c->mem_sigma_Bps = f->plateau_sigma_Bps > 0.0 ?
@@ -153,11 +141,8 @@ static void take_curve(struct loader *ld, const struct db_fit *row,
 	int triad = strcmp(row->kind, "bwcurve:triad") == 0, i;
 
 	if (ld->have_triad_curve || (c->bwcurve.id && !triad) ||
-	    f->n_segments < 1 || f->n_segments > HW_CALIB_LEVELS)
+	    f->n_segments > HW_CALIB_LEVELS)
 		return;
-	for (i = 0; i < f->n_segments; i++)
-		if (!positive(f->seg[i].a) || !positive(f->seg[i].x_hi))
-			return;
 	for (i = 0; i < f->n_segments; i++) {
 		c->level_Bps[i] = f->seg[i].a;
 		c->level_sigma_Bps[i] = sigma(f->seg[i].cov_aa);
@@ -183,14 +168,13 @@ static void take_allreduce(struct hw_calib *c, const struct db_fit *row,
 
 	r = strtol(rk, &end, 10);
 	if (end == rk || *end || r < 2 || r > 1000000 ||
-	    f->n_segments < 1 || c->n_rings == HW_CALIB_RINGS)
+	    c->n_rings == HW_CALIB_RINGS)
 		return;
 	for (i = 0; i < c->n_rings; i++)
 		if (c->rings[i].ranks == r)
 			return;     /* visited newest first: have it */
-	last = &f->seg[f->n_segments - 1];  /* segments run up in size */
-	if (!(isfinite(last->a) && last->a >= 0.0) || !positive(last->b))
-		return;
+	/* segments run up in size; cal_fit_from_row checked the last */
+	last = &f->seg[f->n_segments - 1];
 	k = 2.0 * (double)(r - 1);
 	g = &c->rings[c->n_rings++];
 	g->ranks = r;

@@ -172,6 +172,90 @@ START_TEST(hwcalib_load_takes_newest_fits_as_by_hand)
 }
 END_TEST
 
+/*
+ * A row whose figures a fit cannot have -- a STREAM plateau of 0 B/s or
+ * of text, a bandwidth level of 0, an allreduce whose large-message line
+ * costs nothing a byte, a convolution roofline with a negative byte term,
+ * a first-release GEMM fit whose half-rate FLOPs are negative (a negative
+ * fixed time) -- is stored newer than the file comment's fits, so it
+ * would win if it were read.  It is not: the loader keeps the older fit
+ * (the values above), counts the row as damaged and names it, and
+ * calibrate show lists it under what it skipped.  A point-to-point
+ * latency line, which nothing costs with, is not judged.
+ */
+START_TEST(hwcalib_damaged_rows_are_named_not_taken)
+{
+	static const struct {
+		const char *kind, *params, *cov;
+	} bad[] = {
+		{ "stream:triad", "{\"benchmark\": \"stream\", \"group\": "
+		  "\"kernel=triad\", \"bw_Bps\": 0, \"from_bytes\": 1e8}",
+		  "[[1e16]]" },
+		{ "stream:triad", "{\"benchmark\": \"stream\", \"group\": "
+		  "\"kernel=triad\", \"bw_Bps\": \"20 GB/s\", "
+		  "\"from_bytes\": 1e8}", "[[1e16]]" },
+		{ "bwcurve:triad", "{\"benchmark\": \"stream\", \"group\": "
+		  "\"kernel=triad\", \"levels\": [{\"bytes_lo\": 4096, "
+		  "\"bytes_hi\": 32768, \"Bps\": 0, \"n\": 4, "
+		  "\"rel_rms\": 0.01}]}", "[[1.6e19]]" },
+		{ "alphabeta:allreduce:4", "{\"benchmark\": \"allreduce\", "
+		  "\"group\": \"ranks=4\", \"segments\": [{\"x_lo\": 8, "
+		  "\"x_hi\": 6.7e7, \"alpha_s\": 1e-5, "
+		  "\"beta_s_per_byte\": 0, \"n\": 5, \"rel_rms\": 0.01}]}",
+		  "[[[1e-12, 0], [0, 1e-20]]]" },
+		{ "conv3x3:fp32", "{\"benchmark\": \"conv\", \"group\": "
+		  "\"dtype=fp32 class=3x3s1\", \"fixed_s\": 1e-5, "
+		  "\"s_per_flop\": 1e-11, \"s_per_byte\": -1e-10}",
+		  "[[0, 0, 0], [0, 0, 0], [0, 0, 0]]" },
+		{ "gemm:fp32", "{\"benchmark\": \"gemm\", \"group\": "
+		  "\"dtype=fp32\", \"flops_max\": 2e11, \"flops_half\": "
+		  "-5e8}", "[[4e18, 0], [0, 1]]" },
+	};
+	struct dlsim_err err = { 0, "" };
+	struct cal_fit_report rep;
+	struct hw_calib c;
+	struct tmpdb t;
+	char what[64];
+	size_t i;
+	int64_t id;
+	int k, named;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		tmpdb_open(&t);
+		put_fits(t.db, "box");
+		put_fit(t.db, "box", "alphabeta:p2p_latency:2", "{\"benchmark"
+			"\": \"p2p_latency\", \"group\": \"ranks=2\", "
+			"\"segments\": [{\"x_lo\": 1, \"x_hi\": 8, "
+			"\"alpha_s\": -1e-6, \"beta_s_per_byte\": 0, "
+			"\"n\": 3, \"rel_rms\": 0.1}]}",
+			"[[[0, 0], [0, 0]]]", 4000.0);
+		id = put_fit(t.db, "box", bad[i].kind, bad[i].params,
+			     bad[i].cov, 5000.0);
+		ck_assert_msg(hw_calib_load(t.db, "box", &c, &err) ==
+			      DLSIM_OK, "%s", err.msg);
+		ck_assert_msg(c.n_unreadable == 1, "case %zu", i);
+		ck_assert_int_eq(c.unreadable_id, id);
+		ck_assert_str_eq(c.unreadable_kind, bad[i].kind);
+		ck_assert_rel(c.mem_bw_Bps, 2e10, 1e-12);
+		ck_assert_rel(c.level_Bps[0], 4e11, 1e-12);
+		ck_assert_rel(c.intra.beta_s_per_byte, 2e-10, 1e-12);
+		ck_assert_rel(c.kernel[MODEL_KERNEL_CONV3X3][DLSIM_FP32]
+			      .s_per_byte, 1e-10, 1e-12);
+		ck_assert_rel(c.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32]
+			      .fixed_s, 2.5e-3, 1e-12);
+		ck_assert_int_eq(cal_fit_load(t.db, "box", &rep, &err),
+				 DLSIM_OK);
+		snprintf(what, sizeof(what), "fit %lld (%s)", (long long)id,
+			 bad[i].kind);
+		for (k = named = 0; k < rep.n_skip; k++)
+			named += strcmp(rep.skip[k].what, what) == 0;
+		ck_assert_msg(named == 1, "case %zu", i);
+		cal_fit_report_release(&rep);
+		tmpdb_close(&t);
+	}
+}
+END_TEST
+
 START_TEST(hwcalib_load_without_fits_is_not_found)
 {
 	struct dlsim_err err = { 0, "" };
@@ -624,6 +708,7 @@ Suite *suite_hwcalib(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, hwcalib_load_takes_newest_fits_as_by_hand);
 	tcase_add_test(tc, hwcalib_load_without_fits_is_not_found);
+	tcase_add_test(tc, hwcalib_damaged_rows_are_named_not_taken);
 	tcase_add_test(tc, hwcalib_load_system_merges_device_and_node);
 	tcase_add_test(tc, hwcalib_inter_node_ring_from_a_fit_across_nodes);
 	tcase_add_test(tc, hwcalib_inter_fit_nearest_the_ranks);
