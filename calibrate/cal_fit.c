@@ -58,6 +58,19 @@
  * size alone gave 10-15% (skinny shapes are bound by Q/B, which size
  * alone cannot see).
  *
+ * Huber's loss (CAL_ROOF_HUBER) goes on from that fit: squares of the log
+ * residuals within k of 0, k |r| - k^2 / 2 beyond, so that a few shapes
+ * on which the library took another algorithm (DeepBench's GEMMs at
+ * batch 8 or 16, a recurrent pass at batch 32 on Pascal) pull the rest
+ * no more than in proportion to their distance.  k is 1.345 robust
+ * standard deviations of the least-squares fit's log residuals (1.4826
+ * times their median absolute deviation), Huber's constant for 95%
+ * efficiency at normal errors, held fixed so that every subset of the
+ * terms is judged by the same loss; iteratively reweighted least squares
+ * (weights 1 within k, k / |r| beyond: Holland & Welsch 1977) finds
+ * each subset's minimum.  cal_fitmodels.c says where it is used, and
+ * what it did on DeepBench.
+ *
  * LIMITATIONS
  * - Runs need at least three points each; a breakpoint is placed between
  *   measured sizes, not interpolated.
@@ -308,27 +321,54 @@ static double roof_basis(const struct roof_points *x, int i, int j)
 #define ROOF_GN_ITER 60
 #define ROOF_GN_MIN_STEP (1.0 / 1024.0)
 
-/* sum over rows of log(x_i . b)^2 into *ss; -1 when a prediction is not
- * positive (the logarithm does not exist there). */
-static int roof_log_ss(const gsl_matrix *X, const gsl_vector *b, double *ss)
-{
-	size_t i, k;
+/* Huber's tuning constant in units of the residuals' scale: 95%
+ * efficiency at normal errors (Huber 1964, Ann. Math. Statist. 35(1);
+ * Holland & Welsch 1977, Commun. Statist. A6(9), who give the IRLS);
+ * the median absolute deviation over this is sigma at normal errors
+ * (1 / 0.6745); below ROOF_EXACT (a log residual: 1e-9 relative) the
+ * least-squares fit is exact for half its points. */
+#define ROOF_HUBER_K 1.345
+#define ROOF_MAD_SIGMA 1.4826
+#define ROOF_EXACT 1e-9
 
-	*ss = 0.0;
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The loss of a log residual r: r^2 for least squares (k 0), Huber's
+ * otherwise, r^2 / 2 within k of 0 and k |r| - k^2 / 2 beyond. */
+static double roof_rho(double r, double k)
+{
+	double a = fabs(r);
+
+	return k <= 0.0 ? r * r : a <= k ? 0.5 * a * a : k * (a - 0.5 * k);
+}
+
+/* sum over rows of roof_rho(log(x_i . b), k) into *loss; -1 when a
+ * prediction is not positive (the logarithm does not exist there). */
+static int roof_loss(const gsl_matrix *X, const gsl_vector *b, double k,
+		     double *loss)
+{
+	size_t i, j;
+
+	*loss = 0.0;
 	for (i = 0; i < X->size1; i++) {
 		double r = 0.0;
 
-		for (k = 0; k < X->size2; k++)
-			r += gsl_matrix_get(X, i, k) * gsl_vector_get(b, k);
+		for (j = 0; j < X->size2; j++)
+			r += gsl_matrix_get(X, i, j) * gsl_vector_get(b, j);
 		if (!(r > 0.0))
 			return -1;
-		*ss += log(r) * log(r);
+		*loss += roof_rho(log(r), k);
 	}
 	return 0;
 }
 
 /* At b: J_ik = x_ik / (x_i . b) and rho_i = -log(x_i . b) (every x_i . b
- * positive: roof_log_ss has checked b). */
+ * positive: roof_loss has checked b). */
 static void roof_jacobian(const gsl_matrix *X, const gsl_vector *b,
 			  gsl_matrix *J, gsl_vector *rho)
 {
@@ -345,48 +385,76 @@ static void roof_jacobian(const gsl_matrix *X, const gsl_vector *b,
 	}
 }
 
-/* One Gauss-Newton step on sum log(x_i . b)^2: J_ik = x_ik / (x_i . b),
- * the step d solves J d = -log(x_i . b) in least squares; halved until
- * the sum falls.  C gets sigma^2 (J'J)^-1 at b.  0 moved, 1 at the
- * minimum (no smaller sum along d), -1 GSL failed. */
-static int roof_gn_step(const gsl_matrix *X, gsl_vector *b, gsl_matrix *J,
-			gsl_vector *rho, gsl_vector *d, gsl_vector *trial,
-			gsl_matrix *C, gsl_multifit_linear_workspace *w,
-			double *ss)
+/* One Gauss-Newton step on the loss at k from b: the step d solves J d =
+ * -log(x_i . b) in weighted least squares, each row weighted 1 (least
+ * squares, or Huber's within k of 0) or k / |r| (Huber's beyond: the
+ * iteratively reweighted least squares of Holland & Welsch), and is
+ * halved until the loss falls.  0 moved, 1 at the minimum (no smaller
+ * loss along d), -1 GSL failed. */
+static int roof_step(const gsl_matrix *X, gsl_vector *b, double k,
+		     gsl_matrix *J, gsl_vector *rho, gsl_vector *wt,
+		     gsl_vector *d, gsl_vector *trial, gsl_matrix *C,
+		     gsl_multifit_linear_workspace *w, double *loss)
 {
-	double chi2, step, ss_new;
+	double chi2, step, next;
+	size_t i;
 
 	roof_jacobian(X, b, J, rho);
-	if (gsl_multifit_linear(J, rho, d, C, &chi2, w) != GSL_SUCCESS)
+	for (i = 0; i < X->size1; i++) {
+		double a = fabs(gsl_vector_get(rho, i));
+
+		gsl_vector_set(wt, i, k <= 0.0 || a <= k ? 1.0 : k / a);
+	}
+	if (gsl_multifit_wlinear(J, wt, rho, d, C, &chi2, w) != GSL_SUCCESS)
 		return -1;
 	for (step = 1.0; step >= ROOF_GN_MIN_STEP; step /= 2.0) {
 		gsl_vector_memcpy(trial, b);
 		gsl_blas_daxpy(step, d, trial);
-		if (roof_log_ss(X, trial, &ss_new) == 0 && ss_new < *ss) {
+		if (roof_loss(X, trial, k, &next) == 0 && next < *loss) {
 			gsl_vector_memcpy(b, trial);
-			*ss = ss_new;
+			*loss = next;
 			return 0;
 		}
 	}
 	return 1;
 }
 
+/* Gauss-Newton steps at k from b until none lowers the loss (at most
+ * ROOF_GN_ITER); *loss the loss reached.  0, or -1 when GSL fails or a
+ * prediction at b is not positive. */
+static int roof_descend(const gsl_matrix *X, gsl_vector *b, double k,
+			gsl_matrix *J, gsl_vector *rho, gsl_vector *wt,
+			gsl_vector *d, gsl_vector *trial, gsl_matrix *C,
+			gsl_multifit_linear_workspace *w, double *loss)
+{
+	int it, moved = 0;
+
+	if (roof_loss(X, b, k, loss))
+		return -1;
+	for (it = 0; it < ROOF_GN_ITER && moved == 0; it++)
+		moved = roof_step(X, b, k, J, rho, wt, d, trial, C, w, loss);
+	return moved < 0 ? -1 : 0;
+}
+
 /*
  * The fit over the terms in mask (bit j: term j): the least squares of
  * sum (log (sum_j c_j basis_j / t))^2, by Gauss-Newton from the linear
- * least squares of the relative error (its first-order form).  Fills c
- * (0 for the terms left out), cov (0 likewise: sigma^2 (J'J)^-1 at c,
- * J the Jacobian of the log residuals), *ss (the sum of squared log
- * residuals); -1 when GSL fails, a prediction is not positive, or there
- * are too few points.
+ * least squares of the relative error (its first-order form); with hk
+ * above 0, then Huber's loss of the same log residuals at tuning
+ * constant hk, by iteratively reweighted least squares from there.
+ * Fills c (0 for the terms left out), cov (0 likewise: sigma^2 (J'J)^-1
+ * at c, J the Jacobian of the log residuals), *obj (the sum of squared
+ * log residuals, or of their Huber losses); -1 when GSL fails, a
+ * prediction is not positive, or there are too few points.
  */
 static int roof_subset(const struct roof_points *x, const double *t,
-		       int n, unsigned mask, double c[CAL_ROOF_TERMS],
-		       double cov[CAL_ROOF_TERMS][CAL_ROOF_TERMS], double *ss)
+		       int n, unsigned mask, double hk,
+		       double c[CAL_ROOF_TERMS],
+		       double cov[CAL_ROOF_TERMS][CAL_ROOF_TERMS], double *obj)
 {
-	int col[CAL_ROOF_TERMS], p = 0, i, j, k, it, rc = -1;
+	int col[CAL_ROOF_TERMS], p = 0, i, j, k, rc = -1;
 	gsl_matrix *X, *C, *J;
-	gsl_vector *y, *b, *d, *trial;
+	gsl_vector *y, *b, *d, *trial, *wt;
 	gsl_multifit_linear_workspace *w;
 	double chi2;
 
@@ -404,8 +472,9 @@ static int roof_subset(const struct roof_points *x, const double *t,
 	b = gsl_vector_alloc((size_t)p);
 	d = gsl_vector_alloc((size_t)p);
 	trial = gsl_vector_alloc((size_t)p);
+	wt = gsl_vector_alloc((size_t)n);
 	w = gsl_multifit_linear_alloc((size_t)n, (size_t)p);
-	if (!X || !J || !C || !y || !b || !d || !trial || !w)
+	if (!X || !J || !C || !y || !b || !d || !trial || !wt || !w)
 		goto done;
 	for (i = 0; i < n; i++) {
 		gsl_vector_set(y, (size_t)i, 1.0);
@@ -414,16 +483,10 @@ static int roof_subset(const struct roof_points *x, const double *t,
 				       roof_basis(x, i, col[k]) / t[i]);
 	}
 	if (gsl_multifit_linear(X, y, b, C, &chi2, w) != GSL_SUCCESS ||
-	    roof_log_ss(X, b, ss))
+	    roof_descend(X, b, 0.0, J, y, wt, d, trial, C, w, obj) ||
+	    (hk > 0.0 &&
+	     roof_descend(X, b, hk, J, y, wt, d, trial, C, w, obj)))
 		goto done;
-	for (it = 0; it < ROOF_GN_ITER; it++) {
-		int moved = roof_gn_step(X, b, J, y, d, trial, C, w, ss);
-
-		if (moved < 0)
-			goto done;
-		if (moved > 0)
-			break;
-	}
 	/* the covariance at the point reached: the linearisation there */
 	roof_jacobian(X, b, J, y);
 	if (gsl_multifit_linear(J, y, d, C, &chi2, w) != GSL_SUCCESS)
@@ -437,6 +500,7 @@ static int roof_subset(const struct roof_points *x, const double *t,
 	rc = 0;
 done:
 	gsl_multifit_linear_free(w);
+	gsl_vector_free(wt);
 	gsl_vector_free(trial);
 	gsl_vector_free(d);
 	gsl_vector_free(b);
@@ -447,17 +511,93 @@ done:
 	return rc;
 }
 
-int cal_fit_roofline(const double *F, const double *Q, const double *L,
-		     const double *t, int n, struct cal_roof_fit *out,
-		     struct dlsim_err *err)
+/* The log residuals' robust scale at fit c: the median absolute
+ * deviation from their median, times 1.4826 (sigma under normal errors). */
+static double roof_scale(const struct roof_points *x, const double *t,
+			 int n, const double c[CAL_ROOF_TERMS])
+{
+	double *r = malloc((size_t)n * sizeof(double)), med, s;
+	int i, j;
+
+	if (!r)
+		return 0.0;
+	for (i = 0; i < n; i++) {
+		double p = 0.0;
+
+		for (j = 0; j < CAL_ROOF_TERMS; j++)
+			p += c[j] * roof_basis(x, i, j);
+		r[i] = log(p / t[i]);
+	}
+	qsort(r, (size_t)n, sizeof(double), cmp_double);
+	med = n % 2 ? r[n / 2] : 0.5 * (r[n / 2 - 1] + r[n / 2]);
+	for (i = 0; i < n; i++)
+		r[i] = fabs(r[i] - med);
+	qsort(r, (size_t)n, sizeof(double), cmp_double);
+	s = ROOF_MAD_SIGMA * (n % 2 ? r[n / 2] :
+			      0.5 * (r[n / 2 - 1] + r[n / 2]));
+	free(r);
+	return s;
+}
+
+/* The rms of the log residuals at fit c. */
+static double roof_rms(const struct roof_points *x, const double *t, int n,
+		       const double c[CAL_ROOF_TERMS])
+{
+	double ss = 0.0;
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		double p = 0.0;
+
+		for (j = 0; j < CAL_ROOF_TERMS; j++)
+			p += c[j] * roof_basis(x, i, j);
+		ss += log(p / t[i]) * log(p / t[i]);
+	}
+	return sqrt(ss / n);
+}
+
+/*
+ * Of the masks' fits at tuning constant k (0: least squares), the
+ * feasible one (every term not below 0, the FLOP term above) with the
+ * least objective into out; 0, or -1 when none is feasible.
+ */
+static int roof_best(const struct roof_points *x, const double *t, int n,
+		     double k, struct cal_roof_fit *out)
 {
 	/* every subset with the FLOP term: {F}, {1,F}, {F,Q}, {1,F,Q}, and
 	 * with calls the same with L; without them L is 1, the constant */
 	static const unsigned masks[] = { 2u, 3u, 6u, 7u, 10u, 11u, 14u, 15u };
-	struct roof_points x;
-	gsl_error_handler_t *old;
 	double best = INFINITY;
-	int i, s, n_masks = L ? 8 : 4;
+	int s, n_masks = x->L ? 8 : 4;
+
+	for (s = 0; s < n_masks; s++) {
+		double c[CAL_ROOF_TERMS], obj;
+		double cov[CAL_ROOF_TERMS][CAL_ROOF_TERMS];
+
+		if (roof_subset(x, t, n, masks[s], k, c, cov, &obj) ||
+		    c[0] < 0.0 || !(c[1] > 0.0) || c[2] < 0.0 || c[3] < 0.0 ||
+		    !(obj < best))
+			continue;
+		best = obj;
+		out->fixed_s = c[0];
+		out->s_per_flop = c[1];
+		out->s_per_byte = c[2];
+		out->s_per_call = c[3];
+		memcpy(out->cov, cov, sizeof(cov));
+		out->terms = masks[s];
+	}
+	return isfinite(best) ? 0 : -1;
+}
+
+int cal_fit_roofline(const double *F, const double *Q, const double *L,
+		     const double *t, int n, enum cal_roof_loss loss,
+		     struct cal_roof_fit *out, struct dlsim_err *err)
+{
+	struct roof_points x;
+	struct cal_roof_fit robust;
+	gsl_error_handler_t *old;
+	double c[CAL_ROOF_TERMS], k;
+	int i, rc;
 
 	memset(out, 0, sizeof(*out));
 	if (n < 3)
@@ -476,28 +616,30 @@ int cal_fit_roofline(const double *F, const double *Q, const double *L,
 	x.L = L;
 	/* GSL's default handler aborts; report its codes instead */
 	old = gsl_set_error_handler_off();
-	for (s = 0; s < n_masks; s++) {
-		double c[CAL_ROOF_TERMS], chi2;
-		double cov[CAL_ROOF_TERMS][CAL_ROOF_TERMS];
-
-		if (roof_subset(&x, t, n, masks[s], c, cov, &chi2) ||
-		    c[0] < 0.0 || !(c[1] > 0.0) || c[2] < 0.0 || c[3] < 0.0 ||
-		    !(chi2 < best))
-			continue;
-		best = chi2;
-		out->fixed_s = c[0];
-		out->s_per_flop = c[1];
-		out->s_per_byte = c[2];
-		out->s_per_call = c[3];
-		memcpy(out->cov, cov, sizeof(cov));
-		out->terms = masks[s];
+	rc = roof_best(&x, t, n, 0.0, out);
+	/* Huber's: k from the least-squares fit's scale, held fixed so
+	 * that every mask is judged by one loss; a fit that leaves half its
+	 * points exact has no scale to be robust about */
+	if (!rc && loss == CAL_ROOF_HUBER) {
+		c[0] = out->fixed_s;
+		c[1] = out->s_per_flop;
+		c[2] = out->s_per_byte;
+		c[3] = out->s_per_call;
+		k = ROOF_HUBER_K * roof_scale(&x, t, n, c);
+		memset(&robust, 0, sizeof(robust));
+		if (k > ROOF_EXACT && roof_best(&x, t, n, k, &robust) == 0)
+			*out = robust;
 	}
 	gsl_set_error_handler(old);
-	if (!isfinite(best))
+	if (rc)
 		return dlsim_err_set(err, DLSIM_EINVAL, "no roofline with a "
 				     "positive FLOP rate fits these %d "
 				     "points", n);
-	out->rms = sqrt(best / n);
+	c[0] = out->fixed_s;
+	c[1] = out->s_per_flop;
+	c[2] = out->s_per_byte;
+	c[3] = out->s_per_call;
+	out->rms = roof_rms(&x, t, n, c);
 	out->n = n;
 	return DLSIM_OK;
 }

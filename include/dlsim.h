@@ -2033,17 +2033,24 @@ struct cal_roof_fit {
 	int n;
 };
 
+/* The loss a roofline fit minimises over the log residuals: their
+ * squares, or Huber's (squares near 0, absolute values beyond 1.345
+ * robust standard deviations, so that a library's few odd kernels do not
+ * pull the rest: cal_fit.c). */
+enum cal_roof_loss { CAL_ROOF_SQUARES = 0, CAL_ROOF_HUBER };
+
 /*
  * Fit times t (s) of n kernels of F FLOPs and Q bytes, each L dependent
  * calls (L NULL: one call each, and no per-call term), by non-negative
  * least squares of the log of predicted over measured (cal_fit.c: the
- * scatter is multiplicative), with a positive FLOP term.  DLSIM_EINVAL
- * for fewer than 3 points, a value not positive and finite (a count of
- * calls below 1), or no feasible fit.
+ * scatter is multiplicative), with a positive FLOP term; CAL_ROOF_HUBER
+ * goes on from there to Huber's loss.  DLSIM_EINVAL for fewer than 3
+ * points, a value not positive and finite (a count of calls below 1), or
+ * no feasible fit.
  */
 int cal_fit_roofline(const double *F, const double *Q, const double *L,
-		     const double *t, int n, struct cal_roof_fit *out,
-		     struct dlsim_err *err);
+		     const double *t, int n, enum cal_roof_loss loss,
+		     struct cal_roof_fit *out, struct dlsim_err *err);
 
 /* The time f gives a kernel of flops and bytes in calls dependent calls. */
 double cal_roof_time(const struct cal_roof_fit *f, double flops,

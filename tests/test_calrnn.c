@@ -101,7 +101,8 @@ START_TEST(fit_roofline_recovers_a_per_call_term)
 		L[i] = 2.0 * T;
 		t[i] = synthetic(F[i], Q[i], L[i], &st);
 	}
-	ck_assert_int_eq(cal_fit_roofline(F, Q, L, t, 24, &f, NULL),
+	ck_assert_int_eq(cal_fit_roofline(F, Q, L, t, 24, CAL_ROOF_SQUARES, &f,
+					  NULL),
 			 DLSIM_OK);
 	ck_assert_uint_eq(f.terms, 15u);
 	ck_assert_msg(fabs(f.fixed_s - T_ONCE) <= 3.0 * sqrt(f.cov[0][0]),
@@ -126,7 +127,8 @@ START_TEST(fit_roofline_refuses_fewer_than_one_call)
 	struct cal_roof_fit f;
 	struct dlsim_err err = { 0, "" };
 
-	ck_assert_int_eq(cal_fit_roofline(F, Q, L, t, 3, &f, &err),
+	ck_assert_int_eq(cal_fit_roofline(F, Q, L, t, 3, CAL_ROOF_SQUARES, &f,
+					  &err),
 			 DLSIM_EINVAL);
 	ck_assert_msg(strstr(err.msg, "point 1") &&
 		      strstr(err.msg, "calls at least 1"), "%s", err.msg);

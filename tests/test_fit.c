@@ -114,8 +114,8 @@ START_TEST(fit_roofline_recovers_its_parameters)
 		t[i] = (5e-6 + F[i] / 1e13 + Q[i] / 1e12) *
 		       (1.0 + 0.02 * noise(&st));
 	}
-	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 20, &f, NULL),
-			 DLSIM_OK);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 20, CAL_ROOF_SQUARES,
+					  &f, NULL), DLSIM_OK);
 	ck_assert_uint_eq(f.terms, 7u);
 	ck_assert_msg(fabs(f.fixed_s - 5e-6) <= 3.0 * sqrt(f.cov[0][0]),
 		      "fixed = %g +- %g", f.fixed_s, sqrt(f.cov[0][0]));
@@ -148,14 +148,26 @@ START_TEST(fit_roofline_drops_a_negative_term)
 		Q[i] = 1e5 * pow(2.0, i);
 		t[i] = F[i] / 1e12 - 1e-6;
 	}
-	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 6, &f, NULL),
-			 DLSIM_OK);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 6, CAL_ROOF_SQUARES,
+					  &f, NULL), DLSIM_OK);
 	ck_assert_uint_eq(f.terms & 1u, 0u);
 	ck_assert(f.fixed_s == 0.0 && f.cov[0][0] == 0.0);
 	ck_assert(f.s_per_flop > 0.9e-12 && f.s_per_flop < 1.1e-12);
 	ck_assert(f.s_per_byte >= 0.0);
 }
 END_TEST
+
+/* Three shapes, each timed at half and at twice t = F / 1e12. */
+static void half_and_double(double F[6], double Q[6], double t[6])
+{
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		F[i] = 1e9 * pow(4.0, i / 2);
+		Q[i] = 1e6 * pow(3.0, i / 2);
+		t[i] = F[i] / 1e12 * (i % 2 ? 2.0 : 0.5);
+	}
+}
 
 /*
  * Multiplicative scatter: each shape timed twice, at half and at twice
@@ -169,19 +181,60 @@ START_TEST(fit_roofline_is_unbiased_in_log)
 {
 	double F[6], Q[6], t[6];
 	struct cal_roof_fit f;
-	int i;
 
-	for (i = 0; i < 6; i++) {
-		F[i] = 1e9 * pow(4.0, i / 2);
-		Q[i] = 1e6 * pow(3.0, i / 2);
-		t[i] = F[i] / 1e12 * (i % 2 ? 2.0 : 0.5);
-	}
-	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 6, &f, NULL),
-			 DLSIM_OK);
+	half_and_double(F, Q, t);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 6, CAL_ROOF_SQUARES,
+					  &f, NULL), DLSIM_OK);
 	ck_assert_uint_eq(f.terms, 2u);
 	ck_assert_msg(fabs(f.s_per_flop / 1e-12 - 1.0) < 1e-9, "%.12g",
 		      f.s_per_flop);
 	ck_assert(fabs(f.rms - log(2.0)) < 1e-9);
+}
+END_TEST
+
+/*
+ * Huber's loss and one kernel ten times slow.  Five shapes, t = F / 1e12
+ * times e^r, r = +a, -a, +a, -a (a = 0.05) and log 10 for the largest.
+ * With the FLOP term alone, u = log(1e12 s) and the log residuals are
+ * u - r.  Least squares: u = mean r = log(10) / 5, s = 10^(1/5) 1e-12 =
+ * 1.58489e-12, 58% slow on every good shape.  Its residuals' median is
+ * u - a; their absolute deviations from it 0, 0, 2a, 2a and log 10 - a,
+ * median 2a: k = 1.345 x 1.4826 x 2a = 0.199411.  Huber's minimum has
+ * the four within k of u (the slow one beyond): 4u - k = 0, u = k / 4,
+ * s = e^(k/4) 1e-12 = 1.051116e-12.  Exact data (the half-and-double
+ * case above has no outlier, a median deviation of log 2) gives what
+ * least squares gives.
+ */
+START_TEST(fit_roofline_huber_discounts_an_outlier)
+{
+	double F[6], Q[6], t[6], r[5] = { 0.05, -0.05, 0.05, -0.05, 0.0 };
+	struct cal_roof_fit f, g;
+	double k = 1.345 * 1.4826 * 0.1;
+	int i;
+
+	r[4] = log(10.0);
+	for (i = 0; i < 5; i++) {
+		F[i] = 1e9 * pow(4.0, i);
+		Q[i] = 1e6 * pow(2.0, i);
+		t[i] = F[i] / 1e12 * exp(r[i]);
+	}
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 5, CAL_ROOF_SQUARES,
+					  &f, NULL), DLSIM_OK);
+	ck_assert_uint_eq(f.terms, 2u);
+	ck_assert_double_eq_tol(f.s_per_flop / 1e-12, pow(10.0, 0.2), 1e-9);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 5, CAL_ROOF_HUBER,
+					  &g, NULL), DLSIM_OK);
+	ck_assert_uint_eq(g.terms, 2u);
+	ck_assert_double_eq_tol(g.s_per_flop / 1e-12, exp(k / 4.0), 1e-6);
+	/* rms stays the rms of the log residuals, at Huber's fit */
+	ck_assert_double_eq_tol(g.rms, sqrt((2.0 * pow(k / 4.0 - 0.05, 2) +
+					     2.0 * pow(k / 4.0 + 0.05, 2) +
+					     pow(k / 4.0 - log(10.0), 2)) / 5.0),
+				1e-6);
+	half_and_double(F, Q, t);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 6, CAL_ROOF_HUBER,
+					  &g, NULL), DLSIM_OK);
+	ck_assert_double_eq_tol(g.s_per_flop / 1e-12, 1.0, 1e-9);
 }
 END_TEST
 
@@ -192,11 +245,11 @@ START_TEST(fit_roofline_rejects_bad_points)
 	struct cal_roof_fit f;
 	struct dlsim_err err = { 0, "" };
 
-	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 3, &f, &err),
-			 DLSIM_EINVAL);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 3, CAL_ROOF_SQUARES,
+					  &f, &err), DLSIM_EINVAL);
 	ck_assert(strstr(err.msg, "point 1") != NULL);
-	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 2, &f, NULL),
-			 DLSIM_EINVAL);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 2, CAL_ROOF_SQUARES,
+					  &f, NULL), DLSIM_EINVAL);
 }
 END_TEST
 
@@ -211,6 +264,7 @@ Suite *suite_fit(void)
 	tcase_add_test(c, fit_roofline_recovers_its_parameters);
 	tcase_add_test(c, fit_roofline_drops_a_negative_term);
 	tcase_add_test(c, fit_roofline_is_unbiased_in_log);
+	tcase_add_test(c, fit_roofline_huber_discounts_an_outlier);
 	tcase_add_test(c, fit_roofline_rejects_bad_points);
 	suite_add_tcase(s, c);
 	return s;
