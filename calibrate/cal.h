@@ -393,7 +393,8 @@ int cal_val_system(const struct cal_vctx *v, const char *spec,
 		   struct hw_system *s, struct hw_calib *cal);
 
 /* Note in v's set that the row on system spec is predicted without the
- * damaged fits cal counted (cal->n_unreadable), the first one named;
+ * damaged fits cal counted (cal->n_unreadable), under the first one's id
+ * (a row on another system with the same first one adds to its count);
  * nothing when there are none.  A damaged fit is skipped by the loader,
  * so the run's caller, not the row, says so. */
 void cal_val_note_calib(const struct cal_vctx *v, const char *spec,

@@ -47,7 +47,8 @@
  * one, and DeepBench's convolutions came out 13% fast on their own data
  * (median signed error), the CNN rows that use them as much; in log space
  * the in-sample bias is 1.5%.  Covariance sigma^2 (J'J)^-1, J the
- * Jacobian of the log residuals, sigma^2 their variance.
+ * Jacobian of the log residuals, sigma^2 their variance (a Huber fit's:
+ * roof_huber_cov).
  * Non-negativity: every subset of the terms that keeps 1/R is fitted and
  * the feasible one with the least error wins (with calls, every subset
  * of the four).  That is the non-negative
@@ -325,8 +326,9 @@ static double roof_basis(const struct roof_points *x, int i, int j)
  * efficiency at normal errors (Huber 1964, Ann. Math. Statist. 35(1);
  * Holland & Welsch 1977, Commun. Statist. A6(9), who give the IRLS);
  * the median absolute deviation over this is sigma at normal errors
- * (1 / 0.6745); below ROOF_EXACT (a log residual: 1e-9 relative) the
- * least-squares fit is exact for half its points. */
+ * (1 / 0.6745).  A scale below ROOF_EXACT (a log residual: 1e-9
+ * relative) means half the residuals sit at their median: nothing to be
+ * robust about. */
 #define ROOF_HUBER_K 1.345
 #define ROOF_MAD_SIGMA 1.4826
 #define ROOF_EXACT 1e-9
@@ -437,6 +439,36 @@ static int roof_descend(const gsl_matrix *X, gsl_vector *b, double k,
 }
 
 /*
+ * C, sigma^2 (J'J)^-1 with sigma^2 = chi2 / (n - p) as least squares
+ * gives it, made the covariance of Huber's estimate at tuning constant k
+ * from the residuals -rho: Huber's (1981, Robust Statistics, ch. 7;
+ * statsmodels' RLM calls it H1) K^2 [sum psi(r)^2 / (n - p)] / f^2
+ * (J'J)^-1, psi(r) r
+ * clipped to +-k, f the share of residuals within k, K = 1 + p (1 - f) /
+ * (n f) (the finite-sample factor).  The outliers count for k each, not
+ * for what least squares would charge them.  Unchanged when no residual
+ * is within k or chi2 is 0.
+ */
+static void roof_huber_cov(const gsl_vector *rho, double k, int p,
+			   double chi2, gsl_matrix *C)
+{
+	size_t i, n = rho->size;
+	double s = 0.0, m = 0.0, f, kf;
+
+	for (i = 0; i < n; i++) {
+		double r = fabs(gsl_vector_get(rho, i));
+
+		s += r <= k ? r * r : k * k;
+		m += r <= k;
+	}
+	if (!(m > 0.0) || !(chi2 > 0.0) || (double)n <= (double)p)
+		return;
+	f = m / (double)n;
+	kf = 1.0 + (double)p * (1.0 - f) / ((double)n * f);
+	gsl_matrix_scale(C, kf * kf * s / (f * f) / chi2);
+}
+
+/*
  * The fit over the terms in mask (bit j: term j): the least squares of
  * sum (log (sum_j c_j basis_j / t))^2, by Gauss-Newton from the linear
  * least squares of the relative error (its first-order form); with hk
@@ -491,6 +523,8 @@ static int roof_subset(const struct roof_points *x, const double *t,
 	roof_jacobian(X, b, J, y);
 	if (gsl_multifit_linear(J, y, d, C, &chi2, w) != GSL_SUCCESS)
 		goto done;
+	if (hk > 0.0)
+		roof_huber_cov(y, hk, p, chi2, C);
 	for (k = 0; k < p; k++) {
 		c[col[k]] = gsl_vector_get(b, (size_t)k);
 		for (j = 0; j < p; j++)
@@ -520,7 +554,7 @@ static double roof_scale(const struct roof_points *x, const double *t,
 	int i, j;
 
 	if (!r)
-		return 0.0;
+		return -1.0;    /* out of memory */
 	for (i = 0; i < n; i++) {
 		double p = 0.0;
 
@@ -618,19 +652,27 @@ int cal_fit_roofline(const double *F, const double *Q, const double *L,
 	old = gsl_set_error_handler_off();
 	rc = roof_best(&x, t, n, 0.0, out);
 	/* Huber's: k from the least-squares fit's scale, held fixed so
-	 * that every mask is judged by one loss; a fit that leaves half its
-	 * points exact has no scale to be robust about */
-	if (!rc && loss == CAL_ROOF_HUBER) {
+	 * that every mask is judged by one loss; below CAL_ROOF_HUBER_MIN
+	 * points the median absolute deviation is one or two of them, too
+	 * coarse a scale to trust */
+	if (!rc && loss == CAL_ROOF_HUBER && n >= CAL_ROOF_HUBER_MIN) {
 		c[0] = out->fixed_s;
 		c[1] = out->s_per_flop;
 		c[2] = out->s_per_byte;
 		c[3] = out->s_per_call;
 		k = ROOF_HUBER_K * roof_scale(&x, t, n, c);
 		memset(&robust, 0, sizeof(robust));
-		if (k > ROOF_EXACT && roof_best(&x, t, n, k, &robust) == 0)
+		if (k < 0.0)
+			rc = -2;
+		else if (k > ROOF_EXACT &&
+			 roof_best(&x, t, n, k, &robust) == 0) {
 			*out = robust;
+			out->huber = 1;
+		}
 	}
 	gsl_set_error_handler(old);
+	if (rc == -2)
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
 	if (rc)
 		return dlsim_err_set(err, DLSIM_EINVAL, "no roofline with a "
 				     "positive FLOP rate fits these %d "

@@ -446,8 +446,8 @@ static int load_row(void *ctx, const struct db_fit *row)
 	if (rc < 0) {         /* damaged: named, never used */
 		snprintf(what, sizeof(what), "fit %lld (%s)",
 			 (long long)row->id, row->kind);
-		if (skip_add(ld->r, what, "its stored parameters cannot be "
-			     "read; not used"))
+		if (skip_add(ld->r, what, "its stored parameters are damaged "
+			     "or out of range; not used"))
 			ld->nomem = 1;
 		return 0;
 	}

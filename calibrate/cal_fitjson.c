@@ -74,6 +74,7 @@ void cal_fit_params_json(FILE *o, const struct cal_fitted *f,
 		if (cal_fitted_has_calls(f))
 			json_num_member(o, "s_per_call", f->roof.s_per_call);
 		json_num_member(o, "flops_per_s", 1.0 / f->roof.s_per_flop);
+		json_str_member(o, "loss", f->roof.huber ? "huber" : "squares");
 		json_str_member(o, "dtype", dtype);
 		json_str_member(o, "device", device);
 	} else {
@@ -204,8 +205,12 @@ static int read_roofline(const struct cal_json_doc *p,
 			 const struct cal_json *cov, int calls,
 			 struct cal_roof_fit *r)
 {
+	const struct cal_json *loss;
 	int i, j;
 
+	loss = cal_json_get(p, &p->v[0], "loss");
+	r->huber = loss && loss->type == CAL_JSON_STRING &&
+		   strcmp(loss->str, "huber") == 0;
 	r->fixed_s = jnum(p, &p->v[0], "fixed_s");
 	r->s_per_flop = jnum(p, &p->v[0], "s_per_flop");
 	r->s_per_byte = jnum(p, &p->v[0], "s_per_byte");
@@ -274,10 +279,13 @@ static int not_negative(double x)
 /*
  * Whether what a row parsed into is a fit the simulator can use: every
  * rate and time of a roofline finite and not below 0 (its FLOP term above
- * 0), a STREAM plateau and every bandwidth level above 0, an allreduce's
- * large-message line (its last segment, the ring's step) with a latency
- * not below 0 and a cost per byte above 0.  Anything else came from a
- * damaged or hand-edited row: named by its readers, never used.
+ * 0: the fit is non-negative by construction), a STREAM plateau and every
+ * bandwidth level above 0 (medians of rates), an allreduce's
+ * large-message line (its last segment, the ring's step) finite with a
+ * cost per byte above 0 (its latency may come out below 0 from noisy
+ * points: hw_calib.c takes it as 0).  Anything else is a damaged or
+ * hand-edited row, or a line that prices bytes at nothing: named by its
+ * readers, never used.
  */
 static int in_domain(const struct cal_fitted *f)
 {
@@ -303,7 +311,7 @@ static int in_domain(const struct cal_fitted *f)
 		if (f->n_segments < 1)
 			return 0;
 		last = &f->seg[f->n_segments - 1];
-		return not_negative(last->a) && positive(last->b);
+		return isfinite(last->a) && positive(last->b);
 	}
 	return 0;
 }

@@ -68,16 +68,25 @@ void cal_val_note_calib(const struct cal_vctx *v, const char *spec,
 			const struct hw_calib *cal)
 {
 	struct cal_val_set *set = v->set;
+	int i;
 
 	if (!set || !cal->n_unreadable)
 		return;
-	if (set->unreadable_rows++ == 0) {
-		set->unreadable_id = cal->unreadable_id;
-		snprintf(set->unreadable_kind, sizeof(set->unreadable_kind),
-			 "%s", cal->unreadable_kind);
-		snprintf(set->unreadable_hw, sizeof(set->unreadable_hw),
-			 "%s", spec);
+	for (i = 0; i < set->n_damaged; i++)
+		if (set->damaged[i].id == cal->unreadable_id) {
+			set->damaged[i].rows++;
+			return;
+		}
+	if (set->n_damaged == CAL_VAL_DAMAGED) {
+		set->damaged_rows_other++;
+		return;
 	}
+	set->damaged[i].id = cal->unreadable_id;
+	snprintf(set->damaged[i].kind, sizeof(set->damaged[i].kind), "%s",
+		 cal->unreadable_kind);
+	snprintf(set->damaged[i].hw, sizeof(set->damaged[i].hw), "%s", spec);
+	set->damaged[i].rows = 1;
+	set->n_damaged++;
 }
 
 /* A data-parallel CNN row: throughput in samples/s. */

@@ -496,11 +496,16 @@ int cli_system_resolve(struct cli_calib_src *src, struct hw_catalog *cat,
 	 * the fits the system uses ("local" keeps its own), or those the
 	 * loader found none usable among */
 	c = out->sys.calib ? out->sys.calib : &out->calib;
-	if (!rc && c->n_unreadable)
+	if (!rc && c->n_unreadable == 1)
 		fprintf(stderr, "dlsim: warning: %s: fit %lld (%s) in the "
-			"calibration database cannot be read and is not used"
-			"%s\n", spec, (long long)c->unreadable_id,
-			c->unreadable_kind, c->n_unreadable > 1 ?
-			", nor are the other damaged ones" : "");
+			"calibration database cannot be used (damaged or out of "
+			"range) and is left out\n", spec,
+			(long long)c->unreadable_id, c->unreadable_kind);
+	else if (!rc && c->n_unreadable > 1)
+		fprintf(stderr, "dlsim: warning: %s: fit %lld (%s) and %d "
+			"more in the calibration database cannot be used "
+			"(damaged or out of range) and are left out\n", spec,
+			(long long)c->unreadable_id, c->unreadable_kind,
+			c->n_unreadable - 1);
 	return rc;
 }

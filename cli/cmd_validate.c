@@ -171,23 +171,29 @@ static int run_files(const struct cli_command *cmd, const struct cli_values *v,
 	return rc;
 }
 
-/* A set predicted without a damaged fit of its hardware's says so on one
- * line of stderr, as predict does; the figures stand. */
+/* A set predicted without a damaged fit of its hardware's says so, a
+ * line of stderr for each fit, as predict does; the figures stand. */
 static void warn_damaged(const struct cal_val_report *rep)
 {
-	int i;
+	int i, j;
 
 	for (i = 0; i < rep->n_sets; i++) {
 		const struct cal_val_set *s = &rep->set[i];
 
-		if (s->unreadable_rows)
+		for (j = 0; j < s->n_damaged; j++)
 			fprintf(stderr, "dlsim: warning: %s: %s: fit %lld (%s) "
-				"in the calibration database cannot be read "
-				"and is not used (%lld row%s)\n", s->name,
-				s->unreadable_hw, (long long)s->unreadable_id,
-				s->unreadable_kind,
-				(long long)s->unreadable_rows,
-				s->unreadable_rows == 1 ? "" : "s");
+				"in the calibration database cannot be used "
+				"(damaged or out of range) and is left out "
+				"(%lld row%s)\n", s->name, s->damaged[j].hw,
+				(long long)s->damaged[j].id,
+				s->damaged[j].kind,
+				(long long)s->damaged[j].rows,
+				s->damaged[j].rows == 1 ? "" : "s");
+		if (s->damaged_rows_other)
+			fprintf(stderr, "dlsim: warning: %s: %lld more row%s "
+				"predicted without other damaged fits\n",
+				s->name, (long long)s->damaged_rows_other,
+				s->damaged_rows_other == 1 ? "" : "s");
 	}
 }
 

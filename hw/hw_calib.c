@@ -173,12 +173,14 @@ static void take_allreduce(struct hw_calib *c, const struct db_fit *row,
 	for (i = 0; i < c->n_rings; i++)
 		if (c->rings[i].ranks == r)
 			return;     /* visited newest first: have it */
-	/* segments run up in size; cal_fit_from_row checked the last */
+	/* segments run up in size; cal_fit_from_row checked the last.  A
+	 * line fitted to noisy points can cross 0 below the sizes it saw:
+	 * no message is free, so its latency counts as 0 */
 	last = &f->seg[f->n_segments - 1];
 	k = 2.0 * (double)(r - 1);
 	g = &c->rings[c->n_rings++];
 	g->ranks = r;
-	g->alpha_s = last->a / k;
+	g->alpha_s = (last->a > 0.0 ? last->a : 0.0) / k;
 	g->beta_s_per_byte = last->b * (double)r / k;
 	g->sigma_beta = sigma(last->cov_bb) * (double)r / k;
 	provenance(&g->fit, row);

@@ -942,12 +942,12 @@ struct hw_calib {
  * step is kept in rings (the newest per R), the one at the most ranks
  * made the intra-node ring (inter none: one name does not say how many
  * devices a node has; hw_calib_load_system does).  Fits of kinds this
- * dlsim does not use are skipped; fits whose parameters are not finite
- * and positive (damaged rows) too, counted in n_unreadable with the
- * first one's id and kind (kept when nothing else is usable).
- * DLSIM_ENOTFOUND ("no usable fits for hardware 'x'") if none is usable,
- * DLSIM_EDB on a query failure; *out is zeroed on failure.  Leaves the
- * database unchanged.
+ * dlsim does not use are skipped; fits that cal_fit_from_row finds
+ * damaged or out of range too, counted in n_unreadable with the first
+ * one's id and kind.  DLSIM_ENOTFOUND ("no usable fits for hardware
+ * 'x'") if none is usable, *out zeroed but for those three counts;
+ * DLSIM_EDB on a query failure, *out zeroed.  Leaves the database
+ * unchanged.
  */
 int hw_calib_load(struct db *db, const char *hw, struct hw_calib *out,
 		  struct dlsim_err *err);
@@ -2031,12 +2031,15 @@ struct cal_roof_fit {
 	unsigned terms;
 	double rms;
 	int n;
+	int huber;                   /* 1: Huber's loss made it (below) */
 };
 
 /* The loss a roofline fit minimises over the log residuals: their
  * squares, or Huber's (squares near 0, absolute values beyond 1.345
  * robust standard deviations, so that a library's few odd kernels do not
- * pull the rest: cal_fit.c). */
+ * pull the rest: cal_fit.c), where there are at least CAL_ROOF_HUBER_MIN
+ * points and they scatter (else least squares, and huber is 0). */
+#define CAL_ROOF_HUBER_MIN 10
 enum cal_roof_loss { CAL_ROOF_SQUARES = 0, CAL_ROOF_HUBER };
 
 /*
@@ -2046,7 +2049,7 @@ enum cal_roof_loss { CAL_ROOF_SQUARES = 0, CAL_ROOF_HUBER };
  * scatter is multiplicative), with a positive FLOP term; CAL_ROOF_HUBER
  * goes on from there to Huber's loss.  DLSIM_EINVAL for fewer than 3
  * points, a value not positive and finite (a count of calls below 1), or
- * no feasible fit.
+ * no feasible fit; DLSIM_ENOMEM.
  */
 int cal_fit_roofline(const double *F, const double *Q, const double *L,
 		     const double *t, int n, enum cal_roof_loss loss,
@@ -2182,6 +2185,7 @@ int cal_fit_load(struct db *db, const char *hw, struct cal_fit_report *out,
 #define CAL_VAL_SETS 32
 #define CAL_VAL_WORST 5
 #define CAL_VAL_REASONS 8
+#define CAL_VAL_DAMAGED 4
 
 /* One row compared: error = predicted / measured - 1. */
 struct cal_val_row {
@@ -2211,13 +2215,17 @@ struct cal_val_set {
 	int n_worst;
 	struct cal_val_row *row;     /* owned: every row compared, in
 					the file's order (rows of them) */
-	int64_t unreadable_rows;     /* rows whose hardware has a damaged
-					fit, predicted without it
-					(hw_calib.n_unreadable) */
-	int64_t unreadable_id;       /* the first such fit, its kind, and
-					the row's hardware */
-	char unreadable_kind[32];
-	char unreadable_hw[64];
+	struct {
+		int64_t id;          /* a damaged fit (hw_calib's first
+					unreadable_id) rows were predicted
+					without, */
+		char kind[32];       /* its kind, */
+		char hw[64];         /* the first row's hardware, */
+		int64_t rows;        /* and how many rows */
+	} damaged[CAL_VAL_DAMAGED];
+	int n_damaged;
+	int64_t damaged_rows_other;  /* rows without a damaged fit past the
+					first CAL_VAL_DAMAGED */
 };
 
 struct cal_val_report {

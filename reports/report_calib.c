@@ -6,7 +6,8 @@
  * CONVENTIONS
  * Every parameter is printed with its 95% interval, value +- 1.96 sigma
  * (the normal approximation: the fits' sigmas come from the least-squares
- * covariance scaled by the residual variance, cal_fit.c).  Times stay in
+ * covariance scaled by the residual variance, or for a Huber fit by its
+ * clipped residuals', cal_fit.c).  Times stay in
  * seconds and sizes in bytes, as stored; the table adds the bandwidth
  * 1/beta in GB/s (10^9 bytes/s) because that is how people read a beta.
  * residual_rms is relative to the measured values for every kind (for a

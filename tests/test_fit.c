@@ -193,46 +193,61 @@ START_TEST(fit_roofline_is_unbiased_in_log)
 END_TEST
 
 /*
- * Huber's loss and one kernel ten times slow.  Five shapes, t = F / 1e12
- * times e^r, r = +a, -a, +a, -a (a = 0.05) and log 10 for the largest.
- * With the FLOP term alone, u = log(1e12 s) and the log residuals are
- * u - r.  Least squares: u = mean r = log(10) / 5, s = 10^(1/5) 1e-12 =
- * 1.58489e-12, 58% slow on every good shape.  Its residuals' median is
- * u - a; their absolute deviations from it 0, 0, 2a, 2a and log 10 - a,
- * median 2a: k = 1.345 x 1.4826 x 2a = 0.199411.  Huber's minimum has
- * the four within k of u (the slow one beyond): 4u - k = 0, u = k / 4,
- * s = e^(k/4) 1e-12 = 1.051116e-12.  Exact data (the half-and-double
- * case above has no outlier, a median deviation of log 2) gives what
- * least squares gives.
+ * Huber's loss and two kernels ten times slow.  Ten shapes, t = F / 1e12
+ * times e^r, r = +a, -a, ... (a = 0.05) for eight and log 10 for the two
+ * largest.  With the FLOP term alone, u = log(1e12 s) and the log
+ * residuals are u - r.  Least squares: u = mean r = log(10) / 5, s =
+ * 10^(1/5) 1e-12 = 1.58489e-12, 58% slow on every good shape.  Its
+ * residuals' median is u - a; their absolute deviations from it 0 (four),
+ * 2a (four) and log 10 - a (two), median 2a: k = 1.345 x 1.4826 x 2a =
+ * 0.199411.  Huber's minimum has the eight within k of u (the slow two
+ * beyond): 8u - 2k = 0, u = k / 4, s = e^(k/4) 1e-12 = 1.051116e-12.
+ * Where every residual is within k (the half-and-double case above: each
+ * log 2 from their median, k 1.38) Huber's fit is the least-squares
+ * one; so is any fit of fewer than CAL_ROOF_HUBER_MIN points.
  */
-START_TEST(fit_roofline_huber_discounts_an_outlier)
+START_TEST(fit_roofline_huber_discounts_outliers)
 {
-	double F[6], Q[6], t[6], r[5] = { 0.05, -0.05, 0.05, -0.05, 0.0 };
+	double F[10], Q[10], t[10], k = 1.345 * 1.4826 * 0.1, u = k / 4.0;
+	double L = log(10.0), ss;
 	struct cal_roof_fit f, g;
-	double k = 1.345 * 1.4826 * 0.1;
 	int i;
 
-	r[4] = log(10.0);
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 10; i++) {
 		F[i] = 1e9 * pow(4.0, i);
 		Q[i] = 1e6 * pow(2.0, i);
-		t[i] = F[i] / 1e12 * exp(r[i]);
+		t[i] = F[i] / 1e12 * exp(i >= 8 ? L : i % 2 ? -0.05 : 0.05);
 	}
-	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 5, CAL_ROOF_SQUARES,
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 10, CAL_ROOF_SQUARES,
 					  &f, NULL), DLSIM_OK);
 	ck_assert_uint_eq(f.terms, 2u);
+	ck_assert(!f.huber);
 	ck_assert_double_eq_tol(f.s_per_flop / 1e-12, pow(10.0, 0.2), 1e-9);
-	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 5, CAL_ROOF_HUBER,
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 10, CAL_ROOF_HUBER,
 					  &g, NULL), DLSIM_OK);
 	ck_assert_uint_eq(g.terms, 2u);
-	ck_assert_double_eq_tol(g.s_per_flop / 1e-12, exp(k / 4.0), 1e-6);
+	ck_assert(g.huber);
+	ck_assert_double_eq_tol(g.s_per_flop / 1e-12, exp(u), 1e-6);
 	/* rms stays the rms of the log residuals, at Huber's fit */
-	ck_assert_double_eq_tol(g.rms, sqrt((2.0 * pow(k / 4.0 - 0.05, 2) +
-					     2.0 * pow(k / 4.0 + 0.05, 2) +
-					     pow(k / 4.0 - log(10.0), 2)) / 5.0),
+	ss = 4.0 * pow(u - 0.05, 2) + 4.0 * pow(u + 0.05, 2);
+	ck_assert_double_eq_tol(g.rms, sqrt((ss + 2.0 * pow(u - L, 2)) / 10.0),
 				1e-6);
+	/* Huber's covariance: J_i = 1 / s, so (J'J)^-1 = s^2 / 10; the slow
+	 * two count k^2 each in sum psi^2, f = 8/10, K = 1 + 0.2 / 8 */
+	ck_assert_double_eq_tol(g.cov[1][1] / (g.s_per_flop * g.s_per_flop),
+				1.025 * 1.025 * (ss + 2.0 * k * k) / 9.0 /
+				0.64 / 10.0, 1e-5);
+	/* five points: least squares, however odd */
+	ck_assert_int_eq(cal_fit_roofline(F + 5, Q + 5, NULL, t + 5, 5,
+					  CAL_ROOF_HUBER, &g, NULL), DLSIM_OK);
+	ck_assert(!g.huber);
 	half_and_double(F, Q, t);
-	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 6, CAL_ROOF_HUBER,
+	for (i = 6; i < 10; i++) {
+		F[i] = F[i - 6];
+		Q[i] = Q[i - 6];
+		t[i] = t[i - 6];
+	}
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 10, CAL_ROOF_HUBER,
 					  &g, NULL), DLSIM_OK);
 	ck_assert_double_eq_tol(g.s_per_flop / 1e-12, 1.0, 1e-9);
 }
@@ -264,7 +279,7 @@ Suite *suite_fit(void)
 	tcase_add_test(c, fit_roofline_recovers_its_parameters);
 	tcase_add_test(c, fit_roofline_drops_a_negative_term);
 	tcase_add_test(c, fit_roofline_is_unbiased_in_log);
-	tcase_add_test(c, fit_roofline_huber_discounts_an_outlier);
+	tcase_add_test(c, fit_roofline_huber_discounts_outliers);
 	tcase_add_test(c, fit_roofline_rejects_bad_points);
 	suite_add_tcase(s, c);
 	return s;

@@ -256,6 +256,41 @@ START_TEST(hwcalib_damaged_rows_are_named_not_taken)
 }
 END_TEST
 
+/*
+ * An allreduce line fitted to noisy points may cross 0 below the sizes
+ * it saw: its latency is taken as 0, not the fit left out.  At 8 ranks
+ * t = -5e-5 s + 3e-10 s/B n gives the ring step alpha 0 and beta
+ * 3e-10 x 8 / 14 s/B.
+ */
+START_TEST(hwcalib_allreduce_below_zero_latency_is_taken_as_zero)
+{
+	struct dlsim_err err = { 0, "" };
+	struct hw_calib c;
+	struct tmpdb t;
+	int i, found = 0;
+
+	tmpdb_open(&t);
+	put_fits(t.db, "box");
+	put_fit(t.db, "box", "alphabeta:allreduce:8", "{\"benchmark\": "
+		"\"allreduce\", \"group\": \"ranks=8\", \"segments\": ["
+		"{\"x_lo\": 65536, \"x_hi\": 6.7e7, \"alpha_s\": -5e-5, "
+		"\"beta_s_per_byte\": 3e-10, \"n\": 6, \"rel_rms\": 0.02}]}",
+		"[[[1e-12, 0], [0, 1e-24]]]", 2000.0);
+	ck_assert_msg(hw_calib_load(t.db, "box", &c, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert_int_eq(c.n_unreadable, 0);
+	for (i = 0; i < c.n_rings; i++)
+		if (c.rings[i].ranks == 8) {
+			found = 1;
+			ck_assert(c.rings[i].alpha_s == 0.0);
+			ck_assert_rel(c.rings[i].beta_s_per_byte,
+				      3e-10 * 8.0 / 14.0, 1e-12);
+		}
+	ck_assert(found);
+	tmpdb_close(&t);
+}
+END_TEST
+
 START_TEST(hwcalib_load_without_fits_is_not_found)
 {
 	struct dlsim_err err = { 0, "" };
@@ -709,6 +744,7 @@ Suite *suite_hwcalib(void)
 	tcase_add_test(tc, hwcalib_load_takes_newest_fits_as_by_hand);
 	tcase_add_test(tc, hwcalib_load_without_fits_is_not_found);
 	tcase_add_test(tc, hwcalib_damaged_rows_are_named_not_taken);
+	tcase_add_test(tc, hwcalib_allreduce_below_zero_latency_is_taken_as_zero);
 	tcase_add_test(tc, hwcalib_load_system_merges_device_and_node);
 	tcase_add_test(tc, hwcalib_inter_node_ring_from_a_fit_across_nodes);
 	tcase_add_test(tc, hwcalib_inter_fit_nearest_the_ranks);

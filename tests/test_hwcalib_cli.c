@@ -110,13 +110,14 @@ START_TEST(hwcalib_cli_catalog_device_uses_and_ignores_fits)
 END_TEST
 
 /* validate --file predicts its rows with t's fits as predict does, and
- * names the damaged fit id once for the set, with the rows it touched:
- * two on v100, none on p100. */
+ * names each damaged fit once for the set, with the rows it touched: two
+ * on v100 (id), and, once p100 has a damaged fit too, one on p100. */
 static void validate_names_damaged_fit(const struct tmpdb *t, int64_t id)
 {
 	char dir[] = "/tmp/dlsim-hwcal-XXXXXX", path[128], args[512];
-	char want[256];
+	char want[512];
 	struct run r;
+	int64_t id2;
 	FILE *f;
 
 	ck_assert(mkdtemp(dir) != NULL);
@@ -132,10 +133,37 @@ static void validate_names_damaged_fit(const struct tmpdb *t, int64_t id)
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	snprintf(want, sizeof(want), "dlsim: warning: mine: v100: fit %lld "
-		 "(gemm:fp16) in the calibration database cannot be read "
-		 "and is not used (2 rows)\n", (long long)id);
+		 "(gemm:fp16) in the calibration database cannot be used "
+		 "(damaged or out of range) and is left out (2 rows)\n",
+		 (long long)id);
 	ck_assert_str_eq(r.err, want);
 	ck_assert(strstr(r.out, "\nmine ") != NULL);
+	id2 = put_fit(t->db, "p100", "stream:triad", "{\"benchmark\": "
+		      "\"stream\", \"group\": \"kernel=triad\", "
+		      "\"bw_Bps\": -1, \"from_bytes\": 1e8}", "[[1e16]]",
+		      2000.0);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	snprintf(want, sizeof(want), "dlsim: warning: mine: v100: fit %lld "
+		 "(gemm:fp16) in the calibration database cannot be used "
+		 "(damaged or out of range) and is left out (2 rows)\n"
+		 "dlsim: warning: mine: p100: fit %lld (stream:triad) in the "
+		 "calibration database cannot be used (damaged or out of "
+		 "range) and is left out (1 row)\n", (long long)id,
+		 (long long)id2);
+	ck_assert_str_eq(r.err, want);
+	/* predict names the first of two and counts the other */
+	put_fit(t->db, "p100", "gemm:fp32", "{\"benchmark\": \"gemm\", "
+		"\"group\": \"dtype=fp32\", \"fixed_s\": -1e-5, "
+		"\"s_per_flop\": 1e-13, \"s_per_byte\": 0}",
+		"[[0, 0, 0], [0, 0, 0], [0, 0, 0]]", 2000.0);
+	snprintf(args, sizeof(args), "predict resnet18 --hw p100 --db %s",
+		 t->path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.err, ") and 1 more in the calibration "
+			     "database cannot be used (damaged or out of "
+			     "range) and are left out\n") != NULL, "%s", r.err);
 	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_int_eq(rmdir(dir), 0);
 }
@@ -164,8 +192,9 @@ START_TEST(hwcalib_cli_damaged_fit_is_named_not_used)
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	snprintf(args, sizeof(args), "dlsim: warning: v100: fit %lld "
-		 "(gemm:fp16) in the calibration database cannot be read "
-		 "and is not used\n", (long long)id);
+		 "(gemm:fp16) in the calibration database cannot be used "
+		 "(damaged or out of range) and is left out\n",
+		 (long long)id);
 	ck_assert_str_eq(r.err, args);
 	ck_assert(strstr(r.out, "calibrated") == NULL);
 	validate_names_damaged_fit(&t, id);
@@ -175,7 +204,8 @@ START_TEST(hwcalib_cli_damaged_fit_is_named_not_used)
 	ck_assert_int_eq(r.status, 1);
 	snprintf(args, sizeof(args), "dlsim: calibrate show: no readable "
 		 "fits for hardware 'v100': fit %lld (gemm:fp16): its stored "
-		 "parameters cannot be read; not used\n", (long long)id);
+		 "parameters are damaged or out of range; not used\n",
+		 (long long)id);
 	ck_assert_str_eq(r.err, args);
 	/* beside a readable fit, show lists it under what it skipped */
 	put_fits(t.db, "v100");
@@ -184,7 +214,8 @@ START_TEST(hwcalib_cli_damaged_fit_is_named_not_used)
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	snprintf(args, sizeof(args), "fit %lld (gemm:fp16): its stored "
-		 "parameters cannot be read; not used", (long long)id);
+		 "parameters are damaged or out of range; not used",
+		 (long long)id);
 	ck_assert_msg(strstr(r.out, args) != NULL, "%s", r.out);
 	ck_assert(strstr(r.out, "future") == NULL);
 	tmpdb_close(&t);
