@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "calibrate/cal.h"
+#include "hw/hw.h"
 #include "core/banned.h"
 
 /* ---------------------------------------------------------------- */
@@ -446,15 +447,34 @@ static int predict_data_parallel(const char *name, const struct model *m,
 	return DLSIM_OK;
 }
 
+/* A row predicted on system s (its hardware resolved), the model named
+ * in the row built: 0, or CAL_VAL_FAILED with err set. */
+static int predict_row(const struct cal_vctx *v, struct user_row *u,
+		       struct hw_system *s, struct cal_vrow *r)
+{
+	struct dlsim_err *err = v->err;
+	const char *name = cal_val_col(v, "model");
+	struct model *m = NULL;
+	int rc;
+
+	if ((rc = in_column("model", model_resolve(name, &m, err), err)))
+		return CAL_VAL_FAILED;
+	rc = read_strategy(v, m, s->n_devices, u, err);
+	if (!rc)
+		rc = u->strategy ? predict_parallel(name, m, s, u, r, err) :
+		     predict_data_parallel(name, m, s, u, r, err);
+	model_free(m);
+	return rc ? CAL_VAL_FAILED : 0;
+}
+
 int cal_val_row_user(const struct cal_vctx *v, struct cal_vrow *r)
 {
 	struct user_row u;
-	struct model *m = NULL;
 	struct hw_system s;
 	struct hw_calib cal;
 	struct hw_local local;
+	struct hw_mark mark;
 	struct dlsim_err *err = v->err;
-	const char *name = cal_val_col(v, "model");
 	size_t n;
 	int rc;
 
@@ -468,21 +488,19 @@ int cal_val_row_user(const struct cal_vctx *v, struct cal_vrow *r)
 	}
 	if ((rc = read_metric(v, &u, err)) || (rc = read_options(v, &u, err)))
 		return CAL_VAL_FAILED;
+	/* a --hw file's entries join the catalog for this row alone: the
+	 * next row may name the same file, whose names would clash */
+	hw_catalog_mark(v->cat, &mark);
 	/* the fits predict would use: the caller's database's */
 	if ((rc = in_column("hw", hw_system_open(v->cat, v->db, cal_val_col(
 							 v, "hw"), &s, &cal,
 						 &local, err), err)))
 		return CAL_VAL_FAILED;
 	cal_val_note_calib(v, cal_val_col(v, "hw"), s.calib ? s.calib : &cal);
-	if ((rc = in_column("model", model_resolve(name, &m, err), err)))
-		return CAL_VAL_FAILED;
-	rc = read_strategy(v, m, s.n_devices, &u, err);
-	if (!rc)
-		rc = u.strategy ? predict_parallel(name, m, &s, &u, r, err) :
-		     predict_data_parallel(name, m, &s, &u, r, err);
-	model_free(m);
+	rc = predict_row(v, &u, &s, r);
+	hw_catalog_rollback(v->cat, &mark);
 	if (rc)
-		return CAL_VAL_FAILED;
+		return rc;
 	r->measured = u.measured;
 	snprintf(r->unit, sizeof(r->unit), "%s", metric_unit(&u));
 	what_options(&u, r);

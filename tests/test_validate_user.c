@@ -476,6 +476,47 @@ START_TEST(validate_user_file_names_its_set)
 }
 END_TEST
 
+/* Rows may name the same --hw file, whose node joins the catalog for
+ * its row alone: the second row does not clash with the first's, and
+ * both predict alike; the catalog is as it was after. */
+START_TEST(validate_user_rows_share_a_hw_file)
+{
+	static const char hw[] =
+		"nodes:\n"
+		"  - name: mybox\n    device: v100\n    devices_per_node: 8\n"
+		"    intra_link: nvlink2\n    intra_links_per_device: 6\n"
+		"    intra_topology: hybrid-cube-mesh\n    nic_link: ib-edr\n"
+		"    nics_per_node: 4\n    network: fat-tree\n"
+		"    source: \"made up for tests: a DGX-1 by another name\"\n"
+		"system:\n  node: mybox\n  count: 2\n";
+	char dir[] = "/tmp/dlsim-vuser-XXXXXX", path[128], yaml[128];
+	char csv[512];
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct cal_val_set out;
+
+	ck_assert(mkdtemp(dir) != NULL);
+	ck_assert_int_eq(hw_catalog_load(NULL, &cat, &err), DLSIM_OK);
+	snprintf(yaml, sizeof(yaml), "%s/mybox.yaml", dir);
+	write_file(yaml, hw);
+	snprintf(path, sizeof(path), "%s/two.csv", dir);
+	snprintf(csv, sizeof(csv), "model,hw,batch,metric,measured\n"
+		 "resnet50,%s,32,samples_per_s,10000\n"
+		 "resnet50,%s,32,samples_per_s,11000\n", yaml, yaml);
+	write_file(path, csv);
+	ck_assert_msg(cal_validate_file(cat, NULL, path, &out, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(out.rows, 2);
+	ck_assert(out.row[0].predicted == out.row[1].predicted);
+	ck_assert_ptr_null(hw_node_find(cat, "mybox"));
+	free(out.row);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(unlink(yaml), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+	hw_catalog_free(cat);
+}
+END_TEST
+
 /* The example file the README shows validates. */
 START_TEST(validate_user_example_runs)
 {
@@ -496,6 +537,7 @@ Suite *suite_validate_user(void)
 
 	tcase_set_timeout(c, 60);
 	tcase_add_test(c, validate_user_rows_are_predicts);
+	tcase_add_test(c, validate_user_rows_share_a_hw_file);
 	tcase_add_test(c, validate_user_refuses_bad_fields);
 	tcase_add_test(c, validate_user_no_flags_and_repeats);
 	tcase_add_test(c, validate_user_uses_the_callers_fits);
