@@ -265,18 +265,16 @@ static int row_horovod(const struct cal_vctx *v, struct cal_vrow *r)
 }
 
 /* A GPT run under a hybrid strategy; *value: step time or TFLOP/s. */
-static int gpt_row(const struct cal_vctx *v, const char *model, int64_t n,
-		   const struct sim_strategy *st, int tflops, double measured,
-		   struct cal_vrow *r)
+static int gpt_row(const struct cal_vctx *v, const char *model,
+		   const char *spec, const struct sim_strategy *st, int tflops,
+		   double measured, struct cal_vrow *r)
 {
 	struct model *m = NULL;
 	struct hw_system s;
 	struct hw_calib cal;
 	struct sim_par_result res;
-	char spec[64];
 	int rc;
 
-	snprintf(spec, sizeof(spec), "a100x%lld", (long long)n);
 	snprintf(r->what, sizeof(r->what), "%s on %s tp %lld pp %lld dp %lld "
 		 "mb %lld gb %lld %s%s", model, spec, (long long)st->tp,
 		 (long long)st->pp, (long long)st->dp,
@@ -311,13 +309,26 @@ static int gpt_row(const struct cal_vctx *v, const char *model, int64_t n,
  */
 #define MEGATRON_DEEPSPEED_DISPATCH_S 66e-6
 
+/* A100s n in their usual node (DGX A100), as Megatron-LM's and vTrain's
+ * single-node rows ran. */
+static const char *a100_spec(int64_t n, char *spec, size_t cap)
+{
+	snprintf(spec, cap, "a100x%lld", (long long)n);
+	return spec;
+}
+
 /* vTrain: fp16, full recomputation, 1F1B (the file's framework column);
- * vocab 50257, vTrain's default (src/config.py).  fit: 1 for the
- * calibration subset (data rows 0, 5, 10, ...), 0 for the rest. */
-static int vtrain_row(const struct cal_vctx *v, struct cal_vrow *r, int fit)
+ * vocab 50257, vTrain's default (src/config.py).  subset: 1 for the
+ * dispatch time's calibration subset (data rows 0, 5, 10, ...), 0 for
+ * the rest, -1 for every row (the multi-node file, on which nothing was
+ * fitted), whose n GPUs fill n / 8 of vTrain's own nodes (vtrain-a100:
+ * 800 Gb/s each, not a DGX A100's 1,600). */
+static int vtrain_row(const struct cal_vctx *v, struct cal_vrow *r,
+		      int subset)
 {
 	struct sim_strategy st;
-	char model[160];
+	char model[160], spec[64];
+	int64_t n = cal_val_int(v, "# GPUs");
 
 	snprintf(model, sizeof(model), "gpt:layers=%lld,hidden=%lld,heads="
 		 "%lld,seq=%lld,vocab=50257,unfused=1",
@@ -333,9 +344,14 @@ static int vtrain_row(const struct cal_vctx *v, struct cal_vrow *r, int fit)
 	st.global_batch = cal_val_int(v, "global batch");
 	st.recompute = SIM_RECOMPUTE_FULL;
 	st.dispatch_s = MEGATRON_DEEPSPEED_DISPATCH_S;
-	if ((v->row % 5 == 0) != fit)
+	if (subset >= 0 && (v->row % 5 == 0) != subset)
 		return -1;      /* the other subset's row */
-	return gpt_row(v, model, cal_val_int(v, "# GPUs"), &st, 0,
+	if (subset < 0)
+		snprintf(spec, sizeof(spec), "vtrain-a100x%lld",
+			 (long long)(n / 8));
+	else
+		a100_spec(n, spec, sizeof(spec));
+	return gpt_row(v, model, spec, &st, 0,
 		       cal_val_num(v, "iteration time (ms)") * 1e-3, r);
 }
 
@@ -349,13 +365,20 @@ static int row_vtrain_fit(const struct cal_vctx *v, struct cal_vrow *r)
 	return vtrain_row(v, r, 1);
 }
 
+static int row_vtrain_multi(const struct cal_vctx *v, struct cal_vrow *r)
+{
+	if (cal_val_int(v, "# GPUs") % 8)
+		return cal_val_skip(r, "GPUs do not fill nodes of 8");
+	return vtrain_row(v, r, -1);
+}
+
 /* Megatron-LM Table 1: the model column's heads, hidden, layers; seq
  * 2048, vocab 51200 (the row's text); TP, PP, DP from parallelism. */
 static int row_megatron(const struct cal_vctx *v, struct cal_vrow *r)
 {
 	struct sim_strategy st;
 	long long a = 0, h = 0, l = 0, tp = 0, pp = 0, dp = 0;
-	char model[160];
+	char model[160], spec[64];
 
 	if (sscanf(strstr(cal_val_col(v, "model"), "heads=") ?
 		   strstr(cal_val_col(v, "model"), "heads=") : "", "heads=%lld, "
@@ -373,7 +396,8 @@ static int row_megatron(const struct cal_vctx *v, struct cal_vrow *r)
 	st.dp = dp;
 	st.global_batch = cal_val_int(v, "global_batch");
 	st.recompute = SIM_RECOMPUTE_FULL;
-	return gpt_row(v, model, cal_val_int(v, "num_accelerators"), &st, 1,
+	return gpt_row(v, model, a100_spec(cal_val_int(v, "num_accelerators"),
+					   spec, sizeof(spec)), &st, 1,
 		       cal_val_num(v, "value"), r);
 }
 
@@ -393,7 +417,7 @@ static int row_korthikanti(const struct cal_vctx *v, struct cal_vrow *r)
 	const char *par = cal_val_col(v, "parallelism");
 	struct sim_strategy st;
 	long long tp = 0, pp = 0, dp = 0;
-	char model[160];
+	char model[160], spec[64];
 	size_t i;
 
 	for (i = 0; i < sizeof(models) / sizeof(models[0]) &&
@@ -419,7 +443,8 @@ static int row_korthikanti(const struct cal_vctx *v, struct cal_vrow *r)
 	} else {
 		st.recompute = SIM_RECOMPUTE_FULL;
 	}
-	return gpt_row(v, model, cal_val_int(v, "num_accelerators"), &st, 0,
+	return gpt_row(v, model, a100_spec(cal_val_int(v, "num_accelerators"),
+					   spec, sizeof(spec)), &st, 0,
 		       cal_val_num(v, "value"), r);
 }
 
@@ -594,6 +619,9 @@ const struct cal_val_set_def cal_val_sets[] = {
 	{ "vtrain_fit", "vtrain_single.csv", "vTrain: the fifth of its rows "
 	  "the dispatch time was fitted on (reported apart)", "s",
 	  row_vtrain_fit, 0, NULL },
+	{ "vtrain_multi", "vtrain_multi.csv", "vTrain: Megatron GPT 3.6B-175B "
+	  "iteration time with TP/PP/DP on 64-512 A100 (8 to a node)", "s",
+	  row_vtrain_multi, 0, NULL },
 	{ "tf_cnn_p100", "tf_cnn_2017.csv", "tf_cnn_benchmarks 2017: five "
 	  "CNNs on P100 (DGX-1), 1-8 GPUs", "samples/s", row_tf_p100, 0, NULL },
 	{ "tf_cnn_k80", "tf_cnn_2017.csv", "tf_cnn_benchmarks 2017: five "

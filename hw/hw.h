@@ -169,6 +169,8 @@ struct hw_raw_node {
 	char *host_link_source;      /* required with host_link */
 	double *overhead_W;          /* optional: NULL when absent */
 	char *overhead_source;       /* required with overhead_W */
+	char *calibration_from;      /* optional: NULL when absent */
+	char *calibration_from_source;  /* required with calibration_from */
 	char *network, *source;
 };
 

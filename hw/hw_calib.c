@@ -390,10 +390,17 @@ int hw_calib_load_system(struct db *db, const struct hw_system *sys,
 			snprintf(out->hw, sizeof(out->hw), "%s", other.hw);
 		}
 	}
-	/* the node's collectives win over any stored under the device */
+	/* the node's collectives win over any stored under the device;
+	 * a node without fits of its own takes its calibration_from's */
 	if (sys->node) {
 		if ((rc = load_quiet(db, sys->node->name, &other, err)))
 			goto fail;
+		if (hw_calib_count(&other) == 0 && sys->node->calib_from[0]) {
+			keep_unreadable(out, &other);
+			if ((rc = load_quiet(db, sys->node->calib_from, &other,
+					     err)))
+				goto fail;
+		}
 		keep_unreadable(out, &other);
 		if (other.n_rings) {
 			out->n_rings = other.n_rings;

@@ -314,6 +314,18 @@ int hw_catalog_check(struct hw_catalog *cat, struct dlsim_err *err)
 					     "%s:%d: node '%s': host_link "
 					     "needs a host_link_source",
 					     n->file, n->line, n->name);
+		if (n->calib_from[0] && !hw_node_find(cat, n->calib_from))
+			return dlsim_err_set(err, DLSIM_EPARSE,
+					     "%s:%d: node '%s': "
+					     "calibration_from '%s' is not a "
+					     "node in the catalog", n->file,
+					     n->line, n->name, n->calib_from);
+		if (n->calib_from[0] && !n->calib_from_source[0])
+			return dlsim_err_set(err, DLSIM_EPARSE,
+					     "%s:%d: node '%s': "
+					     "calibration_from needs a "
+					     "calibration_from_source", n->file,
+					     n->line, n->name);
 	}
 	for (i = 0; i < hw_catalog_n_devices(cat); i++) {
 		const struct hw_device *d = hw_catalog_device(cat, i);

@@ -596,6 +596,11 @@ static int convert_node(struct hw_reader *r, unsigned i,
 	n->overhead_w = rn->overhead_W ? *rn->overhead_W : 0.0;
 	core_strlcpy(n->overhead_source, rn->overhead_source,
 		     sizeof(n->overhead_source));
+	core_strlcpy(n->calib_from, rn->calibration_from ?
+		     rn->calibration_from : "", sizeof(n->calib_from));
+	core_strlcpy(n->calib_from_source, rn->calibration_from_source ?
+		     rn->calibration_from_source : "",
+		     sizeof(n->calib_from_source));
 	core_strlcpy(n->network, rn->network, sizeof(n->network));
 	core_strlcpy(n->source, rn->source, sizeof(n->source));
 	core_strlcpy(n->file, r->name, sizeof(n->file));

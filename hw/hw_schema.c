@@ -243,6 +243,9 @@ static const cyaml_schema_field_t node_fields[] = {
 	CYAML_FIELD_FLOAT_PTR("overhead_W", OPT, struct hw_raw_node,
 			      overhead_W),
 	OSTR("overhead_source", struct hw_raw_node, overhead_source),
+	ONAME("calibration_from", struct hw_raw_node, calibration_from),
+	OSTR("calibration_from_source", struct hw_raw_node,
+	     calibration_from_source),
 	ONAME("network", struct hw_raw_node, network),
 	STR("source", struct hw_raw_node, source),
 	CYAML_FIELD_END

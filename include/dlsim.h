@@ -673,6 +673,11 @@ struct hw_node {
 					(CPUs, memory, NICs, fans); 0: not
 					stated */
 	char overhead_source[HW_SOURCE_LEN];
+	char calib_from[HW_NAME_LEN];  /* a node whose collective fits this
+					  one takes where it has none of its
+					  own (the same node type, measured
+					  under another name); "": none */
+	char calib_from_source[HW_SOURCE_LEN];
 	char source[HW_SOURCE_LEN];
 	char file[160];
 	int line;

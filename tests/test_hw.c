@@ -510,6 +510,46 @@ START_TEST(calibration_from_is_read_and_checked)
 }
 END_TEST
 
+/* Each of n texts read into the test catalog as h.yaml: where want[i] is
+ * NULL the check passes and ok sees the catalog, else it fails naming
+ * want[i]. */
+static void check_node_texts(const char *const *text,
+			     const char *const *want, int n,
+			     void (*ok)(const struct hw_catalog *))
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct hw_catalog *cat = hw_test_catalog();
+		struct dlsim_err err = { 0 };
+
+		ck_assert_msg(hw_catalog_add_text(cat, "h.yaml", text[i],
+						  strlen(text[i]), &err) ==
+			      DLSIM_OK, "%s", err.msg);
+		if (!want[i]) {
+			ck_assert_int_eq(hw_catalog_check(cat, &err), DLSIM_OK);
+			ok(cat);
+		} else {
+			ck_assert_int_eq(hw_catalog_check(cat, &err),
+					 DLSIM_EPARSE);
+			ck_assert_msg(strstr(err.msg, want[i]) != NULL, "%s",
+				      err.msg);
+		}
+		hw_catalog_free(cat);
+	}
+}
+
+static void host_link_ok(const struct hw_catalog *cat)
+{
+	ck_assert_str_eq(hw_node_find(cat, "hbox")->host_link, "tlink");
+}
+
+static void calib_from_ok(const struct hw_catalog *cat)
+{
+	ck_assert_str_eq(hw_node_find(cat, "cbox")->calib_from, "dgxa");
+	ck_assert_str_eq(hw_node_find(cat, "dgxa")->calib_from, "");
+}
+
 /* A node's host_link must name a link and say where it comes from. */
 START_TEST(host_link_is_read_and_checked)
 {
@@ -529,27 +569,35 @@ START_TEST(host_link_is_read_and_checked)
 	static const char *const want[] = { NULL,
 		"host_link 'nolink' is not in the catalog",
 		"host_link needs a host_link_source" };
-	int i;
+	check_node_texts(text, want, 3, host_link_ok);
+}
+END_TEST
 
-	for (i = 0; i < 3; i++) {
-		struct hw_catalog *cat = hw_test_catalog();
-		struct dlsim_err err = { 0 };
-
-		ck_assert_msg(hw_catalog_add_text(cat, "h.yaml", text[i],
-						  strlen(text[i]), &err) ==
-			      DLSIM_OK, "%s", err.msg);
-		if (!want[i]) {
-			ck_assert_int_eq(hw_catalog_check(cat, &err), DLSIM_OK);
-			ck_assert_str_eq(hw_node_find(cat, "hbox")->host_link,
-					 "tlink");
-		} else {
-			ck_assert_int_eq(hw_catalog_check(cat, &err),
-					 DLSIM_EPARSE);
-			ck_assert_msg(strstr(err.msg, want[i]) != NULL, "%s",
-				      err.msg);
-		}
-		hw_catalog_free(cat);
-	}
+/* A node's calibration_from must name a node of the catalog and say
+ * where the fits it takes were measured. */
+START_TEST(node_calibration_from_is_read_and_checked)
+{
+	static const char *const text[] = {
+		"nodes:\n  - name: cbox\n    device: tgpu\n"
+		"    devices_per_node: 1\n    intra_topology: single\n"
+		"    calibration_from: dgxa\n"
+		"    calibration_from_source: \"made up\"\n"
+		"    source: \"made up for tests\"\n",
+		"nodes:\n  - name: cbox\n    device: tgpu\n"
+		"    devices_per_node: 1\n    intra_topology: single\n"
+		"    calibration_from: tgpu\n"
+		"    calibration_from_source: \"made up\"\n"
+		"    source: \"made up for tests\"\n",
+		"nodes:\n  - name: cbox\n    device: tgpu\n"
+		"    devices_per_node: 1\n    intra_topology: single\n"
+		"    calibration_from: dgxa\n    source: \"made up\"\n",
+	};
+	static const char *const want[] = { NULL,
+		"h.yaml:2: node 'cbox': calibration_from 'tgpu' is not a node "
+		"in the catalog",
+		"h.yaml:2: node 'cbox': calibration_from needs a "
+		"calibration_from_source" };
+	check_node_texts(text, want, 3, calib_from_ok);
 }
 END_TEST
 
@@ -591,6 +639,7 @@ Suite *suite_hw(void)
 	tcase_add_test(tc, missing_file_is_eio);
 	tcase_add_test(tc, catalog_check_finds_unknown_link);
 	tcase_add_test(tc, calibration_from_is_read_and_checked);
+	tcase_add_test(tc, node_calibration_from_is_read_and_checked);
 	tcase_add_test(tc, host_link_is_read_and_checked);
 	suite_add_tcase(s, tc);
 

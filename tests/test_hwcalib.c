@@ -394,6 +394,53 @@ END_TEST
  * 4 on the intra fit) 2 x 3 x (1e-5 + n/4 x 2e-10) = 360 us, across (2
  * nodes, n/4 each) 2 x 1 x (1e-5 + n/8 x 1.6e-9) = 420 us: 780 us.
  */
+/* An allreduce fit at 4 ranks, t = alpha + 3e-10 s/B n, under hw. */
+static void put_ring4(struct db *db, const char *hw, const char *alpha)
+{
+	char params[512];
+
+	snprintf(params, sizeof(params), "{\"benchmark\": \"allreduce\", "
+		 "\"group\": \"ranks=4\", \"segments\": [{\"x_lo\": "
+		 "65536, \"x_hi\": 6.7e7, \"alpha_s\": %s, "
+		 "\"beta_s_per_byte\": 3e-10, \"n\": 5, \"rel_rms\": "
+		 "0.01}]}", alpha);
+	put_fit(db, hw, "alphabeta:allreduce:4", params,
+		"[[[1e-12, 0], [0, 9e-24]]]", 2000.0);
+}
+
+/*
+ * A node without fits of its own takes its calibration_from node's (the
+ * same node type, measured under another name): the ring of the file
+ * comment's allreduce:4 fit stored under "twinbox"; its own fits, once
+ * stored, come first.
+ */
+START_TEST(hwcalib_node_takes_its_calibration_from)
+{
+	struct dlsim_err err = { 0, "" };
+	struct hw_calib c;
+	struct tmpdb t;
+	struct rig r;
+
+	rig_init(&r);
+	tmpdb_open(&t);
+	put_ring4(t.db, "twinbox", "6e-5");
+	ck_assert_int_eq(hw_calib_load_system(t.db, &r.sys, &c, &err),
+			 DLSIM_ENOTFOUND);
+	snprintf(r.node.calib_from, sizeof(r.node.calib_from), "twinbox");
+	ck_assert_msg(hw_calib_load_system(t.db, &r.sys, &c, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(c.intra.ranks, 4);
+	ck_assert_rel(c.intra.alpha_s, 1e-5, 1e-12);
+	ck_assert_rel(c.intra.beta_s_per_byte, 2e-10, 1e-12);
+	/* the node's own allreduce fit wins: alpha 6e-5 / 6 -> 1.2e-4 / 6 */
+	put_ring4(t.db, "box", "1.2e-4");
+	ck_assert_int_eq(hw_calib_load_system(t.db, &r.sys, &c, &err),
+			 DLSIM_OK);
+	ck_assert_rel(c.intra.alpha_s, 2e-5, 1e-12);
+	tmpdb_close(&t);
+}
+END_TEST
+
 START_TEST(hwcalib_inter_node_ring_from_a_fit_across_nodes)
 {
 	struct dlsim_err err = { 0, "" };
@@ -746,6 +793,7 @@ Suite *suite_hwcalib(void)
 	tcase_add_test(tc, hwcalib_damaged_rows_are_named_not_taken);
 	tcase_add_test(tc, hwcalib_allreduce_below_zero_latency_is_taken_as_zero);
 	tcase_add_test(tc, hwcalib_load_system_merges_device_and_node);
+	tcase_add_test(tc, hwcalib_node_takes_its_calibration_from);
 	tcase_add_test(tc, hwcalib_inter_node_ring_from_a_fit_across_nodes);
 	tcase_add_test(tc, hwcalib_inter_fit_nearest_the_ranks);
 	tcase_add_test(tc, hwcalib_roofline_uses_curve_and_plateau);

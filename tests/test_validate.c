@@ -92,7 +92,8 @@ END_TEST
 
 /*
  * Structure: vTrain's 1,440 rows are compared, 288 (every fifth, the
- * dispatch time's calibration subset) in vtrain_fit and 1,152 in vtrain;
+ * dispatch time's calibration subset) in vtrain_fit and 1,152 in vtrain,
+ * and its 109 multi-node ones in vtrain_multi;
  * Megatron's 10; Korthikanti's 8; Horovod's 3;
  * P90 >= median; the worst rows are in order of |error|, each with error
  * = predicted / measured - 1.
@@ -101,13 +102,21 @@ START_TEST(validate_record_structure)
 {
 	static const char *const names[] = { "vtrain", "vtrain_fit",
 					     "megatron", "korthikanti",
-					     "horovod", NULL };
+					     "horovod", "vtrain_multi", NULL };
 	static struct cal_val_report rep;
 	const struct cal_val_set *v, *m;
 	int k;
 
 	validate_all(&rep, names);
-	ck_assert_int_eq(rep.n_sets, 5);
+	ck_assert_int_eq(rep.n_sets, 6);
+	/* vTrain's multi-node 109, all compared; the first is 3.6B on 64
+	 * GPUs, 3,566.5 ms, predicted on eight of vTrain's nodes */
+	ck_assert_int_eq(find(&rep, "vtrain_multi")->rows, 109);
+	ck_assert_int_eq(find(&rep, "vtrain_multi")->skipped, 0);
+	ck_assert(find(&rep, "vtrain_multi")->row[0].measured == 3.5665);
+	ck_assert_ptr_nonnull(strstr(find(&rep, "vtrain_multi")->row[0].what,
+				     "on vtrain-a100x8 tp 1 pp 1 dp 64 mb 8 "
+				     "gb 512 full"));
 	v = find(&rep, "vtrain");
 	m = find(&rep, "megatron");
 	ck_assert_int_eq(v->rows, 1152);
