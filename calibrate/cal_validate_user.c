@@ -494,8 +494,11 @@ int cal_val_row_user(const struct cal_vctx *v, struct cal_vrow *r)
 	/* the fits predict would use: the caller's database's */
 	if ((rc = in_column("hw", hw_system_open(v->cat, v->db, cal_val_col(
 							 v, "hw"), &s, &cal,
-						 &local, err), err)))
+						 &local, err), err))) {
+		/* a file merged before its fits failed to load */
+		hw_catalog_rollback(v->cat, &mark);
 		return CAL_VAL_FAILED;
+	}
 	cal_val_note_calib(v, cal_val_col(v, "hw"), s.calib ? s.calib : &cal);
 	rc = predict_row(v, &u, &s, r);
 	hw_catalog_rollback(v->cat, &mark);

@@ -370,6 +370,27 @@ static int load_quiet(struct db *db, const char *name, struct hw_calib *out,
 	return rc ? dlsim_err_set(err, rc, "%s", quiet.msg) : DLSIM_OK;
 }
 
+/*
+ * Into o (the node's own fits, which have no rings), the allreduce rings
+ * of node's calibration_from at most one node wide: the same node type's
+ * inside, where across nodes it measured its own network, not this one.
+ */
+static int borrow_rings(struct db *db, const struct hw_node *node,
+			struct hw_calib *out, struct hw_calib *o,
+			struct dlsim_err *err)
+{
+	struct hw_calib from;
+	int i, rc;
+
+	if ((rc = load_quiet(db, node->calib_from, &from, err)))
+		return rc;
+	keep_unreadable(out, &from);
+	for (i = 0; i < from.n_rings; i++)
+		if (from.rings[i].ranks <= node->devices_per_node)
+			o->rings[o->n_rings++] = from.rings[i];
+	return DLSIM_OK;
+}
+
 int hw_calib_load_system(struct db *db, const struct hw_system *sys,
 			 struct hw_calib *out, struct dlsim_err *err)
 {
@@ -391,16 +412,14 @@ int hw_calib_load_system(struct db *db, const struct hw_system *sys,
 		}
 	}
 	/* the node's collectives win over any stored under the device;
-	 * a node without fits of its own takes its calibration_from's */
+	 * a node without collective fits of its own takes its
+	 * calibration_from's */
 	if (sys->node) {
 		if ((rc = load_quiet(db, sys->node->name, &other, err)))
 			goto fail;
-		if (hw_calib_count(&other) == 0 && sys->node->calib_from[0]) {
-			keep_unreadable(out, &other);
-			if ((rc = load_quiet(db, sys->node->calib_from, &other,
-					     err)))
-				goto fail;
-		}
+		if (!other.n_rings && sys->node->calib_from[0] &&
+		    (rc = borrow_rings(db, sys->node, out, &other, err)))
+			goto fail;
 		keep_unreadable(out, &other);
 		if (other.n_rings) {
 			out->n_rings = other.n_rings;

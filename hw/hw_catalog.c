@@ -326,6 +326,15 @@ int hw_catalog_check(struct hw_catalog *cat, struct dlsim_err *err)
 					     "calibration_from needs a "
 					     "calibration_from_source", n->file,
 					     n->line, n->name);
+		/* held by the name the fits are stored under, not an
+		 * alias it was given by */
+		if (n->calib_from[0]) {
+			struct hw_node *mn = cat->nodes.v[i];
+
+			core_strlcpy(mn->calib_from,
+				     hw_node_find(cat, n->calib_from)->name,
+				     sizeof(mn->calib_from));
+		}
 	}
 	for (i = 0; i < hw_catalog_n_devices(cat); i++) {
 		const struct hw_device *d = hw_catalog_device(cat, i);

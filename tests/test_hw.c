@@ -574,13 +574,14 @@ START_TEST(host_link_is_read_and_checked)
 END_TEST
 
 /* A node's calibration_from must name a node of the catalog and say
- * where the fits it takes were measured. */
+ * where the fits it takes were measured; named by an alias (dgx-a), it
+ * is held by the name the fits are stored under (dgxa). */
 START_TEST(node_calibration_from_is_read_and_checked)
 {
 	static const char *const text[] = {
 		"nodes:\n  - name: cbox\n    device: tgpu\n"
 		"    devices_per_node: 1\n    intra_topology: single\n"
-		"    calibration_from: dgxa\n"
+		"    calibration_from: dgx-a\n"
 		"    calibration_from_source: \"made up\"\n"
 		"    source: \"made up for tests\"\n",
 		"nodes:\n  - name: cbox\n    device: tgpu\n"

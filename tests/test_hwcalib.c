@@ -409,10 +409,12 @@ static void put_ring4(struct db *db, const char *hw, const char *alpha)
 }
 
 /*
- * A node without fits of its own takes its calibration_from node's (the
- * same node type, measured under another name): the ring of the file
- * comment's allreduce:4 fit stored under "twinbox"; its own fits, once
- * stored, come first.
+ * A node without collective fits of its own takes its calibration_from
+ * node's (the same node type, measured under another name) that are at
+ * most one node wide: the ring of the file comment's allreduce:4 fit
+ * stored under "twinbox", not its 8-rank fit (across nodes: another
+ * network), also when the node has kernel fits of its own; its own
+ * collective fits, once stored, come first.
  */
 START_TEST(hwcalib_node_takes_its_calibration_from)
 {
@@ -424,11 +426,20 @@ START_TEST(hwcalib_node_takes_its_calibration_from)
 	rig_init(&r);
 	tmpdb_open(&t);
 	put_ring4(t.db, "twinbox", "6e-5");
+	put_fit(t.db, "twinbox", "alphabeta:allreduce:8", "{\"benchmark\": "
+		"\"allreduce\", \"group\": \"ranks=8\", \"segments\": ["
+		"{\"x_lo\": 65536, \"x_hi\": 6.7e7, \"alpha_s\": 1e-4, "
+		"\"beta_s_per_byte\": 1e-9, \"n\": 5, \"rel_rms\": 0.01}]}",
+		"[[[1e-12, 0], [0, 9e-24]]]", 2000.0);
 	ck_assert_int_eq(hw_calib_load_system(t.db, &r.sys, &c, &err),
 			 DLSIM_ENOTFOUND);
 	snprintf(r.node.calib_from, sizeof(r.node.calib_from), "twinbox");
+	put_fit(t.db, "box", "gemm:fp32", "{\"benchmark\": \"gemm\", "
+		"\"group\": \"dtype=fp32\", \"flops_max\": 1e11, "
+		"\"flops_half\": 1e8}", "[[1e18, 0], [0, 1]]", 1000.0);
 	ck_assert_msg(hw_calib_load_system(t.db, &r.sys, &c, &err) ==
 		      DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(c.n_rings, 1);
 	ck_assert_int_eq(c.intra.ranks, 4);
 	ck_assert_rel(c.intra.alpha_s, 1e-5, 1e-12);
 	ck_assert_rel(c.intra.beta_s_per_byte, 2e-10, 1e-12);
