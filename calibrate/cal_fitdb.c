@@ -41,7 +41,9 @@
  * WHAT A FIT ROW HOLDS
  * kind "alphabeta:<benchmark>:<ranks>", "gemm:<dtype>", "conv:<dtype>",
  * "conv3x3:<dtype>" (class 3x3s1), "conv1x1:<dtype>" (class 1x1s1),
- * "conv1x1s:<dtype>" (class 1x1strided), "rnn:<dtype>",
+ * "conv1x1s:<dtype>" (class 1x1strided), "rnn_lstm:<dtype>",
+ * "rnn_gru:<dtype>", "rnn_tanh:<dtype>" (each cell; "rnn:<dtype>", every
+ * cell together, is what earlier versions stored and is still read),
  * "stream:<kernel>" or "bwcurve:<kernel>" (at most 31 characters);
  * params_json always has
  * "benchmark" and "group" (kind alone does not tell in-place from
@@ -148,17 +150,23 @@ static int skip_add(struct cal_fit_report *r, const char *what,
 	return 0;
 }
 
-/* What a conv class adds to the kind's benchmark: "conv3x3", "conv1x1",
+/* What a class adds to the kind's benchmark: "conv3x3", "conv1x1",
  * "conv1x1s" or plain "conv" (class "other", and GEMMs, which have
- * none). */
-static const char *conv_class_suffix(const char *cls)
+ * none); a recurrent cell "rnn_lstm", "rnn_gru" or "rnn_tanh" (a vanilla
+ * RNN, cuDNN's CUDNN_RNN_TANH). */
+static const char *class_suffix(const char *cls)
 {
-	if (strcmp(cls, "3x3s1") == 0)
-		return "3x3";
-	if (strcmp(cls, "1x1s1") == 0)
-		return "1x1";
-	if (strcmp(cls, "1x1strided") == 0)
-		return "1x1s";
+	static const struct {
+		const char *cls, *suffix;
+	} map[] = {
+		{ "3x3s1", "3x3" }, { "1x1s1", "1x1" }, { "1x1strided", "1x1s" },
+		{ "lstm", "_lstm" }, { "gru", "_gru" }, { "vanilla", "_tanh" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(cls, map[i].cls) == 0)
+			return map[i].suffix;
 	return "";
 }
 
@@ -177,7 +185,7 @@ static int make_kind(struct cal_fitted *f, char *dtype, char *device,
 						     sizeof(v))[0] ? v : "0");
 	else if (f->model == CAL_MODEL_ROOFLINE)
 		w = snprintf(f->kind, sizeof(f->kind), "%s%s:%s",
-			     f->benchmark, conv_class_suffix(cal_param_get(
+			     f->benchmark, class_suffix(cal_param_get(
 				     f->group, "class", v, sizeof(v))),
 			     dtype[0] ? dtype : "unknown");
 	else

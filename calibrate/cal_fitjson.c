@@ -256,7 +256,8 @@ static int known_kind(const char *kind)
 {
 	static const char *const prefix[] = {
 		"alphabeta:", "gemm:", "conv:", "conv3x3:", "conv1x1:",
-		"conv1x1s:", "rnn:", "bwcurve:", "stream:"
+		"conv1x1s:", "rnn:", "rnn_lstm:", "rnn_gru:", "rnn_tanh:",
+		"bwcurve:", "stream:"
 	};
 	size_t i;
 
@@ -366,10 +367,12 @@ int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 		   strncmp(f->kind, "conv3x3:", 8) == 0 ||
 		   strncmp(f->kind, "conv1x1:", 8) == 0 ||
 		   strncmp(f->kind, "conv1x1s:", 9) == 0 ||
-		   strncmp(f->kind, "rnn:", 4) == 0) {
+		   strncmp(f->kind, "rnn", 3) == 0) {
+		/* "rnn" here is rnn: and the cells' rnn_lstm: and so on,
+		 * known_kind having let no other through */
 		f->model = CAL_MODEL_ROOFLINE;
-		if (read_roofline(&p, &c, cov,
-				  strncmp(f->kind, "rnn:", 4) == 0, &f->roof))
+		if (read_roofline(&p, &c, cov, strncmp(f->kind, "rnn", 3) == 0,
+				  &f->roof))
 			goto cleanup;
 		f->roof.n = (int)f->n_samples;
 		f->roof.rms = f->residual_rms;

@@ -27,7 +27,11 @@
  * pass fwd or bwd) is sized as the simulator sizes the layer
  * (cal_rnn_pass_cost: FLOPs, bytes, and the dependent calls a point
  * carries as the third variable of its fit); its group is the dtype,
- * math, setting and device, every cell together.  Its weight gradient
+ * math, setting and device, and its cell ("class=lstm", "gru" or
+ * "vanilla": cuDNN runs each cell's own step kernels, and one fit for
+ * all three put DeepBench's vanilla rows 10% fast; held out over the
+ * four fold splits, 15.03/18.59/15.88/18.41% went to 11.39/10.90/11.63/
+ * 13.47% when each cell got its own).  Its weight gradient
  * (pass bwd_weights) is one GEMM, which the GEMM fit costs: passed over.
  *
  * Tried and not kept: a class of its own for the input layer's
@@ -409,6 +413,9 @@ static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 			return 0;
 		}
 		p->y = p->x / s->value;
+		/* each cell its own fit: rnn_size knows the name */
+		cls = cal_param_get(s->params, "cell", cls_buf,
+				    sizeof(cls_buf));
 	} else if (models[m].model == CAL_MODEL_ROOFLINE) {
 		kernel_size(s->benchmark, s->params, &p->x, &p->q, &cls);
 		p->y = p->x / s->value;

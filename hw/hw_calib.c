@@ -63,6 +63,9 @@ static int kernel_of(const char *kind, enum model_kernel *k,
 		{ "conv1x1:", MODEL_KERNEL_CONV1X1 },
 		{ "conv1x1s:", MODEL_KERNEL_CONV1X1_STRIDED },
 		{ "rnn:", MODEL_KERNEL_RECURRENT },
+		{ "rnn_lstm:", MODEL_KERNEL_LSTM },
+		{ "rnn_gru:", MODEL_KERNEL_GRU },
+		{ "rnn_tanh:", MODEL_KERNEL_RNN_TANH },
 	};
 	size_t i, n;
 
@@ -109,7 +112,7 @@ static void take_kernel(struct hw_calib *c, const struct db_fit *row,
 	kc->s_per_flop = r->s_per_flop;
 	kc->s_per_byte = r->s_per_byte;
 	kc->s_per_call = r->s_per_call;
-	kc->per_call = k == MODEL_KERNEL_RECURRENT;
+	kc->per_call = model_kernel_is_recurrent(k);
 	for (i = 0; i < CAL_ROOF_TERMS; i++)
 		kc->sigma[i] = sigma(r->cov[i][i]);
 	provenance(&kc->fit, row);

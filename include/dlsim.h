@@ -319,11 +319,14 @@ struct model_layer {
  * efficiency and calibration fit.  Grouped
  * and depthwise convolutions (groups > 1) count as vector work: cuDNN's
  * usual kernels for them do not use tensor units (model_layer.c says why).
- * A recurrent layer's forward and backward-data passes
- * (MODEL_KERNEL_RECURRENT) are chains of small dependent GEMMs: the GEMM
- * efficiency in the catalog, a fit of their own where recurrent kernels
- * were measured ("rnn:<dtype>", with a cost per dependent call), else
- * the GEMM fit.
+ * A recurrent layer's forward and backward-data passes are chains of
+ * small dependent GEMMs, one class per cell (MODEL_KERNEL_LSTM,
+ * MODEL_KERNEL_GRU, MODEL_KERNEL_RNN_TANH: cuDNN runs each cell's own
+ * step kernels): the GEMM efficiency in the catalog, a fit of the
+ * cell's own where its chains were measured ("rnn_lstm:<dtype>",
+ * "rnn_gru:<dtype>", "rnn_tanh:<dtype>", with a cost per dependent
+ * call), else the fit of every cell together that earlier versions
+ * stored (MODEL_KERNEL_RECURRENT, "rnn:<dtype>"), else the GEMM fit.
  */
 enum model_kernel {
 	MODEL_KERNEL_VECTOR = 0,
@@ -332,9 +335,18 @@ enum model_kernel {
 	MODEL_KERNEL_CONV3X3,
 	MODEL_KERNEL_CONV1X1,
 	MODEL_KERNEL_CONV1X1_STRIDED,
-	MODEL_KERNEL_RECURRENT,
+	MODEL_KERNEL_RECURRENT,      /* no layer's: the pooled fit */
+	MODEL_KERNEL_LSTM,
+	MODEL_KERNEL_GRU,
+	MODEL_KERNEL_RNN_TANH,
 	MODEL_KERNEL_COUNT
 };
+
+/* 1 for the recurrent classes (a pooled or a cell's chain). */
+static inline int model_kernel_is_recurrent(enum model_kernel k)
+{
+	return k >= MODEL_KERNEL_RECURRENT && k <= MODEL_KERNEL_RNN_TANH;
+}
 
 /* Costs of one pass of one layer for a whole batch. */
 struct model_pass_cost {
@@ -854,10 +866,12 @@ struct hw_calib_fit {
  * hardware name.  Each override is present when its fit's id is not 0.
  *
  * - Kernels, per class (GEMM, convolution, 3x3 stride-1 convolution,
- *   1x1 convolution at stride 1 and strided, recurrent) and precision:
- *   the calibrated roofline of `calibrate fit` (kinds "gemm:<dtype>",
- *   "conv:<dtype>", "conv3x3:<dtype>", "conv1x1:<dtype>",
- *   "conv1x1s:<dtype>", "rnn:<dtype>"), a pass of F FLOPs moving Q bytes
+ *   1x1 convolution at stride 1 and strided, each recurrent cell) and
+ *   precision: the calibrated roofline of `calibrate fit` (kinds
+ *   "gemm:<dtype>", "conv:<dtype>", "conv3x3:<dtype>", "conv1x1:<dtype>",
+ *   "conv1x1s:<dtype>", "rnn_lstm:<dtype>", "rnn_gru:<dtype>",
+ *   "rnn_tanh:<dtype>", and "rnn:<dtype>", every cell's, as earlier
+ *   versions stored it), a pass of F FLOPs moving Q bytes
  *   in L dependent calls taking fixed_s L + F s_per_flop + Q s_per_byte
  *   (fixed_s + s_per_call L for a recurrent fit, per_call).  A class
  *   with no fit of its own takes the one sim_calib_kernel names: a 1x1
@@ -2097,8 +2111,9 @@ double cal_roof_time(const struct cal_roof_fit *f, double flops,
  *                         FLOPs, bytes and dependent calls the
  *                         simulator counts for the layer
  *                         (cal_rnn_pass_cost), the roofline with its
- *                         per-call term, every cell together; kind
- *                         "rnn:<dtype>";
+ *                         per-call term, a fit per cell; kinds
+ *                         "rnn_lstm:<dtype>", "rnn_gru:<dtype>",
+ *                         "rnn_tanh:<dtype>" (vanilla);
  *   CAL_MODEL_PLATEAU     stream: the median rate (B/s) of the working
  *                         sets at least half the largest (the DRAM
  *                         plateau); kind "stream:<kernel>", n_segments

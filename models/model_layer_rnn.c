@@ -94,13 +94,15 @@
  *   units but is costed with its pass at the GEMM rate; it is 38 / (8
  *   (I + H)) of an LSTM's FLOPs (under 1% at H = 1024).
  * - The per-step GEMMs are small (n x G H x H); the forward and
- *   backward-data passes are their own kernel class
- *   (MODEL_KERNEL_RECURRENT) with each step's two launches, GEMM and
- *   element-wise (model_pass_cost.launches = 2T), so that a calibration
- *   measured on recurrent layers (kind "rnn:<dtype>": a cost per call,
- *   and rates of the chain's own) costs them; without one they take the
- *   GEMM's, whose rates are of single large calls.  One set of rates
- *   serves every cell, hidden size and batch: cuDNN's algorithm choices
+ *   backward-data passes are a kernel class of their cell's
+ *   (MODEL_KERNEL_LSTM, _GRU, _RNN_TANH) with each step's two launches,
+ *   GEMM and element-wise (model_pass_cost.launches = 2T), so that a
+ *   calibration measured on that cell's layers (kind "rnn_lstm:<dtype>"
+ *   and so on: a cost per call, and rates of the chain's own) costs
+ *   them; without one they take every cell's ("rnn:<dtype>", what
+ *   earlier versions fitted), else the GEMM's, whose rates are of single
+ *   large calls.  One set of rates a cell serves every hidden size and
+ *   batch: cuDNN's algorithm choices
  *   (DeepBench's Pascal rows at batch 32 run 2-3 times slower than at 16
  *   or 64) are residuals (dlsim validate --set deepbench_rnn_heldout).
  * - The interaction's MACs are the P distinct pairs; PyTorch's bmm

@@ -58,7 +58,8 @@
  *   layer's 2T, an unfused attention's 3-6: model_pass_cost.launches)
  *   pays k launches, or with a fitted roofline k fixed costs: each waits
  *   for the last, so neither hides behind the others' work.  A recurrent
- *   pass with a fit of its own ("rnn:<dtype>", measured on such chains)
+ *   pass with a fit of its cell's ("rnn_lstm:<dtype>" and so on, or
+ *   every cell's, "rnn:<dtype>", measured on such chains)
  *   pays that fit's fixed cost once and its per-call cost k times.  A
  *   pass fused into the kernel before it (model_pass_cost.fused) pays
  *   none.
@@ -93,6 +94,11 @@ const struct hw_calib_kernel *sim_calib_kernel(const struct hw_calib *cal,
 	if ((k == MODEL_KERNEL_CONV1X1 || k == MODEL_KERNEL_CONV1X1_STRIDED) &&
 	    cal->kernel[MODEL_KERNEL_CONV][p].fit.id)
 		return &cal->kernel[MODEL_KERNEL_CONV][p];
+	/* a cell without a fit of its own: every cell's, where an earlier
+	 * version stored one */
+	if (model_kernel_is_recurrent(k) &&
+	    cal->kernel[MODEL_KERNEL_RECURRENT][p].fit.id)
+		return &cal->kernel[MODEL_KERNEL_RECURRENT][p];
 	/* convolutions run as GEMMs, a recurrent layer's steps are GEMMs */
 	return cal->kernel[MODEL_KERNEL_GEMM][p].fit.id ?
 	       &cal->kernel[MODEL_KERNEL_GEMM][p] : NULL;
@@ -115,6 +121,9 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 	r->rate[MODEL_KERNEL_CONV1X1_STRIDED] =
 		pk->matrix_flops * pk->eff_conv1x1s;
 	r->rate[MODEL_KERNEL_RECURRENT] = pk->matrix_flops * pk->eff_gemm;
+	r->rate[MODEL_KERNEL_LSTM] = r->rate[MODEL_KERNEL_RECURRENT];
+	r->rate[MODEL_KERNEL_GRU] = r->rate[MODEL_KERNEL_RECURRENT];
+	r->rate[MODEL_KERNEL_RNN_TANH] = r->rate[MODEL_KERNEL_RECURRENT];
 	r->bandwidth_Bps = d->mem[0].bandwidth_Bps * d->eff_memory;
 	r->cycle_s = clock > 0.0 ? 1.0 / clock : 0.0;
 	r->launch_s = d->launch_overhead_s;

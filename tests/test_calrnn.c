@@ -63,11 +63,11 @@ START_TEST(rnn_pass_cost_by_hand)
 	ck_assert_int_eq(cal_rnn_pass_cost(MODEL_RNN, 3, 2, 3, MODEL_PASS_FWD,
 					   4, &c), 0);
 	ck_assert(c.flops == 288.0 && c.bytes == 600.0 && c.launches == 6.0);
-	ck_assert_int_eq(c.kernel, MODEL_KERNEL_RECURRENT);
+	ck_assert_int_eq(c.kernel, MODEL_KERNEL_RNN_TANH);
 	ck_assert_int_eq(cal_rnn_pass_cost(MODEL_RNN, 3, 2, 3,
 					   MODEL_PASS_BWD_DATA, 4, &c), 0);
 	ck_assert(c.flops == 198.0 && c.bytes == 528.0 && c.launches == 6.0);
-	ck_assert_int_eq(c.kernel, MODEL_KERNEL_RECURRENT);
+	ck_assert_int_eq(c.kernel, MODEL_KERNEL_RNN_TANH);
 	ck_assert_int_eq(cal_rnn_pass_cost(MODEL_RNN, 3, 2, 3,
 					   MODEL_PASS_BWD_WEIGHT, 4, &c), 0);
 	ck_assert_int_eq(c.kernel, MODEL_KERNEL_GEMM);
@@ -187,19 +187,21 @@ static void store_rnn(struct db *db)
 		      err.msg);
 }
 
-static const struct cal_fitted *find_rnn(const struct cal_fit_report *r)
+static const struct cal_fitted *find_rnn(const struct cal_fit_report *r,
+					 const char *kind)
 {
 	int i;
 
 	for (i = 0; i < r->n_fit; i++)
-		if (strcmp(r->fit[i].kind, "rnn:fp32") == 0)
+		if (strcmp(r->fit[i].kind, kind) == 0)
 			return &r->fit[i];
 	return NULL;
 }
 
-/* The fit is stored as "rnn:fp32" with its per-call term and comes
- * back from the database with it; the weight gradients are passed over,
- * with the reason. */
+/* Each cell's fit is stored, "rnn_lstm:fp32" and "rnn_gru:fp32" (16 and
+ * 14 of the 30 passes), with its per-call term, and comes back from the
+ * database with it; the weight gradients are passed over, with the
+ * reason. */
 START_TEST(cal_fit_rnn_is_stored_and_read_back)
 {
 	struct dlsim_err err = { 0, "" };
@@ -212,12 +214,14 @@ START_TEST(cal_fit_rnn_is_stored_and_read_back)
 	store_rnn(t.db);
 	ck_assert_msg(cal_fit_hw(t.db, "rnnbox", &r, &err) == DLSIM_OK, "%s",
 		      err.msg);
-	ck_assert_int_eq(r.n_fit, 1);
-	f = find_rnn(&r);
+	ck_assert_int_eq(r.n_fit, 2);
+	ck_assert(find_rnn(&r, "rnn_gru:fp32") != NULL);
+	ck_assert_int_eq(find_rnn(&r, "rnn_gru:fp32")->n_samples, 14);
+	f = find_rnn(&r, "rnn_lstm:fp32");
 	ck_assert(f != NULL && cal_fitted_has_calls(f));
 	ck_assert_str_eq(f->group, "dtype=fp32 math=fp32 setting=training "
-			 "device=Synth");
-	ck_assert_int_eq(f->n_samples, 30);
+			 "device=Synth class=lstm");
+	ck_assert_int_eq(f->n_samples, 16);
 	ck_assert_msg(fabs(f->roof.s_per_call - T_CALL) <=
 		      3.0 * sqrt(f->roof.cov[3][3]), "s/call = %g +- %g",
 		      f->roof.s_per_call, sqrt(f->roof.cov[3][3]));
@@ -227,7 +231,7 @@ START_TEST(cal_fit_rnn_is_stored_and_read_back)
 	ck_assert(passed);
 	cal_fit_report_release(&r);
 	ck_assert_int_eq(cal_fit_load(t.db, "rnnbox", &r, &err), DLSIM_OK);
-	f = find_rnn(&r);
+	f = find_rnn(&r, "rnn_lstm:fp32");
 	ck_assert(f != NULL && f->model == CAL_MODEL_ROOFLINE);
 	ck_assert_msg(fabs(f->roof.s_per_call - T_CALL) <=
 		      3.0 * sqrt(f->roof.cov[3][3]), "read back: %g",
@@ -325,6 +329,53 @@ static void load_v100(const char *rnn_params, struct hw_system *s,
 	s->calib = cal;
 }
 
+/*
+ * A cell's own fit wins over every cell's (the pooled "rnn:" fit earlier
+ * versions stored), which a cell without one of its own takes, and
+ * without either a cell takes the GEMM fit: LSTM its own, GRU the
+ * pooled, and, with no pooled fit, GRU the GEMM's.
+ */
+START_TEST(cell_fit_then_pooled_then_gemm)
+{
+	static const char lstm[] = "{\"benchmark\": \"rnn\", \"group\": "
+		"\"dtype=fp32 class=lstm\", \"fixed_s\": 5e-5, "
+		"\"s_per_flop\": 2e-13, \"s_per_byte\": 0, "
+		"\"s_per_call\": 7e-6}";
+	static const char pooled[] = "{\"benchmark\": \"rnn\", \"group\": "
+		"\"dtype=fp32\", \"fixed_s\": 4e-5, \"s_per_flop\": 1e-13, "
+		"\"s_per_byte\": 0, \"s_per_call\": 5e-6}";
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct hw_system s;
+	struct hw_calib cal;
+	struct tmpdb t;
+	int pass;
+
+	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
+	ck_assert(hw_system_resolve(cat, "v100", &s, NULL) == DLSIM_OK);
+	for (pass = 0; pass < 2; pass++) {
+		tmpdb_open(&t);
+		put_fit(t.db, "v100", "gemm:fp32", GEMM_FIT, COV3, 2000.0);
+		put_fit(t.db, "v100", "rnn_lstm:fp32", lstm, COV4, 2000.0);
+		if (pass == 0)
+			put_fit(t.db, "v100", "rnn:fp32", pooled, COV4,
+				2000.0);
+		ck_assert_msg(hw_calib_load_system(t.db, &s, &cal, &err) ==
+			      DLSIM_OK, "%s", err.msg);
+		tmpdb_close(&t);
+		ck_assert(sim_calib_kernel(&cal, MODEL_KERNEL_LSTM,
+					   DLSIM_FP32)->s_per_call == 7e-6);
+		ck_assert_str_eq(sim_calib_kernel(&cal, MODEL_KERNEL_GRU,
+						  DLSIM_FP32)->fit.kind,
+				 pass == 0 ? "rnn:fp32" : "gemm:fp32");
+		ck_assert_str_eq(sim_calib_kernel(&cal, MODEL_KERNEL_RNN_TANH,
+						  DLSIM_FP32)->fit.kind,
+				 pass == 0 ? "rnn:fp32" : "gemm:fp32");
+	}
+	hw_catalog_free(cat);
+}
+END_TEST
+
 /* A model whose only matrix layer is recurrent runs both fits: its
  * forward and backward-data passes the recurrent one, its weight
  * gradient the GEMM one; the prediction names them both. */
@@ -409,6 +460,7 @@ Suite *suite_calrnn(void)
 	tcase_add_test(c, cal_fit_rnn_is_stored_and_read_back);
 	tcase_add_test(c, sim_recurrent_pass_pays_per_call);
 	tcase_add_test(c, prediction_names_the_recurrent_and_the_gemm_fit);
+	tcase_add_test(c, cell_fit_then_pooled_then_gemm);
 	tcase_add_test(c, recurrent_fit_without_a_valid_per_call_term_is_not_used);
 	suite_add_tcase(s, c);
 	return s;

@@ -109,10 +109,10 @@ START_TEST(lstm_counts_by_hand)
 	model_util_expect(l, MODEL_PASS_BWD_DATA, 1134.0, 1680.0, 774.0, 34.0);
 	model_util_expect(l, MODEL_PASS_BWD_WEIGHT, 792.0, 744.0, 432.0, 3.0);
 	model_util_expect(l, MODEL_PASS_UPDATE, 0.0, 0.0, 0.0, 0.0);
-	/* the steps are a recurrent pass each way; dw one GEMM over them */
-	ck_assert_int_eq(kernel_of(l, MODEL_PASS_FWD), MODEL_KERNEL_RECURRENT);
-	ck_assert_int_eq(kernel_of(l, MODEL_PASS_BWD_DATA),
-			 MODEL_KERNEL_RECURRENT);
+	/* the steps are a recurrent pass each way, of the LSTM cell's class;
+	 * dw one GEMM over them */
+	ck_assert_int_eq(kernel_of(l, MODEL_PASS_FWD), MODEL_KERNEL_LSTM);
+	ck_assert_int_eq(kernel_of(l, MODEL_PASS_BWD_DATA), MODEL_KERNEL_LSTM);
 	ck_assert_int_eq(kernel_of(l, MODEL_PASS_BWD_WEIGHT),
 			 MODEL_KERNEL_GEMM);
 	/* kept: input 6 + output 9 + gates and cell 3 x 3 x (4 + 1) = 45 */
