@@ -591,12 +591,13 @@ static double roof_rms(const struct roof_points *x, const double *t, int n,
 }
 
 /*
- * Of the masks' fits at tuning constant k (0: least squares), the
- * feasible one (every term not below 0, the FLOP term above) with the
- * least objective into out; 0, or -1 when none is feasible.
+ * Of the masks' fits at tuning constant k (0: least squares), but those
+ * with a term in skip, the feasible one (every term not below 0, the
+ * FLOP term above) with the least objective into out; 0, or -1 when none
+ * is feasible.
  */
 static int roof_best(const struct roof_points *x, const double *t, int n,
-		     double k, struct cal_roof_fit *out)
+		     double k, unsigned skip, struct cal_roof_fit *out)
 {
 	/* every subset with the FLOP term: {F}, {1,F}, {F,Q}, {1,F,Q}, and
 	 * with calls the same with L; without them L is 1, the constant */
@@ -608,7 +609,8 @@ static int roof_best(const struct roof_points *x, const double *t, int n,
 		double c[CAL_ROOF_TERMS], obj;
 		double cov[CAL_ROOF_TERMS][CAL_ROOF_TERMS];
 
-		if (roof_subset(x, t, n, masks[s], k, c, cov, &obj) ||
+		if ((masks[s] & skip) ||
+		    roof_subset(x, t, n, masks[s], k, c, cov, &obj) ||
 		    c[0] < 0.0 || !(c[1] > 0.0) || c[2] < 0.0 || c[3] < 0.0 ||
 		    !(obj < best))
 			continue;
@@ -624,9 +626,11 @@ static int roof_best(const struct roof_points *x, const double *t, int n,
 }
 
 int cal_fit_roofline(const double *F, const double *Q, const double *L,
-		     const double *t, int n, enum cal_roof_loss loss,
+		     const double *t, int n, unsigned opts,
 		     struct cal_roof_fit *out, struct dlsim_err *err)
 {
+	/* the terms left out: the fixed one is bit 0 of a mask */
+	unsigned skip = opts & CAL_ROOF_NO_FIXED ? 1u : 0u;
 	struct roof_points x;
 	struct cal_roof_fit robust;
 	gsl_error_handler_t *old;
@@ -650,12 +654,12 @@ int cal_fit_roofline(const double *F, const double *Q, const double *L,
 	x.L = L;
 	/* GSL's default handler aborts; report its codes instead */
 	old = gsl_set_error_handler_off();
-	rc = roof_best(&x, t, n, 0.0, out);
+	rc = roof_best(&x, t, n, 0.0, skip, out);
 	/* Huber's: k from the least-squares fit's scale, held fixed so
 	 * that every mask is judged by one loss; below CAL_ROOF_HUBER_MIN
 	 * points the median absolute deviation is one or two of them, too
 	 * coarse a scale to trust */
-	if (!rc && loss == CAL_ROOF_HUBER && n >= CAL_ROOF_HUBER_MIN) {
+	if (!rc && (opts & CAL_ROOF_HUBER) && n >= CAL_ROOF_HUBER_MIN) {
 		c[0] = out->fixed_s;
 		c[1] = out->s_per_flop;
 		c[2] = out->s_per_byte;
@@ -665,7 +669,7 @@ int cal_fit_roofline(const double *F, const double *Q, const double *L,
 		if (k < 0.0)
 			rc = -2;
 		else if (k > ROOF_EXACT &&
-			 roof_best(&x, t, n, k, &robust) == 0) {
+			 roof_best(&x, t, n, k, skip, &robust) == 0) {
 			*out = robust;
 			out->huber = 1;
 		}

@@ -159,7 +159,8 @@ static const char *class_suffix(const char *cls)
 	static const struct {
 		const char *cls, *suffix;
 	} map[] = {
-		{ "3x3s1", "3x3" }, { "1x1s1", "1x1" }, { "1x1strided", "1x1s" },
+		{ "3x3s1", "3x3" }, { "1x1s1", "1x1" },
+		{ "1x1strided", "1x1s" },
 		{ "lstm", "_lstm" }, { "gru", "_gru" }, { "vanilla", "_tanh" },
 	};
 	size_t i;

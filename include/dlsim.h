@@ -876,9 +876,10 @@ struct hw_calib_fit {
  *   (fixed_s + s_per_call L for a recurrent fit, per_call).  A class
  *   with no fit of its own takes the one sim_calib_kernel names: a 1x1
  *   class the convolution fit (what it was fitted in before it had its
- *   own class), then any convolution class, and the recurrent one, the
- *   GEMM roofline at its precision (convolutions run as GEMMs, im2col; a
- *   recurrent layer's steps are GEMMs); the result says which
+ *   own class), a recurrent cell every cell's ("rnn:<dtype>"), then any
+ *   convolution class and any recurrent one the GEMM roofline at its
+ *   precision (convolutions run as GEMMs, im2col; a recurrent layer's
+ *   steps are GEMMs); the result says which
  *   (sim_result.calib_used).
  * - Memory: the attainable bandwidth, the DRAM plateau of the STREAM
  *   triad ("stream:triad"; another stream kernel if no triad was fitted),
@@ -921,7 +922,8 @@ struct hw_calib_kernel {
 	double fixed_s, s_per_flop, s_per_byte;
 	double s_per_call;           /* a recurrent fit's cost per dependent
 					call; 0 for the others */
-	int per_call;                /* 1: a recurrent fit ("rnn:"), whose
+	int per_call;                /* 1: a recurrent fit ("rnn:",
+					"rnn_lstm:" ...), whose
 					fixed_s is paid once a pass and
 					s_per_call per call; 0: fixed_s per
 					dependent call */
@@ -2053,25 +2055,33 @@ struct cal_roof_fit {
 	int huber;                   /* 1: Huber's loss made it (below) */
 };
 
-/* The loss a roofline fit minimises over the log residuals: their
- * squares, or Huber's (squares near 0, absolute values beyond 1.345
+/* How a roofline is fitted, or-ed: the loss over the log residuals,
+ * their squares or Huber's (squares near 0, absolute values beyond 1.345
  * robust standard deviations, so that a library's few odd kernels do not
- * pull the rest: cal_fit.c), where there are at least CAL_ROOF_HUBER_MIN
- * points and they scatter (else least squares, and huber is 0). */
+ * pull the rest: cal_fit.c), Huber's where there are at least
+ * CAL_ROOF_HUBER_MIN points and they scatter (else least squares, and
+ * huber is 0); and CAL_ROOF_NO_FIXED: no fixed term (a recurrent fit's
+ * once-a-pass cost, which the points may not tell from its per-call one:
+ * cal_fitmodels.c). */
 #define CAL_ROOF_HUBER_MIN 10
-enum cal_roof_loss { CAL_ROOF_SQUARES = 0, CAL_ROOF_HUBER };
+enum cal_roof_opt {
+	CAL_ROOF_SQUARES = 0,
+	CAL_ROOF_HUBER = 1,
+	CAL_ROOF_NO_FIXED = 2
+};
 
 /*
  * Fit times t (s) of n kernels of F FLOPs and Q bytes, each L dependent
  * calls (L NULL: one call each, and no per-call term), by non-negative
  * least squares of the log of predicted over measured (cal_fit.c: the
- * scatter is multiplicative), with a positive FLOP term; CAL_ROOF_HUBER
- * goes on from there to Huber's loss.  DLSIM_EINVAL for fewer than 3
+ * scatter is multiplicative), with a positive FLOP term; opts (enum
+ * cal_roof_opt) may add Huber's loss after and leave the fixed term
+ * out.  DLSIM_EINVAL for fewer than 3
  * points, a value not positive and finite (a count of calls below 1), or
  * no feasible fit; DLSIM_ENOMEM.
  */
 int cal_fit_roofline(const double *F, const double *Q, const double *L,
-		     const double *t, int n, enum cal_roof_loss loss,
+		     const double *t, int n, unsigned opts,
 		     struct cal_roof_fit *out, struct dlsim_err *err);
 
 /* The time f gives a kernel of flops and bytes in calls dependent calls. */
@@ -2150,12 +2160,14 @@ struct cal_fitted {
 	double *q;                   /* owned, ROOFLINE only: each point's
 					bytes (x its FLOPs, y its FLOP/s) */
 	double *l;                   /* owned, ROOFLINE of a recurrent
-					kernel ("rnn:") only: each point's
+					kernel ("rnn..." kinds) only: each
+					point's
 					dependent calls; NULL otherwise */
 	int n_points;
 };
 
-/* 1 when f is a recurrent kernel's roofline ("rnn:"), whose time has
+/* 1 when f is a recurrent kernel's roofline (benchmark "rnn": kinds
+ * "rnn_lstm:", "rnn_gru:", "rnn_tanh:" and the pooled "rnn:"), whose time has
  * the per-call term (struct cal_roof_fit); else 0. */
 int cal_fitted_has_calls(const struct cal_fitted *f);
 

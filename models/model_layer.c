@@ -622,9 +622,10 @@ void model_layer_cost(const struct model_layer *l, enum model_pass p,
 		 * dw is one GEMM over all of them */
 		if (p == MODEL_PASS_FWD || p == MODEL_PASS_BWD_DATA) {
 			out->launches = 2.0 * (double)l->steps;
-			out->kernel = l->kind == MODEL_LSTM ? MODEL_KERNEL_LSTM :
-				      l->kind == MODEL_GRU ? MODEL_KERNEL_GRU :
-				      MODEL_KERNEL_RNN_TANH;
+			out->kernel =
+				l->kind == MODEL_LSTM ? MODEL_KERNEL_LSTM :
+				l->kind == MODEL_GRU ? MODEL_KERNEL_GRU :
+				MODEL_KERNEL_RNN_TANH;
 		}
 		break;
 	case MODEL_EMBEDDING_BAG:

@@ -1,9 +1,11 @@
 /*
  * test_calrnn.c -- recurrent kernels as calibration data: the counts a
  * DeepBench recurrent pass is fitted with (cal_rnn_pass_cost, by hand),
- * the roofline's per-call term (cal_fit_roofline with calls), the
- * "rnn:<dtype>" fit stored from imported samples and read back, and the
- * simulator's recurrent pass with and without such a fit.
+ * the roofline's per-call term (cal_fit_roofline with calls), each
+ * cell's fit ("rnn_lstm:<dtype>", ...) stored from imported samples and
+ * read back, the order a cell takes fits in (its own, every cell's
+ * "rnn:<dtype>", the GEMM's), and the simulator's recurrent pass with
+ * and without such a fit.
  *
  * The synthetic recurrent kernel: t = 40 us + calls x 15 us + F / 2e13
  * + Q / 4e11 (a cost per call, one per dependent step's kernel, as a
@@ -225,6 +227,8 @@ START_TEST(cal_fit_rnn_is_stored_and_read_back)
 	ck_assert_msg(fabs(f->roof.s_per_call - T_CALL) <=
 		      3.0 * sqrt(f->roof.cov[3][3]), "s/call = %g +- %g",
 		      f->roof.s_per_call, sqrt(f->roof.cov[3][3]));
+	/* no once-a-pass term (cal_fitmodels.c) */
+	ck_assert(f->roof.fixed_s == 0.0 && !(f->roof.terms & 1u));
 	for (i = 0; i < r.n_skip; i++)
 		passed |= strstr(r.skip[i].what, "rnn (3 samples)") &&
 			  strstr(r.skip[i].why, "one GEMM");

@@ -132,6 +132,20 @@ START_TEST(fit_roofline_recovers_its_parameters)
 }
 END_TEST
 
+/* n shapes of F = f0 4^i FLOPs and Q = q0 2^i bytes, taking t = fixed +
+ * F / 1e12 each. */
+static void shapes(double *F, double *Q, double *t, int n, double f0,
+		   double q0, double fixed)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		F[i] = f0 * pow(4.0, i);
+		Q[i] = q0 * pow(2.0, i);
+		t[i] = fixed + F[i] / 1e12;
+	}
+}
+
 /*
  * t = F / 1e12 - 1 us, exactly: the unconstrained fit's fixed term is
  * -1 us, which no kernel has.  The fit drops it (and the byte term,
@@ -141,13 +155,8 @@ START_TEST(fit_roofline_drops_a_negative_term)
 {
 	double F[6], Q[6], t[6];
 	struct cal_roof_fit f;
-	int i;
 
-	for (i = 0; i < 6; i++) {
-		F[i] = 1e7 * pow(4.0, i);
-		Q[i] = 1e5 * pow(2.0, i);
-		t[i] = F[i] / 1e12 - 1e-6;
-	}
+	shapes(F, Q, t, 6, 1e7, 1e5, -1e-6);
 	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 6, CAL_ROOF_SQUARES,
 					  &f, NULL), DLSIM_OK);
 	ck_assert_uint_eq(f.terms & 1u, 0u);
@@ -253,6 +262,24 @@ START_TEST(fit_roofline_huber_discounts_outliers)
 }
 END_TEST
 
+/* CAL_ROOF_NO_FIXED leaves the fixed term out, though the times have
+ * one (10 us): the FLOP term alone is fitted. */
+START_TEST(fit_roofline_can_leave_the_fixed_term_out)
+{
+	double F[6], Q[6], t[6];
+	struct cal_roof_fit f;
+
+	shapes(F, Q, t, 6, 1e9, 1e6, 1e-5);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 6, CAL_ROOF_SQUARES,
+					  &f, NULL), DLSIM_OK);
+	ck_assert(f.terms & 1u);
+	ck_assert_double_eq_tol(f.fixed_s, 1e-5, 1e-12);
+	ck_assert_int_eq(cal_fit_roofline(F, Q, NULL, t, 6, CAL_ROOF_NO_FIXED,
+					  &f, NULL), DLSIM_OK);
+	ck_assert(!(f.terms & 1u) && f.fixed_s == 0.0 && f.s_per_flop > 0.0);
+}
+END_TEST
+
 START_TEST(fit_roofline_rejects_bad_points)
 {
 	double F[3] = { 1e9, 2e9, 3e9 }, Q[3] = { 1e6, 0.0, 1e6 };
@@ -280,6 +307,7 @@ Suite *suite_fit(void)
 	tcase_add_test(c, fit_roofline_drops_a_negative_term);
 	tcase_add_test(c, fit_roofline_is_unbiased_in_log);
 	tcase_add_test(c, fit_roofline_huber_discounts_outliers);
+	tcase_add_test(c, fit_roofline_can_leave_the_fixed_term_out);
 	tcase_add_test(c, fit_roofline_rejects_bad_points);
 	suite_add_tcase(s, c);
 	return s;
