@@ -1,4 +1,4 @@
-# dlsim 0.1.0+3900b51: predicted against measured.
+# dlsim 0.1.0+2ee182c: predicted against measured.
 # Redraw, in this file's directory, with: gnuplot validate.gp
 set terminal pngcairo size 1200,800 font ',11'
 set termoption noenhanced
@@ -33,7 +33,7 @@ plot x lw 2 lc rgb "#000000" title "predicted = measured", \
      "validate.dat" index 15 with points pt 5 ps 0.6 lc rgb "#008080" title "deepbench_conv (1118 rows, median 13.3%)", \
      "validate.dat" index 16 with points pt 7 ps 0.6 lc rgb "#d95f02" title "deepbench_gemm_heldout (1920 rows, median 9.6%)", \
      "validate.dat" index 17 with points pt 7 ps 0.6 lc rgb "#1b9e77" title "deepbench_conv_heldout (1118 rows, median 15.5%)", \
-     "validate.dat" index 18 with points pt 7 ps 0.6 lc rgb "#7570b3" title "deepbench_rnn (477 rows, median 14.3%)", \
-     "validate.dat" index 19 with points pt 7 ps 0.6 lc rgb "#e7298a" title "deepbench_rnn_heldout (477 rows, median 15.0%)", \
+     "validate.dat" index 18 with points pt 7 ps 0.6 lc rgb "#7570b3" title "deepbench_rnn (477 rows, median 10.5%)", \
+     "validate.dat" index 19 with points pt 7 ps 0.6 lc rgb "#e7298a" title "deepbench_rnn_heldout (477 rows, median 12.4%)", \
      "validate.dat" index 20 with points pt 7 ps 0.6 lc rgb "#66a61e" title "nccl (308 rows, median 0.7%)", \
      "validate.dat" index 21 with points pt 7 ps 0.6 lc rgb "#e6ab02" title "deepbench_allreduce (35 rows, median 12.0%)"
