@@ -95,3 +95,26 @@ void put_fits(struct db *db, const char *hw)
 		"[[[1e-12, 0], [0, 1e-20]], [[1e-12, 0], [0, 9e-24]]]",
 		2000.0);
 }
+
+void put_samples(struct db *db, const char *hw, struct db_sample *s, int n)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_run run;
+
+	memset(&run, 0, sizeof(run));
+	snprintf(run.tool, sizeof(run.tool), "test");
+	snprintf(run.hw, sizeof(run.hw), "%s", hw);
+	ck_assert_msg(db_run_insert(db, &run, s, n, &err) == DLSIM_OK, "%s",
+		      err.msg);
+}
+
+const struct cal_fitted *fit_find(const struct cal_fit_report *r,
+				  const char *kind)
+{
+	int i;
+
+	for (i = 0; i < r->n_fit; i++)
+		if (strcmp(r->fit[i].kind, kind) == 0)
+			return &r->fit[i];
+	return NULL;
+}

@@ -1,8 +1,9 @@
 /*
  * hwcalib_util.h -- fixtures the calibration tests share
- * (test_hwcalib.c, test_hwcalib_cli.c, test_calibrate_import.c): a
- * temporary database, and the hand-worked fits test_hwcalib.c's head
- * comment describes.
+ * (test_hwcalib.c, test_hwcalib_cli.c, test_calibrate_import.c,
+ * test_calfit.c, test_calrnn.c): a temporary database, samples stored as
+ * a run, a fit found by kind, and the hand-worked fits test_hwcalib.c's
+ * head comment describes.
  */
 #ifndef DLSIM_TESTS_HWCALIB_UTIL_H
 #define DLSIM_TESTS_HWCALIB_UTIL_H
@@ -27,5 +28,12 @@ int64_t put_fit(struct db *db, const char *hw, const char *kind,
 
 /* The fits of test_hwcalib.c's head comment, for hw. */
 void put_fits(struct db *db, const char *hw);
+
+/* Store samples s[0, n) as one run of tool "test" on hw. */
+void put_samples(struct db *db, const char *hw, struct db_sample *s, int n);
+
+/* The fit of kind in r; NULL if there is none. */
+const struct cal_fitted *fit_find(const struct cal_fit_report *r,
+				  const char *kind);
 
 #endif /* DLSIM_TESTS_HWCALIB_UTIL_H */

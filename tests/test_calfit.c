@@ -22,6 +22,7 @@
 
 #include "tests.h"
 #include "cli_util.h"
+#include "hwcalib_util.h"
 #include "dlsim.h"
 
 #define DIR "tests/data/calibrate/"
@@ -30,40 +31,16 @@
 /* Helpers                                                           */
 /* ---------------------------------------------------------------- */
 
-struct tmpdb {
-	char dir[64], path[96];
-	struct db *db;
-};
-
-static void tmpdb_open(struct tmpdb *t)
+static void plot_remove(const char *dir)
 {
-	struct dlsim_err err = { 0, "" };
-
-	snprintf(t->dir, sizeof(t->dir), "/tmp/dlsim-calfit-XXXXXX");
-	ck_assert(mkdtemp(t->dir) != NULL);
-	snprintf(t->path, sizeof(t->path), "%s/fit.db", t->dir);
-	ck_assert_msg(db_open(t->path, &t->db, &err) == DLSIM_OK, "%s",
-		      err.msg);
-}
-
-static void tmpdb_close(struct tmpdb *t)
-{
-	static const char *const ext[] = { "", "-wal", "-shm", "-journal",
-					   NULL };
 	static const char *const plot[] = { "p.png", "p.dat", "p.gp", NULL };
 	char p[160];
 	int i;
 
-	db_close(t->db);
-	for (i = 0; ext[i]; i++) {
-		snprintf(p, sizeof(p), "%s%s", t->path, ext[i]);
-		unlink(p);
-	}
 	for (i = 0; plot[i]; i++) {
-		snprintf(p, sizeof(p), "%s/%s", t->dir, plot[i]);
+		snprintf(p, sizeof(p), "%s/%s", dir, plot[i]);
 		unlink(p);
 	}
-	rmdir(t->dir);
 }
 
 /* Park & Miller's minimal standard, as test_fit.c: the same noise on
@@ -89,9 +66,7 @@ static void sample(struct db_sample *s, const char *bench,
  * GEMM sizes, 2 allgather sizes (too few) and one conv (too few). */
 static void store_synthetic(struct db *db)
 {
-	struct dlsim_err err = { 0, "" };
 	struct db_sample s[64];
-	struct db_run run;
 	unsigned long st = 12345;
 	char params[256];
 	int i, n = 0;
@@ -123,22 +98,7 @@ static void store_synthetic(struct db *db)
 	       "dtype=fp32", 1.1e-5, "s");
 	sample(&s[n++], "conv", "n=1 c=3 h=224 w=224 k=64 r=7 s=7 stride=2 "
 	       "pad=3 dtype=fp32", 1e-3, "s");
-	memset(&run, 0, sizeof(run));
-	snprintf(run.tool, sizeof(run.tool), "test");
-	snprintf(run.hw, sizeof(run.hw), "synth");
-	ck_assert_msg(db_run_insert(db, &run, s, n, &err) == DLSIM_OK, "%s",
-		      err.msg);
-}
-
-static const struct cal_fitted *find(const struct cal_fit_report *r,
-				     const char *kind)
-{
-	int i;
-
-	for (i = 0; i < r->n_fit; i++)
-		if (strcmp(r->fit[i].kind, kind) == 0)
-			return &r->fit[i];
-	return NULL;
+	put_samples(db, "synth", s, n);
 }
 
 #define WITHIN_3_SIGMA(v, want, var) \
@@ -171,8 +131,8 @@ START_TEST(cal_fit_hw_recovers_known_parameters)
 		      err.msg);
 	ck_assert_int_eq(r.n_read, 46);
 	ck_assert_int_eq(r.n_fit, 2);
-	ab = find(&r, "alphabeta:allreduce:8");
-	g = find(&r, "gemm:fp32");
+	ab = fit_find(&r, "alphabeta:allreduce:8");
+	g = fit_find(&r, "gemm:fp32");
 	ck_assert(ab != NULL && g != NULL);
 	ck_assert_str_eq(ab->group, "ranks=8 op=sum inplace=0 dtype=fp32");
 	ck_assert_int_eq(ab->n_samples, 24);
@@ -204,10 +164,10 @@ START_TEST(cal_fit_hw_recovers_known_parameters)
 	ck_assert_msg(cal_fit_load(t.db, "synth", &r, &err) == DLSIM_OK,
 		      "%s", err.msg);
 	ck_assert_int_eq(r.n_fit, 2);
-	ab = find(&r, "alphabeta:allreduce:8");
+	ab = fit_find(&r, "alphabeta:allreduce:8");
 	ck_assert(ab != NULL && ab->n_segments == 2 && ab->n_points == 24);
 	WITHIN_3_SIGMA(ab->seg[1].b, 5e-11, ab->seg[1].cov_bb);
-	g = find(&r, "gemm:fp32");
+	g = fit_find(&r, "gemm:fp32");
 	ck_assert(g != NULL && g->n_points == 19);
 	WITHIN_3_SIGMA(g->roof.s_per_flop, 1e-13, g->roof.cov[1][1]);
 	WITHIN_3_SIGMA(g->roof.s_per_byte, 1e-12, g->roof.cov[2][2]);
@@ -337,6 +297,8 @@ START_TEST(cal_cli_fit_and_show)
 	snprintf(args, sizeof(args), "%s/p.dat", t.dir);
 	slurp(args, buf, sizeof(buf));
 	ck_assert(strstr(buf, "alphabeta:allreduce:8") != NULL);
+	/* the plot's files out, for tmpdb_close to remove the directory */
+	plot_remove(t.dir);
 	/* errors: no samples (1), no fits (1), misuse (2) */
 	snprintf(args, sizeof(args), "calibrate fit --hw nothing --db %s",
 		 t.path);
@@ -403,9 +365,7 @@ static double conv1x1_time(double n, double c, double h, double k,
 
 static void store_conv(struct db *db)
 {
-	struct dlsim_err err = { 0, "" };
 	struct db_sample s[64];
-	struct db_run run;
 	unsigned long st = 4242;
 	char params[256];
 	int i, n = 0;
@@ -462,11 +422,7 @@ static void store_conv(struct db *db)
 		sample(&s[n++], "conv", params,
 		       conv1x1_time(b, c, 56, k, &st), "s");
 	}
-	memset(&run, 0, sizeof(run));
-	snprintf(run.tool, sizeof(run.tool), "test");
-	snprintf(run.hw, sizeof(run.hw), "conv");
-	ck_assert_msg(db_run_insert(db, &run, s, n, &err) == DLSIM_OK, "%s",
-		      err.msg);
+	put_samples(db, "conv", s, n);
 }
 
 START_TEST(cal_fit_conv_recovers_roofline_per_class)
@@ -482,11 +438,11 @@ START_TEST(cal_fit_conv_recovers_roofline_per_class)
 	ck_assert_msg(cal_fit_hw(t.db, "conv", &r, &err) == DLSIM_OK, "%s",
 		      err.msg);
 	ck_assert_int_eq(r.n_fit, 5);
-	ck_assert_int_eq(find(&r, "conv:fp32")->n_samples, 3);
-	c = find(&r, "conv3x3:fp16");
-	o = find(&r, "conv:fp16");
-	u = find(&r, "conv1x1:fp16");
-	us = find(&r, "conv1x1s:fp16");
+	ck_assert_int_eq(fit_find(&r, "conv:fp32")->n_samples, 3);
+	c = fit_find(&r, "conv3x3:fp16");
+	o = fit_find(&r, "conv:fp16");
+	u = fit_find(&r, "conv1x1:fp16");
+	us = fit_find(&r, "conv1x1s:fp16");
 	ck_assert(c != NULL && o != NULL && u != NULL && us != NULL);
 	ck_assert_int_eq(us->n_samples, 3);
 	for (i = 0; i < r.n_skip; i++)
@@ -511,7 +467,7 @@ START_TEST(cal_fit_conv_recovers_roofline_per_class)
 	ck_assert(c->residual_rms < 0.02);
 	cal_fit_report_release(&r);
 	ck_assert_int_eq(cal_fit_load(t.db, "conv", &r, &err), DLSIM_OK);
-	c = find(&r, "conv3x3:fp16");
+	c = fit_find(&r, "conv3x3:fp16");
 	ck_assert(c != NULL && c->model == CAL_MODEL_ROOFLINE);
 	ck_assert_int_eq(c->n_points, 21);
 	WITHIN_3_SIGMA(c->roof.s_per_flop, 1.0 / 5e13, c->roof.cov[1][1]);
@@ -532,9 +488,7 @@ END_TEST
  */
 static void store_bw(struct db *db)
 {
-	struct dlsim_err err = { 0, "" };
 	struct db_sample s[80];
-	struct db_run run;
 	unsigned long st = 99;
 	char params[256];
 	int i, n = 0;
@@ -548,11 +502,7 @@ static void store_bw(struct db *db)
 			 "threads=1", x);
 		sample(&s[n++], "stream", params, y, "B/s");
 	}
-	memset(&run, 0, sizeof(run));
-	snprintf(run.tool, sizeof(run.tool), "test");
-	snprintf(run.hw, sizeof(run.hw), "bw");
-	ck_assert_msg(db_run_insert(db, &run, s, n, &err) == DLSIM_OK, "%s",
-		      err.msg);
+	put_samples(db, "bw", s, n);
 }
 
 static void assert_three_levels(const struct cal_fitted *b)
@@ -582,15 +532,15 @@ START_TEST(cal_fit_bwcurve_finds_three_levels)
 	ck_assert_msg(cal_fit_hw(t.db, "bw", &r, &err) == DLSIM_OK, "%s",
 		      err.msg);
 	ck_assert_int_eq(r.n_fit, 2);
-	p = find(&r, "stream:triad");   /* the DRAM plateau stays */
+	p = fit_find(&r, "stream:triad");   /* the DRAM plateau stays */
 	ck_assert(p != NULL && p->n_segments == 0);
 	ck_assert(fabs(p->plateau_Bps - 20e9) < 0.01 * 20e9);
-	assert_three_levels(find(&r, "bwcurve:triad"));
+	assert_three_levels(fit_find(&r, "bwcurve:triad"));
 	cal_fit_report_release(&r);
 	ck_assert_int_eq(cal_fit_load(t.db, "bw", &r, &err), DLSIM_OK);
 	ck_assert_int_eq(r.n_fit, 2);
-	assert_three_levels(find(&r, "bwcurve:triad"));
-	ck_assert(find(&r, "bwcurve:triad")->n_points == 65);
+	assert_three_levels(fit_find(&r, "bwcurve:triad"));
+	ck_assert(fit_find(&r, "bwcurve:triad")->n_points == 65);
 	cal_fit_report_release(&r);
 	tmpdb_close(&t);
 }
@@ -624,11 +574,11 @@ START_TEST(cal_fit_bwcurve_flat_and_single)
 	ck_assert_int_eq(db_run_insert(t.db, &run, s, 17, &err), DLSIM_OK);
 	ck_assert_msg(cal_fit_hw(t.db, "flat", &r, &err) == DLSIM_OK, "%s",
 		      err.msg);
-	b = find(&r, "bwcurve:copy");
+	b = fit_find(&r, "bwcurve:copy");
 	ck_assert(b != NULL && b->n_segments == 1 && b->seg[0].n == 16);
 	WITHIN_3_SIGMA(b->seg[0].a, 50e9, b->seg[0].cov_aa);
-	ck_assert(find(&r, "stream:add") != NULL);
-	ck_assert(find(&r, "bwcurve:add") == NULL);
+	ck_assert(fit_find(&r, "stream:add") != NULL);
+	ck_assert(fit_find(&r, "bwcurve:add") == NULL);
 	for (i = 0; i < r.n_skip; i++)
 		seen |= strstr(r.skip[i].what, "kernel=add (bwcurve)") &&
 			strstr(r.skip[i].why, "1 point");

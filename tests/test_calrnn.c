@@ -160,9 +160,7 @@ static void rnn_sample(struct db_sample *s, const char *cell, int h,
 static void store_rnn(struct db *db)
 {
 	static const char *const cells[] = { "lstm", "gru" };
-	struct dlsim_err err = { 0, "" };
 	struct db_sample s[40];
-	struct db_run run;
 	unsigned long st = 7;
 	int i, n = 0;
 
@@ -182,22 +180,7 @@ static void store_rnn(struct db *db)
 	}
 	for (i = 0; i < 3; i++)
 		rnn_sample(&s[n++], "lstm", 512, 32, 25, "bwd_weights", 1e-3);
-	memset(&run, 0, sizeof(run));
-	snprintf(run.tool, sizeof(run.tool), "test");
-	snprintf(run.hw, sizeof(run.hw), "rnnbox");
-	ck_assert_msg(db_run_insert(db, &run, s, n, &err) == DLSIM_OK, "%s",
-		      err.msg);
-}
-
-static const struct cal_fitted *find_rnn(const struct cal_fit_report *r,
-					 const char *kind)
-{
-	int i;
-
-	for (i = 0; i < r->n_fit; i++)
-		if (strcmp(r->fit[i].kind, kind) == 0)
-			return &r->fit[i];
-	return NULL;
+	put_samples(db, "rnnbox", s, n);
 }
 
 /* Each cell's fit is stored, "rnn_lstm:fp32" and "rnn_gru:fp32" (16 and
@@ -217,9 +200,9 @@ START_TEST(cal_fit_rnn_is_stored_and_read_back)
 	ck_assert_msg(cal_fit_hw(t.db, "rnnbox", &r, &err) == DLSIM_OK, "%s",
 		      err.msg);
 	ck_assert_int_eq(r.n_fit, 2);
-	ck_assert(find_rnn(&r, "rnn_gru:fp32") != NULL);
-	ck_assert_int_eq(find_rnn(&r, "rnn_gru:fp32")->n_samples, 14);
-	f = find_rnn(&r, "rnn_lstm:fp32");
+	ck_assert(fit_find(&r, "rnn_gru:fp32") != NULL);
+	ck_assert_int_eq(fit_find(&r, "rnn_gru:fp32")->n_samples, 14);
+	f = fit_find(&r, "rnn_lstm:fp32");
 	ck_assert(f != NULL && cal_fitted_has_calls(f));
 	ck_assert_str_eq(f->group, "dtype=fp32 math=fp32 setting=training "
 			 "device=Synth class=lstm");
@@ -235,7 +218,7 @@ START_TEST(cal_fit_rnn_is_stored_and_read_back)
 	ck_assert(passed);
 	cal_fit_report_release(&r);
 	ck_assert_int_eq(cal_fit_load(t.db, "rnnbox", &r, &err), DLSIM_OK);
-	f = find_rnn(&r, "rnn_lstm:fp32");
+	f = fit_find(&r, "rnn_lstm:fp32");
 	ck_assert(f != NULL && f->model == CAL_MODEL_ROOFLINE);
 	ck_assert_msg(fabs(f->roof.s_per_call - T_CALL) <=
 		      3.0 * sqrt(f->roof.cov[3][3]), "read back: %g",
