@@ -529,9 +529,10 @@ static int row_mlperf(const struct cal_vctx *v, struct cal_vrow *r)
 
 /* jcjohnson's device column (and its cloud fork's, cnn_cloud) and the
  * catalog system: one GPU alone, or the dual Xeon as its two-socket
- * node (8 samples a socket).  The fork's Tesla K80 is one GK210, as
- * CUDA shows it; its P5000, M60, M4000, GRID K520 and E5-2666 v3 are
- * not in the catalog. */
+ * node (8 samples a socket).  The fork's Tesla K80, Tesla M60 and GRID
+ * K520 are one GPU of their two-GPU boards, as CUDA shows them; its
+ * Xeon E5-2666 v3 (an AWS part with no public datasheet) is not in the
+ * catalog. */
 static const char *jcjohnson_system(const char *device)
 {
 	static const struct {
@@ -541,7 +542,10 @@ static const char *jcjohnson_system(const char *device)
 		{ "Pascal Titan X", "titan-x-pascal" },
 		{ "Maxwell Titan X", "titan-x-maxwell" },
 		{ "CPU: Dual Xeon E5-2630 v3", "xeon-e5-2630v3-2s" },
-		{ "Tesla K80", "k80" },
+		{ "Tesla K80", "k80" }, { "Tesla M60", "m60" },
+		{ "Quadro P5000", "quadro-p5000" },
+		{ "Quadro M4000", "quadro-m4000" },
+		{ "GRID K520", "grid-k520" },
 	};
 	size_t i;
 
@@ -648,7 +652,8 @@ const struct cal_val_set_def cal_val_sets[] = {
 	  "of nine CNNs, batch 16, Maxwell and Pascal GPUs, dual Xeon", "s",
 	  row_jcjohnson, 0, NULL },
 	{ "cnn_cloud", "cnn_cloud.csv", "cnn-benchmarks' cloud fork: forward "
-	  "and backward of nine CNNs, batch 16, Tesla K80 and GTX 1080",
+	  "and backward of nine CNNs, batch 16, Tesla K80, M60, GRID K520, "
+	  "Quadro P5000, M4000 and GTX 1080",
 	  "s", row_jcjohnson, 0, NULL },
 	{ "deepbench_gemm", "deepbench_gemm.csv", "DeepBench training GEMM "
 	  "times (kernels; calibration data)", "s", cal_val_row_gemm, 0, NULL },

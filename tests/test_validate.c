@@ -312,14 +312,16 @@ END_TEST
 
 /*
  * cnn-benchmarks' cloud fork, 61 rows (its GTX 1080 rows at cuDNN 5.1.05
- * are jcjohnson's own and were not copied): 17 predicted (the Tesla K80
- * and the GTX 1080 at cuDNN 5.1.10), 43 skipped for their devices (Quadro
- * P5000, Tesla M60, Quadro M4000, GRID K520, dual Xeon E5-2666 v3) and
- * ResNet-200 on the K80 (not in the zoo).  Its second predicted row is
- * AlexNet on one GK210 of a Tesla K80, 15.98 + 31.63 = 47.61 ms, predicted
- * as jcjohnson's rows are, with the K80's catalog figures (no fit).
+ * are jcjohnson's own and were not copied): 48 predicted (the Quadro
+ * P5000 and M4000, Tesla M60, Tesla K80, GRID K520 and the GTX 1080 at
+ * cuDNN 5.1.10), 9 skipped for their device (the dual Xeon E5-2666 v3),
+ * 2 GRID K520 rows without cuDNN and ResNet-200 on the P5000 and the
+ * K80 (not in the zoo).  Its first rows are AlexNet on the Quadro P5000,
+ * 5.91 + 13.68 = 19.58 ms, and on one GM204 of a Tesla M60, 10.79 +
+ * 24.53 = 35.32 ms, predicted as jcjohnson's rows are, with the
+ * catalog's figures (no fit).
  */
-START_TEST(validate_cnn_cloud_predicts_the_k80_and_gtx_1080)
+START_TEST(validate_cnn_cloud_predicts_the_cloud_gpus)
 {
 	static const char *const names[] = { "cnn_cloud", NULL };
 	static struct cal_val_report rep;
@@ -328,14 +330,21 @@ START_TEST(validate_cnn_cloud_predicts_the_k80_and_gtx_1080)
 
 	validate_all(&rep, names);
 	j = find(&rep, "cnn_cloud");
-	ck_assert_int_eq(j->rows, 17);
-	ck_assert_int_eq(j->skipped, 44);
-	ck_assert(has_reason(j, "device not in the catalog", 43));
-	ck_assert(has_reason(j, "not in the zoo", 1));
-	ck_assert_str_eq(j->row[1].what, "AlexNet on Tesla K80");
-	ck_assert_rel(j->row[1].measured, 47.61e-3, 1e-12);
-	ck_assert_rel(j->row[1].predicted,
-		      seeded_batch16_time("k80", "alexnet", &calibrated),
+	ck_assert_int_eq(j->rows, 48);
+	ck_assert_int_eq(j->skipped, 13);
+	ck_assert(has_reason(j, "device not in the catalog", 9));
+	ck_assert(has_reason(j, "without cuDNN", 2));
+	ck_assert(has_reason(j, "not in the zoo", 2));
+	ck_assert_str_eq(j->row[0].what, "AlexNet on Quadro P5000");
+	ck_assert_rel(j->row[0].measured, 19.58e-3, 1e-12);
+	ck_assert_rel(j->row[0].predicted,
+		      seeded_batch16_time("quadro-p5000", "alexnet",
+					  &calibrated), 1e-12);
+	ck_assert_int_eq(calibrated, 0);
+	ck_assert_str_eq(j->row[2].what, "AlexNet on Tesla M60");
+	ck_assert_rel(j->row[2].measured, 35.32e-3, 1e-12);
+	ck_assert_rel(j->row[2].predicted,
+		      seeded_batch16_time("m60", "alexnet", &calibrated),
 		      1e-12);
 	ck_assert_int_eq(calibrated, 0);
 	cal_val_report_release(&rep);
@@ -772,7 +781,7 @@ Suite *suite_validate(void)
 	tcase_add_test(c, validate_medians_stay_within_the_record);
 	tcase_add_test(c, validate_record_structure);
 	tcase_add_test(c, validate_jcjohnson_predicts_the_gpus_with_cudnn);
-	tcase_add_test(c, validate_cnn_cloud_predicts_the_k80_and_gtx_1080);
+	tcase_add_test(c, validate_cnn_cloud_predicts_the_cloud_gpus);
 	tcase_add_test(c, validate_horovod_runs_ring_and_fusion_buffer);
 	tcase_add_test(c, validate_imagenet_counts_the_verified_records);
 	tcase_add_test(c, validate_imagenet_skips_damaged_records);
