@@ -151,7 +151,7 @@ int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 #define CLI_CALIB_OPTIONS \
 	{ "db", "PATH", CLI_STRING, \
 	  "calibration database, read if it exists (default $DLSIM_DB, " \
-	  "else ~/.local/share/dlsim/dlsim.db)" }, \
+	  "else the XDG data directory)" }, \
 	{ "uncalibrated", NULL, CLI_FLAG, \
 	  "use the catalog's datasheet figures, not the database's fits" }
 

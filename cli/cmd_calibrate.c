@@ -158,12 +158,19 @@ static const struct {
 
 #define N_SUBCOMMANDS ((int)(sizeof(subcommands) / sizeof(subcommands[0])))
 
-/* `dlsim calibrate --help` shows import's options, the only ones yet;
- * the positional counts are the subcommands' to check. */
+/* `dlsim calibrate --help` lists the subcommands, each of which has its
+ * own options and --help; the positional counts are the subcommands' to
+ * check. */
+static const struct cli_option top_options[] = {
+	{ "help", NULL, CLI_FLAG, "this text ('dlsim calibrate SUBCOMMAND "
+	  "--help': a subcommand's options)" },
+	{ NULL, NULL, CLI_FLAG, NULL }
+};
+
 const struct cli_command cli_calibrate = {
-	"calibrate", "import " IMPORT_USAGE,
+	"calibrate", "import|run|fit|show|seed [OPTIONS]",
 	"Measure this machine, import benchmark results, fit models.",
-	1, 3, import_options, cmd_calibrate
+	1, 3, top_options, cmd_calibrate
 };
 
 /* ---------------------------------------------------------------- */
@@ -569,7 +576,7 @@ int cmd_calibrate(const struct cli_command *cmd, int argc, char **argv)
 
 	if (argc < 2)
 		return usage(cmd, "%s: missing subcommand (import, run, fit, "
-			     "show)", cmd->name);
+			     "show, seed)", cmd->name);
 	if (strcmp(argv[1], "--help") == 0)
 		return help(cmd);
 	if (argv[1][0] == '-')

@@ -33,7 +33,7 @@ static const struct cli_option options[] = {
 	{ "dispatch-us", "US", CLI_NONNEG, "the software stack's host time "
 	  "per kernel launch, launches queued (predict's; default 0)" },
 	{ "precision", "P", CLI_STRING,
-	  "auto, fp32, tf32, fp16, bf16, fp8 (default auto)" },
+	  "auto, fp64, fp32, tf32, fp16, bf16, fp8 (default auto)" },
 	{ "optimizer", "O", CLI_STRING, "sgd, momentum, adam (default adam)" },
 	CLI_CALIB_OPTIONS,
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },

@@ -327,6 +327,8 @@ int sim_par_ctx_new(const struct model *m, const struct hw_system *s,
 				     "transformer: tensor and pipeline "
 				     "parallelism need one (gpt:, bert:, "
 				     "llama:, t5:)", m->name);
+	if (sim_training_precision(s->device, p, err))
+		return DLSIM_EINVAL;
 	if (!(c = calloc(1, sizeof(*c))) ||
 	    !(c->block_params = calloc((size_t)m->tf.blocks + 1,
 				       sizeof(double)))) {

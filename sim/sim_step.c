@@ -150,25 +150,33 @@ void sim_sizes_for(enum dlsim_precision p, struct sim_sizes *s)
 	s->grad = s->master;
 }
 
+int sim_training_precision(const struct hw_device *d,
+			   enum dlsim_precision p, struct dlsim_err *err)
+{
+	if (p == DLSIM_INT8)
+		return dlsim_err_set(err, DLSIM_EINVAL,
+				     "int8 is an inference precision; "
+				     "training needs fp64, fp32, tf32, fp16, "
+				     "bf16 or fp8");
+	if (!hw_device_supports(d, p))
+		return dlsim_err_set(err, DLSIM_EINVAL,
+				     "device '%s' has no %s peak in the "
+				     "catalog", d->name,
+				     dlsim_precision_name(p));
+	return DLSIM_OK;
+}
+
 static int pick_precision(const struct hw_device *d,
 			  const struct sim_options *o,
 			  enum dlsim_precision *out, struct dlsim_err *err)
 {
 	enum dlsim_precision p = o->precision_auto ?
 				 hw_device_auto_precision(d) : o->precision;
+	int rc = sim_training_precision(d, p, err);
 
-	if (p == DLSIM_INT8)
-		return dlsim_err_set(err, DLSIM_EINVAL,
-				     "int8 is an inference precision; "
-				     "training needs fp32, tf32, fp16, bf16 "
-				     "or fp8");
-	if (!hw_device_supports(d, p))
-		return dlsim_err_set(err, DLSIM_EINVAL,
-				     "device '%s' has no %s peak in the "
-				     "catalog", d->name,
-				     dlsim_precision_name(p));
-	*out = p;
-	return DLSIM_OK;
+	if (!rc)
+		*out = p;
+	return rc;
 }
 
 static int pick_batch(const struct model *m, const struct hw_system *s,

@@ -292,6 +292,38 @@ START_TEST(parallel_rejects_bad_strategies)
 }
 END_TEST
 
+/* A strategy trains as one device does: int8 (inference) and a precision
+ * the device has no peak for are refused, with predict's words. */
+START_TEST(parallel_refuses_what_predict_refuses)
+{
+	struct dlsim_err err = { 0, "" };
+	struct sim_strategy st;
+	struct sim_par_result r;
+	struct rig g;
+
+	rig_open(&g, "a100x8", 4);
+	sim_strategy_init(&st);
+	st.tp = 2;
+	st.dp = 4;
+	st.global_batch = 4;
+	ck_assert_int_eq(sim_parallel_predict(g.m, &g.sys, DLSIM_INT8,
+					      SIM_OPT_ADAM, &st, &r, &err),
+			 DLSIM_EINVAL);
+	ck_assert_msg(strstr(err.msg, "int8 is an inference precision")
+		      != NULL, "%s", err.msg);
+	rig_close(&g);
+	rig_open(&g, "v100x8", 4);	/* Volta: no bf16 peak */
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(sim_parallel_predict(g.m, &g.sys, DLSIM_BF16,
+					      SIM_OPT_ADAM, &st, &r, &err),
+			 DLSIM_EINVAL);
+	ck_assert_msg(strstr(err.msg, "has no bf16 peak") != NULL, "%s",
+		      err.msg);
+	eval(&g, &st, DLSIM_FP16, &r);
+	rig_close(&g);
+}
+END_TEST
+
 /* Grouped-query attention: tp must split the key/value heads too. */
 START_TEST(parallel_rejects_tp_over_kv_heads)
 {
@@ -492,6 +524,7 @@ Suite *suite_parallel(void)
 	tcase_add_test(c, parallel_uneven_stages);
 	tcase_add_test(c, parallel_rejects_bad_strategies);
 	tcase_add_test(c, parallel_rejects_tp_over_kv_heads);
+	tcase_add_test(c, parallel_refuses_what_predict_refuses);
 	tcase_add_test(c, parallel_placement);
 	tcase_add_test(c, parallel_dispatch_queues_launches);
 	tcase_add_test(c, parallel_needs_a_transformer);
