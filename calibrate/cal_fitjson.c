@@ -278,9 +278,47 @@ static int not_negative(double x)
 }
 
 /*
+ * The bounds of a roofline no device can fall outside, so that a row
+ * edited by hand or damaged in a way that still parses cannot turn a
+ * prediction into inf or nan: a time per call or pass of at most an
+ * hour, at least 1 FLOP/s and 1 B/s, and at most 10^18 FLOP/s (an
+ * exaflop from one device: today's fastest run dense fp8 at about
+ * 2 x 10^15).  A term's variance may not exceed its bound squared.
+ */
+#define ROOF_MAX_FIXED_S 3600.0
+#define ROOF_MAX_S_PER_UNIT 1.0
+#define ROOF_MIN_S_PER_FLOP 1e-18
+
+static int roof_in_bounds(const struct cal_roof_fit *r)
+{
+	const double bound[CAL_ROOF_TERMS] = {
+		ROOF_MAX_FIXED_S, ROOF_MAX_S_PER_UNIT, ROOF_MAX_S_PER_UNIT,
+		ROOF_MAX_FIXED_S
+	};
+	const double value[CAL_ROOF_TERMS] = {
+		r->fixed_s, r->s_per_flop, r->s_per_byte, r->s_per_call
+	};
+	int i, j;
+
+	if (!(r->s_per_flop >= ROOF_MIN_S_PER_FLOP))
+		return 0;
+	for (i = 0; i < CAL_ROOF_TERMS; i++) {
+		if (!not_negative(value[i]) || value[i] > bound[i] ||
+		    !not_negative(r->cov[i][i]) ||
+		    r->cov[i][i] > bound[i] * bound[i])
+			return 0;
+		for (j = 0; j < CAL_ROOF_TERMS; j++)
+			if (!isfinite(r->cov[i][j]))
+				return 0;
+	}
+	return 1;
+}
+
+/*
  * Whether what a row parsed into is a fit the simulator can use: every
- * rate and time of a roofline finite and not below 0 (its FLOP term above
- * 0: the fit is non-negative by construction), a STREAM plateau and every
+ * rate and time of a roofline and its covariance finite, not below 0
+ * (its FLOP term above 0: the fit is non-negative by construction) and
+ * within roof_in_bounds, a STREAM plateau and every
  * bandwidth level above 0 (medians of rates), an allreduce's
  * large-message line (its last segment, the ring's step) finite with a
  * cost per byte above 0 (its latency may come out below 0 from noisy
@@ -296,9 +334,7 @@ static int in_domain(const struct cal_fitted *f)
 
 	switch (f->model) {
 	case CAL_MODEL_ROOFLINE:
-		return positive(r->s_per_flop) && not_negative(r->fixed_s) &&
-		       not_negative(r->s_per_byte) &&
-		       not_negative(r->s_per_call);
+		return positive(r->s_per_flop) && roof_in_bounds(r);
 	case CAL_MODEL_PLATEAU:
 		if (strncmp(f->kind, "stream:", 7) == 0)
 			return positive(f->plateau_Bps);

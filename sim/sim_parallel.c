@@ -740,5 +740,12 @@ int sim_parallel_predict(const struct model *m, const struct hw_system *s,
 		return rc;
 	rc = sim_par_eval(c, st, r, err);
 	sim_par_ctx_free(c);
+	if (!rc && !(isfinite(r->step_time_s) && r->step_time_s > 0.0)) {
+		rc = dlsim_err_set(err, DLSIM_ERANGE, "the step of '%s' on "
+				   "'%s' comes out as %g s: a figure of the "
+				   "system or of its calibration is out of "
+				   "range", m->name, s->spec, r->step_time_s);
+		memset(r, 0, sizeof(*r));
+	}
 	return rc;
 }

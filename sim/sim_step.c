@@ -713,6 +713,29 @@ static void list_calib_used(const struct model *m, const struct hw_system *s,
 }
 
 /*
+ * predict_one, and a step that is a finite, positive time.  Every input
+ * is bounded where it is read (the catalog's numbers, the fits'
+ * roof_in_bounds, the counts), so this only catches what those bounds
+ * let through together: never a printed inf or nan.
+ */
+static int predict_finite(const struct model *m, const struct hw_system *s,
+			  const struct sim_options *o, struct sim_result *r,
+			  struct dlsim_err *err)
+{
+	int rc = predict_one(m, s, o, r, err);
+
+	if (rc || (isfinite(r->step_time_s) && r->step_time_s > 0.0))
+		return rc;
+	rc = dlsim_err_set(err, DLSIM_ERANGE, "the step of '%s' on '%s' "
+			   "comes out as %g s: a figure of the system or of "
+			   "its calibration is out of range", m->name,
+			   s->spec, r->step_time_s);
+	sim_result_release(r);
+	memset(r, 0, sizeof(*r));
+	return rc;
+}
+
+/*
  * The interval of a calibrated prediction: the same step at the fits'
  * 95% bounds, every rate moved +-1.96 sigma together (hw_calib_shift),
  * without per-layer results or a timeline.  Moving all of them the same
@@ -729,7 +752,7 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 	struct sim_result rb;
 	int rc, k;
 
-	if ((rc = predict_one(m, s, o, r, err)))
+	if ((rc = predict_finite(m, s, o, r, err)))
 		return rc;
 	r->step_time_s_low = r->step_time_s_high = r->step_time_s;
 	if (hw_calib_count(s->calib) == 0)
@@ -741,7 +764,7 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 	b.calib = &cb;
 	for (k = 0; k < 2; k++) {
 		hw_calib_shift(s->calib, k ? -1.96 : 1.96, &cb);
-		if ((rc = predict_one(m, &b, &ob, &rb, err))) {
+		if ((rc = predict_finite(m, &b, &ob, &rb, err))) {
 			sim_result_release(r);
 			memset(r, 0, sizeof(*r));
 			return rc;

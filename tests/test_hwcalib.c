@@ -177,12 +177,20 @@ END_TEST
  * of text, a bandwidth level of 0, an allreduce whose large-message line
  * costs nothing a byte, a convolution roofline with a negative byte term,
  * a first-release GEMM fit whose half-rate FLOPs are negative (a negative
- * fixed time) -- is stored newer than the file comment's fits, so it
+ * fixed time), rooflines finite but outside roof_in_bounds (a FLOP term
+ * of 1e300 s, which made a step inf; one of 1e-20 s, 10^20 FLOP/s from
+ * one device; a fixed time of two hours; a variance of 1e300; a
+ * covariance with too few entries) -- is stored newer than the file comment's fits, so it
  * would win if it were read.  It is not: the loader keeps the older fit
  * (the values above), counts the row as damaged and names it, and
  * calibrate show lists it under what it skipped.  A point-to-point
  * latency line, which nothing costs with, is not judged.
  */
+#define ROOF(fixed, flop, byte) "{\"benchmark\": \"conv\", \"group\": " \
+	"\"dtype=fp32 class=3x3s1\", \"fixed_s\": " fixed ", " \
+	"\"s_per_flop\": " flop ", \"s_per_byte\": " byte "}"
+#define ROOF_COV "[[0, 0, 0], [0, 0, 0], [0, 0, 0]]"
+
 START_TEST(hwcalib_damaged_rows_are_named_not_taken)
 {
 	static const struct {
@@ -210,6 +218,12 @@ START_TEST(hwcalib_damaged_rows_are_named_not_taken)
 		{ "gemm:fp32", "{\"benchmark\": \"gemm\", \"group\": "
 		  "\"dtype=fp32\", \"flops_max\": 2e11, \"flops_half\": "
 		  "-5e8}", "[[4e18, 0], [0, 1]]" },
+		{ "conv3x3:fp32", ROOF("1e-5", "1e300", "1e-10"), ROOF_COV },
+		{ "conv3x3:fp32", ROOF("1e-5", "1e-20", "1e-10"), ROOF_COV },
+		{ "conv3x3:fp32", ROOF("7200", "1e-11", "1e-10"), ROOF_COV },
+		{ "conv3x3:fp32", ROOF("1e-5", "1e-11", "1e-10"),
+		  "[[0, 0, 0], [0, 1e300, 0], [0, 0, 0]]" },
+		{ "conv3x3:fp32", ROOF("1e-5", "1e-11", "1e-10"), "[[1]]" },
 	};
 	struct dlsim_err err = { 0, "" };
 	struct cal_fit_report rep;

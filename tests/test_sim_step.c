@@ -696,6 +696,44 @@ START_TEST(step_ten_trillion_parameters_on_a_million_devices)
 }
 END_TEST
 
+/*
+ * A calibration no loader would pass (a GEMM at 1e306 s a FLOP: the
+ * loader's roof_in_bounds refuses it) set by hand: the step is inf,
+ * and sim_predict says so instead of returning it; the same fit at
+ * 1e-9 s a FLOP predicts.
+ */
+START_TEST(step_refuses_a_step_that_is_not_finite)
+{
+	struct model *m = sim_two_fc();
+	struct dlsim_err err = { 0, "" };
+	struct sim_options o;
+	struct sim_result res;
+	struct hw_calib cal;
+	struct hw_calib_kernel *k;
+	struct sim_rig r;
+
+	sim_rig_init(&r, 1, 1);
+	memset(&cal, 0, sizeof(cal));
+	k = &cal.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32];
+	k->s_per_flop = 1e306;	/* x 4e6 FLOPs of fc2: inf */
+	k->fit.id = 1;
+	r.sys.calib = &cal;
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP32;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, &err),
+			 DLSIM_ERANGE);
+	ck_assert_msg(strstr(err.msg, "comes out as inf s") != NULL, "%s",
+		      err.msg);
+	ck_assert(res.step_time_s == 0.0 && res.layers == NULL);
+	k->s_per_flop = 1e-9;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert(isfinite(res.step_time_s) && res.step_time_s > 8e-3);
+	sim_result_release(&res);
+	model_free(m);
+}
+END_TEST
+
 /* A model of views only does no work: refused, not divided by zero;
  * and one device forms no gradient buckets. */
 START_TEST(step_refuses_a_model_without_work)
@@ -750,6 +788,7 @@ Suite *suite_sim_step(void)
 	tcase_add_test(c, step_extreme_sizes_stay_finite);
 	tcase_add_test(c, step_ten_trillion_parameters_on_a_million_devices);
 	tcase_add_test(c, step_refuses_a_model_without_work);
+	tcase_add_test(c, step_refuses_a_step_that_is_not_finite);
 	suite_add_tcase(s, c);
 	return s;
 }
