@@ -159,6 +159,46 @@ static int opt_time(struct cal_in *in, const char *s, const char *what,
 	return DLSIM_OK;
 }
 
+/*
+ * A kernel of `flops` FLOPs timed at s seconds must run below 10^18
+ * FLOP/s: an exaflop from one device, 500 times today's fastest dense
+ * fp8 (about 2 x 10^15).  A faster row is a broken file (a time in the
+ * wrong unit, a digit lost), which a fit would take as the device's
+ * rate.
+ */
+#define MAX_DEVICE_FLOPS 1e18
+
+static int rate_ok(struct cal_in *in, double flops, double s,
+		   struct dlsim_err *err)
+{
+	if (flops / s <= MAX_DEVICE_FLOPS)
+		return DLSIM_OK;
+	return cal_fail(in, err, "%.4g FLOPs in %.4g s is %.3g FLOP/s, above "
+			"the 1e18 FLOP/s no device reaches", flops, s,
+			flops / s);
+}
+
+/* A convolution's output must have a row and a column: the filter no
+ * larger than the padded input.  Its FLOPs, 2 x N K C R S P Q (each pass
+ * the same), go to *flops. */
+static int conv_shape_ok(struct cal_in *in, int64_t n, int64_t c, int64_t h,
+			 int64_t w, int64_t k, int64_t r, int64_t s,
+			 int64_t pad_h, int64_t pad_w, int64_t stride_h,
+			 int64_t stride_w, double *flops,
+			 struct dlsim_err *err)
+{
+	if (h + 2 * pad_h < r || w + 2 * pad_w < s)
+		return cal_fail(in, err, "a %lldx%lld filter is larger than "
+				"the input, %lldx%lld padded by %lld, %lld",
+				(long long)r, (long long)s, (long long)h,
+				(long long)w, (long long)pad_h,
+				(long long)pad_w);
+	*flops = 2.0 * (double)n * (double)k * (double)c * (double)r *
+		 (double)s * (double)((h + 2 * pad_h - r) / stride_h + 1) *
+		 (double)((w + 2 * pad_w - s) / stride_w + 1);
+	return DLSIM_OK;
+}
+
 /* ---------------------------------------------------------------- */
 /* Private helpers: DeepBench                                        */
 /* ---------------------------------------------------------------- */
@@ -217,7 +257,9 @@ static int deepbench_gemm(struct cal_in *in, char **f, struct cal_samples *out,
 	    cal_count(in, f[6], "N", MAX_DIM, &n, err) ||
 	    cal_count(in, f[7], "K", MAX_DIM, &k, err) ||
 	    trans(in, f[8], "transA", err) || trans(in, f[9], "transB", err) ||
-	    cal_positive(in, f[10], "time_ms", &ms, err))
+	    cal_positive(in, f[10], "time_ms", &ms, err) ||
+	    rate_ok(in, 2.0 * (double)m * (double)n * (double)k, ms * 1e-3,
+		    err))
 		return DLSIM_EPARSE;
 	cal_params_init(&p);
 	cal_params_int(&p, "m", m);
@@ -249,7 +291,7 @@ static int deepbench_conv(struct cal_in *in, char **f, struct cal_samples *out,
 	int64_t v[11];
 	struct cal_params p;
 	int prec, i, j, have, rc;
-	double s;
+	double s, flops;
 
 	if (deepbench_common(in, f, &prec, err))
 		return DLSIM_EPARSE;
@@ -258,11 +300,16 @@ static int deepbench_conv(struct cal_in *in, char **f, struct cal_samples *out,
 			    in, f[dims[i].col], dims[i].key, MAX_DIM, &v[i],
 			    err))
 			return DLSIM_EPARSE;
+	if (conv_shape_ok(in, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],
+			  v[8], v[9], v[10], &flops, err))
+		return DLSIM_EPARSE;
 	for (j = 0; j < 3; j++) {
 		if (opt_time(in, f[16 + j], col[j], 1e-3, &s, &have, err))
 			return DLSIM_EPARSE;
 		if (!have)
 			continue;
+		if (rate_ok(in, flops, s, err))
+			return DLSIM_EPARSE;
 		cal_params_init(&p);
 		for (i = 0; i < 11; i++)
 			cal_params_int(&p, dims[i].key, v[i]);
@@ -365,17 +412,20 @@ static int gen_gemm(struct cal_in *in, char **f, struct cal_samples *out,
 {
 	static const char *const keys[] = { "m", "n", "k" };
 	struct cal_params p;
-	int64_t v;
+	int64_t v[3];
 	double s;
 	int i;
 
 	cal_params_init(&p);
 	for (i = 0; i < 3; i++) {
-		if (cal_count(in, f[i], keys[i], MAX_DIM, &v, err))
+		if (cal_count(in, f[i], keys[i], MAX_DIM, &v[i], err))
 			return DLSIM_EPARSE;
-		cal_params_int(&p, keys[i], v);
+		cal_params_int(&p, keys[i], v[i]);
 	}
-	if (dtype(in, f[3], err) || cal_positive(in, f[4], "time_s", &s, err))
+	if (dtype(in, f[3], err) ||
+	    cal_positive(in, f[4], "time_s", &s, err) ||
+	    rate_ok(in, 2.0 * (double)v[0] * (double)v[1] * (double)v[2], s,
+		    err))
 		return DLSIM_EPARSE;
 	cal_params_str(&p, "dtype", f[3]);
 	return cal_sample_add(out, in, "gemm", &p, s, "s", err);
@@ -388,19 +438,22 @@ static int gen_conv(struct cal_in *in, char **f, struct cal_samples *out,
 		"n", "c", "h", "w", "k", "r", "s", "stride", "pad"
 	};
 	struct cal_params p;
-	int64_t v;
-	double s;
+	int64_t v[9];
+	double s, flops;
 	int i;
 
 	cal_params_init(&p);
 	for (i = 0; i < 9; i++) {
 		if ((i == 8 ? cal_uint : cal_count)(in, f[i], keys[i],
-						    MAX_DIM, &v, err))
+						    MAX_DIM, &v[i], err))
 			return DLSIM_EPARSE;
-		cal_params_int(&p, keys[i], v);
+		cal_params_int(&p, keys[i], v[i]);
 	}
-	if (dtype(in, f[9], err) ||
-	    cal_positive(in, f[10], "time_s", &s, err))
+	if (conv_shape_ok(in, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[8],
+			  v[8], v[7], v[7], &flops, err) ||
+	    dtype(in, f[9], err) ||
+	    cal_positive(in, f[10], "time_s", &s, err) ||
+	    rate_ok(in, flops, s, err))
 		return DLSIM_EPARSE;
 	cal_params_str(&p, "dtype", f[9]);
 	return cal_sample_add(out, in, "conv", &p, s, "s", err);

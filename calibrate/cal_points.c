@@ -419,6 +419,12 @@ static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 	} else if (models[m].model == CAL_MODEL_ROOFLINE) {
 		kernel_size(s->benchmark, s->params, &p->x, &p->q, &cls);
 		p->y = p->x / s->value;
+		if (!isfinite(p->x) || !(p->x > 0.0)) {
+			pass_over(rd, s->benchmark, "a shape of no work (a "
+				  "filter larger than its padded input, a "
+				  "size missing)");
+			return 0;
+		}
 		if (!isfinite(p->q) || !(p->q > 0.0)) {
 			pass_over(rd, s->benchmark, "no dtype this dlsim "
 				  "knows, so no bytes");

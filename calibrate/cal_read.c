@@ -274,14 +274,16 @@ static int grow(struct cal_samples *s, const struct cal_in *in,
 }
 
 /*
- * 1 for a sample no microbenchmark gives: a time above a day (1e5 s) or a
- * rate above a petabyte a second.  A figure like 1e308 us is finite, and
- * a fit would take it; it is a broken file, so the import says so.
+ * 1 for a sample no microbenchmark gives: a time above a day (1e5 s) or,
+ * being above 0, below a nanosecond (no kernel, copy or message ends
+ * sooner: a launch alone takes microseconds), or a rate above a petabyte
+ * a second.  A figure like 1e308 us is finite, and a fit would take it;
+ * it is a broken file, so the import says so.
  */
 static int implausible(double value, const char *unit)
 {
 	if (strcmp(unit, "s") == 0)
-		return value > 1e5;
+		return value > 1e5 || (value > 0.0 && value < 1e-9);
 	if (strcmp(unit, "B/s") == 0)
 		return value > 1e15;
 	return 0;
@@ -302,8 +304,9 @@ int cal_sample_add(struct cal_samples *s, const struct cal_in *in,
 				isfinite(value) ? "underflows" : "overflows",
 				unit);
 	if (implausible(value, unit))
-		return cal_fail(in, err, "%g %s is implausibly large for one "
-				"sample", value, unit);
+		return cal_fail(in, err, "%g %s is implausibly %s for one "
+				"sample", value, unit,
+				value < 1.0 ? "small" : "large");
 	if (s->n >= s->max)
 		return dlsim_err_set(err, DLSIM_ENOMEM, "%s:%lld: more than "
 				     "%lld samples in one import; split the "

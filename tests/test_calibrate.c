@@ -562,6 +562,9 @@ START_TEST(cal_damaged_files_are_refused_at_their_line)
 	 * above a day (and a rate above 1e15 B/s) */
 	refused("osu", "osu_latency_huge.txt", 5, "1e+302 s is implausibly "
 		"large for one sample");
+	/* nor is anything under a nanosecond */
+	refused("osu", "osu_latency_tiny.txt", 5, "1e-12 s is implausibly "
+		"small for one sample");
 	refused("osu", "osu_latency_truncated.txt", 7,
 		"the row has 1 columns, the header 2");
 	refused("osu", "osu_no_header.txt", 2, "a result row outside a table");
@@ -580,6 +583,17 @@ START_TEST(cal_damaged_files_are_refused_at_their_line)
 		"unknown header: expected 'm,n,k,dtype,time_s'");
 	refused("conv-csv", "conv_text.csv", 3,
 		"'h' must be a positive integer (got 'fourteen')");
+	/* rows no device produces: 2e36 FLOPs in a millisecond, above
+	 * 1e18 FLOP/s; an output of no pixels */
+	refused("gemm-csv", "gemm_too_fast.csv", 3, "2e+36 FLOPs in 0.001 s "
+		"is 2e+39 FLOP/s, above the 1e18 FLOP/s no device reaches");
+	refused("conv-csv", "conv_filter_too_big.csv", 3, "a 30x30 filter "
+		"is larger than the input, 5x5 padded by 0, 0");
+	/* DeepBench's first MI25 row (341 x 79 outputs of a 20x5 filter, 32
+	 * channels out, 4 images: 2 x 4 x 32 x 100 x 79 x 341 = 6.896e8
+	 * FLOPs) in 1e-10 s */
+	refused("deepbench", "deepbench_conv_too_fast.csv", 3, "6.896e+08 "
+		"FLOPs in 1e-10 s is 6.9e+18 FLOP/s");
 }
 END_TEST
 
