@@ -9,6 +9,7 @@
  * database's visitors; CSV and JSON carry every column, the table the
  * ones a person scans.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,11 +160,10 @@ static int print_run(void *ctx, const struct db_run *r)
 		report_json_string(o->f, r->tool);
 		fputs(", \"hw\": ", o->f);
 		report_json_string(o->f, r->hw);
-		fprintf(o->f, ", \"start_s\": %.17g, \"end_s\": ", r->start_s);
-		if (r->end_s > 0)
-			fprintf(o->f, "%.17g", r->end_s);
-		else
-			fputs("null", o->f);
+		fputs(", \"start_s\": ", o->f);
+		report_json_number(o->f, r->start_s);
+		fputs(", \"end_s\": ", o->f);
+		report_json_number(o->f, r->end_s > 0 ? r->end_s : NAN);
 		fputs(", \"status\": ", o->f);
 		report_json_string(o->f, r->status);
 		fprintf(o->f, ", \"samples\": %lld, \"host_id\": ",
@@ -308,8 +308,10 @@ static int print_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 		report_json_string(o->f, s->benchmark);
 		fputs(", \"params\": ", o->f);
 		report_json_string(o->f, s->params);
-		fprintf(o->f, ", \"rep\": %lld, \"value\": %.17g, \"unit\": ",
-			(long long)s->rep, s->value);
+		fprintf(o->f, ", \"rep\": %lld, \"value\": ",
+			(long long)s->rep);
+		report_json_number(o->f, s->value);
+		fputs(", \"unit\": ", o->f);
 		report_json_string(o->f, s->unit);
 		fputc('}', o->f);
 	} else if (o->fmt == REPORT_CSV) {
@@ -411,12 +413,14 @@ static int print_fit(void *ctx, const struct db_fit *f)
 		fputs(", \"kind\": ", o->f);
 		report_json_string(o->f, f->kind);
 		fprintf(o->f, ", \"params\": %s, \"covariance\": %s, "
-			"\"residual_rms\": %.17g, \"n_samples\": %lld, "
-			"\"sample_run_ids\": %s, \"created_s\": %.17g, "
-			"\"dlsim_version\": ", f->params_json,
-			f->covariance_json, f->residual_rms,
-			(long long)f->n_samples, f->sample_run_ids,
-			f->created_s);
+			"\"residual_rms\": ", f->params_json,
+			f->covariance_json);
+		report_json_number(o->f, f->residual_rms);
+		fprintf(o->f, ", \"n_samples\": %lld, \"sample_run_ids\": %s, "
+			"\"created_s\": ", (long long)f->n_samples,
+			f->sample_run_ids);
+		report_json_number(o->f, f->created_s);
+		fputs(", \"dlsim_version\": ", o->f);
 		report_json_string(o->f, f->dlsim_version);
 		fputc('}', o->f);
 	} else if (o->fmt == REPORT_CSV) {

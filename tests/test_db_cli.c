@@ -150,6 +150,16 @@ START_TEST(db_cli_samples_of_one_run_as_csv)
 	ck_assert(strstr(r.out, "\n1,v100x8,import:nccl-tests,gemm,") != NULL);
 	run_db(&r, &t, "export --format json");
 	ck_assert(json_valid(r.out));
+	/* a value damaged to infinity (9e999 in SQL) is JSON's null, not a
+	 * bare inf no JSON reader takes */
+	raw_exec(t.path, "UPDATE samples SET value = 9e999 WHERE run_id = 2");
+	run_db(&r, &t, "samples --run 2 --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(json_valid(r.out), "%s", r.out);
+	ck_assert(strstr(r.out, "\"value\": null") != NULL);
+	ck_assert(strstr(r.out, "inf") == NULL);
+	run_db(&r, &t, "export --format json");
+	ck_assert(json_valid(r.out));
 	tmp_remove(&t);
 }
 END_TEST
