@@ -135,9 +135,11 @@ static int plan_one(struct cli_calib_src *src, struct hw_catalog *cat,
 }
 
 /*
- * --max-devices N: each candidate becomes NAMExC for C = g, 2g, 4g, ... up
- * to N, g its node's devices (so every count fills whole nodes); without
- * it, the candidates as given.  specs point into buf.
+ * --max-devices N: each candidate becomes the systems of g, 2g, 4g, ...
+ * up to N devices, g its node's devices (so every count fills whole
+ * nodes): DEVICExC, or NODEx(C/g) for a node name, whose count is of
+ * nodes; without it, the candidates as given.  Every system is resolved
+ * here, before anything is printed.  specs point into buf.
  */
 static int expand(struct cli_calib_src *src, struct hw_catalog *cat,
 		  char **hw, int n_hw, int64_t max_devices, char *buf,
@@ -162,14 +164,25 @@ static int expand(struct cli_calib_src *src, struct hw_catalog *cat,
 		if (cli_system_resolve(src, cat, hw[i], &cs, err))
 			return -1;
 		for (c = cs.sys.devices_per_node; c <= max_devices; c *= 2) {
+			int64_t count = hw_node_find(cat, hw[i]) ?
+					c / cs.sys.devices_per_node : c;
+			struct hw_system check;
+			struct dlsim_err why = { 0, "" };
 			int w = snprintf(buf + used, n_buf - used, "%sx%lld",
-					 hw[i], (long long)c);
+					 hw[i], (long long)count);
 
 			if (n == PLAN_MAX_SPECS || w < 0 ||
 			    (size_t)w >= n_buf - used)
 				return dlsim_err_set(err, DLSIM_EINVAL, "--max-"
 						     "devices: too many "
 						     "systems to plan"), -1;
+			if (hw_system_resolve(cat, buf + used, &check, &why))
+				return dlsim_err_set(err, DLSIM_EINVAL,
+						     "--max-devices %lld: %lld "
+						     "devices of '%s' is more "
+						     "than a system can have",
+						     (long long)max_devices,
+						     (long long)c, hw[i]), -1;
 			specs[n++] = buf + used;
 			used += (size_t)w + 1;
 		}

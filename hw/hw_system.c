@@ -24,6 +24,7 @@
 #include "hw/hw.h"
 
 #include <stdarg.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,29 @@ static int build_nodes(const struct hw_catalog *cat, const struct hw_node *n,
 	return attach_links(cat, n, s, pl, err);
 }
 
+/*
+ * The error for a name the catalog lacks.  When NAME followed by 'x' is a
+ * name (mi300x, a device whose name ends in x), spec was most likely
+ * meant as a count of it, which needs a second x.
+ */
+static int unknown_name(const struct hw_catalog *cat, const char *name,
+			const char *spec, struct dlsim_err *err)
+{
+	char with_x[HW_NAME_LEN * 2 + 2];
+
+	snprintf(with_x, sizeof(with_x), "%sx", name);
+	if (strcmp(name, spec) != 0 &&
+	    (hw_device_find(cat, with_x) || hw_node_find(cat, with_x)))
+		return dlsim_err_set(err, DLSIM_ENOTFOUND,
+				     "unknown device or node '%s' in --hw "
+				     "'%s'; '%s' is one: a count of it is "
+				     "'%sx%s'", name, spec, with_x, with_x,
+				     spec + strlen(name) + 1);
+	return dlsim_err_set(err, DLSIM_ENOTFOUND,
+			     "unknown device or node '%s' in --hw '%s' "
+			     "(see 'dlsim hw')", name, spec);
+}
+
 /* NAME with a count: a device or a node, by what the name is. */
 static int build_named(const struct hw_catalog *cat, const char *name,
 		       int64_t count, struct hw_system *s,
@@ -151,9 +175,7 @@ static int build_named(const struct hw_catalog *cat, const char *name,
 		return build_devices(cat, d, count, s, &pl, err);
 	if (n)
 		return build_nodes(cat, n, count, s, &pl, err);
-	return dlsim_err_set(err, DLSIM_ENOTFOUND,
-			     "unknown device or node '%s' in --hw '%s' "
-			     "(see 'dlsim hw')", name, s->spec);
+	return unknown_name(cat, name, s->spec, err);
 }
 
 /* Build what a file's system entry asks for, from a checked catalog. */
@@ -212,6 +234,26 @@ static int resolve_file(struct hw_catalog *cat, const char *path,
 	return rc;
 }
 
+/* What follows the last 'x' of spec is meant as a count when it starts
+ * as a number does (a digit, a sign, a point, a space) or is empty after
+ * a name the catalog has ("v100x"); core_parse_count then says whether
+ * it is one.  Otherwise ("nonexist") spec is all name. */
+static int looks_like_count(const struct hw_catalog *cat, const char *spec,
+			    const char *x)
+{
+	char name[HW_NAME_LEN * 2];
+	const char *s = x + 1;
+
+	if (isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '+' ||
+	    s[0] == '.' || isspace((unsigned char)s[0]))
+		return 1;
+	if (s[0] || (size_t)(x - spec) >= sizeof(name))
+		return 0;
+	memcpy(name, spec, (size_t)(x - spec));
+	name[x - spec] = '\0';
+	return hw_device_find(cat, name) || hw_node_find(cat, name);
+}
+
 /* ---------------------------------------------------------------- */
 /* Public API                                                        */
 /* ---------------------------------------------------------------- */
@@ -232,7 +274,9 @@ int hw_system_resolve(struct hw_catalog *cat, const char *spec,
 		rc = resolve_file(cat, spec, out, err);
 	else if (hw_device_find(cat, spec) || hw_node_find(cat, spec))
 		rc = build_named(cat, spec, 1, out, err);
-	else if (!(x = strrchr(spec, 'x')))
+	else if (!(x = strrchr(spec, 'x')) || !looks_like_count(cat, spec, x))
+		/* no count: "nonexist" is an unknown name, not 'ist'
+		 * devices of "none" */
 		rc = build_named(cat, spec, 1, out, err);
 	else if (x == spec)
 		rc = dlsim_err_set(err, DLSIM_EINVAL,

@@ -445,6 +445,14 @@ START_TEST(cli_predict_strategy_and_plan)
 	    "--global-batch 16 --top 1");
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert(strstr(r.out, "on a100x16") && strstr(r.out, "best system"));
+	/* a node name counts nodes: 8, 16, 32 A100s are 1, 2, 4 DGX A100 */
+	run(&r, "plan " TINY_GPT " --hw dgx-a100 --max-devices 32 "
+	    "--global-batch 16 --top 1 --format csv");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, ",dgx-a100x1,8,") &&
+		  strstr(r.out, ",dgx-a100x2,16,") &&
+		  strstr(r.out, ",dgx-a100x4,32,") &&
+		  !strstr(r.out, "dgx-a100x8"));
 	run(&r, "plan " TINY_GPT " --hw a100x8 --global-batch 16 --format "
 	    "csv --top 2");
 	ck_assert_msg(r.status == 0, "%s", r.err);
@@ -541,6 +549,20 @@ START_TEST(cli_strategy_rejects_bad_input)
 	assert_one_error(&r, 2, "not counts");
 	run(&r, "plan resnet50 --hw a100x8 --global-batch 8");
 	assert_one_error(&r, 2, "is not a transformer");
+	/* too many devices: refused before anything is printed */
+	run(&r, "plan " TINY_GPT " --hw a100 --global-batch 8 --max-devices "
+	    "1000000000");
+	assert_one_error(&r, 2, "--max-devices 1000000000: 134217728 devices "
+			 "of 'a100' is more than a system can have");
+	ck_assert_str_eq(r.out, "");
+	run(&r, "plan " TINY_GPT " --hw a100x8 --global-batch 8 --precision "
+	    "int8");
+	assert_one_error(&r, 2, "int8 is an inference precision");
+	run(&r, "predict resnet18 --hw nonexist");
+	assert_one_error(&r, 2, "unknown device or node 'nonexist'");
+	run(&r, "predict resnet18 --hw mi300x2");
+	assert_one_error(&r, 2, "'mi300x' is one: a count of it is "
+			 "'mi300xx2'");
 	/* each line names the subcommand, whichever layer wrote it */
 	run(&r, "predict " TINY_GPT " --hw a100x8 --dispatch-us 1e6");
 	assert_one_error(&r, 2, "dlsim: predict: --dispatch-us must be at "

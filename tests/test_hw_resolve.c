@@ -192,6 +192,12 @@ START_TEST(resolve_unknown_name_is_notfound)
 
 	resolve_fails(cat, "nosuch", DLSIM_ENOTFOUND, "nosuch");
 	resolve_fails(cat, "nosuchx4", DLSIM_ENOTFOUND, "nosuch");
+	/* an x inside a name is not a count: the whole name is unknown,
+	 * not "must be a positive integer (got 'ist')" */
+	resolve_fails(cat, "nonexist", DLSIM_ENOTFOUND,
+		      "unknown device or node 'nonexist'");
+	resolve_fails(cat, "max", DLSIM_ENOTFOUND,
+		      "unknown device or node 'max'");
 	/* links and networks are not systems */
 	resolve_fails(cat, "tlink", DLSIM_ENOTFOUND, "tlink");
 	resolve_fails(cat, "TGPU", DLSIM_ENOTFOUND, "TGPU");
