@@ -190,16 +190,9 @@ static int request_from(const struct cli_command *cmd,
 	if (v->set[i = cli_opt(cmd, "format")] &&
 	    (rc = report_format_parse(v->str[i], &r->fmt, err)))
 		return rc;
-	if (v->set[i = cli_opt(cmd, "plot")]) {
-		size_t n = strlen(v->str[i]);
-
-		r->plot = v->str[i];
-		if (n <= 4 || (strcmp(r->plot + n - 4, ".png") != 0 &&
-			       strcmp(r->plot + n - 4, ".svg") != 0))
-			return dlsim_err_set(err, DLSIM_EINVAL, "comm: --plot "
-					     "file '%s' must end in .png or "
-					     ".svg", r->plot);
-	}
+	if (v->set[i = cli_opt(cmd, "plot")] &&
+	    (rc = report_plot_check(r->plot = v->str[i], err)))
+		return rc;
 	i = cli_opt(cmd, "sizes");
 	return parse_sizes(v->set[i] ? v->str[i] : COMM_DEFAULT_SIZES, r,
 			   err);

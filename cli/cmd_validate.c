@@ -242,6 +242,31 @@ static int plot(const char *image, const struct cal_val_report *rep,
 	return rc;
 }
 
+/* Before any work: --history lists and takes none of the flags that
+ * validate; --plot names a .png or .svg (else the sets would be run,
+ * printed and recorded before the name was refused). */
+static int check_flags(const struct cli_command *cmd,
+		       const struct cli_values *v, struct dlsim_err *err)
+{
+	static const char *const not_with_history[] = {
+		"set", "file", "uncalibrated", "record", "rows", "plot"
+	};
+	size_t k;
+
+	if (v->set[cli_opt(cmd, "history")])
+		for (k = 0; k < sizeof(not_with_history) /
+			    sizeof(not_with_history[0]); k++)
+			if (v->set[cli_opt(cmd, not_with_history[k])])
+				return dlsim_err_set(err, DLSIM_EINVAL,
+						     "--history lists what "
+						     "was recorded and takes "
+						     "no --%s",
+						     not_with_history[k]);
+	if (v->set[k = (size_t)cli_opt(cmd, "plot")])
+		return report_plot_check(v->str[k], err);
+	return DLSIM_OK;
+}
+
 int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct dlsim_err err = { 0, "" };
@@ -255,7 +280,7 @@ int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (cli_format(cmd, &v, &fmt, &err))
+	if (cli_format(cmd, &v, &fmt, &err) || check_flags(cmd, &v, &err))
 		return cli_fail(cmd, &err);
 	if (v.set[cli_opt(cmd, "history")])
 		return history(cmd, &v, fmt, &err) ? cli_fail(cmd, &err) :

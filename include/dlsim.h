@@ -2421,6 +2421,12 @@ int report_validation_rows(FILE *f, enum report_format fmt,
  * report_comm_plot.
  */
 struct report_plot;
+
+/* DLSIM_OK when image names a file the plots can draw (it ends in .png
+ * or .svg); else DLSIM_EINVAL, err naming it.  Commands check --plot
+ * with it before doing any work (report_gnuplot.c). */
+int report_plot_check(const char *image, struct dlsim_err *err);
+
 int report_validation_plot(const char *image, const struct cal_val_report *r,
 			   struct report_plot *out, struct dlsim_err *err);
 

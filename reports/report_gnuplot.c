@@ -75,6 +75,13 @@ int report_plot_terminal(const char *image, const char **terminal,
 	return DLSIM_OK;
 }
 
+int report_plot_check(const char *image, struct dlsim_err *err)
+{
+	const char *terminal;
+
+	return report_plot_terminal(image, &terminal, err);
+}
+
 static int write_file(const char *path, const char *text,
 		      struct dlsim_err *err)
 {

@@ -58,6 +58,15 @@ START_TEST(validate_rejects_unknown_sets)
 	hw_catalog_free(cat);
 	run(&r, "validate --set dle,nosuch");
 	assert_one_error(&r, 2, "unknown validation set 'nosuch'");
+	/* refused before any set is run, printed or recorded */
+	run(&r, "validate --set dle --plot fig.pdf");
+	assert_one_error(&r, 2, "plot file 'fig.pdf' must end in .png or "
+			 ".svg");
+	ck_assert_str_eq(r.out, "");
+	run(&r, "validate --history --rows");
+	assert_one_error(&r, 2, "--history lists what was recorded and "
+			 "takes no --rows");
+	ck_assert_str_eq(r.out, "");
 	run(&r, "validate --set dle --format json --uncalibrated");
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert(json_valid(r.out) && strstr(r.out, "\"sets\": {") &&
