@@ -143,6 +143,11 @@ static int take_value(const struct cli_command *cmd, int i, const char *val,
 	snprintf(what, sizeof(what), "--%s", o->name);
 	v->set[i] = 1;
 	v->str[i] = val;
+	/* no option of dlsim means anything by "": --db "" would otherwise
+	 * fall back to the default database, silently */
+	if (o->type == CLI_STRING && !*val)
+		return usage_error(cmd, "%s needs a value, not an empty "
+				   "string", what);
 	if (o->type == CLI_COUNT &&
 	    dlsim_parse_count(val, CLI_MAX_COUNT, &v->count[i], what, &err))
 		return cli_fail(cmd, &err);

@@ -417,6 +417,12 @@ static int check(const struct sim_par_ctx *c, const struct sim_strategy *st,
 		return dlsim_err_set(err, DLSIM_EINVAL, "chunks %lld needs the "
 				     "interleaved schedule",
 				     (long long)st->chunks);
+	/* Korthikanti et al. 2022 split the norms and dropouts over the
+	 * tensor-parallel group: with no group there is nothing to split */
+	if (st->sequence_parallel && st->tp < 2)
+		return dlsim_err_set(err, DLSIM_EINVAL, "sequence parallelism "
+				     "splits over the tensor-parallel "
+				     "devices: it needs tp 2 or more");
 	if (c->m->tf.heads % st->tp)
 		return dlsim_err_set(err, DLSIM_EINVAL, "tp %lld does not "
 				     "divide the %lld attention heads "

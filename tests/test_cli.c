@@ -523,6 +523,11 @@ START_TEST(cli_strategy_rejects_bad_input)
 
 	run(&r, "predict resnet18 --hw a100x2 --tp 2");
 	assert_one_error(&r, 2, "is not a transformer");
+	run(&r, "predict " TINY_GPT " --hw a100x8 --sequence-parallel");
+	assert_one_error(&r, 2, "sequence parallelism splits over the "
+			 "tensor-parallel devices: it needs tp 2 or more");
+	run(&r, "db info --db ''");
+	assert_one_error(&r, 2, "--db needs a value, not an empty string");
 	run(&r, "predict " TINY_GPT " --hw a100x8 --tp 2 --zero 5");
 	assert_one_error(&r, 2, "--zero must be 0, 1, 2 or 3");
 	run(&r, "predict " TINY_GPT " --hw a100x8 --recompute most");
