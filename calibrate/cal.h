@@ -57,6 +57,12 @@ int cal_fail_at(const struct cal_in *in, int64_t line,
  * max + 1 means there were more). */
 int cal_split_blanks(char *s, char **tok, int max);
 
+/* 1 when a line of a text report (nccl-tests, OSU) is a result row:
+ * after blanks, a number's start -- a digit, or a sign or a point before
+ * one, so that a damaged "-8  0.24" is read, and refused, not passed
+ * over as the tools' noise (mpirun, NCCL INFO, UCX lines). */
+int cal_line_is_row(const char *s);
+
 /* Split one CSV record in place into at most max fields (RFC 4180
  * quoting, unquoted fields trimmed); returns their count (max + 1:
  * more), or -1 for a quote left open or text after a closing quote. */

@@ -391,13 +391,6 @@ static int text_row(struct cal_in *in, struct text_state *st, char **tok,
 	return emit(in, out, &st->coll, text_ranks(st), &r, err);
 }
 
-static int starts_with_digit(const char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	return *s >= '0' && *s <= '9';
-}
-
 static int text_parse(struct cal_in *in, struct cal_samples *out,
 		      struct dlsim_err *err)
 {
@@ -410,7 +403,7 @@ static int text_parse(struct cal_in *in, struct cal_samples *out,
 	while (!rc && (line = cal_in_next(in))) {
 		if (line[0] == '#') {
 			rc = comment_line(in, &st, line, err);
-		} else if (!starts_with_digit(line)) {
+		} else if (!cal_line_is_row(line)) {
 			continue;       /* blank, or mpirun and NCCL noise */
 		} else if (st.in_table) {
 			rc = text_row(in, &st, tok, cal_split_blanks(

@@ -267,13 +267,6 @@ static int row(struct cal_in *in, const struct osu_state *st, char *line,
 			      v * st->scale, st->unit, err);
 }
 
-static int starts_with_digit(const char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	return *s >= '0' && *s <= '9';
-}
-
 /* ---------------------------------------------------------------- */
 /* Public API                                                        */
 /* ---------------------------------------------------------------- */
@@ -290,7 +283,7 @@ int cal_osu_parse(struct cal_in *in, struct cal_samples *out,
 	while (!rc && (line = cal_in_next(in))) {
 		if (line[0] == '#')
 			rc = comment_line(in, &st, line, err);
-		else if (!starts_with_digit(line))
+		else if (!cal_line_is_row(line))
 			continue;       /* blank, or MPI and UCX noise */
 		else if (!st.in_table)
 			rc = cal_fail(in, err, "a result row outside a table "

@@ -105,6 +105,17 @@ int cal_blank(const char *s)
 	return *s == '\0';
 }
 
+int cal_line_is_row(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '-' || *s == '+')
+		s++;
+	if (*s == '.')
+		s++;
+	return *s >= '0' && *s <= '9';
+}
+
 int cal_split_blanks(char *s, char **tok, int max)
 {
 	int n = 0;

@@ -568,6 +568,13 @@ START_TEST(cal_damaged_files_are_refused_at_their_line)
 	refused("osu", "osu_latency_truncated.txt", 7,
 		"the row has 1 columns, the header 2");
 	refused("osu", "osu_no_header.txt", 2, "a result row outside a table");
+	/* a row with a negative size is a damaged row, not noise */
+	refused("osu", "osu_latency_negative.txt", 5,
+		"'Size' must be a whole number 0..1152921504606846976 (got "
+		"'-8')");
+	refused("nccl-tests", "nccl_negative_size.txt", 19,
+		"'size' must be a whole number 0..1152921504606846976 (got "
+		"'-1024')");
 	refused("stream", "stream_truncated.txt", 30,
 		"the row has 3 columns, expected 5");
 	refused("deepbench", "deepbench_gemm_truncated.csv", 4,
