@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/core.h"
 #include "core/banned.h"
 
 static int cmd_calibrate_import(const struct cli_command *cmd, int argc,
@@ -199,6 +200,36 @@ static int fail_nothing_imported(const struct cli_command *cmd,
 	return cli_fail(cmd, &e);
 }
 
+/*
+ * --hw names what fits are stored under and looked up by: a catalog
+ * device (kernel fits), a node (collective fits), "local", or a name of
+ * the user's own.  A system spec the catalog resolves (a100x8, dgx1x2)
+ * is none of these: fits stored under it would never be used, so it is
+ * refused with the names that would be.
+ */
+static int hw_name(const struct cli_command *cmd, const char *name)
+{
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct hw_system s;
+	int rc;
+
+	if ((rc = cli_catalog(cmd, &cat)) >= 0)
+		return rc;
+	rc = -1;
+	if (!hw_device_find(cat, name) && !hw_node_find(cat, name) &&
+	    !core_is_yaml_path(name) &&
+	    hw_system_resolve(cat, name, &s, &err) == DLSIM_OK)
+		rc = cli_fail(cmd, (dlsim_err_set(&err, DLSIM_EINVAL, "--hw "
+			      "'%s' is a system: fits are stored under and "
+			      "looked up by names, here '%s' (its device: "
+			      "kernel fits) or '%s' (its node: collective "
+			      "fits)", name, s.device->name, s.node ?
+			      s.node->name : s.device->name), &err));
+	hw_catalog_free(cat);
+	return rc;
+}
+
 static int help(const struct cli_command *cmd)
 {
 	int i;
@@ -261,6 +292,8 @@ static int cmd_calibrate_import(const struct cli_command *cmd, int argc,
 		return rc;
 	if (!v.set[i = cli_opt(cmd, "hw")])
 		return usage(cmd, "%s: --hw is required", cmd->name);
+	if ((rc = hw_name(cmd, v.str[i])) >= 0)
+		return rc;
 	if (cal_format_parse(v.positional[0], &f, &err))
 		return cli_fail(cmd, &err);
 	if (open_calibrate_db(v.set[cli_opt(cmd, "db")] ?
@@ -277,14 +310,6 @@ static int cmd_calibrate_import(const struct cli_command *cmd, int argc,
 	return cli_finish(cmd, CLI_OK);
 }
 
-/* 1 if image ends in .png or .svg. */
-static int plot_name_ok(const char *image)
-{
-	size_t n = strlen(image);
-
-	return n > 4 && (strcmp(image + n - 4, ".png") == 0 ||
-			 strcmp(image + n - 4, ".svg") == 0);
-}
 
 /* Open the database of --db (or the default) for a fit or show. */
 static int open_db(const struct cli_command *cmd,
@@ -309,6 +334,8 @@ static int fit_args(const struct cli_command *cmd, int argc, char **argv,
 		return rc;
 	if (!v->set[cli_opt(cmd, "hw")])
 		return usage(cmd, "%s: --hw is required", cmd->name);
+	if ((rc = hw_name(cmd, v->str[cli_opt(cmd, "hw")])) >= 0)
+		return rc;
 	if (cli_format(cmd, v, fmt, &err))
 		return cli_fail(cmd, &err);
 	if (*fmt == REPORT_CSV)
@@ -360,9 +387,8 @@ static int cmd_calibrate_show(const struct cli_command *cmd, int argc,
 	if (rc >= 0)
 		return rc;
 	plot = cli_opt(cmd, "plot");
-	if (v.set[plot] && !plot_name_ok(v.str[plot]))
-		return usage(cmd, "calibrate show: --plot '%s' must end in "
-			     ".png or .svg", v.str[plot]);
+	if (v.set[plot] && report_plot_check(v.str[plot], &err))
+		return cli_fail(cmd, &err);
 	if (open_db(cmd, &v, &db, &err) ||
 	    cal_fit_load(db, v.str[cli_opt(cmd, "hw")], &r, &err) ||
 	    report_cal_fits(stdout, fmt, &r, &err) ||
@@ -458,6 +484,8 @@ static int cmd_calibrate_run(const struct cli_command *cmd, int argc,
 	o.quick = v.set[cli_opt(cmd, "quick")];
 	o.tiny = tiny && strcmp(tiny, "1") == 0;
 	o.hw = v.set[i = cli_opt(cmd, "hw")] ? v.str[i] : "local";
+	if ((rc = hw_name(cmd, o.hw)) >= 0)
+		return rc;
 	join_args(argc - 1, argv + 1, cmdline, sizeof(cmdline));
 	o.cmdline = cmdline;
 	o.mpibench = find_mpibench(mpibench, sizeof(mpibench));

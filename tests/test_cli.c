@@ -526,6 +526,12 @@ START_TEST(cli_strategy_rejects_bad_input)
 	run(&r, "predict " TINY_GPT " --hw a100x8 --sequence-parallel");
 	assert_one_error(&r, 2, "sequence parallelism splits over the "
 			 "tensor-parallel devices: it needs tp 2 or more");
+	run(&r, "calibrate import nccl-tests tests/data/calibrate/"
+	    "nccl_all_reduce.txt --hw v100x8 --db /nonexistent/x.db");
+	assert_one_error(&r, 2, "--hw 'v100x8' is a system: fits are stored "
+			 "under and looked up by names, here 'v100' (its "
+			 "device: kernel fits) or 'dgx1' (its node: collective "
+			 "fits)");
 	run(&r, "db info --db ''");
 	assert_one_error(&r, 2, "--db needs a value, not an empty string");
 	run(&r, "predict " TINY_GPT " --hw a100x8 --tp 2 --zero 5");
