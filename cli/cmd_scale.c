@@ -92,9 +92,11 @@ static int point(struct cli_calib_src *src, struct hw_catalog *cat,
 }
 
 /* Series are device or node names, each once: a count is appended to
- * them, which a file path cannot take. */
-static int check_series(char **hw, int n, struct dlsim_err *err)
+ * them, which a file path or a count (v100x8) cannot take. */
+static int check_series(struct hw_catalog *cat, char **hw, int n,
+			struct dlsim_err *err)
 {
+	struct hw_system s;
 	int i, j;
 
 	for (i = 0; i < n; i++) {
@@ -106,6 +108,17 @@ static int check_series(char **hw, int n, struct dlsim_err *err)
 			return dlsim_err_set(err, DLSIM_EINVAL, "scale: --hw "
 					     "takes device or node names, not "
 					     "files ('%s')", hw[i]);
+		/* "local", this machine, is a name cli_system_resolve knows */
+		if (strcmp(hw[i], "local") != 0 &&
+		    !hw_device_find(cat, hw[i]) && !hw_node_find(cat, hw[i])) {
+			if (hw_system_resolve(cat, hw[i], &s, err))
+				return err->code;
+			return dlsim_err_set(err, DLSIM_EINVAL, "scale: --hw "
+					     "takes device or node names, and "
+					     "'%s' has a count: give its name "
+					     "and the counts in --devices",
+					     hw[i]);
+		}
 		for (j = 0; j < i; j++)
 			if (strcmp(hw[i], hw[j]) == 0)
 				return dlsim_err_set(err, DLSIM_EINVAL,
@@ -155,7 +168,7 @@ static int sweep(const struct cli_command *cmd, struct cli_values *v,
 	snprintf(hwbuf, sizeof(hwbuf), "%s", v->str[cli_opt(cmd, "hw")]);
 	if ((n_hw = cli_split(hwbuf, hw, SCALE_MAX_HW, "--hw", err)) < 0)
 		return err->code;
-	if ((rc = check_series(hw, n_hw, err)))
+	if ((rc = check_series(cat, hw, n_hw, err)))
 		return rc;
 	*n = 0;
 	for (i = 0; i < n_hw; i++)

@@ -532,6 +532,9 @@ START_TEST(cli_strategy_rejects_bad_input)
 			 "under and looked up by names, here 'v100' (its "
 			 "device: kernel fits) or 'dgx1' (its node: collective "
 			 "fits)");
+	run(&r, "scale resnet50 --hw v100x8 --devices 1,2");
+	assert_one_error(&r, 2, "'v100x8' has a count: give its name and the "
+			 "counts in --devices");
 	run(&r, "db info --db ''");
 	assert_one_error(&r, 2, "--db needs a value, not an empty string");
 	run(&r, "predict " TINY_GPT " --hw a100x8 --tp 2 --zero 5");
