@@ -76,7 +76,10 @@ static int number_after(struct cal_in *in, const char *line,
 
 	while (*p == ' ')
 		p++;
-	while (p[n] >= '0' && p[n] <= '9' && n + 1 < sizeof(digits)) {
+	/* the whole word, so that a damaged "-5" or "1e7" is named as it
+	 * is written, not as the digits before it */
+	while (p[n] && p[n] != ' ' && p[n] != '\t' && p[n] != '(' &&
+	       n + 1 < sizeof(digits)) {
 		digits[n] = p[n];
 		n++;
 	}

@@ -575,6 +575,8 @@ START_TEST(cal_damaged_files_are_refused_at_their_line)
 	refused("nccl-tests", "nccl_negative_size.txt", 19,
 		"'size' must be a whole number 0..1152921504606846976 (got "
 		"'-1024')");
+	refused("stream", "stream_negative_size.txt", 6,
+		"'Array size' must be a positive integer (got '-5')");
 	refused("stream", "stream_truncated.txt", 30,
 		"the row has 3 columns, expected 5");
 	refused("deepbench", "deepbench_gemm_truncated.csv", 4,
