@@ -16,7 +16,8 @@
  *   model, hw                     required (predict's MODEL and --hw)
  *   metric                        required: step_s, samples_per_s,
  *                                 samples_per_s_per_device
- *   measured                      required: the measured figure, > 0
+ *   measured                      required: the measured figure, in
+ *                                 1e-9 .. 1e15
  *   batch, global-batch, precision, optimizer, dispatch-us
  *                                 both steps' options
  *   fuse-elementwise, no-overlap, allreduce, bucket-mb, compression,
@@ -213,6 +214,13 @@ static int read_metric(const struct cal_vctx *v, struct user_row *u,
 	if (!(u->measured > 0.0))
 		return dlsim_err_set(err, DLSIM_EINVAL, "column 'measured': "
 				     "'%s' is not above 0", m);
+	/* no step is shorter than a nanosecond or runs 10^15 samples a
+	 * second: such a figure is a unit slip, and its error would be a
+	 * number 300 digits long */
+	if (u->measured < 1e-9 || u->measured > 1e15)
+		return dlsim_err_set(err, DLSIM_EINVAL, "column 'measured': "
+				     "'%s' is outside 1e-9 .. 1e15, the "
+				     "range of any step time or rate", m);
 	return DLSIM_OK;
 }
 

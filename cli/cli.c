@@ -61,14 +61,34 @@ static int names_subcommand(const struct cli_command *cmd, const char *msg)
 	return strncmp(msg, cmd->name, n) == 0 && msg[n] == ':';
 }
 
-/* A message quotes the user's input (a YAML scalar may span lines), and
- * an error is one line. */
+/* The length of the UTF-8 character at p (2 to 4 bytes: a lead byte
+ * C2..F4 and its continuation bytes 80..BF), or 0 when p holds none. */
+static int utf8_length(const unsigned char *p)
+{
+	int n = *p >= 0xc2 && *p <= 0xdf ? 2 : *p >= 0xe0 && *p <= 0xef ?
+		3 : *p >= 0xf0 && *p <= 0xf4 ? 4 : 0, i;
+
+	for (i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* A message quotes the user's input (a YAML scalar may span lines, a
+ * binary file's bytes are anything), and an error is one line of text:
+ * control characters and bytes that are not UTF-8 are escaped. */
 void cli_put_escaped(const char *msg, FILE *f)
 {
 	const unsigned char *p;
+	int n;
 
 	for (p = (const unsigned char *)msg; *p; p++)
-		if (*p == '\n')
+		if (*p >= 0x80 && (n = utf8_length(p)) > 0) {
+			fwrite(p, 1, (size_t)n, f);
+			p += n - 1;
+		} else if (*p >= 0x80)
+			fprintf(f, "\\x%02x", *p);
+		else if (*p == '\n')
 			fputs("\\n", f);
 		else if (*p == '\r')
 			fputs("\\r", f);

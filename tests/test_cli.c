@@ -535,6 +535,11 @@ START_TEST(cli_strategy_rejects_bad_input)
 	run(&r, "scale resnet50 --hw v100x8 --devices 1,2");
 	assert_one_error(&r, 2, "'v100x8' has a count: give its name and the "
 			 "counts in --devices");
+	/* bytes that are not UTF-8 are escaped, a name in UTF-8 is not */
+	run(&r, "predict \"$(printf 'r\\351s')\" --hw v100");
+	assert_one_error(&r, 2, "unknown model 'r\\xe9s'");
+	run(&r, "predict \"$(printf 'r\\303\\251s')\" --hw v100");
+	assert_one_error(&r, 2, "unknown model 'r\xc3\xa9s'");
 	run(&r, "db info --db ''");
 	assert_one_error(&r, 2, "--db needs a value, not an empty string");
 	run(&r, "predict " TINY_GPT " --hw a100x8 --tp 2 --zero 5");

@@ -187,6 +187,9 @@ START_TEST(validate_user_refuses_bad_fields)
 		  "t.csv:2: column 'metric': 'steps' is not step_s" },
 		{ "model,hw,metric,measured\nresnet50,v100,step_s,0\n",
 		  "t.csv:2: column 'measured': '0' is not above 0" },
+		{ "model,hw,metric,measured\nresnet50,v100,step_s,1e-300\n",
+		  "t.csv:2: column 'measured': '1e-300' is outside 1e-9 .. "
+		  "1e15" },
 		{ "model,hw,metric,measured\nresnet50,v100,step_s,fast\n",
 		  "t.csv:2: column 'measured' must be a finite number (got "
 		  "'fast')" },
