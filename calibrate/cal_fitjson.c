@@ -315,7 +315,8 @@ static int roof_in_bounds(const struct cal_roof_fit *r)
 }
 
 /*
- * Whether what a row parsed into is a fit the simulator can use: every
+ * Whether what a row parsed into is a fit the simulator can use: a
+ * count of samples and a time of making not below 0; every
  * rate and time of a roofline and its covariance finite, not below 0
  * (its FLOP term above 0: the fit is non-negative by construction) and
  * within roof_in_bounds, a STREAM plateau and every
@@ -332,6 +333,10 @@ static int in_domain(const struct cal_fitted *f)
 	const struct cal_line_fit *last;
 	int i;
 
+	/* every fit: its counts and its time of making, which reports
+	 * print (an age of 10^30 s, -5 samples) */
+	if (f->n_samples < 0 || !not_negative(f->created_s))
+		return 0;
 	switch (f->model) {
 	case CAL_MODEL_ROOFLINE:
 		return positive(r->s_per_flop) && roof_in_bounds(r);

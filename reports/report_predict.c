@@ -170,8 +170,15 @@ static void table_calib(FILE *f, const struct hw_system *s,
 	char a[32], b[32];
 	int i;
 
-	if (!r->calibrated)
+	if (!r->calibrated) {
+		if (hw_calib_count(s->calib) > 0)
+			fprintf(f, "calibrated      no: the fits of %s are for "
+				"other precisions or kernels than this step's "
+				"(%s); the catalog's figures are used\n",
+				s->calib->hw, dlsim_precision_name(
+					r->precision));
 		return;
+	}
 	fputs("calibrated      ", f);
 	/* fits of another name: a node's, or a same-chip device's */
 	if (s->calib && strcmp(s->calib->hw, s->device->name) != 0) {

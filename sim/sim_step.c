@@ -757,8 +757,12 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 	r->step_time_s_low = r->step_time_s_high = r->step_time_s;
 	if (hw_calib_count(s->calib) == 0)
 		return DLSIM_OK;
-	r->calibrated = 1;
 	list_calib_used(m, s, r);
+	/* fits of other precisions, classes or node sizes only: the
+	 * datasheet figures made this step, and it has no interval */
+	if (r->n_calib_used == 0)
+		return DLSIM_OK;
+	r->calibrated = 1;
 	ob.want_layers = 0;
 	ob.want_trace = 0;
 	b.calib = &cb;

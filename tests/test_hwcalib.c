@@ -267,6 +267,15 @@ START_TEST(hwcalib_damaged_rows_are_named_not_taken)
 		cal_fit_report_release(&rep);
 		tmpdb_close(&t);
 	}
+	/* a good roofline made before 1970: its age would print as 10^30 */
+	tmpdb_open(&t);
+	id = put_fit(t.db, "box", "conv3x3:fp32", ROOF("1e-5", "1e-11",
+		     "1e-10"), ROOF_COV, -1.0);
+	ck_assert_int_eq(hw_calib_load(t.db, "box", &c, &err), DLSIM_OK);
+	ck_assert_int_eq(hw_calib_count(&c), 0);
+	ck_assert_int_eq(c.n_unreadable, 1);
+	ck_assert_int_eq(c.unreadable_id, id);
+	tmpdb_close(&t);
 }
 END_TEST
 

@@ -106,6 +106,27 @@ START_TEST(hwcalib_cli_catalog_device_uses_and_ignores_fits)
 	/* 2e11 FLOP/s against V100's ~14 TFLOP/s: far slower */
 	ck_assert(cal > 10.0 * plain);
 	tmpdb_close(&t);
+	/* one fp32 GEMM fit alone (the seed's DeepBench fits give no
+	 * STREAM fit, which every precision would use): an fp64 step is
+	 * the catalog's, says so, and has no interval line */
+	tmpdb_open(&t);
+	put_fit(t.db, "v100", "gemm:fp32", "{\"benchmark\": \"gemm\", "
+		"\"group\": \"dtype=fp32\", \"fixed_s\": 1e-5, "
+		"\"s_per_flop\": 1e-13, \"s_per_byte\": 0}",
+		"[[0, 0, 0], [0, 0, 0], [0, 0, 0]]", 2000.0);
+	snprintf(args, sizeof(args), "predict resnet18 --hw v100 "
+		 "--precision fp64 --db %s", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "\ncalibrated      no: the fits of v100 are "
+			 "for other precisions or kernels than this step's "
+			 "(fp64); the catalog's figures are used\n") != NULL);
+	ck_assert(strstr(r.out, "interval") == NULL);
+	snprintf(args, sizeof(args), "predict resnet18 --hw v100 "
+		 "--precision fp64 --db %s --format json", t.path);
+	run(&r, args);
+	ck_assert(strstr(r.out, "\"calibration\": null") != NULL);
+	tmpdb_close(&t);
 }
 END_TEST
 
