@@ -37,6 +37,7 @@
 
 #include "tests.h"
 #include "hwcalib_util.h"
+#include "db_util.h"
 #include "dlsim.h"
 #include "sim/sim.h"
 
@@ -267,11 +268,15 @@ START_TEST(hwcalib_damaged_rows_are_named_not_taken)
 		cal_fit_report_release(&rep);
 		tmpdb_close(&t);
 	}
-	/* a good roofline made before 1970: its age would print as 10^30 */
+	/* a good roofline made before 1970 (the insert stamps a time not
+	 * above 0 as now, so the row is damaged by hand): its age would
+	 * print as 10^30 */
 	tmpdb_open(&t);
 	id = put_fit(t.db, "box", "conv3x3:fp32", ROOF("1e-5", "1e-11",
-		     "1e-10"), ROOF_COV, -1.0);
-	ck_assert_int_eq(hw_calib_load(t.db, "box", &c, &err), DLSIM_OK);
+		     "1e-10"), ROOF_COV, 5000.0);
+	raw_exec(t.path, "UPDATE fits SET created_s = -1");
+	ck_assert_int_eq(hw_calib_load(t.db, "box", &c, &err),
+			 DLSIM_ENOTFOUND);
 	ck_assert_int_eq(hw_calib_count(&c), 0);
 	ck_assert_int_eq(c.n_unreadable, 1);
 	ck_assert_int_eq(c.unreadable_id, id);
