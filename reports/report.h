@@ -15,6 +15,10 @@ const char *report_bytes(double bytes, char *buf, size_t n);
 /* "12.3 ms", "4.56 s", "789 us" ... into buf. */
 const char *report_seconds(double s, char *buf, size_t n);
 
+/* A rate for a table: one decimal, or three significant digits below
+ * 0.1 (8 samples in 308 s is 0.026 samples/s, not 0.0). */
+const char *report_rate(double x, char *buf, size_t n);
+
 /* An age, "42 s", "17 min", "5 h", "12 d", into buf (negative: 0 s). */
 const char *report_age(double s, char *buf, size_t n);
 

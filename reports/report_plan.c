@@ -176,9 +176,10 @@ static void par_table(FILE *f, const struct model *m,
 	fprintf(f, "precision       %s\n", dlsim_precision_name(r->precision));
 	fprintf(f, "step time       %s\n", report_seconds(r->step_time_s, a,
 							sizeof(a)));
-	fprintf(f, "throughput      %.1f samples/s, %.0f tokens/s, %.1f "
-		"TFLOP/s per device\n", r->samples_per_s, r->tokens_per_s,
-		r->tflops_per_device);
+	fprintf(f, "throughput      %s samples/s, ", report_rate(
+		r->samples_per_s, a, sizeof(a)));
+	fprintf(f, "%.0f tokens/s, %.1f TFLOP/s per device\n",
+		r->tokens_per_s, r->tflops_per_device);
 	fputs("breakdown\n", f);
 	fprintf(f, "  compute       %s (micro-batches x slowest stage)\n",
 		report_seconds(r->compute_s, a, sizeof(a)));

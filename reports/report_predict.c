@@ -231,8 +231,10 @@ static void table(FILE *f, const struct model *m, const struct hw_system *s,
 	fprintf(f, "step time       %s\n", report_seconds(r->step_time_s, a,
 		sizeof(a)));
 	table_calib(f, s, r);
-	fprintf(f, "throughput      %.1f samples/s (%.1f per device)\n",
-		r->throughput, r->throughput_per_device);
+	fprintf(f, "throughput      %s samples/s ", report_rate(r->throughput,
+		a, sizeof(a)));
+	fprintf(f, "(%s per device)\n", report_rate(r->throughput_per_device,
+		a, sizeof(a)));
 	fprintf(f, "scaling eff.    %.1f%% (vs. one device at the same "
 		"batch)\n", 100.0 * r->scaling_efficiency);
 	fprintf(f, "breakdown\n  forward       %s\n  backward      %s\n"

@@ -96,12 +96,20 @@ const char *report_age(double s, char *buf, size_t n)
 
 const char *report_seconds(double s, char *buf, size_t n)
 {
-	if (s >= 1.0 || s == 0.0)
+	if (s >= 1e5)
+		snprintf(buf, n, "%.4g s", s);  /* not 20 digits of it */
+	else if (s >= 1.0 || s == 0.0)
 		snprintf(buf, n, "%.3f s", s);
 	else if (s >= 1e-3)
 		snprintf(buf, n, "%.3f ms", s * 1e3);
 	else
 		snprintf(buf, n, "%.3f us", s * 1e6);
+	return buf;
+}
+
+const char *report_rate(double x, char *buf, size_t n)
+{
+	snprintf(buf, n, x >= 0.1 || x == 0.0 ? "%.1f" : "%.3g", x);
 	return buf;
 }
 

@@ -35,6 +35,13 @@ START_TEST(report_units_pick_readable_scales)
 	ck_assert_str_eq(report_seconds(2.5, b, sizeof(b)), "2.500 s");
 	ck_assert_str_eq(report_seconds(0.0123, b, sizeof(b)), "12.300 ms");
 	ck_assert_str_eq(report_seconds(4.5e-6, b, sizeof(b)), "4.500 us");
+	/* a day and more: four significant digits, not a long number */
+	ck_assert_str_eq(report_seconds(1.5e13, b, sizeof(b)), "1.5e+13 s");
+	ck_assert_str_eq(report_seconds(99999.0, b, sizeof(b)), "99999.000 s");
+	/* rates: one decimal, three significant digits below 0.1 */
+	ck_assert_str_eq(report_rate(1209.74, b, sizeof(b)), "1209.7");
+	ck_assert_str_eq(report_rate(8.0 / 308.0, b, sizeof(b)), "0.026");
+	ck_assert_str_eq(report_rate(0.0, b, sizeof(b)), "0.0");
 }
 END_TEST
 
