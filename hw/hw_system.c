@@ -146,15 +146,17 @@ static int unknown_name(const struct hw_catalog *cat, const char *name,
 			const char *spec, struct dlsim_err *err)
 {
 	char with_x[HW_NAME_LEN * 2 + 2];
+	size_t n = strlen(name);
 
 	snprintf(with_x, sizeof(with_x), "%sx", name);
-	if (strcmp(name, spec) != 0 &&
+	/* name is spec up to its last 'x' (hw_system_resolve's split) */
+	if (strncmp(spec, name, n) == 0 && spec[n] == 'x' &&
 	    (hw_device_find(cat, with_x) || hw_node_find(cat, with_x)))
 		return dlsim_err_set(err, DLSIM_ENOTFOUND,
 				     "unknown device or node '%s' in --hw "
 				     "'%s'; '%s' is one: a count of it is "
 				     "'%sx%s'", name, spec, with_x, with_x,
-				     spec + strlen(name) + 1);
+				     spec + n + 1);
 	return dlsim_err_set(err, DLSIM_ENOTFOUND,
 			     "unknown device or node '%s' in --hw '%s' "
 			     "(see 'dlsim hw')", name, spec);
