@@ -118,3 +118,79 @@ const struct cal_fitted *fit_find(const struct cal_fit_report *r,
 			return &r->fit[i];
 	return NULL;
 }
+
+/* ---------------------------------------------------------------- */
+/* A rig of one made-up device, and the fits for its node "box"      */
+/* ---------------------------------------------------------------- */
+
+/* A device of 1e12 FLOP/s and 1e11 B/s, four to a node on 1 GB/s links
+ * of 1 us. */
+void calib_rig_init(struct calib_rig *r)
+{
+	struct hw_peak *p;
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->dev.name, sizeof(r->dev.name), "dev");
+	p = &r->dev.peak[DLSIM_FP32];
+	p->matrix_flops = 1e12;
+	p->vector_flops = 1e12;
+	p->eff_gemm = p->eff_conv = p->eff_conv3x3 = 1.0;
+	p->eff_conv1x1 = p->eff_conv1x1s = 1.0;
+	r->dev.mem[0].bandwidth_Bps = 1e11;
+	r->dev.mem[0].capacity_bytes = 64.0 * 1073741824.0;
+	r->dev.mem_capacity_bytes = r->dev.mem[0].capacity_bytes;
+	r->dev.n_mem = 1;
+	r->dev.eff_memory = 1.0;
+	r->dev.clock_boost_hz = 1e9;
+	for (i = 0; i < DLSIM_PRECISION_COUNT; i++)
+		r->dev.calib_flop_scale[i] = 1.0;   /* as hw_convert sets */
+	r->dev.calib_byte_scale = 1.0;
+	snprintf(r->node.name, sizeof(r->node.name), "box");
+	r->node.devices_per_node = 4;
+	r->node.intra_links_per_device = 1;
+	r->intra.bandwidth_Bps = 1e9;
+	r->intra.latency_s = 1e-6;
+	r->sys.device = &r->dev;
+	r->sys.node = &r->node;
+	r->sys.intra = &r->intra;
+	r->sys.devices_per_node = 4;
+	r->sys.n_nodes = 1;
+	r->sys.n_devices = 4;
+	snprintf(r->sys.spec, sizeof(r->sys.spec), "test");
+}
+
+/* The rig as two nodes of four joined by nic (10 GB/s, 2 us). */
+void calib_rig_two_nodes(struct calib_rig *r, struct hw_link *nic)
+{
+	memset(nic, 0, sizeof(*nic));
+	nic->bandwidth_Bps = 1e10;
+	nic->latency_s = 2e-6;
+	r->sys.nic = nic;
+	r->sys.n_nodes = 2;
+	r->sys.n_devices = 8;
+}
+
+/* An allreduce fit at 8 ranks for "box": across its two nodes, largest
+ * segment t = 1.4e-4 s + 7e-10 s/B n. */
+void put_inter_fit(struct db *db)
+{
+	put_fit(db, "box", "alphabeta:allreduce:8", "{\"benchmark\": "
+		"\"allreduce\", \"group\": \"ranks=8\", \"segments\": ["
+		"{\"x_lo\": 65536, \"x_hi\": 6.7e7, \"alpha_s\": 1.4e-4, "
+		"\"beta_s_per_byte\": 7e-10, \"n\": 5, \"rel_rms\": 0.01}]}",
+		"[[[1e-12, 0], [0, 1e-22]]]", 2000.0);
+}
+
+/* The head comment's fits, stored for "box" and loaded into *c. */
+void calib_load(struct hw_calib *c)
+{
+	struct dlsim_err err = { 0, "" };
+	struct tmpdb t;
+
+	tmpdb_open(&t);
+	put_fits(t.db, "box");
+	ck_assert_msg(hw_calib_load(t.db, "box", c, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	tmpdb_close(&t);
+}

@@ -1,9 +1,10 @@
 /*
  * hwcalib_util.h -- fixtures the calibration tests share
- * (test_hwcalib.c, test_hwcalib_cli.c, test_calibrate_import.c,
- * test_calfit.c, test_calrnn.c): a temporary database, samples stored as
- * a run, a fit found by kind, and the hand-worked fits test_hwcalib.c's
- * head comment describes.
+ * (test_hwcalib.c, test_hwcalib_sim.c, test_hwcalib_cli.c,
+ * test_calibrate_import.c, test_calfit.c, test_calrnn.c): a temporary
+ * database, samples stored as a run, a fit found by kind, the hand-worked
+ * fits test_hwcalib.c's head comment describes, and a made-up system to
+ * run them on.
  */
 #ifndef DLSIM_TESTS_HWCALIB_UTIL_H
 #define DLSIM_TESTS_HWCALIB_UTIL_H
@@ -35,5 +36,28 @@ void put_samples(struct db *db, const char *hw, struct db_sample *s, int n);
 /* The fit of kind in r; NULL if there is none. */
 const struct cal_fitted *fit_find(const struct cal_fit_report *r,
 				  const char *kind);
+
+/* A made-up system the simulator tests run with fits (test_hwcalib.c,
+ * test_hwcalib_sim.c): one device of 1e12 FLOP/s and 1e11 B/s, four to a
+ * node "box" on 1 GB/s links of 1 us. */
+struct calib_rig {
+	struct hw_device dev;
+	struct hw_link intra;
+	struct hw_node node;
+	struct hw_system sys;
+};
+
+void calib_rig_init(struct calib_rig *r);
+
+/* The rig as two nodes of four joined by nic (10 GB/s, 2 us). */
+void calib_rig_two_nodes(struct calib_rig *r, struct hw_link *nic);
+
+/* An allreduce fit at 8 ranks for "box": across its two nodes, largest
+ * segment t = 1.4e-4 s + 7e-10 s/B n. */
+void put_inter_fit(struct db *db);
+
+/* The fits of test_hwcalib.c's head comment, stored for "box" in a
+ * temporary database and loaded into *c. */
+void calib_load(struct hw_calib *c);
 
 #endif /* DLSIM_TESTS_HWCALIB_UTIL_H */

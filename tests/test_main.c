@@ -51,6 +51,7 @@ static const struct suite_entry suites[] = {
 	{ "db_schema", suite_db_schema },
 	{ "db_cli", suite_db_cli },
 	{ "hwcalib", suite_hwcalib },
+	{ "hwcalib_sim", suite_hwcalib_sim },
 	{ "hwcalib_cli", suite_hwcalib_cli },
 	{ "seed", suite_seed },
 	{ "parallel", suite_parallel },

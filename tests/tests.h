@@ -42,6 +42,7 @@ Suite *suite_db(void);
 Suite *suite_db_schema(void);
 Suite *suite_db_cli(void);
 Suite *suite_hwcalib(void);
+Suite *suite_hwcalib_sim(void);
 Suite *suite_hwcalib_cli(void);
 Suite *suite_seed(void);
 Suite *suite_parallel(void);
