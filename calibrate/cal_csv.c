@@ -44,7 +44,11 @@
  * GENERIC: "m,n,k,dtype,time_s" (benchmark gemm, params m= n= k=
  * dtype=) and "n,c,h,w,k,r,s,stride,pad,dtype,time_s" (benchmark conv,
  * params n= c= h= w= k= r= s= stride= pad= dtype=), dtype one of dlsim's
- * precisions (fp64, fp32, tf32, fp16, bf16, fp8, int8).
+ * precisions (fp64, fp32, tf32, fp16, bf16, fp8, int8); a convolution
+ * timed pass by pass, with strides and pads per axis, is
+ * "n,c,h,w,k,r,s,stride_h,stride_w,pad_h,pad_w,pass,dtype,time_s" (pass
+ * fwd, bwd_data or bwd_filter; params as DeepBench's conv, without
+ * math, setting and device).
  *
  * LIMITATIONS: DeepBench's sparse GEMM table is not read; quoted fields
  * cannot span lines.
@@ -459,6 +463,50 @@ static int gen_conv(struct cal_in *in, char **f, struct cal_samples *out,
 	return cal_sample_add(out, in, "conv", &p, s, "s", err);
 }
 
+/* The per-pass table: a filter's strides and pads per axis (DeepBench's
+ * speech shapes are not square) and which pass was timed. */
+static int gen_conv_pass(struct cal_in *in, char **f,
+			 struct cal_samples *out, struct dlsim_err *err)
+{
+	static const char *const keys[] = {
+		"n", "c", "h", "w", "k", "r", "s", "stride_h", "stride_w",
+		"pad_h", "pad_w"
+	};
+	static const char *const passes[] = { "fwd", "bwd_data",
+					      "bwd_filter", NULL };
+	struct cal_params p;
+	int64_t v[11];
+	double s, flops;
+	int i;
+
+	for (i = 0; i < 11; i++)
+		if ((i >= 9 ? cal_uint : cal_count)(in, f[i], keys[i],
+						    MAX_DIM, &v[i], err))
+			return DLSIM_EPARSE;
+	for (i = 0; passes[i] && strcmp(f[11], passes[i]); i++)
+		;
+	if (!passes[i])
+		return cal_fail(in, err, "unknown pass '%s' (expected fwd, "
+				"bwd_data, bwd_filter)", f[11]);
+	if (conv_shape_ok(in, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[9],
+			  v[10], v[7], v[8], &flops, err) ||
+	    dtype(in, f[12], err) ||
+	    cal_positive(in, f[13], "time_s", &s, err) ||
+	    rate_ok(in, flops, s, err))
+		return DLSIM_EPARSE;
+	/* DeepBench's order, so that both tables group and fit alike */
+	cal_params_init(&p);
+	for (i = 0; i < 7; i++)
+		cal_params_int(&p, keys[i], v[i]);
+	cal_params_int(&p, "pad_h", v[9]);
+	cal_params_int(&p, "pad_w", v[10]);
+	cal_params_int(&p, "stride_h", v[7]);
+	cal_params_int(&p, "stride_w", v[8]);
+	cal_params_str(&p, "pass", f[11]);
+	cal_params_str(&p, "dtype", f[12]);
+	return cal_sample_add(out, in, "conv", &p, s, "s", err);
+}
+
 /* ---------------------------------------------------------------- */
 /* Private helpers: tables                                           */
 /* ---------------------------------------------------------------- */
@@ -491,6 +539,10 @@ static const char *const h_conv[] = {
 	"n", "c", "h", "w", "k", "r", "s", "stride", "pad", "dtype", "time_s",
 	NULL
 };
+static const char *const h_conv_pass[] = {
+	"n", "c", "h", "w", "k", "r", "s", "stride_h", "stride_w", "pad_h",
+	"pad_w", "pass", "dtype", "time_s", NULL
+};
 
 static const struct layout deepbench[] = {
 	{ "DeepBench GEMM", h_db_gemm, deepbench_gemm },
@@ -503,7 +555,9 @@ static const struct layout generic_gemm[] = {
 	{ "generic GEMM", h_gemm, gen_gemm }, { NULL, NULL, NULL }
 };
 static const struct layout generic_conv[] = {
-	{ "generic convolution", h_conv, gen_conv }, { NULL, NULL, NULL }
+	{ "generic convolution", h_conv, gen_conv },
+	{ "generic per-pass convolution", h_conv_pass, gen_conv_pass },
+	{ NULL, NULL, NULL }
 };
 
 /* Does the split header f (n fields) spell h? */
@@ -574,6 +628,8 @@ int cal_conv_csv_parse(struct cal_in *in, struct cal_samples *out,
 		       struct dlsim_err *err)
 {
 	return parse_table(in, generic_conv,
-			   "'n,c,h,w,k,r,s,stride,pad,dtype,time_s'", out,
+			   "'n,c,h,w,k,r,s,stride,pad,dtype,time_s' or 'n,c,h,"
+			   "w,k,r,s,stride_h,stride_w,pad_h,pad_w,pass,dtype,"
+			   "time_s'", out,
 			   err);
 }

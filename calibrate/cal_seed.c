@@ -25,6 +25,8 @@
  *                        would have from all_reduce_perf's own output.
  *                        A100 -> dgx-a100, V100 -> dgx1 (the nodes they
  *                        measured), one run per GPU count (ranks).
+ *   h100_*               dlsim's own H100 runs in the generic formats
+ *                        (own_files below): one run each, all h100's.
  * Then cal_fit_hw fits every hardware that was seeded.
  *
  * Seeding is idempotent: a run whose tool and hardware are already in
@@ -95,12 +97,35 @@ static const struct {
 	const char *gpu, *hw;
 } gpus[] = { { "A100", "dgx-a100" }, { "V100", "dgx1" } };
 
+/*
+ * Files measured on one catalog device, in a format of the importers
+ * (cal_import.c): every sample is that device's.  The H100 files are
+ * dlsim's own runs (tools/gpu/measure_graphs.py and measure.py, whose
+ * raw output with the machine's description is data/measurements/h100/):
+ * kernels timed as CUDA graph replays, so device time alone, and the
+ * STREAM plateau at 2 GiB arrays (the smaller arrays' times are one
+ * kernel launch each and stay in data/measurements/).
+ */
+#define H100_RUN "dlsim tools/gpu/%s on an H100 SXM5 80GB HBM3 (driver " \
+	"580.159.04, PyTorch 2.11.0+cu130, cuDNN 9.19), 2026-11-27; raw " \
+	"output and machine: data/measurements/h100/"
+static const struct {
+	const char *file;
+	enum cal_format format;
+	const char *hw;
+	const char *source;
+} own_files[] = {
+	{ "h100_gemm.csv", CAL_GEMM_CSV, "h100", "measure_graphs.py" },
+	{ "h100_conv.csv", CAL_CONV_CSV, "h100", "measure_graphs.py" },
+	{ "h100_stream.txt", CAL_STREAM, "h100", "measure.py" },
+};
+
 static const char *const seed_hw[] = { "v100", "p100", "phi-7250",
 				       "m40", "t4", "titan-x-maxwell",
 				       "titan-x-pascal", "titan-xp",
 				       "gtx-1080-ti", "dgx-a100", "dgx1",
 				       "stampede2-knl", "deepbench-p100-ib",
-				       NULL };
+				       "h100", NULL };
 
 static const char vtrain_header[] = "gpu,num_gpus,size_bytes,count,type,"
 	"time_oop_ns,busbw_oop_GBps,time_ip_ns,busbw_ip_GBps,source";
@@ -341,6 +366,28 @@ static int seed_vtrain(struct seed *sd, const char *tool, const char *path,
 	return DLSIM_OK;
 }
 
+/* A file of own_files: one run of tool for its device. */
+static int seed_own(struct seed *sd, const char *tool, int i,
+		    const struct hw_builtin_file *f, char *text,
+		    struct dlsim_err *err)
+{
+	struct db_sample *s = NULL;
+	struct pending *p;
+	char source[256];
+	int64_t n = 0;
+	int rc;
+
+	rc = cal_parse_text(own_files[i].format, f->name, text, f->size,
+			    CAL_MAX_SAMPLES, &s, &n, err);
+	snprintf(source, sizeof(source), H100_RUN, own_files[i].source);
+	p = rc ? NULL : pending_for(sd, tool, own_files[i].hw, 0, source,
+				    err);
+	for (int64_t j = 0; p && j < n && !rc; j++)
+		rc = pending_add(p, &s[j], err);
+	free(s);
+	return rc ? rc : p ? DLSIM_OK : err->code;
+}
+
 /* Parse one file into sd (its runs, tool "seed:<name>"). */
 static int seed_parse(struct seed *sd, const struct hw_builtin_file *f,
 		      struct dlsim_err *err)
@@ -348,7 +395,7 @@ static int seed_parse(struct seed *sd, const struct hw_builtin_file *f,
 	struct db_sample *s = NULL;
 	char tool[32], *text;
 	int64_t n = 0;
-	int rc;
+	int rc, own;
 
 	snprintf(tool, sizeof(tool), "seed:%s", base_name(f->name));
 	text = malloc(f->size + 1);
@@ -356,7 +403,13 @@ static int seed_parse(struct seed *sd, const struct hw_builtin_file *f,
 		return dlsim_err_set(err, DLSIM_ENOMEM, "seed: out of memory");
 	memcpy(text, f->data, f->size);
 	text[f->size] = '\0';
-	if (!strncmp(base_name(f->name), "vtrain_", 7)) {
+	for (own = 0; own < (int)(sizeof(own_files) / sizeof(own_files[0]));
+	     own++)
+		if (!strcmp(base_name(f->name), own_files[own].file))
+			break;
+	if (own < (int)(sizeof(own_files) / sizeof(own_files[0]))) {
+		rc = seed_own(sd, tool, own, f, text, err);
+	} else if (!strncmp(base_name(f->name), "vtrain_", 7)) {
 		rc = seed_vtrain(sd, tool, f->name, text, f->size, err);
 	} else {
 		rc = cal_parse_text(CAL_DEEPBENCH, f->name, text, f->size,

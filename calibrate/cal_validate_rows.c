@@ -655,6 +655,10 @@ const struct cal_val_set_def cal_val_sets[] = {
 	  "and backward of nine CNNs, batch 16, Tesla K80, M60, GRID K520, "
 	  "Quadro P5000, M4000 and GTX 1080",
 	  "s", row_jcjohnson, 0, NULL },
+	{ "h100_pytorch", "h100_pytorch.csv", "dlsim's own H100 runs: "
+	  "ResNet-50 (torchvision), BERT-Large and GPT-2 (Hugging Face) "
+	  "training steps in PyTorch 2.11 eager, fp32 to fp16, batch 4-256",
+	  "s", cal_val_row_user, 0, NULL },
 	{ "deepbench_gemm", "deepbench_gemm.csv", "DeepBench training GEMM "
 	  "times (kernels; calibration data)", "s", cal_val_row_gemm, 0, NULL },
 	{ "deepbench_conv", "deepbench_conv.csv", "DeepBench training "

@@ -23,7 +23,8 @@ static const struct cli_option options[] = {
 	  "only these sets (vtrain, vtrain_fit, vtrain_multi, tf_cnn_p100, "
 	  "tf_cnn_k80, dle, "
 	  "dle_bert, megatron, korthikanti, horovod, imagenet, "
-	  "mlperf, jcjohnson, cnn_cloud, deepbench_gemm, deepbench_conv, "
+	  "mlperf, jcjohnson, cnn_cloud, h100_pytorch, deepbench_gemm, "
+	  "deepbench_conv, "
 	  "deepbench_gemm_heldout, deepbench_conv_heldout, deepbench_rnn, "
 	  "deepbench_rnn_heldout, nccl, deepbench_allreduce)" },
 	{ "file", "CSV[,CSV...]", CLI_STRING, "your own measurements, "

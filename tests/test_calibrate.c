@@ -499,6 +499,51 @@ START_TEST(cal_generic_gemm_and_conv)
 }
 END_TEST
 
+/* The per-pass table keeps each axis's stride and pad, and its pass, in
+ * DeepBench's order, so that both tables group alike (cal_points.c). */
+START_TEST(cal_generic_conv_per_pass)
+{
+	static const char head[] = "n,c,h,w,k,r,s,stride_h,stride_w,pad_h,"
+				   "pad_w,pass,dtype,time_s\n";
+	struct dlsim_err err = { 0, "" };
+	struct db_sample *s;
+	char text[512];
+	int64_t n;
+
+	snprintf(text, sizeof(text), "%s4,1,161,700,32,5,20,2,2,0,0,"
+		 "bwd_data,fp32,1.120032e-04\n16,64,56,56,64,3,3,1,1,1,1,fwd,"
+		 "bf16,5e-5\n", head);
+	ck_assert_int_eq(parse_text(CAL_CONV_CSV, text, 100, &s, &n, &err),
+			 DLSIM_OK);
+	ck_assert_int_eq(n, 2);
+	check(&s[0], "conv", "n=4 c=1 h=161 w=700 k=32 r=5 s=20 pad_h=0 "
+	      "pad_w=0 stride_h=2 stride_w=2 pass=bwd_data dtype=fp32",
+	      1.120032e-4, "s");
+	check(&s[1], "conv", "n=16 c=64 h=56 w=56 k=64 r=3 s=3 pad_h=1 "
+	      "pad_w=1 stride_h=1 stride_w=1 pass=fwd dtype=bf16", 5e-5, "s");
+	free(s);
+	snprintf(text, sizeof(text), "%s4,1,161,700,32,5,20,2,2,0,0,bwd,"
+		 "fp32,1e-4\n", head);
+	ck_assert_int_eq(parse_text(CAL_CONV_CSV, text, 100, &s, &n, &err),
+			 DLSIM_EPARSE);
+	ck_assert_str_eq(err.msg, "mem.txt:2: unknown pass 'bwd' (expected "
+			 "fwd, bwd_data, bwd_filter)");
+	/* a 5x20 filter over 161 rows padded by 0 but only 8 columns */
+	err = (struct dlsim_err){ 0, "" };
+	snprintf(text, sizeof(text), "%s4,1,161,8,32,5,20,2,2,0,0,fwd,"
+		 "fp32,1e-4\n", head);
+	ck_assert_int_eq(parse_text(CAL_CONV_CSV, text, 100, &s, &n, &err),
+			 DLSIM_EPARSE);
+	ck_assert_msg(strstr(err.msg, "mem.txt:2: a 5x20 filter is larger "
+			     "than the input, 161x8") != NULL, "%s", err.msg);
+	/* 2 x 4 x 32 x 1 x 5 x 20 x 79 x 341 FLOPs in a femtosecond */
+	snprintf(text, sizeof(text), "%s4,1,161,700,32,5,20,2,2,0,0,fwd,"
+		 "fp32,1e-15\n", head);
+	ck_assert_int_eq(parse_text(CAL_CONV_CSV, text, 100, &s, &n, &err),
+			 DLSIM_EPARSE);
+}
+END_TEST
+
 START_TEST(cal_csv_quotes_blanks_and_crlf)
 {
 	struct dlsim_err err = { 0, "" };
@@ -678,6 +723,7 @@ Suite *suite_calibrate(void)
 
 	tcase_set_timeout(c, 60);
 	tcase_add_test(c, cal_format_names_round_trip);
+	tcase_add_test(c, cal_generic_conv_per_pass);
 	tcase_add_test(c, cal_nccl_text_times_in_seconds);
 	tcase_add_test(c, cal_nccl_old_text_infers_reduce_scatter);
 	tcase_add_test(c, cal_nccl_json_ranks_from_devices);

@@ -101,11 +101,16 @@ static struct tally expected[] = {
 	{ "seed:deepbench_rnn.csv", "gtx-1080-ti", 1, 159 },
 	{ "seed:vtrain_allreduce.csv", "dgx-a100", 7, 308 },
 	{ "seed:vtrain_allreduce.csv", "dgx1", 7, 308 },
+	/* dlsim's own H100 runs: 92 shapes x 4 dtypes + 64 fp8 GEMMs; 90
+	 * convolutions x 3 passes x 4 dtypes; STREAM's four kernels */
+	{ "seed:h100_gemm.csv", "h100", 1, 432 },
+	{ "seed:h100_conv.csv", "h100", 1, 1080 },
+	{ "seed:h100_stream.txt", "h100", 1, 4 },
 };
 
 #define N_EXPECTED ((int)(sizeof(expected) / sizeof(expected[0])))
-#define SEED_RUNS 41
-#define SEED_SAMPLES 7283
+#define SEED_RUNS 44
+#define SEED_SAMPLES 8799
 
 struct count_ctx {
 	struct tally got[N_EXPECTED];
@@ -122,7 +127,10 @@ static int count_run(void *ctx, const struct db_run *r)
 			c->got[i].runs++;
 			c->got[i].samples += r->n_samples;
 			ck_assert_str_eq(r->status, "done");
-			ck_assert_msg(strstr(r->source, "@") != NULL,
+			/* published data name repo@commit:path, dlsim's
+			 * own runs the folder of their raw output */
+			ck_assert_msg(strstr(r->source, "@") != NULL ||
+				      strstr(r->source, "data/measurements/"),
 				      "run %lld: source '%s' is no "
 				      "repo@commit:path", (long long)r->id,
 				      r->source);
@@ -232,7 +240,14 @@ START_TEST(test_seed_fits)
 	ck_assert_int_eq(n_fits(t.db, "m40", "conv1x1:fp32"), 1);
 	ck_assert_int_eq(n_fits(t.db, "v100", "conv1x1:fp16"), 1);
 	ck_assert_int_eq(n_fits(t.db, "v100", "conv1x1s:fp16"), 1);
-	ck_assert_int_eq(cal_seed_hw(13) == NULL, 1);
+	/* the H100's own: every precision it was timed in, the STREAM
+	 * plateau (2 GiB arrays), and no bandwidth curve from one size */
+	ck_assert_int_eq(n_fits(t.db, "h100", "gemm:tf32"), 1);
+	ck_assert_int_eq(n_fits(t.db, "h100", "gemm:fp8"), 1);
+	ck_assert_int_eq(n_fits(t.db, "h100", "conv3x3:bf16"), 1);
+	ck_assert_int_eq(n_fits(t.db, "h100", "stream:triad"), 1);
+	ck_assert_int_eq(n_fits(t.db, "h100", "bwcurve:triad"), 0);
+	ck_assert_int_eq(cal_seed_hw(14) == NULL, 1);
 	tmpdb_close(&t);
 }
 END_TEST
@@ -419,7 +434,7 @@ START_TEST(test_seed_cli)
 	snprintf(args, sizeof(args), "calibrate seed --db %s", t.path);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert_msg(strstr(r.out, "41 runs, 7283 samples") != NULL, "%s",
+	ck_assert_msg(strstr(r.out, "44 runs, 8799 samples") != NULL, "%s",
 		      r.out);
 	ck_assert_msg(strstr(r.out, "phi-7250") != NULL, "%s", r.out);
 	run(&r, args);

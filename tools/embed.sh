@@ -6,7 +6,7 @@
 # NULL name, so that the files are found wherever the binary runs, with
 # no install path to configure.  Used for the hardware catalog
 # (hw_builtin_files, configs/hw/*.yaml) and the calibration seed
-# (cal_seed_files, data/calibration/*.csv).
+# (cal_seed_files, data/calibration/*.csv and *.txt).
 set -eu
 out=$1
 table=$2
