@@ -1894,7 +1894,12 @@ enum cal_format {
 	CAL_GEMM_CSV,           /* generic: m,n,k,dtype,time_s -> gemm,
 				   "m= n= k= dtype=" */
 	CAL_CONV_CSV,           /* generic: n,c,h,w,k,r,s,stride,pad,dtype,
-				   time_s -> conv, the same keys in order */
+				   time_s -> conv, the same keys in order;
+				   or per pass, n,c,h,w,k,r,s,stride_h,
+				   stride_w,pad_h,pad_w,pass,dtype,time_s ->
+				   conv, DeepBench's keys (n= c= h= w= k=
+				   r= s= pad_h= pad_w= stride_h= stride_w=
+				   pass= dtype=) */
 	CAL_FORMAT_COUNT
 };
 
