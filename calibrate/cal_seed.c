@@ -3,9 +3,9 @@
  * ships (data/calibration/, compiled in by tools/embed.sh as
  * cal_seed_files[]), so that a first-time user gets calibrated kernels
  * on every GPU DeepBench measured that the catalog has (V100, P100, T4,
- * M40, Titan X Maxwell and Pascal, Titan Xp, GTX 1080 Ti) and on the Xeon
- * Phi 7250, and calibrated A100 and V100 collectives, without measuring
- * anything.
+ * M40, Titan X Maxwell and Pascal, Titan Xp, GTX 1080 Ti), on the Xeon
+ * Phi 7250 and on the H100 (dlsim's own runs), and calibrated A100 and
+ * V100 collectives, without measuring anything.
  *
  * HOW IT WORKS
  * Every shipped file becomes runs of tool "seed:<file name>", one per
@@ -106,18 +106,20 @@ static const struct {
  * STREAM plateau at 2 GiB arrays (the smaller arrays' times are one
  * kernel launch each and stay in data/measurements/).
  */
-#define H100_RUN "dlsim tools/gpu/%s on an H100 SXM5 80GB HBM3 (driver " \
-	"580.159.04, PyTorch 2.11.0+cu130, cuDNN 9.19), 2026-11-27; raw " \
-	"output and machine: data/measurements/h100/"
+#define H100_RUN(script) "dlsim tools/gpu/" script " on an H100 SXM5 " \
+	"80GB HBM3 (driver 580.159.04, PyTorch 2.11.0+cu130, cuDNN 9.19), " \
+	"2026-11-27; raw output and machine: data/measurements/h100/"
 static const struct {
 	const char *file;
 	enum cal_format format;
 	const char *hw;
 	const char *source;
 } own_files[] = {
-	{ "h100_gemm.csv", CAL_GEMM_CSV, "h100", "measure_graphs.py" },
-	{ "h100_conv.csv", CAL_CONV_CSV, "h100", "measure_graphs.py" },
-	{ "h100_stream.txt", CAL_STREAM, "h100", "measure.py" },
+	{ "h100_gemm.csv", CAL_GEMM_CSV, "h100",
+	  H100_RUN("measure_graphs.py") },
+	{ "h100_conv.csv", CAL_CONV_CSV, "h100",
+	  H100_RUN("measure_graphs.py") },
+	{ "h100_stream.txt", CAL_STREAM, "h100", H100_RUN("measure.py") },
 };
 
 static const char *const seed_hw[] = { "v100", "p100", "phi-7250",
@@ -373,15 +375,13 @@ static int seed_own(struct seed *sd, const char *tool, int i,
 {
 	struct db_sample *s = NULL;
 	struct pending *p;
-	char source[256];
 	int64_t n = 0;
 	int rc;
 
 	rc = cal_parse_text(own_files[i].format, f->name, text, f->size,
 			    CAL_MAX_SAMPLES, &s, &n, err);
-	snprintf(source, sizeof(source), H100_RUN, own_files[i].source);
-	p = rc ? NULL : pending_for(sd, tool, own_files[i].hw, 0, source,
-				    err);
+	p = rc ? NULL : pending_for(sd, tool, own_files[i].hw, 0,
+				    own_files[i].source, err);
 	for (int64_t j = 0; p && j < n && !rc; j++)
 		rc = pending_add(p, &s[j], err);
 	free(s);
