@@ -287,6 +287,10 @@ const char *cal_param_get(const char *params, const char *key, char *buf,
 
 int cal_model_lines(struct cal_fitted *f, char *why, size_t n_why);
 int cal_model_roofline(struct cal_fitted *f, char *why, size_t n_why);
+/* A roofline that is base's times one factor fitted on f's points (the
+ * GEMMs off 16-byte rows beside their aligned fit: cal_fitmodels.c). */
+int cal_model_scaled(struct cal_fitted *f, const struct cal_fitted *base,
+		     char *why, size_t n_why);
 int cal_model_plateau(struct cal_fitted *f, char *why, size_t n_why);
 int cal_model_levels(struct cal_fitted *f, char *why, size_t n_why);
 

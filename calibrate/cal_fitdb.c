@@ -151,9 +151,10 @@ static int skip_add(struct cal_fit_report *r, const char *what,
 }
 
 /* What a class adds to the kind's benchmark: "conv3x3", "conv1x1",
- * "conv1x1s" or plain "conv" (class "other", and GEMMs, which have
- * none); a recurrent cell "rnn_lstm", "rnn_gru" or "rnn_tanh" (a vanilla
- * RNN, cuDNN's CUDNN_RNN_TANH). */
+ * "conv1x1s" or plain "conv" (class "other", and GEMMs on 16-byte rows,
+ * which have none); "gemm_unaligned" for the other GEMMs; a recurrent
+ * cell "rnn_lstm", "rnn_gru" or "rnn_tanh" (a vanilla RNN, cuDNN's
+ * CUDNN_RNN_TANH). */
 static const char *class_suffix(const char *cls)
 {
 	static const struct {
@@ -162,6 +163,7 @@ static const char *class_suffix(const char *cls)
 		{ "3x3s1", "3x3" }, { "1x1s1", "1x1" },
 		{ "1x1strided", "1x1s" },
 		{ "lstm", "_lstm" }, { "gru", "_gru" }, { "vanilla", "_tanh" },
+		{ "unaligned", "_unaligned" },
 	};
 	size_t i;
 
@@ -336,11 +338,34 @@ static int fit_bwcurve(struct db *db, const char *hw,
 	return store(db, hw, f, p + lo, hi - lo, "", "", err);
 }
 
+/* The fit of f's aligned sibling when f is a group of GEMMs off 16-byte
+ * rows ("... class=unaligned"), fitted before it (its key sorts first:
+ * the same without the class); NULL otherwise. */
+static const struct cal_fitted *aligned_base(const struct cal_fit_report *r,
+					     const struct cal_fitted *f)
+{
+	static const char tail[] = " class=unaligned";
+	size_t n = strlen(f->group), t = sizeof(tail) - 1;
+	int i;
+
+	if (strcmp(f->benchmark, "gemm") || n < t ||
+	    strcmp(f->group + n - t, tail))
+		return NULL;
+	for (i = 0; i < r->n_fit - 1; i++)
+		if (r->fit[i].model == CAL_MODEL_ROOFLINE &&
+		    !strcmp(r->fit[i].benchmark, f->benchmark) &&
+		    strlen(r->fit[i].group) == n - t &&
+		    !strncmp(r->fit[i].group, f->group, n - t))
+			return &r->fit[i];
+	return NULL;
+}
+
 static int fit_group(struct db *db, const char *hw, struct cal_fit_report *r,
 		     const struct cal_point *p, int64_t lo, int64_t hi,
 		     struct dlsim_err *err)
 {
 	static const int min_points[] = { 3, 3, 1 };
+	const struct cal_fitted *base;
 	struct cal_fitted *f = fit_add(r);
 	char why[160], what[CAL_KEY_LEN], dtype[64], device[128];
 	int rc;
@@ -361,6 +386,9 @@ static int fit_group(struct db *db, const char *hw, struct cal_fit_report *r,
 		rc = 1;
 	} else if (f->model == CAL_MODEL_LINES) {
 		rc = cal_model_lines(f, why, sizeof(why));
+	} else if (f->model == CAL_MODEL_ROOFLINE &&
+		   (base = aligned_base(r, f))) {
+		rc = cal_model_scaled(f, base, why, sizeof(why));
 	} else if (f->model == CAL_MODEL_ROOFLINE) {
 		rc = cal_model_roofline(f, why, sizeof(why));
 	} else {

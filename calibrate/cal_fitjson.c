@@ -257,6 +257,7 @@ static int known_kind(const char *kind)
 	static const char *const prefix[] = {
 		"alphabeta:", "gemm:", "conv:", "conv3x3:", "conv1x1:",
 		"conv1x1s:", "rnn:", "rnn_lstm:", "rnn_gru:", "rnn_tanh:",
+		"gemm_unaligned:",
 		"bwcurve:", "stream:"
 	};
 	size_t i;
@@ -404,6 +405,7 @@ int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 		}
 		f->n_segments = i;
 	} else if (strncmp(f->kind, "gemm:", 5) == 0 ||
+		   strncmp(f->kind, "gemm_unaligned:", 15) == 0 ||
 		   strncmp(f->kind, "conv:", 5) == 0 ||
 		   strncmp(f->kind, "conv3x3:", 8) == 0 ||
 		   strncmp(f->kind, "conv1x1:", 8) == 0 ||

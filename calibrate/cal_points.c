@@ -23,6 +23,12 @@
  * "class=1x1strided" for strided 1x1, "class=other" for the rest): the
  * simulator costs every pass
  * of a layer with its class's one roofline, so that is what is fitted.
+ * A GEMM of a tensor-core dtype with a dimension off 16-byte rows
+ * (model_gemm_unaligned) is two points: one in its dtype's GEMM group,
+ * one in a group of its own, "class=unaligned", whose fit is the GEMM
+ * fit times a factor (cal_model_scaled, kind gemm_unaligned): libraries
+ * run such shapes with fallback kernels, and the simulator costs such
+ * layers so.
  * A recurrent pass ("rnn": DeepBench's cell, hidden, n, timesteps and
  * pass fwd or bwd) is sized as the simulator sizes the layer
  * (cal_rnn_pass_cost: FLOPs, bytes, and the dependent calls a point
@@ -189,10 +195,22 @@ static double elem_bytes(const char *params)
 	return (double)dlsim_precision_bytes(p);
 }
 
+/* 1 unless the dtype is fp32 or fp64, whose GEMMs run on the ordinary
+ * cores (no 16-byte tensor-core loads: dlsim's H100 sweep has its fp32
+ * GEMMs off 16-byte rows as fast as the others). */
+static int tensor_gemm(const char *params)
+{
+	char buf[16];
+
+	cal_param_get(params, "dtype", buf, sizeof(buf));
+	return strcmp(buf, "fp32") != 0 && strcmp(buf, "fp64") != 0;
+}
+
 /*
  * A GEMM's or conv's FLOPs (*F, direct count for a conv, P and Q from h,
  * w, r, s, pad and stride, pad 0 and stride 1 when the params leave them
- * out) and bytes (*Q); the conv's class into cls ("" for a GEMM).  NAN
+ * out) and bytes (*Q); the conv's class into cls ("" for a GEMM on
+ * 16-byte rows, "unaligned" for another: model_gemm_unaligned).  NAN
  * when a dimension or the dtype is missing.
  */
 static void kernel_size(const char *benchmark, const char *params,
@@ -225,6 +243,9 @@ static void kernel_size(const char *benchmark, const char *params,
 
 		*F = 2.0 * m * n * k;
 		*Q = e * (m * k + k * n + m * n);
+		if (isfinite(e) && tensor_gemm(params) &&
+		    model_gemm_unaligned(m, n, k, (int)e))
+			*cls = "unaligned";
 	}
 }
 
@@ -360,6 +381,25 @@ static void make_key(struct cal_point *p, const struct db_sample *s,
 			 p->key[w - 1] == '|' ? "" : " ", cls);
 }
 
+/* Room for one more point; 1 (and nomem set) when there is none. */
+static int points_room(struct cal_points *rd)
+{
+	int64_t cap;
+	struct cal_point *v;
+
+	if (rd->n < rd->cap)
+		return 0;
+	cap = rd->cap ? 2 * rd->cap : 256;
+	v = realloc(rd->v, (size_t)cap * sizeof(*v));
+	if (!v) {
+		rd->nomem = 1;
+		return 1;
+	}
+	rd->v = v;
+	rd->cap = cap;
+	return 0;
+}
+
 static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 {
 	struct cal_points *rd = ctx;
@@ -377,17 +417,8 @@ static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 		pass_over(rd, s->benchmark, "a unit the model does not take");
 		return 0;
 	}
-	if (rd->n == rd->cap) {
-		int64_t cap = rd->cap ? 2 * rd->cap : 256;
-		struct cal_point *v = realloc(rd->v, (size_t)cap * sizeof(*v));
-
-		if (!v) {
-			rd->nomem = 1;
-			return 1;
-		}
-		rd->v = v;
-		rd->cap = cap;
-	}
+	if (points_room(rd))
+		return 1;
 	p = &rd->v[rd->n];
 	p->run_id = run_id;
 	p->summary = s->rep < 0;
@@ -441,6 +472,15 @@ static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 	}
 	make_key(p, s, models[m].model, cls);
 	rd->n++;
+	/* a GEMM off 16-byte rows counts in its dtype's GEMM fit too: the
+	 * base its own factor is fitted against (cal_model_scaled) */
+	if (strcmp(cls, "unaligned") == 0) {
+		if (points_room(rd))
+			return 1;
+		rd->v[rd->n] = rd->v[rd->n - 1];
+		make_key(&rd->v[rd->n], s, models[m].model, "");
+		rd->n++;
+	}
 	return 0;
 }
 

@@ -7,7 +7,11 @@
  * HOW A ROW BECOMES A PREDICTION
  * - Model: bert-large at the row's sequence length (128 for phase 1, 512
  *   for phase 2), attention scores written to memory as every PyTorch
- *   BERT of those years did (unfused=1; FlashAttention is from 2022).
+ *   BERT of those years did (unfused=1; FlashAttention is from 2022),
+ *   its vocabulary padded from 30,522 to 30,528 as run_pretraining.py
+ *   pads it ("Padding for divisibility by 8", NVIDIA/
+ *   DeepLearningExamples@042e8724 PyTorch/LanguageModeling/BERT), so
+ *   that its GEMMs are on 16-byte rows.
  * - Strategy: data parallel over the row's GPUs, Adam's state (the runs
  *   use LAMB, whose two moments are Adam's), no recomputation.  Where the
  *   row gives gradient accumulation as "A and B", A is the steps of the
@@ -122,8 +126,8 @@ int cal_val_row_dle_bert(const struct cal_vctx *v, struct cal_vrow *r)
 		 "mb %lld gb %lld %s", (long long)seq, gpu, (long long)gpus,
 		 (long long)(batch / steps), (long long)(batch * gpus),
 		 cal_val_col(v, "precision"));
-	snprintf(model, sizeof(model), "bert-large:seq=%lld,unfused=1",
-		 (long long)seq);
+	snprintf(model, sizeof(model), "bert-large:seq=%lld,vocab=30528,"
+		 "unfused=1", (long long)seq);
 	snprintf(spec, sizeof(spec), "%sx%lld", dev, (long long)gpus);
 	if (cal_val_system(v, spec, &s, &cal))
 		return cal_val_skip(r, "no such system in the catalog");

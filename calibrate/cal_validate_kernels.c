@@ -90,7 +90,8 @@ int cal_val_row_gemm(const struct cal_vctx *v, struct cal_vrow *r)
 	memset(&c, 0, sizeof(c));
 	c.flops = 2.0 * m * n * k;
 	c.bytes = (double)dlsim_precision_bytes(p) * (m * k + k * n + m * n);
-	c.kernel = MODEL_KERNEL_GEMM;
+	c.kernel = model_gemm_unaligned(m, n, k, dlsim_precision_bytes(p)) ?
+		   MODEL_KERNEL_GEMM_UNALIGNED : MODEL_KERNEL_GEMM;
 	r->measured = cal_val_num(v, "time_ms") * 1e-3;
 	r->predicted = sim_kernel_time(&s, p, &c);
 	return 0;

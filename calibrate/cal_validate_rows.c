@@ -317,8 +317,20 @@ static const char *a100_spec(int64_t n, char *spec, size_t cap)
 	return spec;
 }
 
+/* Megatron-LM's vocabulary, padded to a multiple of 128 x TP
+ * (_vocab_size_with_padding, megatron/tokenizer/tokenizer.py: its
+ * --make-vocab-size-divisible-by 128 times the tensor-parallel size),
+ * so that every GEMM of the projection is on 16-byte rows. */
+static int64_t megatron_vocab(int64_t vocab, int64_t tp)
+{
+	int64_t q = 128 * (tp > 0 ? tp : 1);
+
+	return (vocab + q - 1) / q * q;
+}
+
 /* vTrain: fp16, full recomputation, 1F1B (the file's framework column);
- * vocab 50257, vTrain's default (src/config.py).  subset: 1 for the
+ * vocab 50257, vTrain's default (src/config.py), padded as
+ * Megatron-DeepSpeed pads it (megatron_vocab).  subset: 1 for the
  * dispatch time's calibration subset (data rows 0, 5, 10, ...), 0 for
  * the rest, -1 for every row (the multi-node file, on which nothing was
  * fitted), whose n GPUs fill n / 8 of vTrain's own nodes (vtrain-a100:
@@ -330,14 +342,15 @@ static int vtrain_row(const struct cal_vctx *v, struct cal_vrow *r,
 	char model[160], spec[64];
 	int64_t n = cal_val_int(v, "# GPUs");
 
+	sim_strategy_init(&st);
+	st.tp = cal_val_int(v, "tensor parallelism");
 	snprintf(model, sizeof(model), "gpt:layers=%lld,hidden=%lld,heads="
-		 "%lld,seq=%lld,vocab=50257,unfused=1",
+		 "%lld,seq=%lld,vocab=%lld,unfused=1",
 		 (long long)cal_val_int(v, "# layers"),
 		 (long long)cal_val_int(v, "hidden size"),
 		 (long long)cal_val_int(v, "attention heads"),
-		 (long long)cal_val_int(v, "sequence length"));
-	sim_strategy_init(&st);
-	st.tp = cal_val_int(v, "tensor parallelism");
+		 (long long)cal_val_int(v, "sequence length"),
+		 (long long)megatron_vocab(50257, st.tp));
 	st.pp = cal_val_int(v, "pipeline parallelism");
 	st.dp = cal_val_int(v, "data parallelism");
 	st.micro_batch = cal_val_int(v, "micro batch");

@@ -66,6 +66,7 @@ static int kernel_of(const char *kind, enum model_kernel *k,
 		{ "rnn_lstm:", MODEL_KERNEL_LSTM },
 		{ "rnn_gru:", MODEL_KERNEL_GRU },
 		{ "rnn_tanh:", MODEL_KERNEL_RNN_TANH },
+		{ "gemm_unaligned:", MODEL_KERNEL_GEMM_UNALIGNED },
 	};
 	size_t i, n;
 

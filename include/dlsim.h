@@ -327,6 +327,15 @@ struct model_layer {
  * "rnn_gru:<dtype>", "rnn_tanh:<dtype>", with a cost per dependent
  * call), else the fit of every cell together that earlier versions
  * stored (MODEL_KERNEL_RECURRENT, "rnn:<dtype>"), else the GEMM fit.
+ * A GEMM (fc, linear) of which a dimension is not a whole number of 16
+ * bytes is MODEL_KERNEL_GEMM_UNALIGNED (model_gemm_unaligned): the
+ * libraries' tensor-core kernels load 16-byte vectors, and for such a
+ * shape cuBLAS falls back to alignment-1 or -2 kernels (NVIDIA, "Matrix
+ * Multiplication Background User's Guide", Tensor Core requirements;
+ * dlsim's H100 sweep, data/calibration/h100_gemm.csv: fp16 and bf16 at
+ * most 240 TFLOP/s off 16 bytes, 790 on them).  Its fit is
+ * "gemm_unaligned:<dtype>", else the GEMM fit; the catalog has no figure
+ * of its own for it.
  */
 enum model_kernel {
 	MODEL_KERNEL_VECTOR = 0,
@@ -339,8 +348,19 @@ enum model_kernel {
 	MODEL_KERNEL_LSTM,
 	MODEL_KERNEL_GRU,
 	MODEL_KERNEL_RNN_TANH,
+	MODEL_KERNEL_GEMM_UNALIGNED, /* a GEMM off 16-byte rows: see below */
 	MODEL_KERNEL_COUNT
 };
+
+/*
+ * 1 when an m x n x k GEMM of elements of elem_bytes bytes has a
+ * dimension that is not a multiple of 16 bytes (8 values at 16 bits, 4
+ * at 32, 16 at 8), the rule of MODEL_KERNEL_GEMM_UNALIGNED; 0 otherwise,
+ * and for an element size that is not 1, 2 or 4 bytes (fp64 runs no
+ * tensor-core kernels of that kind).  The calibration splits its GEMM
+ * samples by the same rule (calibrate/cal_points.c).
+ */
+int model_gemm_unaligned(double m, double n, double k, int elem_bytes);
 
 /* 1 for the recurrent classes (a pooled or a cell's chain). */
 static inline int model_kernel_is_recurrent(enum model_kernel k)

@@ -38,6 +38,13 @@
  * without it (deepbench_conv_heldout) falls.  The catalog gives them
  * eff_conv1x1 and eff_conv1x1s, a calibration fits them apart (kinds
  * conv1x1, conv1x1s).
+ * An fc or linear GEMM with a dimension (rows, input or output width)
+ * that is not a whole number of 16 bytes is a class of its own
+ * (MODEL_KERNEL_GEMM_UNALIGNED, model_gemm_unaligned): cuBLAS runs such
+ * shapes with alignment-1 or -2 kernels, a third of the aligned rate on
+ * an H100 (data/measurements/h100/profile.txt: GPT-2's 50,257-wide
+ * vocabulary projection), which is why Megatron-LM and NVIDIA's BERT pad
+ * their vocabularies (to 128 x TP and to 8).
  * A grouped or depthwise conv (groups > 1) is vector work instead: each
  * output sums over only C_in/g channels (one, for depthwise), too short a
  * reduction to tile into the matrix units' fragments, and cuDNN's usual
@@ -237,6 +244,16 @@ static double weight_elems(const struct model_layer *l)
 	return (double)l->params;
 }
 
+int model_gemm_unaligned(double m, double n, double k, int elem_bytes)
+{
+	double q;
+
+	if (elem_bytes != 1 && elem_bytes != 2 && elem_bytes != 4)
+		return 0;
+	q = 16.0 / (double)elem_bytes;
+	return fmod(m, q) != 0.0 || fmod(n, q) != 0.0 || fmod(k, q) != 0.0;
+}
+
 /* The kernel class of a dense (groups 1) conv2d: see the file's head. */
 static enum model_kernel conv_class(const struct model_layer *l)
 {
@@ -276,6 +293,12 @@ static void cost_matrix(const struct model_layer *l, enum model_pass p,
 	} else if (l->kind == MODEL_LINEAR) {
 		kd = 0.0;     /* reductions over one token's c, as fc */
 	}
+	/* rows of n samples' tokens (fc: one a sample), cin and cout wide */
+	if ((l->kind == MODEL_FC || l->kind == MODEL_LINEAR) &&
+	    model_gemm_unaligned(l->kind == MODEL_FC ? n :
+				 n * (double)l->out.h * (double)l->out.w,
+				 cin, cout, (int)a))
+		c->kernel = MODEL_KERNEL_GEMM_UNALIGNED;
 	switch (p) {
 	case MODEL_PASS_FWD:
 		model_cost_set(c, 2.0 * macs + bias, a * (in + out) + w, macs,

@@ -47,7 +47,8 @@
  *   A class without a fit of its own takes sim_calib_kernel's: a 1x1
  *   convolution the convolution roofline (a calibration made before the
  *   classes were split fitted them there), any convolution the GEMM
- *   roofline (convolutions run as GEMMs).  A fitted STREAM plateau replaces the
+ *   roofline (convolutions run as GEMMs; so does a GEMM off 16-byte rows
+ *   without a "gemm_unaligned" fit of its own).  A fitted STREAM plateau replaces the
  *   attainable bandwidth; a fitted bandwidth curve gives an element-wise
  *   pass the rate of the cache level its bytes fit in (a pass reading
  *   what the pass before it wrote finds it in cache when it fits).
@@ -89,6 +90,11 @@ const struct hw_calib_kernel *sim_calib_kernel(const struct hw_calib *cal,
 {
 	if (k <= MODEL_KERNEL_VECTOR || k >= MODEL_KERNEL_COUNT)
 		return NULL;
+	/* fp32 and fp64 GEMMs run on the ordinary cores, aligned or not
+	 * (cal_points.c fits them as one) */
+	if (k == MODEL_KERNEL_GEMM_UNALIGNED &&
+	    (p == DLSIM_FP32 || p == DLSIM_FP64))
+		k = MODEL_KERNEL_GEMM;
 	if (cal->kernel[k][p].fit.id)
 		return &cal->kernel[k][p];
 	if ((k == MODEL_KERNEL_CONV1X1 || k == MODEL_KERNEL_CONV1X1_STRIDED) &&
@@ -124,6 +130,8 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 	r->rate[MODEL_KERNEL_LSTM] = r->rate[MODEL_KERNEL_RECURRENT];
 	r->rate[MODEL_KERNEL_GRU] = r->rate[MODEL_KERNEL_RECURRENT];
 	r->rate[MODEL_KERNEL_RNN_TANH] = r->rate[MODEL_KERNEL_RECURRENT];
+	/* no catalog figure: only a fit tells the fallback kernels apart */
+	r->rate[MODEL_KERNEL_GEMM_UNALIGNED] = r->rate[MODEL_KERNEL_GEMM];
 	r->bandwidth_Bps = d->mem[0].bandwidth_Bps * d->eff_memory;
 	r->cycle_s = clock > 0.0 ? 1.0 / clock : 0.0;
 	r->launch_s = d->launch_overhead_s;

@@ -37,6 +37,7 @@ static const struct suite_entry suites[] = {
 	{ "calibrate_import", suite_calibrate_import },
 	{ "fit", suite_fit },
 	{ "calfit", suite_calfit },
+	{ "gemm_align", suite_gemm_align },
 	{ "calrnn", suite_calrnn },
 	{ "calrun", suite_calrun },
 	{ "sim", suite_sim },

@@ -244,6 +244,9 @@ START_TEST(test_seed_fits)
 	 * plateau (2 GiB arrays), and no bandwidth curve from one size */
 	ck_assert_int_eq(n_fits(t.db, "h100", "gemm:tf32"), 1);
 	ck_assert_int_eq(n_fits(t.db, "h100", "gemm:fp8"), 1);
+	/* GEMMs off 16-byte rows: 21 of the 92 shapes in 16 bits */
+	ck_assert_int_eq(n_fits(t.db, "h100", "gemm_unaligned:bf16"), 1);
+	ck_assert_int_eq(n_fits(t.db, "h100", "gemm_unaligned:fp32"), 0);
 	ck_assert_int_eq(n_fits(t.db, "h100", "conv3x3:bf16"), 1);
 	ck_assert_int_eq(n_fits(t.db, "h100", "stream:triad"), 1);
 	ck_assert_int_eq(n_fits(t.db, "h100", "bwcurve:triad"), 0);

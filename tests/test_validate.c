@@ -571,8 +571,8 @@ START_TEST(validate_bert_rows_map_accumulation)
 
 		ck_assert(hw_system_resolve(cat, "v100x1", &s, NULL) ==
 			  DLSIM_OK);
-		ck_assert(model_resolve("bert-large:seq=128,unfused=1", &m,
-					NULL) == DLSIM_OK);
+		ck_assert(model_resolve("bert-large:seq=128,vocab=30528,"
+					"unfused=1", &m, NULL) == DLSIM_OK);
 		sim_strategy_init(&st);
 		st.dp = 1;
 		st.micro_batch = 16;
