@@ -112,11 +112,14 @@ int cal_model_roofline(struct cal_fitted *f, char *why, size_t n_why)
  * median log ratio of these points' times to that roofline's (the
  * covariance times s^2, ignoring s's own spread).  One parameter, not a
  * roofline of their own, because a device has few such shapes (DeepBench
- * times 32 of its 160 16-bit GEMMs a device so): fitted on their own, the
- * rows predicted from the other fold (deepbench_gemm_heldout) went from
- * 9.6% to 10.4%.  The factor is what the fallback kernels cost: about 3
- * on an H100 with cuBLAS 13 (data/calibration/h100_gemm.csv), about 1 on
- * DeepBench's V100, T4 and P100 (cuBLAS 9-10).
+ * times 32 of its 160 16-bit GEMMs a device so): fitted on their own, and
+ * left out of the GEMM fit, the rows predicted from the other fold
+ * (deepbench_gemm_heldout) went from 9.6% to 10.4%; as a factor on a
+ * GEMM fit that also takes them, 9.48, 9.69, 9.74 and 9.97% over the
+ * four fold splits, against 9.60, 9.58, 9.80 and 9.79% without the
+ * class.  The factor is what the fallback kernels cost: 3.2-3.6 in 16
+ * bits on an H100 with cuBLAS 13 (data/calibration/h100_gemm.csv), about
+ * 1 on DeepBench's V100, T4 and P100 (cuBLAS 9-10).
  */
 int cal_model_scaled(struct cal_fitted *f, const struct cal_fitted *base,
 		     char *why, size_t n_why)
