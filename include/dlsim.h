@@ -891,15 +891,17 @@ struct hw_calib_fit {
  *   "gemm:<dtype>", "conv:<dtype>", "conv3x3:<dtype>", "conv1x1:<dtype>",
  *   "conv1x1s:<dtype>", "rnn_lstm:<dtype>", "rnn_gru:<dtype>",
  *   "rnn_tanh:<dtype>", and "rnn:<dtype>", every cell's, as earlier
- *   versions stored it), a pass of F FLOPs moving Q bytes
+ *   versions stored it; "gemm_unaligned:<dtype>" for GEMMs off 16-byte
+ *   rows), a pass of F FLOPs moving Q bytes
  *   in L dependent calls taking fixed_s L + F s_per_flop + Q s_per_byte
  *   (fixed_s + s_per_call L for a recurrent fit, per_call).  A class
  *   with no fit of its own takes the one sim_calib_kernel names: a 1x1
  *   class the convolution fit (what it was fitted in before it had its
  *   own class), a recurrent cell every cell's ("rnn:<dtype>"), then any
- *   convolution class and any recurrent one the GEMM roofline at its
- *   precision (convolutions run as GEMMs, im2col; a recurrent layer's
- *   steps are GEMMs); the result says which
+ *   convolution class, any recurrent one and the unaligned GEMM class
+ *   (always, at fp32 and fp64) the GEMM roofline at its precision
+ *   (convolutions run as GEMMs, im2col; a recurrent layer's steps are
+ *   GEMMs); the result says which
  *   (sim_result.calib_used).
  * - Memory: the attainable bandwidth, the DRAM plateau of the STREAM
  *   triad ("stream:triad"; another stream kernel if no triad was fitted),
@@ -2126,6 +2128,10 @@ double cal_roof_time(const struct cal_roof_fit *f, double flops,
  *                         e (mk + kn + mn) bytes (e the dtype's size),
  *                         cal_fit_roofline; kind "gemm:<dtype>" (the
  *                         device, for DeepBench, is part of the group);
+ *                         a tensor-core dtype's shapes off 16-byte rows
+ *                         (model_gemm_unaligned) also make a group of
+ *                         their own, kind "gemm_unaligned:<dtype>": the
+ *                         gemm fit times one factor (cal_model_scaled);
  *                         conv likewise against the direct-convolution
  *                         FLOPs 2 N K P Q C R S (P, Q from h, w, r, s,
  *                         pad and stride) and e (NCHW + KCRS + NKPQ)
