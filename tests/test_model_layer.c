@@ -634,10 +634,14 @@ END_TEST
  *   y:  5 per value + a log per sample = 100 + 2 = 102;
  *       bytes 4 * 2 * 20 = 160; D = 2 * ceil log2 10 = 8 (max, then sum)
  *   dx: 2 per value = 40; bytes 160; D = 1
+ * At 2 bytes a value (mixed precision) the softmax runs in fp32: each
+ * way the cast (2 + 4) and the fp32 read and write (8), 14 * 20 = 280
+ * bytes; the FLOPs do not change.
  */
 START_TEST(softmax_xent_counts)
 {
 	struct model_builder b;
+	struct model_pass_cost c;
 	struct model *m;
 	int l;
 
@@ -647,6 +651,10 @@ START_TEST(softmax_xent_counts)
 	assert_shape(m->layers[l].out, 10, 1, 1);
 	expect(&m->layers[l], MODEL_PASS_FWD, 102, 160, 102, 8);
 	expect(&m->layers[l], MODEL_PASS_BWD_DATA, 40, 160, 40, 1);
+	model_layer_cost(&m->layers[l], MODEL_PASS_FWD, N, 2, 2, &c);
+	ck_assert(c.bytes == 280.0 && c.flops == 102.0);
+	model_layer_cost(&m->layers[l], MODEL_PASS_BWD_DATA, N, 2, 2, &c);
+	ck_assert(c.bytes == 280.0 && c.flops == 40.0);
 	expect_zero(&m->layers[l], MODEL_PASS_BWD_WEIGHT);
 	expect_zero(&m->layers[l], MODEL_PASS_UPDATE);
 	model_free(m);

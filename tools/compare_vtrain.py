@@ -5,10 +5,12 @@ of vTrain's single-node ground truth (shared/data/vtrain_ground_truth_single
 activation recomputation, 1F1B, with the row's tensor, pipeline and data
 parallelism, micro-batch and global batch.
 
-Each row is `dlsim predict gpt:layers=L,hidden=H,heads=A,seq=S,vocab=50257,unfused=1
+Each row is `dlsim predict gpt:layers=L,hidden=H,heads=A,seq=S,vocab=V,unfused=1
 --hw a100xN --tp T --pp P --dp D --micro-batch B --global-batch G
---precision fp16 --optimizer adam --recompute full`; vocab 50257 is
-vTrain's default (src/config.py), which its validation configs keep.
+--precision fp16 --optimizer adam --recompute full`; V is 50257,
+vTrain's default (src/config.py), which its validation configs keep,
+padded to a multiple of 128 x TP as Megatron-DeepSpeed pads it
+(_vocab_size_with_padding in megatron/tokenizer/tokenizer.py).
 Nothing is fitted to these rows.  Usage (repo root, after make):
     python3 tools/compare_vtrain.py [../shared/data] [--rows] [--dispatch]
 """
@@ -22,16 +24,17 @@ import sys
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 DATA = ARGS[0] if ARGS else "../shared/data"
 SHOW_ROWS = "--rows" in sys.argv
-# --dispatch: with Megatron-DeepSpeed's fitted 66 us a launch
+# --dispatch: with Megatron-DeepSpeed's fitted 65 us a launch
 # (tools/fit_dispatch.py), as dlsim validate predicts these rows
-EXTRA = ["--dispatch-us", "66"] if "--dispatch" in sys.argv else []
+EXTRA = ["--dispatch-us", "65"] if "--dispatch" in sys.argv else []
 
 
 def command(r, extra=()):
     """The dlsim predict command line of vTrain row r."""
+    q = 128 * int(r["tensor parallelism"])   # Megatron's vocabulary padding
     model = (f"gpt:layers={r['# layers']},hidden={r['hidden size']},"
              f"heads={r['attention heads']},seq={r['sequence length']},"
-             f"vocab=50257,unfused=1")
+             f"vocab={(50257 + q - 1) // q * q},unfused=1")
     return ["build/dlsim", "predict", model, "--hw", f"a100x{r['# GPUs']}",
             "--tp", r["tensor parallelism"], "--pp", r["pipeline parallelism"],
             "--dp", r["data parallelism"], "--micro-batch", r["micro batch"],
