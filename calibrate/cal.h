@@ -231,6 +231,9 @@ struct cal_point {
 				   steps' kernels); 1 for the others */
 	int64_t run_id;
 	int summary;            /* rep -1: a tool's own summary */
+	int off_rows;           /* 1: a GEMM off 16-byte rows in its
+				   dtype's GEMM group (cal_points.c), its
+				   time over the group's factor there */
 };
 
 /* What cal_points_read gathered, and what it passed over and why. */
@@ -291,6 +294,11 @@ int cal_model_roofline(struct cal_fitted *f, char *why, size_t n_why);
  * GEMMs off 16-byte rows beside their aligned fit: cal_fitmodels.c). */
 int cal_model_scaled(struct cal_fitted *f, const struct cal_fitted *base,
 		     char *why, size_t n_why);
+/* cal_model_roofline of a group some of whose points (off_rows[i] 1;
+ * off_rows may be NULL) ran a factor slower, fitted with that factor. */
+int cal_model_roofline_off_rows(struct cal_fitted *f,
+				const unsigned char *off_rows, char *why,
+				size_t n_why);
 int cal_model_plateau(struct cal_fitted *f, char *why, size_t n_why);
 int cal_model_levels(struct cal_fitted *f, char *why, size_t n_why);
 

@@ -494,7 +494,8 @@ static int gen_conv_pass(struct cal_in *in, char **f,
 	    cal_positive(in, f[13], "time_s", &s, err) ||
 	    rate_ok(in, flops, s, err))
 		return DLSIM_EPARSE;
-	/* DeepBench's order, so that both tables group and fit alike */
+	/* DeepBench's keys in DeepBench's order (its rows also carry math,
+	 * setting and device, so the two never share a group) */
 	cal_params_init(&p);
 	for (i = 0; i < 7; i++)
 		cal_params_int(&p, keys[i], v[i]);

@@ -44,7 +44,9 @@
  * "conv1x1s:<dtype>" (class 1x1strided), "rnn_lstm:<dtype>",
  * "rnn_gru:<dtype>", "rnn_tanh:<dtype>" (each cell; "rnn:<dtype>", every
  * cell together, is what earlier versions stored and is still read),
- * "stream:<kernel>" or "bwcurve:<kernel>" (at most 31 characters);
+ * "gemm_unaligned:<dtype>" (class unaligned: the gemm fit times one
+ * factor, cal_model_scaled), "stream:<kernel>" or "bwcurve:<kernel>" (at
+ * most 31 characters);
  * params_json always has
  * "benchmark" and "group" (kind alone does not tell in-place from
  * out-of-place, or one DeepBench device from another), then
@@ -264,7 +266,7 @@ cleanup:
  * recurrent kernel's, whose points count dependent calls): summaries
  * only if the group has any.  Returns -1 when memory runs out. */
 static int take_points(struct cal_fitted *f, const struct cal_point *p,
-		       int64_t lo, int64_t hi)
+		       int64_t lo, int64_t hi, unsigned char **off_rows)
 {
 	int64_t i, any = 0;
 	int n = 0, calls = hi > lo && strncmp(p[lo].key, "rnn|", 4) == 0;
@@ -275,6 +277,8 @@ static int take_points(struct cal_fitted *f, const struct cal_point *p,
 	f->y = malloc((size_t)(hi - lo) * sizeof(double));
 	f->q = malloc((size_t)(hi - lo) * sizeof(double));
 	f->l = calls ? malloc((size_t)(hi - lo) * sizeof(double)) : NULL;
+	if (off_rows && !(*off_rows = calloc((size_t)(hi - lo) + 1, 1)))
+		return -1;
 	if (!f->x || !f->y || !f->q || (calls && !f->l))
 		return -1;
 	for (i = lo; i < hi; i++)
@@ -283,6 +287,8 @@ static int take_points(struct cal_fitted *f, const struct cal_point *p,
 			f->q[n] = p[i].q;
 			if (f->l)
 				f->l[n] = p[i].l;
+			if (off_rows)
+				(*off_rows)[n] = (unsigned char)p[i].off_rows;
 			f->y[n++] = p[i].y;
 		}
 	f->n_points = n;
@@ -310,7 +316,7 @@ static int fit_bwcurve(struct db *db, const char *hw,
 	char why[160], what[CAL_KEY_LEN], v[64];
 	int w, rc = 1;
 
-	if (!f || take_points(f, p, lo, hi))
+	if (!f || take_points(f, p, lo, hi, NULL))
 		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
 	split_key(f, p[lo].key);
 	f->model = CAL_MODEL_PLATEAU;
@@ -368,10 +374,13 @@ static int fit_group(struct db *db, const char *hw, struct cal_fit_report *r,
 	const struct cal_fitted *base;
 	struct cal_fitted *f = fit_add(r);
 	char why[160], what[CAL_KEY_LEN], dtype[64], device[128];
+	unsigned char *off_rows = NULL;
 	int rc;
 
-	if (!f || take_points(f, p, lo, hi))
+	if (!f || take_points(f, p, lo, hi, &off_rows)) {
+		free(off_rows);
 		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	}
 	split_key(f, p[lo].key);
 	f->model = cal_benchmark_model(f->benchmark);
 	snprintf(what, sizeof(what), "%s %s", f->benchmark, f->group);
@@ -390,10 +399,12 @@ static int fit_group(struct db *db, const char *hw, struct cal_fit_report *r,
 		   (base = aligned_base(r, f))) {
 		rc = cal_model_scaled(f, base, why, sizeof(why));
 	} else if (f->model == CAL_MODEL_ROOFLINE) {
-		rc = cal_model_roofline(f, why, sizeof(why));
+		rc = cal_model_roofline_off_rows(f, off_rows, why,
+						 sizeof(why));
 	} else {
 		rc = cal_model_plateau(f, why, sizeof(why));
 	}
+	free(off_rows);
 	if (rc) {
 		fitted_free_points(f);
 		r->n_fit--;
@@ -529,7 +540,7 @@ static int attach_points(struct db *db, struct cal_fit_report *r,
 				 f->group);
 			if (f->x || strcmp(key, rd.v[i].key) != 0)
 				continue;
-			if (take_points(f, rd.v, i, j)) {
+			if (take_points(f, rd.v, i, j, NULL)) {
 				free(rd.v);
 				return dlsim_err_set(err, DLSIM_ENOMEM,
 						     "out of memory");

@@ -25,10 +25,11 @@
  * of a layer with its class's one roofline, so that is what is fitted.
  * A GEMM of a tensor-core dtype with a dimension off 16-byte rows
  * (model_gemm_unaligned) is two points: one in its dtype's GEMM group,
- * one in a group of its own, "class=unaligned", whose fit is the GEMM
- * fit times a factor (cal_model_scaled, kind gemm_unaligned): libraries
- * run such shapes with fallback kernels, and the simulator costs such
- * layers so.
+ * marked off_rows (cal_fitdb.c fits that group with such points' times
+ * over their factor), one in a group of its own, "class=unaligned",
+ * whose fit is the GEMM fit times that factor (cal_model_scaled, kind
+ * gemm_unaligned): libraries run such shapes with fallback kernels, and
+ * the simulator costs such layers so.
  * A recurrent pass ("rnn": DeepBench's cell, hidden, n, timesteps and
  * pass fwd or bwd) is sized as the simulator sizes the layer
  * (cal_rnn_pass_cost: FLOPs, bytes, and the dependent calls a point
@@ -422,6 +423,7 @@ static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 	p = &rd->v[rd->n];
 	p->run_id = run_id;
 	p->summary = s->rep < 0;
+	p->off_rows = 0;
 	p->q = 0.0;
 	if (models[m].model == CAL_MODEL_ROOFLINE &&
 	    half_unaligned(s->benchmark, s->params)) {
@@ -479,6 +481,7 @@ static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 			return 1;
 		rd->v[rd->n] = rd->v[rd->n - 1];
 		make_key(&rd->v[rd->n], s, models[m].model, "");
+		rd->v[rd->n].off_rows = 1;
 		rd->n++;
 	}
 	return 0;

@@ -650,12 +650,13 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	return DLSIM_OK;
 }
 
-/* The kernel classes m's passes run, bit k for class k.  Every training
- * pass counts: a recurrent layer's forward is recurrent, its weight
- * gradient a GEMM. */
+/* The kernel classes m's passes run at batch b and act bytes a value,
+ * bit k for class k (a GEMM's class depends on both: model_gemm_
+ * unaligned).  Every training pass counts: a recurrent layer's forward
+ * is recurrent, its weight gradient a GEMM. */
 _Static_assert(MODEL_KERNEL_COUNT <= 32, "kernels_used has a bit a class");
 
-static unsigned kernels_used(const struct model *m)
+static unsigned kernels_used(const struct model *m, int64_t b, int act)
 {
 	static const enum model_pass passes[] = {
 		MODEL_PASS_FWD, MODEL_PASS_BWD_DATA, MODEL_PASS_BWD_WEIGHT
@@ -666,8 +667,8 @@ static unsigned kernels_used(const struct model *m)
 
 	for (i = 0; i < m->n_layers; i++)
 		for (j = 0; j < 3; j++) {
-			model_layer_cost(&m->layers[i], passes[j], 1, 4.0,
-					 4.0, &c);
+			model_layer_cost(&m->layers[i], passes[j], b > 0 ? b : 1,
+					 act, act, &c);
 			if (c.flops > 0.0)
 				used |= 1u << c.kernel;
 		}
@@ -691,8 +692,12 @@ static void list_calib_used(const struct model *m, const struct hw_system *s,
 			    struct sim_result *r)
 {
 	const struct hw_calib *c = s->calib;
-	unsigned used = kernels_used(m);
+	struct sim_sizes sz;
+	unsigned used;
 	int k;
+
+	sim_sizes_for(r->precision, &sz);
+	used = kernels_used(m, r->batch_per_device, sz.act);
 
 	for (k = MODEL_KERNEL_GEMM; k < MODEL_KERNEL_COUNT; k++) {
 		const struct hw_calib_kernel *f =

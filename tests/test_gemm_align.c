@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tests.h"
+#include "cli_util.h"
 #include "hwcalib_util.h"
 #include "dlsim.h"
 #include "sim/sim.h"
@@ -216,6 +217,37 @@ START_TEST(gemm_unaligned_fp32_takes_the_gemm_fit)
 }
 END_TEST
 
+/* The fits a prediction names are the ones its layers used: ResNet-50's
+ * classifier (2048 into 1000) is on 16-byte rows at batch 256 in fp16
+ * and off them at batch 250, on the H100 the seed calibrates. */
+START_TEST(gemm_unaligned_prediction_names_the_fit_it_used)
+{
+	struct tmpdb t;
+	struct run r;
+	char args[256];
+
+	tmpdb_open(&t);
+	db_close(t.db);
+	t.db = NULL;
+	snprintf(args, sizeof(args), "calibrate seed --db %s", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	snprintf(args, sizeof(args), "predict resnet50 --hw h100 --batch 256 "
+		 "--precision fp16 --db %s", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.out, "gemm:fp16 fit") &&
+		      !strstr(r.out, "gemm_unaligned"), "%s", r.out);
+	snprintf(args, sizeof(args), "predict resnet50 --hw h100 --batch 250 "
+		 "--precision fp16 --db %s", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.out, "gemm_unaligned:fp16 fit") &&
+		      !strstr(r.out, "gemm:fp16 fit"), "%s", r.out);
+	tmpdb_close(&t);
+}
+END_TEST
+
 Suite *suite_gemm_align(void)
 {
 	Suite *s = suite_create("gemm_align");
@@ -226,6 +258,7 @@ Suite *suite_gemm_align(void)
 	tcase_add_test(c, gemm_unaligned_marks_the_vocabulary_projection);
 	tcase_add_test(c, gemm_unaligned_fit_is_the_gemm_fit_scaled);
 	tcase_add_test(c, gemm_unaligned_fp32_takes_the_gemm_fit);
+	tcase_add_test(c, gemm_unaligned_prediction_names_the_fit_it_used);
 	suite_add_tcase(s, c);
 	return s;
 }
