@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "tests.h"
+#include "cli_util.h"
 #include "hwcalib_util.h"
 
 void tmpdb_open(struct tmpdb *t)
@@ -19,6 +20,18 @@ void tmpdb_open(struct tmpdb *t)
 	snprintf(t->path, sizeof(t->path), "%s/cal.db", t->dir);
 	ck_assert_msg(db_open(t->path, &t->db, &err) == DLSIM_OK, "%s",
 		      err.msg);
+}
+
+void tmpdb_seed_cli(struct tmpdb *t, struct run *r)
+{
+	char args[256];
+
+	tmpdb_open(t);
+	db_close(t->db);
+	t->db = NULL;
+	snprintf(args, sizeof(args), "calibrate seed --db %s", t->path);
+	run(r, args);
+	ck_assert_msg(r->status == 0, "%s", r->err);
 }
 
 void tmpdb_close(struct tmpdb *t)
@@ -34,6 +47,9 @@ void tmpdb_close(struct tmpdb *t)
 		snprintf(p, sizeof(p), "%s%s", t->path, ext[i]);
 		unlink(p);
 	}
+	/* the folder a default database is made in (XDG_DATA_HOME/dlsim) */
+	snprintf(p, sizeof(p), "%s/dlsim", t->dir);
+	rmdir(p);
 	rmdir(t->dir);
 }
 

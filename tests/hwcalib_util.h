@@ -1,6 +1,7 @@
 /*
  * hwcalib_util.h -- fixtures the calibration tests share
- * (test_hwcalib.c, test_hwcalib_sim.c, test_hwcalib_cli.c,
+ * (test_hwcalib.c, test_hwcalib_sim.c, test_hwcalib_cli.c, test_seed.c,
+ * test_gemm_align.c,
  * test_calibrate_import.c, test_calfit.c, test_calrnn.c): a temporary
  * database, samples stored as a run, a fit found by kind, the hand-worked
  * fits test_hwcalib.c's head comment describes, and a made-up system to
@@ -20,6 +21,12 @@ struct tmpdb {
 
 /* A new database in a new temporary directory; tmpdb_close removes both. */
 void tmpdb_open(struct tmpdb *t);
+
+/* tmpdb_open, then `dlsim calibrate seed --db` on it (the library's
+ * handle closed, t->db NULL, so that the command opens the file); what
+ * the command printed into r, which must have exited 0. */
+struct run;
+void tmpdb_seed_cli(struct tmpdb *t, struct run *r);
 void tmpdb_close(struct tmpdb *t);
 
 /* Store one fit of hw (kind, params and covariance as JSON text, made at

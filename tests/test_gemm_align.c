@@ -222,28 +222,26 @@ END_TEST
  * and off them at batch 250, on the H100 the seed calibrates. */
 START_TEST(gemm_unaligned_prediction_names_the_fit_it_used)
 {
+	static const struct {
+		int batch;
+		const char *used, *not_used;
+	} c[] = { { 256, "gemm:fp16 fit", "gemm_unaligned" },
+		  { 250, "gemm_unaligned:fp16 fit", "gemm:fp16 fit" } };
 	struct tmpdb t;
 	struct run r;
 	char args[256];
+	int i;
 
-	tmpdb_open(&t);
-	db_close(t.db);
-	t.db = NULL;
-	snprintf(args, sizeof(args), "calibrate seed --db %s", t.path);
-	run(&r, args);
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	snprintf(args, sizeof(args), "predict resnet50 --hw h100 --batch 256 "
-		 "--precision fp16 --db %s", t.path);
-	run(&r, args);
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert_msg(strstr(r.out, "gemm:fp16 fit") &&
-		      !strstr(r.out, "gemm_unaligned"), "%s", r.out);
-	snprintf(args, sizeof(args), "predict resnet50 --hw h100 --batch 250 "
-		 "--precision fp16 --db %s", t.path);
-	run(&r, args);
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert_msg(strstr(r.out, "gemm_unaligned:fp16 fit") &&
-		      !strstr(r.out, "gemm:fp16 fit"), "%s", r.out);
+	tmpdb_seed_cli(&t, &r);
+	for (i = 0; i < 2; i++) {
+		snprintf(args, sizeof(args), "predict resnet50 --hw h100 "
+			 "--batch %d --precision fp16 --db %s", c[i].batch,
+			 t.path);
+		run(&r, args);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		ck_assert_msg(strstr(r.out, c[i].used) &&
+			      !strstr(r.out, c[i].not_used), "%s", r.out);
+	}
 	tmpdb_close(&t);
 }
 END_TEST

@@ -24,6 +24,7 @@
 
 #include "tests.h"
 #include "cli_util.h"
+#include "hwcalib_util.h"
 #include "dlsim.h"
 #include "calibrate/cal.h"
 #include "hw/hw.h"
@@ -31,39 +32,6 @@
 /* ---------------------------------------------------------------- */
 /* Helpers                                                           */
 /* ---------------------------------------------------------------- */
-
-struct tmpdb {
-	char dir[64], path[96];
-	struct db *db;
-};
-
-static void tmpdb_open(struct tmpdb *t)
-{
-	struct dlsim_err err = { 0, "" };
-
-	snprintf(t->dir, sizeof(t->dir), "/tmp/dlsim-seed-XXXXXX");
-	ck_assert(mkdtemp(t->dir) != NULL);
-	snprintf(t->path, sizeof(t->path), "%s/seed.db", t->dir);
-	ck_assert_msg(db_open(t->path, &t->db, &err) == DLSIM_OK, "%s",
-		      err.msg);
-}
-
-static void tmpdb_close(struct tmpdb *t)
-{
-	static const char *const ext[] = { "", "-wal", "-shm", "-journal",
-					   NULL };
-	char p[160];
-
-	db_close(t->db);
-	t->db = NULL;
-	for (int i = 0; ext[i]; i++) {
-		snprintf(p, sizeof(p), "%s%s", t->path, ext[i]);
-		unlink(p);
-	}
-	snprintf(p, sizeof(p), "%s/dlsim", t->dir);
-	rmdir(p);
-	rmdir(t->dir);
-}
 
 /* Runs and samples per (tool, hw). */
 struct tally {
@@ -431,14 +399,10 @@ START_TEST(test_seed_cli)
 	struct run r;
 	char args[256];
 
-	tmpdb_open(&t);
-	db_close(t.db);
-	t.db = NULL;
-	snprintf(args, sizeof(args), "calibrate seed --db %s", t.path);
-	run(&r, args);
-	ck_assert_msg(r.status == 0, "%s", r.err);
+	tmpdb_seed_cli(&t, &r);
 	ck_assert_msg(strstr(r.out, "44 runs, 8799 samples") != NULL, "%s",
 		      r.out);
+	snprintf(args, sizeof(args), "calibrate seed --db %s", t.path);
 	ck_assert_msg(strstr(r.out, "phi-7250") != NULL, "%s", r.out);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
