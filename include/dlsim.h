@@ -336,6 +336,17 @@ struct model_layer {
  * most 240 TFLOP/s off 16 bytes, 790 on them).  Its fit is
  * "gemm_unaligned:<dtype>", else the GEMM fit; the catalog has no figure
  * of its own for it.
+ * A fused attention on 4-byte values (fp32 or TF32 activations) is
+ * MODEL_KERNEL_ATTENTION_F32: FlashAttention and cuDNN's fused attention
+ * take only fp16 and bf16, so PyTorch runs fp32 inputs on its memory-
+ * efficient kernel (xformers' cutlass kernels), which keeps fp32
+ * accuracy (OpMultiplyAddFastF32, three TF32 products per fp32 one, on
+ * SM80 and later) whatever TF32 setting the GEMMs run under.  It takes
+ * the fp32 GEMM's fit and catalog rate at TF32 as at fp32 (dlsim's H100
+ * profile, data/measurements/h100/profile.txt: GPT-2's attention at TF32,
+ * batch 16, took 14.0 ms forward and 29.9 ms backward, 44 and 41 TFLOP/s
+ * as dlsim counts its FLOPs; the H100's fp32 GEMM fit gives 52, its
+ * TF32 fit 398).
  */
 enum model_kernel {
 	MODEL_KERNEL_VECTOR = 0,
@@ -349,6 +360,7 @@ enum model_kernel {
 	MODEL_KERNEL_GRU,
 	MODEL_KERNEL_RNN_TANH,
 	MODEL_KERNEL_GEMM_UNALIGNED, /* a GEMM off 16-byte rows: see below */
+	MODEL_KERNEL_ATTENTION_F32,  /* a fused attention on 4-byte values */
 	MODEL_KERNEL_COUNT
 };
 

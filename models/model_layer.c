@@ -79,7 +79,9 @@
  *               No S x S matrix reaches memory or is kept.  D(y) =
  *               ceil log2 d + 2 ceil log2 S_kv (dot product, softmax sum,
  *               P V sum); D(dx) adds the longer of the S and S_kv sums to
- *               ceil log2 d + ceil log2 S_kv.
+ *               ceil log2 d + ceil log2 S_kv.  On 4-byte values a
+ *               fused one is MODEL_KERNEL_ATTENTION_F32 (dlsim.h): no
+ *               fused kernel takes TF32's shortcut.
  *               Additive (Bahdanau et al. 2015, "Neural Machine
  *               Translation by Jointly Learning to Align and
  *               Translate", App. A.1.2; GNMT): score = v . tanh(q + k),
@@ -533,7 +535,10 @@ static void cost_attention(const struct model_layer *l, enum model_pass p,
 	double dk = core_ceil_log2((double)l->kv_len);
 	double dq = core_ceil_log2((double)l->out.h);
 
-	c->kernel = MODEL_KERNEL_GEMM;
+	/* a fused kernel on 4-byte values keeps fp32 math (dlsim.h) */
+	c->kernel = a == 4.0 && !(l->flags & (MODEL_LAYER_UNFUSED |
+					      MODEL_LAYER_ADDITIVE)) ?
+		    MODEL_KERNEL_ATTENTION_F32 : MODEL_KERNEL_GEMM;
 	if (p == MODEL_PASS_FWD)
 		model_cost_set(c, 2.0 * macs, a * (in + out), macs, dd + 2.0 * dk);
 	else if (p == MODEL_PASS_BWD_DATA)

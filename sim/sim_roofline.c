@@ -48,7 +48,9 @@
  *   convolution the convolution roofline (a calibration made before the
  *   classes were split fitted them there), any convolution the GEMM
  *   roofline (convolutions run as GEMMs; so does a GEMM off 16-byte rows
- *   without a "gemm_unaligned" fit of its own).  A fitted STREAM plateau replaces the
+ *   without a "gemm_unaligned" fit of its own), a fused attention on
+ *   4-byte values the fp32 GEMM roofline, at TF32 too (dlsim.h,
+ *   MODEL_KERNEL_ATTENTION_F32).  A fitted STREAM plateau replaces the
  *   attainable bandwidth; a fitted bandwidth curve gives an element-wise
  *   pass the rate of the cache level its bytes fit in (a pass reading
  *   what the pass before it wrote finds it in cache when it fits).
@@ -95,6 +97,12 @@ const struct hw_calib_kernel *sim_calib_kernel(const struct hw_calib *cal,
 	if (k == MODEL_KERNEL_GEMM_UNALIGNED &&
 	    (p == DLSIM_FP32 || p == DLSIM_FP64))
 		k = MODEL_KERNEL_GEMM;
+	/* fp32 math whatever the TF32 setting: the fp32 GEMM's */
+	if (k == MODEL_KERNEL_ATTENTION_F32) {
+		if (p == DLSIM_TF32)
+			p = DLSIM_FP32;
+		k = MODEL_KERNEL_GEMM;
+	}
 	if (cal->kernel[k][p].fit.id)
 		return &cal->kernel[k][p];
 	if ((k == MODEL_KERNEL_CONV1X1 || k == MODEL_KERNEL_CONV1X1_STRIDED) &&
@@ -132,6 +140,9 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 	r->rate[MODEL_KERNEL_RNN_TANH] = r->rate[MODEL_KERNEL_RECURRENT];
 	/* no catalog figure: only a fit tells the fallback kernels apart */
 	r->rate[MODEL_KERNEL_GEMM_UNALIGNED] = r->rate[MODEL_KERNEL_GEMM];
+	r->rate[MODEL_KERNEL_ATTENTION_F32] = p == DLSIM_TF32 ?
+		d->peak[DLSIM_FP32].matrix_flops *
+		d->peak[DLSIM_FP32].eff_gemm : r->rate[MODEL_KERNEL_GEMM];
 	r->bandwidth_Bps = d->mem[0].bandwidth_Bps * d->eff_memory;
 	r->cycle_s = clock > 0.0 ? 1.0 / clock : 0.0;
 	r->launch_s = d->launch_overhead_s;

@@ -72,6 +72,46 @@ START_TEST(hwcalib_roofline_uses_curve_and_plateau)
 END_TEST
 
 /*
+ * A fused attention on 4-byte values keeps fp32 math (dlsim.h,
+ * MODEL_KERNEL_ATTENTION_F32).  On the rig with a TF32 peak of 8e12 at
+ * GEMM efficiency 0.5 (4e12 FLOP/s) beside the fp32 peak of 1e12, a pass
+ * of 1e9 FLOPs and 1e3 bytes takes, from the datasheet, 1e9 / 1e12 = 1 ms
+ * as such an attention and 1e9 / 4e12 = 0.25 ms as a TF32 GEMM; with the
+ * "box" fits (gemm:fp32 only), the attention the fp32 GEMM's 2.5e-3 +
+ * 1e9 x 5e-12 = 7.5 ms at TF32 and at fp32, the TF32 GEMM still 0.25 ms.
+ */
+START_TEST(hwcalib_fp32_attention_takes_the_fp32_gemm_rate)
+{
+	struct model_pass_cost at = { 1e9, 1e3, 0.0, 0.0,
+				      MODEL_KERNEL_ATTENTION_F32, 0.0, 0 };
+	struct model_pass_cost gemm = { 1e9, 1e3, 0.0, 0.0,
+					MODEL_KERNEL_GEMM, 0.0, 0 };
+	struct hw_calib c;
+	struct sim_roof roof;
+	struct calib_rig r;
+	enum sim_bound b;
+
+	calib_rig_init(&r);
+	r.dev.peak[DLSIM_TF32].matrix_flops = 8e12;
+	r.dev.peak[DLSIM_TF32].vector_flops = 1e12;
+	r.dev.peak[DLSIM_TF32].eff_gemm = 0.5;
+	calib_load(&c);
+	sim_roof_init(&roof, &r.dev, DLSIM_TF32, NULL);
+	ck_assert_rel(sim_pass_time(&roof, &at, &b), 1e-3, 1e-6);
+	ck_assert_rel(sim_pass_time(&roof, &gemm, &b), 2.5e-4, 1e-6);
+	sim_roof_init(&roof, &r.dev, DLSIM_TF32, &c);
+	ck_assert_rel(sim_pass_time(&roof, &at, &b), 7.5e-3, 1e-9);
+	ck_assert_rel(sim_pass_time(&roof, &gemm, &b), 2.5e-4, 1e-6);
+	ck_assert(sim_calib_kernel(&c, MODEL_KERNEL_ATTENTION_F32,
+				   DLSIM_TF32) ==
+		  &c.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32]);
+	ck_assert(sim_calib_kernel(&c, MODEL_KERNEL_GEMM, DLSIM_TF32) == NULL);
+	sim_roof_init(&roof, &r.dev, DLSIM_FP32, &c);
+	ck_assert_rel(sim_pass_time(&roof, &at, &b), 7.5e-3, 1e-9);
+}
+END_TEST
+
+/*
  * A 1x1 stride-1 convolution pass (1e9 FLOPs, 1e6 bytes) on the "box"
  * fits takes, by hand:
  * - with no conv fit of either kind, the GEMM roofline: 2.5e-3 + 1e9 x
@@ -217,10 +257,11 @@ START_TEST(hwcalib_prediction_lists_every_fit_it_used)
 	ck_assert_str_eq(c.kernel[MODEL_KERNEL_CONV1X1_STRIDED][DLSIM_FP32]
 			 .fit.kind, "conv1x1s:fp32");
 	ck_assert_int_eq(res.n_calib_used, 9);
-	/* a kernel class each but the vector one (10, the pooled recurrent
-	 * one, the three cells' and the unaligned GEMM's included, which
-	 * ResNet-50 does not use) and four more */
-	ck_assert_int_eq(SIM_CALIB_USED, 14);
+	/* a kernel class each but the vector one (11, the pooled recurrent
+	 * one, the three cells', the unaligned GEMM's and the fp32
+	 * attention's included, which ResNet-50 does not use) and four
+	 * more */
+	ck_assert_int_eq(SIM_CALIB_USED, 15);
 	for (i = 0; i < res.n_calib_used; i++)
 		for (j = 0; j < i; j++)
 			ck_assert(res.calib_used[i].id !=
@@ -283,6 +324,7 @@ Suite *suite_hwcalib_sim(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, hwcalib_roofline_uses_curve_and_plateau);
 	tcase_add_test(tc, hwcalib_conv1x1_falls_back_to_conv_then_gemm);
+	tcase_add_test(tc, hwcalib_fp32_attention_takes_the_fp32_gemm_rate);
 	tcase_add_test(tc, hwcalib_collective_uses_fitted_alpha_beta);
 	tcase_add_test(tc, hwcalib_prediction_lists_every_fit_it_used);
 	tcase_add_test(tc, hwcalib_interval_brackets_the_prediction);

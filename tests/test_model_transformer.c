@@ -151,7 +151,8 @@ START_TEST(attention_and_norms_by_hand)
 	model_util_expect(&m->layers[at], MODEL_PASS_FWD, 512, 384, 256, 5);
 	model_util_expect(&m->layers[at], MODEL_PASS_BWD_DATA, 1024, 768, 512, 5);
 	expect_zero(&m->layers[at], MODEL_PASS_BWD_WEIGHT);
-	ck_assert_int_eq(kernel_of(&m->layers[at]), MODEL_KERNEL_GEMM);
+	/* fused on 4-byte values: fp32 math at TF32 too (dlsim.h) */
+	ck_assert_int_eq(kernel_of(&m->layers[at]), MODEL_KERNEL_ATTENTION_F32);
 	/* a causal mask changes no count (Megatron counts the full S x S) */
 	ck_assert_int_eq(m->layers[causal].causal, 1);
 	model_util_expect(&m->layers[causal], MODEL_PASS_FWD, 512, 384, 256, 5);
@@ -213,6 +214,57 @@ START_TEST(unfused_attention_by_hand)
 				 MODEL_UTIL_BATCH, MODEL_UTIL_ACT,
 				 MODEL_UTIL_WEIGHT, &c);
 		ck_assert(c.launches == want[i].n_dx);
+		model_free(m);
+	}
+}
+END_TEST
+
+/*
+ * The class of an attention pass: fused on 4-byte values, the fp32
+ * attention class (its fp32 math at TF32 too); on 2- or 8-byte values,
+ * unfused (the scores' GEMMs are cuBLAS's, which take TF32) or additive,
+ * a GEMM.
+ */
+START_TEST(attention_class_by_width_and_fusion)
+{
+	static const struct {
+		unsigned flags;
+		int act;
+		enum model_kernel k;
+	} want[] = {
+		{ 0, 4, MODEL_KERNEL_ATTENTION_F32 },
+		{ MODEL_LAYER_ATTN_DROPOUT, 4, MODEL_KERNEL_ATTENTION_F32 },
+		{ 0, 2, MODEL_KERNEL_GEMM },
+		{ 0, 8, MODEL_KERNEL_GEMM },
+		{ MODEL_LAYER_UNFUSED, 4, MODEL_KERNEL_GEMM },
+		{ MODEL_LAYER_ADDITIVE, 4, MODEL_KERNEL_GEMM },
+	};
+	struct model_shape ids = { 1, 4, 1 };
+	size_t i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct model_builder b;
+		struct model_pass_cost c;
+		struct model *m = NULL;
+		int e, at;
+
+		model_builder_init(&b, "t", ids, N, "test");
+		e = model_add_embedding(&b, MODEL_IN, "embed", 10, 8, 0, 0, 0);
+		/* additive: queries of 4 channels, keys and values of 8 */
+		at = want[i].flags & MODEL_LAYER_ADDITIVE ?
+		     model_add_additive_attention(&b,
+			     model_add_embedding(&b, MODEL_IN, "q", 10, 4,
+						 0, 0, 0), e, "attn") :
+		     model_add_attention(&b, e, -1, "attn", 2, 1, 0,
+					 want[i].flags);
+		ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
+		ck_assert_uint_eq(m->layers[at].flags, want[i].flags);
+		model_layer_cost(&m->layers[at], MODEL_PASS_FWD, N,
+				 want[i].act, WB, &c);
+		ck_assert_int_eq(c.kernel, want[i].k);
+		model_layer_cost(&m->layers[at], MODEL_PASS_BWD_DATA, N,
+				 want[i].act, WB, &c);
+		ck_assert_int_eq(c.kernel, want[i].k);
 		model_free(m);
 	}
 }
@@ -665,6 +717,7 @@ Suite *suite_model_transformer(void)
 	tcase_add_test(tc, embedding_and_linear_by_hand);
 	tcase_add_test(tc, attention_and_norms_by_hand);
 	tcase_add_test(tc, unfused_attention_by_hand);
+	tcase_add_test(tc, attention_class_by_width_and_fusion);
 	tcase_add_test(tc, unfused_key);
 	tcase_add_test(tc, activations_logits_and_loss_by_hand);
 	tcase_add_test(tc, transformer_layers_refuse_bad_shapes);
