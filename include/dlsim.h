@@ -225,6 +225,12 @@ enum model_pass {
  * and a second batched GEMM, each a kernel of its own; without it the
  * attention is one fused kernel that keeps the scores on chip (Dao et
  * al. 2022), as PyTorch's scaled_dot_product_attention runs it.
+ * MODEL_LAYER_EAGER_GELU makes a GELU the tanh form written out as
+ * separate element-wise operations, as Hugging Face's NewGELUActivation
+ * (GPT-2's "gelu_new") computes it in eager PyTorch: eight kernels
+ * forward and eleven backward, in fp32 because autocast runs pow in
+ * fp32, with the casts about them (model_layer.c); without it a GELU is
+ * one kernel each way (F.gelu, a fused bias-GELU).
  */
 enum model_layer_flags {
 	MODEL_LAYER_BIDIRECTIONAL = 1 << 0,
@@ -232,7 +238,8 @@ enum model_layer_flags {
 	MODEL_LAYER_HOST_CANDIDATE = 1 << 2,
 	MODEL_LAYER_ADDITIVE = 1 << 3,
 	MODEL_LAYER_UNFUSED = 1 << 4,
-	MODEL_LAYER_ATTN_DROPOUT = 1 << 5
+	MODEL_LAYER_ATTN_DROPOUT = 1 << 5,
+	MODEL_LAYER_EAGER_GELU = 1 << 6
 };
 
 /* A tensor shape per sample: channels x height x width. */
@@ -414,8 +421,11 @@ enum model_tf_flags {
 	MODEL_TF_BIAS = 1 << 4,             /* linear layers have biases */
 	MODEL_TF_LEARNED_POSITIONS = 1 << 5,
 	MODEL_TF_DROPOUT = 1 << 6,          /* after embeddings and sublayers */
-	MODEL_TF_UNFUSED_ATTENTION = 1 << 7 /* key unfused=1: scores written
+	MODEL_TF_UNFUSED_ATTENTION = 1 << 7, /* key unfused=1: scores written
 					       to memory (MODEL_LAYER_UNFUSED) */
+	MODEL_TF_EAGER_GELU = 1 << 8        /* key eager_gelu=1: GELU as
+					       separate kernels
+					       (MODEL_LAYER_EAGER_GELU) */
 };
 
 /*

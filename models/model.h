@@ -101,13 +101,16 @@ int model_add_simple(struct model_builder *b, enum model_layer_kind kind,
  * holding heads x d (queries) and kv 2 kv_heads x d (keys, values).
  * flags: MODEL_LAYER_UNFUSED and MODEL_LAYER_ATTN_DROPOUT (dlsim.h).
  * model_add_norm: MODEL_LAYERNORM or MODEL_RMSNORM over each token.
- * GELU and SWIGLU go through model_add_simple (SwiGLU halves c).
+ * GELU and SWIGLU go through model_add_simple (SwiGLU halves c);
+ * model_add_gelu is a GELU with flags MODEL_LAYER_EAGER_GELU or 0.
  */
 int model_add_embedding(struct model_builder *b, int in, const char *name,
 			int64_t vocab, int64_t hidden, int64_t pos_rows,
 			int64_t type_rows, int tied_to);
 int model_add_linear(struct model_builder *b, int in, const char *name,
 		     int64_t out_features, int bias, int tied_to);
+int model_add_gelu(struct model_builder *b, int in, const char *name,
+		   unsigned flags);
 int model_add_attention(struct model_builder *b, int qkv, int kv,
 			const char *name, int64_t heads, int64_t kv_heads,
 			int causal, unsigned flags);
@@ -206,7 +209,7 @@ int model_builder_finish(struct model_builder *b, struct model **out,
  * by model_args_parse() (model_spec.c).  Every key is a whole number in
  * min..max (min >= 1, so 0 in model_args means "not given").
  */
-#define MODEL_MAX_KEYS 8
+#define MODEL_MAX_KEYS 12
 
 struct model_key {
 	const char *name;
@@ -251,7 +254,7 @@ struct model_spec {
 enum model_tf_key {
 	MODEL_KEY_LAYERS = 0, MODEL_KEY_HIDDEN, MODEL_KEY_HEADS,
 	MODEL_KEY_SEQ, MODEL_KEY_VOCAB, MODEL_KEY_FFN, MODEL_KEY_KV_HEADS,
-	MODEL_KEY_UNFUSED
+	MODEL_KEY_UNFUSED, MODEL_KEY_EAGER_GELU
 };
 
 enum model_resnet_key { MODEL_KEY_DEPTH = 0, MODEL_KEY_WIDTH };

@@ -109,6 +109,16 @@ int model_add_embedding(struct model_builder *b, int in, const char *name,
 	return model_layer_commit(b, l);
 }
 
+int model_add_gelu(struct model_builder *b, int in, const char *name,
+		   unsigned flags)
+{
+	int i = model_add_simple(b, MODEL_GELU, in, name);
+
+	if (i >= 0)
+		b->m->layers[i].flags = flags & MODEL_LAYER_EAGER_GELU;
+	return i;
+}
+
 int model_add_linear(struct model_builder *b, int in, const char *name,
 		     int64_t out_features, int bias, int tied_to)
 {

@@ -226,6 +226,7 @@ static const struct model_key tf_keys[] = {
 	{ "ffn", 1, 1 << 22, 0 },
 	{ "kv_heads", 1, 1 << 16, 0 },
 	{ "unfused", 1, 1, 0 },
+	{ "eager_gelu", 1, 1, 0 },
 	{ NULL, 0, 0, 0 }
 };
 

@@ -65,6 +65,15 @@
  * kernels of their own (MODEL_LAYER_UNFUSED, model_layer.c): the stack
  * of the vTrain and Megatron-LM 2021 measurements.
  *
+ * THE GELU
+ * One kernel each way (F.gelu; Megatron-LM's fused bias-GELU) by
+ * default.  eager_gelu=1 (gpt and bert) writes its tanh form out as
+ * separate element-wise kernels, as Hugging Face's NewGELUActivation
+ * does (GPT-2's activation_function "gelu_new", transformers
+ * activations.py), which eager PyTorch runs one operation at a time
+ * (MODEL_LAYER_EAGER_GELU, model_layer.c): the stack of dlsim's own
+ * GPT-2 runs (data/measurements/h100).
+ *
  * LIMITATIONS
  * - Embedding scale factors (sqrt(H) in Vaswani, 1/sqrt(H) in T5's
  *   logits) cost nothing here.
@@ -90,6 +99,8 @@ struct tf {
 	enum model_layer_kind act;    /* MODEL_GELU, _RELU or _SWIGLU */
 	int bias, pre, drop, embed_norm;
 	int unfused;                  /* key unfused=1: scores in memory */
+	unsigned gelu;                /* key eager_gelu=1:
+					 MODEL_LAYER_EAGER_GELU, else 0 */
 	int64_t pos_rows, type_rows;
 };
 
@@ -137,6 +148,11 @@ static int read_keys(struct model_builder *b, const struct model_spec *s,
 					   (long long)t->kv_heads);
 	t->head_dim = t->hidden / t->heads;
 	tf->unfused = v[MODEL_KEY_UNFUSED] == 1;
+	tf->gelu = v[MODEL_KEY_EAGER_GELU] == 1 ? MODEL_LAYER_EAGER_GELU : 0;
+	if (tf->gelu && tf->act != MODEL_GELU)
+		return model_builder_failf(b, DLSIM_EINVAL, "model '%s': "
+					   "eager_gelu is for the families "
+					   "with GELU (gpt, bert)", s->name);
 	return 0;
 }
 
@@ -232,7 +248,10 @@ static int mlp(struct model_builder *b, const struct tf *tf, int x,
 
 	y = model_add_linear(b, y, nm(name, sizeof(name), block, "mlp.fc1"),
 			     width, tf->bias, 0);
-	y = model_add_simple(b, tf->act, y,
+	y = tf->act == MODEL_GELU ?
+	    model_add_gelu(b, y, nm(name, sizeof(name), block, "mlp.act"),
+			   tf->gelu) :
+	    model_add_simple(b, tf->act, y,
 			     nm(name, sizeof(name), block, "mlp.act"));
 	y = model_add_linear(b, y, nm(name, sizeof(name), block, "mlp.fc2"),
 			     t->hidden, tf->bias, 0);
@@ -303,6 +322,7 @@ static int finish(struct model_builder *b, const struct tf *tf, int last)
 	f |= tf->pos_rows ? MODEL_TF_LEARNED_POSITIONS : 0;
 	f |= tf->drop ? MODEL_TF_DROPOUT : 0;
 	f |= tf->unfused ? MODEL_TF_UNFUSED_ATTENTION : 0;
+	f |= tf->gelu ? MODEL_TF_EAGER_GELU : 0;
 	b->m->tf = tf->t;
 	b->m->tf.flags |= f;
 	return last;
@@ -388,7 +408,7 @@ int model_zoo_bert(struct model_builder *b, const struct model_spec *s)
 	for (i = 0; i < tf.t.layers; i++)
 		x = block(b, &tf, x, i, 0, -1);
 	x = model_add_linear(b, x, "mlm.dense", tf.t.hidden, 1, 0);
-	x = model_add_simple(b, MODEL_GELU, x, "mlm.act");
+	x = model_add_gelu(b, x, "mlm.act", tf.gelu);
 	x = model_add_norm(b, MODEL_LAYERNORM, x, "mlm.norm");
 	return finish(b, &tf, head(b, &tf, x, table, 1));
 }

@@ -573,6 +573,14 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 				     "kernel must be at least 0 and below 1 s "
 				     "(got %g s)", o->dispatch_s);
 	}
+	/* a compiler fuses the chain an eager GELU spells out */
+	if (o->fuse_elementwise && (m->tf.flags & MODEL_TF_EAGER_GELU)) {
+		memset(r, 0, sizeof(*r));
+		return dlsim_err_set(err, DLSIM_EINVAL, "model '%s': "
+				     "eager_gelu=1 is eager execution, "
+				     "element-wise fusion a compiler's: drop "
+				     "one of them", m->name);
+	}
 	if ((3 * m->n_layers > (int)sizeof(stack_needs) &&
 	     !(needs = malloc(3 * (size_t)m->n_layers))) ||
 	    (o->want_layers &&

@@ -271,6 +271,95 @@ START_TEST(attention_class_by_width_and_fusion)
 END_TEST
 
 /*
+ * A GELU written out as eager operations (MODEL_LAYER_EAGER_GELU) on the
+ * 8-wide embedding of S = 4 tokens, N = 2: e = 64 values.  Per value
+ * (model_layer.c, cost_gelu_eager): at 4 bytes, forward 4 x 4 + 56 = 72
+ * and backward 9 x 4 + 76 = 112 bytes; at 2 bytes, with autocast's casts,
+ * 4 x 2 + 56 + 2 x 2 + 8 = 76 and 9 x 2 + 76 + 4 x 2 + 16 = 118.  So
+ * 4608 and 7168 bytes at 4, 4864 and 7552 at 2, where the one-kernel
+ * GELU moves 4 (64 + 64) = 512 and 4 x 3 x 64 = 768 at 4.  FLOPs 13 and
+ * 22 a value either way (832, 1408); one launch a pass.
+ */
+START_TEST(eager_gelu_by_hand)
+{
+	struct model_shape ids = { 1, 4, 1 };
+	struct model_builder b;
+	struct model_pass_cost c;
+	struct model *m = NULL;
+	int e, g, plain;
+
+	model_builder_init(&b, "t", ids, N, "test");
+	e = model_add_embedding(&b, MODEL_IN, "embed", 10, 8, 0, 0, 0);
+	g = model_add_gelu(&b, e, "eager", MODEL_LAYER_EAGER_GELU);
+	plain = model_add_gelu(&b, e, "plain", 0);
+	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
+	ck_assert_uint_eq(m->layers[g].flags, MODEL_LAYER_EAGER_GELU);
+	ck_assert_uint_eq(m->layers[plain].flags, 0);
+	model_util_expect(&m->layers[g], MODEL_PASS_FWD, 832, 4608, 832, 1);
+	model_util_expect(&m->layers[g], MODEL_PASS_BWD_DATA, 1408, 7168,
+			  1408, 1);
+	expect_zero(&m->layers[g], MODEL_PASS_BWD_WEIGHT);
+	model_util_expect(&m->layers[plain], MODEL_PASS_FWD, 832, 512, 832, 1);
+	model_util_expect(&m->layers[plain], MODEL_PASS_BWD_DATA, 1408, 768,
+			  1408, 1);
+	model_layer_cost(&m->layers[g], MODEL_PASS_FWD, N, 2, WB, &c);
+	ck_assert(c.bytes == 4864 && c.launches == 0.0);
+	model_layer_cost(&m->layers[g], MODEL_PASS_BWD_DATA, N, 2, WB, &c);
+	ck_assert(c.bytes == 7552 && c.launches == 0.0);
+	ck_assert_int_eq(c.kernel, MODEL_KERNEL_VECTOR);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * The eager_gelu key marks every GELU of gpt and bert (BERT's masked-LM
+ * head's too) and the model's flags; a family without GELU refuses it,
+ * and so does any value but 1.
+ */
+START_TEST(eager_gelu_key)
+{
+	static const char *const ok[] = {
+		"gpt:layers=2,hidden=64,heads=4,seq=32,vocab=100,eager_gelu=1",
+		"bert:layers=2,hidden=64,heads=4,seq=32,vocab=100,eager_gelu=1",
+	};
+	struct dlsim_err err = { 0, "" };
+	struct model *m = NULL;
+	size_t k;
+	int i, n;
+
+	for (k = 0; k < 2; k++) {
+		ck_assert_int_eq(model_resolve(ok[k], &m, &err), DLSIM_OK);
+		ck_assert(m->tf.flags & MODEL_TF_EAGER_GELU);
+		for (i = n = 0; i < m->n_layers; i++)
+			if (m->layers[i].kind == MODEL_GELU) {
+				ck_assert_uint_eq(m->layers[i].flags,
+						  MODEL_LAYER_EAGER_GELU);
+				n++;
+			}
+		ck_assert_int_eq(n, k == 0 ? 2 : 3);
+		model_free(m);
+		m = NULL;
+	}
+	ck_assert_int_eq(model_resolve("gpt2", &m, &err), DLSIM_OK);
+	ck_assert(!(m->tf.flags & MODEL_TF_EAGER_GELU));
+	for (i = 0; i < m->n_layers; i++)
+		ck_assert_uint_eq(m->layers[i].flags & MODEL_LAYER_EAGER_GELU,
+				  0);
+	model_free(m);
+	m = NULL;
+	ck_assert_int_ne(model_resolve("llama:layers=1,hidden=64,heads=4,"
+				       "seq=32,vocab=100,eager_gelu=1", &m,
+				       &err), DLSIM_OK);
+	ck_assert(strstr(err.msg, "eager_gelu") != NULL);
+	ck_assert(m == NULL);
+	ck_assert_int_ne(model_resolve("gpt2:eager_gelu=2", &m, &err),
+			 DLSIM_OK);
+	ck_assert(strstr(err.msg, "eager_gelu") != NULL);
+	ck_assert(m == NULL);
+}
+END_TEST
+
+/*
  * The unfused key: gpt:...,unfused=1 marks every block's attention
  * unfused with dropout (GPT trains with it) and the model's flags;
  * llama (no dropout) gets unfused without dropout; unfused=2 is refused.
@@ -718,6 +807,8 @@ Suite *suite_model_transformer(void)
 	tcase_add_test(tc, attention_and_norms_by_hand);
 	tcase_add_test(tc, unfused_attention_by_hand);
 	tcase_add_test(tc, attention_class_by_width_and_fusion);
+	tcase_add_test(tc, eager_gelu_by_hand);
+	tcase_add_test(tc, eager_gelu_key);
 	tcase_add_test(tc, unfused_key);
 	tcase_add_test(tc, activations_logits_and_loss_by_hand);
 	tcase_add_test(tc, transformer_layers_refuse_bad_shapes);

@@ -628,6 +628,22 @@ START_TEST(step_rejects_bad_batches_and_precisions)
 			 DLSIM_EINVAL);
 	ck_assert(strstr(err.msg, "inference") != NULL);
 	model_free(m);
+	/* an eager GELU and a compiler's fusion contradict each other */
+	dlsim_err_clear(&err);
+	m = NULL;
+	ck_assert_int_eq(model_resolve("gpt:layers=1,hidden=64,heads=4,"
+				       "seq=32,vocab=128,eager_gelu=1", &m,
+				       &err), DLSIM_OK);
+	o.precision = DLSIM_FP32;
+	o.fuse_elementwise = 1;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, &err),
+			 DLSIM_EINVAL);
+	ck_assert(strstr(err.msg, "eager_gelu") != NULL);
+	ck_assert(res.step_time_s == 0.0);
+	o.fuse_elementwise = 0;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, &err), DLSIM_OK);
+	sim_result_release(&res);
+	model_free(m);
 }
 END_TEST
 

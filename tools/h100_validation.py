@@ -30,14 +30,26 @@ SOURCE = ("dlsim tools/gpu/measure.py, H100 SXM5 80GB HBM3, PyTorch "
           "2.11.0+cu130, 2026-11-27 (data/measurements/h100/train.csv)")
 
 
-def zoo_name(model, seq):
+def zoo_name(model, seq, default_seq=True):
+    """The zoo model a run's stack is; seq given where it is not the
+    model's own.  Hugging Face's GPT-2 configs set activation_function
+    "gelu_new" (NewGELUActivation, written out as eager operations:
+    eager_gelu=1); its BERT's "gelu" is one kernel."""
     if model == "resnet50":
         return "resnet50"
+    keys = []
     if model == "bert-large":
-        return "bert-large" if seq == 128 else "bert-large:seq=%d" % seq
-    if model == "gpt2":
-        return "gpt2"
-    return "gpt2:layers=24,hidden=1024,heads=16"   # gpt2-medium
+        base = "bert-large"
+        if seq != 128 or not default_seq:
+            keys.append("seq=%d" % seq)
+    else:
+        base = "gpt2"
+        if model != "gpt2":     # gpt2-medium
+            keys.append("layers=24,hidden=1024,heads=16")
+        if seq != 1024 or not default_seq:
+            keys.append("seq=%d" % seq)
+        keys.append("eager_gelu=1")
+    return base + (":" + ",".join(keys) if keys else "")
 
 
 def passes(model, prec):
@@ -58,8 +70,7 @@ def host_per_pass():
     for r in csv.DictReader(open(MEAS + "launches.csv")):
         if r["model"] == "resnet50":
             continue
-        name = zoo_name(r["model"], 128)
-        name = name.split(":")[0] + ":seq=%s" % r["seq_or_image"]
+        name = zoo_name(r["model"], int(r["seq_or_image"]), False)
         n = passes(name, r["precision"])
         per.append(float(r["step_s_mean"]) / n)
         print("%s %s: %.2f ms / %d passes = %.1f us" % (
