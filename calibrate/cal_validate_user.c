@@ -18,8 +18,8 @@
  *                                 samples_per_s_per_device
  *   measured                      required: the measured figure, in
  *                                 1e-9 .. 1e15
- *   batch, global-batch, precision, optimizer, dispatch-us
- *                                 both steps' options
+ *   batch, global-batch, precision, optimizer, dispatch-us,
+ *   optimizer-foreach             both steps' options
  *   fuse-elementwise, no-overlap, allreduce, bucket-mb, compression,
  *   topk-ratio                    the data-parallel step's alone
  *   tp, pp, dp, micro-batch, zero, recompute, schedule, chunks,
@@ -27,7 +27,8 @@
  *                                 set, or dispatch-us above 0 on a
  *                                 transformer, asks for one, as predict)
  *   source, note                  free text; source is kept with the row
- * Flags (fuse-elementwise, no-overlap, sequence-parallel) take yes or no.
+ * Flags (fuse-elementwise, no-overlap, sequence-parallel,
+ * optimizer-foreach) take yes or no.
  * A column of another name is refused, so that a misspelt one is not
  * silently left out; so is any field predict would refuse, with the
  * file and line (and the column, where one is at fault: the
@@ -52,7 +53,7 @@
 static const char *const columns[] = {
 	"model", "hw", "metric", "measured",
 	"batch", "global-batch", "precision", "optimizer", "dispatch-us",
-	"fuse-elementwise", "no-overlap", "allreduce", "bucket-mb",
+	"optimizer-foreach", "fuse-elementwise", "no-overlap", "allreduce", "bucket-mb",
 	"compression", "topk-ratio",
 	"tp", "pp", "dp", "micro-batch", "zero", "recompute", "schedule",
 	"chunks", "sequence-parallel",
@@ -253,6 +254,9 @@ static int read_options(const struct cal_vctx *v, struct user_row *u,
 	if (!rc)
 		rc = read_flag(v, "fuse-elementwise", &o->fuse_elementwise,
 			       err);
+	if (!rc)
+		rc = read_flag(v, "optimizer-foreach", &o->optimizer_foreach,
+			       err);
 	if (!rc && !(rc = read_flag(v, "no-overlap", &no_overlap, err)))
 		o->overlap = !no_overlap;
 	s = cal_val_col(v, "allreduce");
@@ -345,6 +349,7 @@ static int read_strategy(const struct cal_vctx *v, const struct model *m,
 	if ((rc = read_count(v, "chunks", &st->chunks, err)))
 		return rc;
 	st->dispatch_s = u->o.dispatch_s;
+	st->optimizer_foreach = u->o.optimizer_foreach;
 	return DLSIM_OK;
 }
 
@@ -361,6 +366,9 @@ static void what_options(const struct user_row *u, struct cal_vrow *r)
 	if (u->optimizer_given)
 		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n, " %s",
 				      sim_optimizer_name(u->o.optimizer));
+	if (n < sizeof(r->what) && u->o.optimizer_foreach)
+		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n,
+				      " foreach");
 	if (n < sizeof(r->what) && u->st.sequence_parallel)
 		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n, " sp");
 	if (n < sizeof(r->what) && !u->o.overlap)

@@ -282,6 +282,7 @@ int cli_sim_options(const struct cli_command *cmd,
 		o->bucket_bytes = v->num[i] * 1048576.0;
 	o->overlap = !v->set[cli_opt(cmd, "no-overlap")];
 	o->fuse_elementwise = v->set[cli_opt(cmd, "fuse-elementwise")];
+	o->optimizer_foreach = v->set[cli_opt(cmd, "optimizer-foreach")];
 	return rc;
 }
 
@@ -412,6 +413,7 @@ int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 		st->pp = v->count[i];
 	st->dp = v->set[i = cli_opt(cmd, "dp")] ? v->count[i] : 0;
 	st->global_batch = o->global_batch;
+	st->optimizer_foreach = o->optimizer_foreach;
 	if ((rc = sim_strategy_complete(st, n, o->batch_per_device, m, err)))
 		return rc;
 	if (v->set[i = cli_opt(cmd, "micro-batch")])

@@ -71,7 +71,8 @@ int cli_opt_find(const struct cli_command *cmd, const char *name);
  * The options every simulating command shares (predict, scale), spliced
  * into their tables, and the function that reads them into sim_options:
  * batch sizes, precision, optimizer, allreduce algorithm, buckets,
- * overlap, gradient compression, element-wise fusion.  Returns 0 or an error code in err.
+ * overlap, gradient compression, element-wise fusion, the optimizer's
+ * kernels.  Returns 0 or an error code in err.
  */
 #define CLI_SIM_OPTIONS \
 	{ "batch", "N", CLI_COUNT, "samples per device per step (with a " \
@@ -94,7 +95,10 @@ int cli_opt_find(const struct cli_command *cmd, const char *name);
 	  "fraction of gradients topk keeps (default 0.01)" }, \
 	{ "fuse-elementwise", NULL, CLI_FLAG, \
 	  "run chains of element-wise layers as one kernel (XLA, " \
-	  "torch.compile, fused BatchNorm-Add-ReLU)" }
+	  "torch.compile, fused BatchNorm-Add-ReLU)" }, \
+	{ "optimizer-foreach", NULL, CLI_FLAG, \
+	  "run the optimizer as torch.optim's default foreach kernels, " \
+	  "one an operation (AdamW 8), not one fused kernel" }
 
 /* Split "a,b,c" into at most max pieces (buf is modified in place);
  * the count, or -1 with err naming `what` for an empty entry or too

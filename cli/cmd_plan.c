@@ -35,6 +35,8 @@ static const struct cli_option options[] = {
 	{ "precision", "P", CLI_STRING,
 	  "auto, fp64, fp32, tf32, fp16, bf16, fp8 (default auto)" },
 	{ "optimizer", "O", CLI_STRING, "sgd, momentum, adam (default adam)" },
+	{ "optimizer-foreach", NULL, CLI_FLAG, "run the optimizer as "
+	  "torch.optim's default foreach kernels (predict's)" },
 	CLI_CALIB_OPTIONS,
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
 	{ "help", NULL, CLI_FLAG, "this text" },
@@ -83,6 +85,7 @@ static int args_from(const struct cli_command *cmd, const struct cli_values *v,
 	if (v->set[i = cli_opt(cmd, "max-micro-batch")])
 		a->po.max_micro_batch = v->count[i];
 	a->po.tp_across_nodes = v->set[cli_opt(cmd, "tp-across-nodes")];
+	a->po.optimizer_foreach = v->set[cli_opt(cmd, "optimizer-foreach")];
 	if ((rc = cli_dispatch_s(cmd, v, &a->po.dispatch_s, err)))
 		return rc;
 	if (v->set[i = cli_opt(cmd, "objective")])

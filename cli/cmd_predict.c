@@ -169,7 +169,7 @@ static void record_inputs(FILE *f, const struct cli_command *cmd,
 		"\"bucket_bytes\": %.17g, \"overlap\": %s, "
 		"\"compression\": \"%s\", \"topk_ratio\": %.17g, "
 		"\"fuse_elementwise\": %s, \"dispatch_s\": %.17g, "
-		"\"uncalibrated\": %s}}",
+		"\"optimizer_foreach\": %s, \"uncalibrated\": %s}}",
 		(long long)r->batch_per_device, (long long)r->global_batch,
 		dlsim_precision_name(r->precision),
 		o->precision_auto ? "true" : "false",
@@ -177,6 +177,7 @@ static void record_inputs(FILE *f, const struct cli_command *cmd,
 		o->bucket_bytes, o->overlap ? "true" : "false",
 		sim_compression_name(o->compression), o->topk_ratio,
 		o->fuse_elementwise ? "true" : "false", o->dispatch_s,
+		o->optimizer_foreach ? "true" : "false",
 		v->set[cli_opt(cmd, "uncalibrated")] ? "true" : "false");
 }
 
@@ -328,6 +329,7 @@ static int predict_parallel(const struct cli_command *cmd,
 	sim_plan_options_init(&po);
 	po.global_batch = st->global_batch;
 	po.dispatch_s = st->dispatch_s;
+	po.optimizer_foreach = st->optimizer_foreach;
 	po.top_k = 1;
 	if ((rc = sim_plan(m, s, p, opt, &po, &plan, err)))
 		return rc;

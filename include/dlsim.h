@@ -1210,6 +1210,9 @@ struct sim_options {
 	double dispatch_s;           /* the host's time to issue one kernel,
 					launches queued (sim_step.c); 0: the
 					host keeps ahead; below 1 s */
+	int optimizer_foreach;       /* 1: the optimizer as torch.optim's
+					foreach kernels, one an operation;
+					0: one fused kernel (sim_step.c) */
 };
 
 /*
@@ -1496,6 +1499,7 @@ struct sim_strategy {
 	double dispatch_s;           /* the software stack's host time per
 					kernel launch (framework dispatch);
 					0: the device's launch overhead */
+	int optimizer_foreach;       /* sim_options' */
 };
 
 /* tp = pp = dp = micro_batch = chunks = 1, 1F1B, no recomputation, no
@@ -1592,6 +1596,7 @@ struct sim_plan_options {
 	int64_t max_micro_batch;     /* 0: every divisor */
 	int tp_across_nodes;         /* 1: tp may exceed a node */
 	double dispatch_s;           /* the software stack's (sim_strategy) */
+	int optimizer_foreach;       /* sim_strategy's */
 };
 
 /* top_k 10, objective time, the rest 0. */

@@ -212,6 +212,14 @@ static inline int sim_mixed(const struct sim_sizes *s)
 	return s->weight < s->master;
 }
 
+/*
+ * The optimizer update of `params` weights (sim_step.c's head comment):
+ * its FLOPs and bytes into *c (kernel VECTOR), and the kernels it runs,
+ * 1 fused, or one per operation as PyTorch's foreach implementation.
+ */
+int sim_optimizer_cost(const struct sim_sizes *sz, enum sim_optimizer opt,
+		       int foreach, double params, struct model_pass_cost *c);
+
 /* Memory per device for result r (sim_memory.c); fills r->memory and
  * r->fits.  on_host (NULL: none) marks the layers whose tables live in
  * host memory (sim_place_tables). */

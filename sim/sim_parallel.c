@@ -601,16 +601,15 @@ static double dp_time(const struct sim_par_ctx *c,
 	       (st->zero >= 3 ? 1.5 : 1.0);
 }
 
-static double optimizer_time(const struct sim_par_ctx *c, double params)
+/* Memory-bound, as sim_step.c's (whose head comment counts it). */
+static double optimizer_time(const struct sim_par_ctx *c, int foreach,
+			     double params)
 {
-	static const double state_bytes[] = { 0.0, 8.0, 16.0 };
-	const struct sim_sizes *sz = &c->sz;
-	double bytes = params * (sz->grad + 2.0 * sz->master +
-				 state_bytes[c->optimizer] +
-				 (sim_mixed(sz) ? sz->weight : 0.0));
+	struct model_pass_cost k;
+	int n = sim_optimizer_cost(&c->sz, c->optimizer, foreach, params, &k);
 
-	return params > 0.0 ? bytes / c->roof.bandwidth_Bps +
-			      c->roof.launch_s : 0.0;
+	return params > 0.0 ? k.bytes / c->roof.bandwidth_Bps +
+			      n * c->roof.launch_s : 0.0;
 }
 
 /*
@@ -709,7 +708,8 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 	r->tp_comm_s = n_micro * 4.0 * worst_blocks * tp_s *
 		       (st->recompute == SIM_RECOMPUTE_FULL ? 1.5 : 1.0);
 	r->dp_comm_s = dp_time(c, st, params_max);
-	r->optimizer_s = optimizer_time(c, st->zero >= 1 ?
+	r->optimizer_s = optimizer_time(c, st->optimizer_foreach,
+					st->zero >= 1 ?
 					params_max / (double)st->dp :
 					params_max);
 	r->step_time_s = passes * (tf_max + tb_max + p2p) + r->dp_comm_s +

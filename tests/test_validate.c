@@ -356,8 +356,9 @@ END_TEST
  * ResNet-50 at batch 32 under fp16 autocast, 21.4288 ms.  BERT-Large's
  * fp16 rows at batch 16 and 64 are both host-bound in the model: 694
  * passes, each issued after the stack's 121 us (tools/h100_validation.py),
- * are 83.974 ms, then Adam's update of 335 M parameters, a few ms; so
- * the two predictions are the same, within that window.
+ * are 83.974 ms, then torch's foreach AdamW update of 335 M parameters,
+ * 80 bytes each at about 3 TB/s, 9 ms; so the two predictions are the
+ * same, within that window.
  */
 START_TEST(validate_h100_pytorch_predicts_every_run)
 {
@@ -371,14 +372,14 @@ START_TEST(validate_h100_pytorch_predicts_every_run)
 	ck_assert_int_eq(j->rows, 46);
 	ck_assert_int_eq(j->skipped, 0);
 	ck_assert_str_eq(j->row[0].what, "resnet50 on h100 batch 32 fp16 "
-			 "momentum (s)");
+			 "momentum foreach (s)");
 	ck_assert_rel(j->row[0].measured, 21.42880e-3, 1e-12);
 	ck_assert(strstr(j->row[20].what, "bert-large on h100") &&
 		  strstr(j->row[20].what, "gb 16 fp16"));
 	ck_assert(strstr(j->row[22].what, "gb 64 fp16"));
 	ck_assert_rel(j->row[20].predicted, j->row[22].predicted, 1e-12);
-	ck_assert(j->row[20].predicted > host &&
-		  j->row[20].predicted < host + 5e-3);
+	ck_assert(j->row[20].predicted > host + 7e-3 &&
+		  j->row[20].predicted < host + 11e-3);
 	cal_val_report_release(&rep);
 }
 END_TEST

@@ -7,13 +7,19 @@
     python3 tools/h100_validation.py [DLSIM]   (default build/dlsim)
 
 Every measured step becomes a row; nothing is dropped or adjusted.  The
+optimizers are torch.optim's AdamW and SGD as tools/gpu/measure.py makes
+them, which run their foreach kernels (PyTorch's default on CUDA):
+`optimizer-foreach yes`.  The
 Hugging Face rows (BERT-Large, GPT-2) are host-bound at small batches, so
 they carry the stack's host time per pass, `dispatch-us`, measured apart
 from the rows: launches.csv times eager steps of the same stack on inputs
 so small that the device waits for the host (batch 1, 8 tokens); each such
 step's time divided by the passes dlsim issues for it (counted with
 `dlsim predict ... --dispatch-us 1000`, where the host paces every pass)
-is a host time per pass, and the set takes the median of them.  The
+is a host time per pass.  A row takes the one of its own model and
+precision where launches.csv has it (the stacks differ: autocast issues
+casts that TF32 does not, fp16 a gradient scaler that bf16 does not),
+else the median of them.  The
 torchvision ResNet-50 rows carry none: no such run of that stack
 succeeded (BatchNorm refuses a batch of 1), so they are predicted as the
 device's time alone.
@@ -66,38 +72,45 @@ def passes(model, prec):
 
 
 def host_per_pass():
-    per = []
+    """{(model, precision): host seconds per pass} of the tiny steps, and
+    their median."""
+    per = {}
     for r in csv.DictReader(open(MEAS + "launches.csv")):
         if r["model"] == "resnet50":
             continue
         name = zoo_name(r["model"], int(r["seq_or_image"]), False)
         n = passes(name, r["precision"])
-        per.append(float(r["step_s_mean"]) / n)
+        per[(r["model"], r["precision"])] = float(r["step_s_mean"]) / n
         print("%s %s: %.2f ms / %d passes = %.1f us" % (
             name, r["precision"], float(r["step_s_mean"]) * 1e3, n,
-            per[-1] * 1e6), file=sys.stderr)
-    return statistics.median(per)
+            per[(r["model"], r["precision"])] * 1e6), file=sys.stderr)
+    return per, statistics.median(per.values())
 
 
 def main():
-    h = host_per_pass()
-    dispatch = "%.0f" % (h * 1e6)
-    print("dispatch-us %s (median of the tiny steps)" % dispatch,
+    per, median = host_per_pass()
+    print("dispatch-us %.0f (median of the tiny steps)" % (median * 1e6),
           file=sys.stderr)
     w = csv.writer(open("data/validation/h100_pytorch.csv", "w",
                         newline=""), lineterminator="\n")
     w.writerow(["model", "hw", "batch", "global-batch", "micro-batch",
-                "precision", "optimizer", "dispatch-us", "metric",
-                "measured", "source", "note"])
+                "precision", "optimizer", "optimizer-foreach",
+                "dispatch-us", "metric", "measured", "source", "note"])
     for r in csv.DictReader(open(MEAS + "train.csv")):
         if r["status"]:
             continue
         seq = int(r["seq_or_image"])
         name = zoo_name(r["model"], seq)
         hf = r["model"] != "resnet50"
+        own = (r["model"], r["precision"]) in per
+        dispatch = "%.0f" % (per.get((r["model"], r["precision"]),
+                                     median) * 1e6)
         if hf:
             note = ("Hugging Face transformers 5.17 (%s attention), AdamW; "
-                    "dispatch-us from launches.csv" % r["attention"])
+                    "dispatch-us from launches.csv (%s)" % (
+                        r["attention"], "this model and precision" if own
+                        else "the median: not measured for this model and "
+                        "precision"))
         else:
             note = ("torchvision 0.26, SGD with momentum, %s" % (
                 "channels_last" if r["channels_last"] == "1" else "NCHW"))
@@ -105,7 +118,7 @@ def main():
             note += ", autocast %s" % r["precision"]
         w.writerow([name, "h100", "" if hf else r["batch"],
                     r["batch"] if hf else "", r["batch"] if hf else "",
-                    r["precision"], "adam" if hf else "momentum",
+                    r["precision"], "adam" if hf else "momentum", "yes",
                     dispatch if hf else "", "step_s", r["step_s_mean"],
                     SOURCE, note])
 
