@@ -37,7 +37,12 @@
  * fitted apart, the error of a row predicted with rooflines fitted
  * without it (deepbench_conv_heldout) falls.  The catalog gives them
  * eff_conv1x1 and eff_conv1x1s, a calibration fits them apart (kinds
- * conv1x1, conv1x1s).
+ * conv1x1, conv1x1s).  A class for convolutions of at most 4 input
+ * channels (an image's first layer, which cuDNN runs with kernels of its
+ * own) was tried and not kept: held out over the four fold splits it
+ * gave 15.10, 15.47, 17.15 and 15.85% against 15.52, 14.96, 16.75 and
+ * 16.05% (mean 15.89 against 15.82), though in-sample and on
+ * tf_cnn_p100 (P90 25.7% to 20.8%) it looked better.
  * An fc or linear GEMM with a dimension (rows, input or output width)
  * that is not a whole number of 16 bytes is a class of its own
  * (MODEL_KERNEL_GEMM_UNALIGNED, model_gemm_unaligned): cuBLAS runs such
