@@ -53,8 +53,8 @@
 static const char *const columns[] = {
 	"model", "hw", "metric", "measured",
 	"batch", "global-batch", "precision", "optimizer", "dispatch-us",
-	"optimizer-foreach", "fuse-elementwise", "no-overlap", "allreduce", "bucket-mb",
-	"compression", "topk-ratio",
+	"optimizer-foreach", "fuse-elementwise", "no-overlap", "allreduce",
+	"bucket-mb", "compression", "topk-ratio",
 	"tp", "pp", "dp", "micro-batch", "zero", "recompute", "schedule",
 	"chunks", "sequence-parallel",
 	"source", "note", NULL

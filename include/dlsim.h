@@ -923,7 +923,9 @@ struct hw_calib_fit {
  *   convolution class, any recurrent one and the unaligned GEMM class
  *   (always, at fp32 and fp64) the GEMM roofline at its precision
  *   (convolutions run as GEMMs, im2col; a recurrent layer's steps are
- *   GEMMs); the result says which
+ *   GEMMs), and a fused attention on 4-byte values the fp32 GEMM
+ *   roofline, at TF32 too (MODEL_KERNEL_ATTENTION_F32); the result says
+ *   which
  *   (sim_result.calib_used).
  * - Memory: the attainable bandwidth, the DRAM plateau of the STREAM
  *   triad ("stream:triad"; another stream kernel if no triad was fitted),

@@ -434,20 +434,22 @@ static void elementwise_flops(enum model_layer_kind k, int64_t lrn_size,
  * "Automatic Mixed Precision": CUDA ops that autocast to float32), so
  * with a-byte values (a < 4) x is cast up for it and type promotion
  * keeps the rest of the chain in fp32; the next linear layer casts y
- * down, and autograd casts each gradient to its input's dtype.  Bytes
- * per value, cast terms only when a < 4 (c = 1):
- *   forward   0.5 x (2a); cast x (c: a + 4); pow (8); times 0.044715
- *             (8); x + q (a + 8); times sqrt(2 / pi) (8); tanh (8);
- *             1 + t (8); h u (a + 8); cast y (c: 4 + a):
- *             4a + 56 + c (2a + 8), 8 + 2c kernels
- *   backward  cast dy up (c: a + 4); g u (12); g h (a + 8); cast g u
- *             down (c: 4 + a); times 0.5 (2a); tanh's backward (12);
- *             times sqrt(2 / pi) (8); cast down (c: 4 + a); times
- *             0.044715 (8); pow's backward, pow(x, 2), times 3, times
- *             g (8 + 8 + 12); cast down (c: 4 + a); the three parts of
- *             dx added (2 x 3a): 9a + 76 + c (4a + 16), 11 + 4c kernels
- * (76 and 118 bytes at 16 bits, 72 and 112 at 32).  dlsim's H100
- * profile of GPT-2 (data/measurements/h100/profile.txt) shows these
+ * down, and autograd casts each gradient to its input's dtype.  The
+ * chain's values are w = max(a, 4) bytes wide.  Bytes per value, cast
+ * terms only when a < 4 (c = 1):
+ *   forward   0.5 x (2a); cast x (c: a + 4); pow (2w); times 0.044715
+ *             (2w); x + q (a + 2w); times sqrt(2 / pi) (2w); tanh (2w);
+ *             1 + t (2w); h u (a + 2w); cast y (c: 4 + a):
+ *             4a + 14w + c (2a + 8), 8 + 2c kernels
+ *   backward  cast dy up (c: a + 4); g u (3w); g h (a + 2w); cast g u
+ *             down (c: 4 + a); times 0.5 (2a); tanh's backward (3w);
+ *             times sqrt(2 / pi) (2w); cast down (c: 4 + a); times
+ *             0.044715 (2w); pow's backward, pow(x, 2), times 3, times
+ *             g (2w + 2w + 3w); cast down (c: 4 + a); the three parts
+ *             of dx added (2 x 3a): 9a + 19w + c (4a + 16), 11 + 4c
+ *             kernels
+ * (76 and 118 bytes at 16 bits, 72 and 112 at 32, 144 and 224 at 64).
+ * dlsim's H100 profile of GPT-2 (data/measurements/h100/profile.txt) shows these
  * kernels, 12 of each a step for its 12 blocks: pow 24, tanh 12 and
  * tanh's backward 12, fp32 scalar products 60 (5 a block) and fp32
  * products 48 (4), each at about 3 TB/s over 8 or 12 bytes a value.
@@ -462,14 +464,15 @@ static void cost_gelu_eager(const struct model_layer *l, enum model_pass p,
 {
 	double e = n * (double)l->in_elems;
 	double cast = a < 4.0 ? 1.0 : 0.0;
+	double w = a > 4.0 ? a : 4.0;
 	double ff, fb;
 
 	elementwise_flops(MODEL_GELU, 0, &ff, &fb);
 	if (p == MODEL_PASS_FWD)
-		model_cost_set(c, ff * e, e * (4.0 * a + 56.0 +
+		model_cost_set(c, ff * e, e * (4.0 * a + 14.0 * w +
 		    cast * (2.0 * a + 8.0)), ff * e, 1.0);
 	else if (p == MODEL_PASS_BWD_DATA)
-		model_cost_set(c, fb * e, e * (9.0 * a + 76.0 +
+		model_cost_set(c, fb * e, e * (9.0 * a + 19.0 * w +
 		    cast * (4.0 * a + 16.0)), fb * e, 1.0);
 }
 

@@ -35,8 +35,9 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 
 /* The fitted roofline kernel class k runs with at precision p: its own
  * fit, else for a 1x1 convolution (either class) the convolution fit,
- * else for any convolution or a recurrent pass the GEMM fit; NULL when
- * none was fitted. */
+ * else for any convolution or a recurrent pass the GEMM fit; a fused
+ * attention on 4-byte values (MODEL_KERNEL_ATTENTION_F32) the fp32 GEMM
+ * fit at TF32 as at fp32; NULL when none was fitted. */
 const struct hw_calib_kernel *sim_calib_kernel(const struct hw_calib *cal,
 					       enum model_kernel k,
 					       enum dlsim_precision p);
@@ -213,12 +214,21 @@ static inline int sim_mixed(const struct sim_sizes *s)
 }
 
 /*
- * The optimizer update of `params` weights (sim_step.c's head comment):
- * its FLOPs and bytes into *c (kernel VECTOR), and the kernels it runs,
- * 1 fused, or one per operation as PyTorch's foreach implementation.
+ * The optimizer update of `params` weights (sim_optimizer.c's head
+ * comment): its FLOPs, bytes and launches into *c (kernel VECTOR), and
+ * the kernels it runs, 1 fused, or one per operation as PyTorch's
+ * foreach implementation (foreach 1).
  */
 int sim_optimizer_cost(const struct sim_sizes *sz, enum sim_optimizer opt,
 		       int foreach, double params, struct model_pass_cost *c);
+
+/* Its time on device d with roofline roof: the larger of its FLOPs over
+ * the fp32 vector peak and its bytes over the bandwidth, plus a launch
+ * a kernel; 0 for no parameters. */
+double sim_optimizer_time(const struct sim_roof *roof,
+			  const struct hw_device *d,
+			  const struct sim_sizes *sz, enum sim_optimizer opt,
+			  int foreach, double params);
 
 /* Memory per device for result r (sim_memory.c); fills r->memory and
  * r->fits.  on_host (NULL: none) marks the layers whose tables live in

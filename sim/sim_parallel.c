@@ -601,17 +601,6 @@ static double dp_time(const struct sim_par_ctx *c,
 	       (st->zero >= 3 ? 1.5 : 1.0);
 }
 
-/* Memory-bound, as sim_step.c's (whose head comment counts it). */
-static double optimizer_time(const struct sim_par_ctx *c, int foreach,
-			     double params)
-{
-	struct model_pass_cost k;
-	int n = sim_optimizer_cost(&c->sz, c->optimizer, foreach, params, &k);
-
-	return params > 0.0 ? k.bytes / c->roof.bandwidth_Bps +
-			      n * c->roof.launch_s : 0.0;
-}
-
 /*
  * Stage k's work for one micro-batch, blocks [lo, hi): each block's two
  * tp allreduces each way (NCCL kernels on the same stream), what
@@ -708,10 +697,11 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 	r->tp_comm_s = n_micro * 4.0 * worst_blocks * tp_s *
 		       (st->recompute == SIM_RECOMPUTE_FULL ? 1.5 : 1.0);
 	r->dp_comm_s = dp_time(c, st, params_max);
-	r->optimizer_s = optimizer_time(c, st->optimizer_foreach,
-					st->zero >= 1 ?
-					params_max / (double)st->dp :
-					params_max);
+	r->optimizer_s = sim_optimizer_time(&c->roof, c->s->device, &c->sz,
+					    c->optimizer,
+					    st->optimizer_foreach,
+					    st->zero >= 1 ? params_max /
+					    (double)st->dp : params_max);
 	r->step_time_s = passes * (tf_max + tb_max + p2p) + r->dp_comm_s +
 			 r->optimizer_s;
 	r->samples_per_s = (double)st->global_batch / r->step_time_s;

@@ -140,9 +140,13 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 	r->rate[MODEL_KERNEL_RNN_TANH] = r->rate[MODEL_KERNEL_RECURRENT];
 	/* no catalog figure: only a fit tells the fallback kernels apart */
 	r->rate[MODEL_KERNEL_GEMM_UNALIGNED] = r->rate[MODEL_KERNEL_GEMM];
-	r->rate[MODEL_KERNEL_ATTENTION_F32] = p == DLSIM_TF32 ?
-		d->peak[DLSIM_FP32].matrix_flops *
-		d->peak[DLSIM_FP32].eff_gemm : r->rate[MODEL_KERNEL_GEMM];
+	r->rate[MODEL_KERNEL_ATTENTION_F32] = r->rate[MODEL_KERNEL_GEMM];
+	/* a device without an fp32 figure keeps the GEMM's */
+	if (p == DLSIM_TF32 && d->peak[DLSIM_FP32].matrix_flops *
+			       d->peak[DLSIM_FP32].eff_gemm > 0.0)
+		r->rate[MODEL_KERNEL_ATTENTION_F32] =
+			d->peak[DLSIM_FP32].matrix_flops *
+			d->peak[DLSIM_FP32].eff_gemm;
 	r->bandwidth_Bps = d->mem[0].bandwidth_Bps * d->eff_memory;
 	r->cycle_s = clock > 0.0 ? 1.0 / clock : 0.0;
 	r->launch_s = d->launch_overhead_s;

@@ -34,31 +34,8 @@
  * gradient compression is an option of the communication issue, not the
  * default).
  *
- * OPTIMIZER UPDATE, per parameter, by default one fused kernel (apex's
- * FusedSGD and FusedAdam, Megatron-LM's and DeepSpeed's, torch.optim's
- * fused=True):
- *   bytes: read gradient, read and write the fp32 master weight, and in
- *          mixed precision write the 16-bit copy; plus state read and
- *          written: momentum 4+4, Adam (m, v) 8+8.
- *   flops: SGD 2 (scale, add), momentum 4, Adam 12 (m: 3, v: 4,
- *          update with sqrt and divide: 4, weight decay: 1).
- * sim_options.optimizer_foreach runs it as torch.optim does by default
- * on CUDA (foreach=True, PyTorch 2: torch/optim/sgd.py
- * _multi_tensor_sgd, adam.py _multi_tensor_adam), one multi-tensor
- * kernel per operation, each reading and writing whole tensors of the
- * master width w (4 bytes; the weights, gradients and state are fp32
- * under autocast), with weight decay:
- *   SGD       grad + wd p (3w), p - lr g (3w): 6w, 2 kernels
- *   momentum  that, with buf x momentum (2w) and buf + g (3w) between:
- *             11w, 4 kernels
- *   AdamW     p x (1 - lr wd) (2w), lerp of m to g (3w), v x beta2
- *             (2w), v + (1 - beta2) g g (3w), sqrt v (2w), over the bias
- *             correction (2w), plus eps (2w), p + step m / that (4w):
- *             20w, 8 kernels
- * (80 bytes a parameter for AdamW where the fused kernel moves 28-30:
- * dlsim's H100 profile, data/measurements/h100/profile.txt, times
- * torch's AdamW at 9.8 ms a step for BERT-Large's 336 M parameters and
- * 3.7 ms for GPT-2's 124 M, 27 and 10 GB at 2.7 TB/s).
+ * OPTIMIZER UPDATE
+ * One kernel, or torch.optim's foreach kernels: sim_optimizer.c.
  *
  * HOST DISPATCH
  * A software stack whose host takes h = sim_options.dispatch_s to issue
@@ -98,31 +75,9 @@
 /* Names and options                                                 */
 /* ---------------------------------------------------------------- */
 
-static const char *const optimizer_names[] = {
-	"sgd", "momentum", "adam", NULL
-};
-
 static const char *const bound_names[] = {
 	"compute", "memory", "latency", "none", NULL
 };
-
-const char *sim_optimizer_name(enum sim_optimizer o)
-{
-	if ((int)o < 0 || o >= SIM_OPTIMIZER_COUNT)
-		return NULL;
-	return optimizer_names[o];
-}
-
-int sim_optimizer_parse(const char *name, enum sim_optimizer *out,
-			struct dlsim_err *err)
-{
-	int i = core_name_parse(optimizer_names, name, "optimizer", err);
-
-	if (i < 0)
-		return DLSIM_ENOTFOUND;
-	*out = (enum sim_optimizer)i;
-	return DLSIM_OK;
-}
 
 const char *sim_bound_name(enum sim_bound b)
 {
@@ -392,47 +347,6 @@ static void accumulate(struct step *st, int i)
 	run_pass(st, i, MODEL_PASS_BWD_DATA, &c);
 }
 
-int sim_optimizer_cost(const struct sim_sizes *sz, enum sim_optimizer opt,
-		       int foreach, double params, struct model_pass_cost *c)
-{
-	static const double state_bytes[] = { 0.0, 8.0, 16.0 };
-	static const double flops[] = { 2.0, 4.0, 12.0 };
-	static const double foreach_values[] = { 6.0, 11.0, 20.0 };
-	static const int foreach_kernels[] = { 2, 4, 8 };
-
-	memset(c, 0, sizeof(*c));
-	c->kernel = MODEL_KERNEL_VECTOR;
-	c->flops = params * flops[opt];
-	if (foreach) {
-		c->bytes = params * foreach_values[opt] * sz->master;
-		return foreach_kernels[opt];
-	}
-	c->bytes = params * (sz->grad + 2.0 * sz->master + state_bytes[opt] +
-			     (sim_mixed(sz) ? sz->weight : 0.0));
-	return 1;
-}
-
-static double optimizer_time(const struct sim_roof *roof,
-			     const struct hw_device *d,
-			     const struct sim_sizes *sz,
-			     const struct sim_options *o, double params)
-{
-	struct model_pass_cost c;
-	double rate = d->peak[DLSIM_FP32].vector_flops > 0.0 ?
-		      d->peak[DLSIM_FP32].vector_flops :
-		      roof->rate[MODEL_KERNEL_VECTOR];
-	double tc, tm;
-	int k;
-
-	if (params <= 0.0)
-		return 0.0;
-	k = sim_optimizer_cost(sz, o->optimizer, o->optimizer_foreach, params,
-			       &c);
-	tc = c.flops / rate;
-	tm = c.bytes / roof->bandwidth_Bps;
-	return (tc > tm ? tc : tm) + k * roof->launch_s;
-}
-
 /*
  * Send the waiting bucket once it is ready at time `ready`: compress it on
  * the compute stream (sim_compress.c), then reduce it on the comm stream
@@ -648,8 +562,9 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	else
 		reduce_after(&st);
 	bwd_end = st.t;   /* with any compression kernels */
-	opt = optimizer_time(&st.roof, s->device, &st.sz, o,
-			     (double)m->params - host_params);
+	opt = sim_optimizer_time(&st.roof, s->device, &st.sz, o->optimizer,
+				 o->optimizer_foreach,
+				 (double)m->params - host_params);
 	st.t = st.free_at > bwd_end ? st.free_at : bwd_end;
 	emit(&st, SIM_STREAM_COMPUTE, -1, -1, -2, st.t, st.decompress, NULL,
 	     SIM_BOUND_MEMORY);

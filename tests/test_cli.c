@@ -629,6 +629,28 @@ START_TEST(cli_predict_dispatch_on_a_cnn)
 }
 END_TEST
 
+/*
+ * --optimizer-foreach reaches both steps and plan: torch.optim's foreach
+ * kernels move more bytes than one fused kernel (sim_optimizer.c), so
+ * each step is longer with it, on ResNet-18 data-parallel and on a GPT
+ * with --tp 2; plan takes it too.
+ */
+START_TEST(cli_optimizer_foreach_reaches_every_step)
+{
+	struct run r;
+
+	ck_assert(predicted_step("resnet18 --hw v100 --batch 4 "
+				 "--optimizer-foreach") >
+		  predicted_step("resnet18 --hw v100 --batch 4"));
+	ck_assert(predicted_step(TINY_GPT " --hw a100x8 --tp 2 "
+				 "--optimizer-foreach") >
+		  predicted_step(TINY_GPT " --hw a100x8 --tp 2"));
+	run(&r, "plan " TINY_GPT " --hw a100x8 --global-batch 8 "
+	    "--optimizer-foreach --uncalibrated");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
 	Suite *s = suite_create("cli");
@@ -644,6 +666,7 @@ Suite *suite_cli(void)
 	tcase_add_test(c, cli_predict_strategy_and_plan);
 	tcase_add_test(c, cli_strategy_rejects_bad_input);
 	tcase_add_test(c, cli_predict_dispatch_on_a_cnn);
+	tcase_add_test(c, cli_optimizer_foreach_reaches_every_step);
 	tcase_add_test(c, cli_predict_fuses_resnet50);
 	tcase_add_test(c, cli_dlrm_tables_go_to_host_memory);
 	tcase_add_test(c, cli_reports_file_errors_with_place);

@@ -79,6 +79,7 @@ END_TEST
  * as such an attention and 1e9 / 4e12 = 0.25 ms as a TF32 GEMM; with the
  * "box" fits (gemm:fp32 only), the attention the fp32 GEMM's 2.5e-3 +
  * 1e9 x 5e-12 = 7.5 ms at TF32 and at fp32, the TF32 GEMM still 0.25 ms.
+ * A device with no fp32 figure keeps the TF32 GEMM's rate for it: 0.25 ms.
  */
 START_TEST(hwcalib_fp32_attention_takes_the_fp32_gemm_rate)
 {
@@ -108,6 +109,9 @@ START_TEST(hwcalib_fp32_attention_takes_the_fp32_gemm_rate)
 	ck_assert(sim_calib_kernel(&c, MODEL_KERNEL_GEMM, DLSIM_TF32) == NULL);
 	sim_roof_init(&roof, &r.dev, DLSIM_FP32, &c);
 	ck_assert_rel(sim_pass_time(&roof, &at, &b), 7.5e-3, 1e-9);
+	r.dev.peak[DLSIM_FP32].matrix_flops = 0.0;
+	sim_roof_init(&roof, &r.dev, DLSIM_TF32, NULL);
+	ck_assert_rel(sim_pass_time(&roof, &at, &b), 2.5e-4, 1e-6);
 }
 END_TEST
 

@@ -53,7 +53,8 @@ START_TEST(spec_errors_name_the_key_and_string)
 {
 	model_util_build_fails("gpt:layers=2,hidden=64,heads=4,seq=32,vocab=100,"
 		    "depth=3", DLSIM_EINVAL, "unknown key 'depth' (takes "
-		    "layers, hidden, heads, seq, vocab, ffn, kv_heads, unfused, eager_gelu)");
+		    "layers, hidden, heads, seq, vocab, ffn, kv_heads, unfused, "
+		    "eager_gelu)");
 	model_util_build_fails("gpt:layers=2,hidden=64,heads=4,seq=32", DLSIM_EINVAL,
 		    "missing key 'vocab'");
 	model_util_build_fails("gpt", DLSIM_EINVAL, "missing key 'layers'");

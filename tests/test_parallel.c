@@ -175,7 +175,7 @@ END_TEST
 /*
  * torch.optim's foreach AdamW moves 80 bytes a parameter in 8 kernels
  * where the fused one moves 30 (fp16 mixed: 4 + 8 + 16 + 2) in one
- * (sim_step.c's head comment): less the launches, the update takes 8/3
+ * (sim_optimizer.c's head comment): less the launches, the update takes 8/3
  * as long, the rest of the step the same.
  */
 START_TEST(parallel_optimizer_foreach)

@@ -54,65 +54,6 @@ START_TEST(step_single_device_counts_autograd_passes)
 END_TEST
 
 /*
- * The optimizer's kernels (sim_step.c's head comment), for 1000
- * parameters.  Fused, one kernel: fp32 momentum 4 + 2 x 4 + 8 = 20 B a
- * parameter, mixed fp16 Adam 4 + 8 + 16 + 2 = 30.  torch.optim's
- * foreach kernels, at the master width 4: SGD 6 x 4 = 24 B in 2
- * kernels, momentum 11 x 4 = 44 in 4, AdamW 20 x 4 = 80 in 8 (fp64: 160).
- * FLOPs either way: SGD 2, momentum 4, Adam 12 a parameter.  On the
- * launch-only rig the update then takes 4 ms with momentum and 8 with
- * AdamW, where the fused kernel takes 1.
- */
-START_TEST(step_optimizer_foreach_kernels)
-{
-	static const struct {
-		enum dlsim_precision p;
-		enum sim_optimizer opt;
-		int foreach, kernels;
-		double bytes, flops;
-	} want[] = {
-		{ DLSIM_FP32, SIM_OPT_MOMENTUM, 0, 1, 20e3, 4e3 },
-		{ DLSIM_FP16, SIM_OPT_ADAM, 0, 1, 30e3, 12e3 },
-		{ DLSIM_FP32, SIM_OPT_SGD, 1, 2, 24e3, 2e3 },
-		{ DLSIM_FP32, SIM_OPT_MOMENTUM, 1, 4, 44e3, 4e3 },
-		{ DLSIM_FP16, SIM_OPT_ADAM, 1, 8, 80e3, 12e3 },
-		{ DLSIM_FP64, SIM_OPT_ADAM, 1, 8, 160e3, 12e3 },
-	};
-	struct model_pass_cost c;
-	struct sim_sizes sz;
-	struct sim_rig r;
-	struct sim_options o;
-	struct sim_result res;
-	struct model *m = sim_two_fc();
-	size_t i;
-
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		sim_sizes_for(want[i].p, &sz);
-		ck_assert_int_eq(sim_optimizer_cost(&sz, want[i].opt,
-						    want[i].foreach, 1000.0,
-						    &c), want[i].kernels);
-		ck_assert(c.bytes == want[i].bytes);
-		ck_assert(c.flops == want[i].flops);
-		ck_assert_int_eq(c.kernel, MODEL_KERNEL_VECTOR);
-	}
-	sim_rig_init(&r, 1, 1);
-	sim_options_init(&o);
-	o.precision_auto = 0;
-	o.precision = DLSIM_FP32;
-	o.optimizer_foreach = 1;
-	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
-	ck_assert_rel(res.breakdown.optimizer_s, 4e-3, 1e-9);
-	ck_assert_rel(res.step_time_s, 11e-3, 1e-9);
-	sim_result_release(&res);
-	o.optimizer = SIM_OPT_ADAM;
-	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
-	ck_assert_rel(res.breakdown.optimizer_s, 8e-3, 1e-9);
-	sim_result_release(&res);
-	model_free(m);
-}
-END_TEST
-
-/*
  * Fan-out on the launch-only rig: input -> fc1 -> (fc2, fc3) -> add ->
  * loss.  fc1's output has two consumers, so backward sums two gradients
  * before fc1's dw:
@@ -687,22 +628,6 @@ START_TEST(step_rejects_bad_batches_and_precisions)
 			 DLSIM_EINVAL);
 	ck_assert(strstr(err.msg, "inference") != NULL);
 	model_free(m);
-	/* an eager GELU and a compiler's fusion contradict each other */
-	dlsim_err_clear(&err);
-	m = NULL;
-	ck_assert_int_eq(model_resolve("gpt:layers=1,hidden=64,heads=4,"
-				       "seq=32,vocab=128,eager_gelu=1", &m,
-				       &err), DLSIM_OK);
-	o.precision = DLSIM_FP32;
-	o.fuse_elementwise = 1;
-	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, &err),
-			 DLSIM_EINVAL);
-	ck_assert(strstr(err.msg, "eager_gelu") != NULL);
-	ck_assert(res.step_time_s == 0.0);
-	o.fuse_elementwise = 0;
-	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, &err), DLSIM_OK);
-	sim_result_release(&res);
-	model_free(m);
 }
 END_TEST
 
@@ -847,7 +772,6 @@ Suite *suite_sim_step(void)
 
 	c = tcase_create("step");
 	tcase_add_test(c, step_single_device_counts_autograd_passes);
-	tcase_add_test(c, step_optimizer_foreach_kernels);
 	tcase_add_test(c, step_sums_gradients_at_a_fan_out);
 	tcase_add_test(c, step_host_dispatch_queues_launches);
 	tcase_add_test(c, step_fuses_elementwise_chains);
