@@ -1661,7 +1661,10 @@ void sim_plan_release(struct sim_plan_result *r);
 struct db;
 
 #define DB_SCHEMA_VERSION 1
-#define DB_BUSY_TIMEOUT_MS 5000
+/* 30 s: a writer that holds the file long (a calibration import of
+ * thousands of samples on a slow disk, or a run under valgrind, where
+ * 5 s let test_db.c's two processes time out) must not fail another. */
+#define DB_BUSY_TIMEOUT_MS 30000
 #define DB_PATH_LEN 512
 
 /* The database path: the given one (if not NULL or empty), else $DLSIM_DB
