@@ -19,7 +19,7 @@
  *   measured                      required: the measured figure, in
  *                                 1e-9 .. 1e15
  *   batch, global-batch, precision, optimizer, dispatch-us,
- *   optimizer-foreach             both steps' options
+ *   optimizer-foreach, autocast   both steps' options
  *   fuse-elementwise, no-overlap, allreduce, bucket-mb, compression,
  *   topk-ratio                    the data-parallel step's alone
  *   tp, pp, dp, micro-batch, zero, recompute, schedule, chunks,
@@ -28,7 +28,7 @@
  *                                 transformer, asks for one, as predict)
  *   source, note                  free text; source is kept with the row
  * Flags (fuse-elementwise, no-overlap, sequence-parallel,
- * optimizer-foreach) take yes or no.
+ * optimizer-foreach, autocast) take yes or no.
  * A column of another name is refused, so that a misspelt one is not
  * silently left out; so is any field predict would refuse, with the
  * file and line (and the column, where one is at fault: the
@@ -53,7 +53,8 @@
 static const char *const columns[] = {
 	"model", "hw", "metric", "measured",
 	"batch", "global-batch", "precision", "optimizer", "dispatch-us",
-	"optimizer-foreach", "fuse-elementwise", "no-overlap", "allreduce",
+	"optimizer-foreach", "autocast", "fuse-elementwise", "no-overlap",
+	"allreduce",
 	"bucket-mb", "compression", "topk-ratio",
 	"tp", "pp", "dp", "micro-batch", "zero", "recompute", "schedule",
 	"chunks", "sequence-parallel",
@@ -257,6 +258,8 @@ static int read_options(const struct cal_vctx *v, struct user_row *u,
 	if (!rc)
 		rc = read_flag(v, "optimizer-foreach", &o->optimizer_foreach,
 			       err);
+	if (!rc)
+		rc = read_flag(v, "autocast", &o->autocast, err);
 	if (!rc && !(rc = read_flag(v, "no-overlap", &no_overlap, err)))
 		o->overlap = !no_overlap;
 	s = cal_val_col(v, "allreduce");
@@ -350,6 +353,7 @@ static int read_strategy(const struct cal_vctx *v, const struct model *m,
 		return rc;
 	st->dispatch_s = u->o.dispatch_s;
 	st->optimizer_foreach = u->o.optimizer_foreach;
+	st->autocast = u->o.autocast;
 	return DLSIM_OK;
 }
 
@@ -369,6 +373,9 @@ static void what_options(const struct user_row *u, struct cal_vrow *r)
 	if (n < sizeof(r->what) && u->o.optimizer_foreach)
 		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n,
 				      " foreach");
+	if (n < sizeof(r->what) && u->o.autocast)
+		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n,
+				      " autocast");
 	if (n < sizeof(r->what) && u->st.sequence_parallel)
 		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n, " sp");
 	if (n < sizeof(r->what) && !u->o.overlap)

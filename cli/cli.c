@@ -283,6 +283,7 @@ int cli_sim_options(const struct cli_command *cmd,
 	o->overlap = !v->set[cli_opt(cmd, "no-overlap")];
 	o->fuse_elementwise = v->set[cli_opt(cmd, "fuse-elementwise")];
 	o->optimizer_foreach = v->set[cli_opt(cmd, "optimizer-foreach")];
+	o->autocast = v->set[cli_opt(cmd, "autocast")];
 	return rc;
 }
 
@@ -414,6 +415,7 @@ int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 	st->dp = v->set[i = cli_opt(cmd, "dp")] ? v->count[i] : 0;
 	st->global_batch = o->global_batch;
 	st->optimizer_foreach = o->optimizer_foreach;
+	st->autocast = o->autocast;
 	if ((rc = sim_strategy_complete(st, n, o->batch_per_device, m, err)))
 		return rc;
 	if (v->set[i = cli_opt(cmd, "micro-batch")])

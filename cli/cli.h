@@ -72,7 +72,7 @@ int cli_opt_find(const struct cli_command *cmd, const char *name);
  * into their tables, and the function that reads them into sim_options:
  * batch sizes, precision, optimizer, allreduce algorithm, buckets,
  * overlap, gradient compression, element-wise fusion, the optimizer's
- * kernels.  Returns 0 or an error code in err.
+ * kernels, autocast.  Returns 0 or an error code in err.
  */
 #define CLI_SIM_OPTIONS \
 	{ "batch", "N", CLI_COUNT, "samples per device per step (with a " \
@@ -98,7 +98,10 @@ int cli_opt_find(const struct cli_command *cmd, const char *name);
 	  "torch.compile, fused BatchNorm-Add-ReLU)" }, \
 	{ "optimizer-foreach", NULL, CLI_FLAG, \
 	  "run the optimizer as torch.optim's default foreach kernels, " \
-	  "one an operation (AdamW 8), not one fused kernel" }
+	  "one an operation (AdamW 8), not one fused kernel" }, \
+	{ "autocast", NULL, CLI_FLAG, \
+	  "fp16 or bf16 as torch.autocast runs it: fp32 weights cast at " \
+	  "each use, LayerNorm, loss and residual stream in fp32" }
 
 /* Split "a,b,c" into at most max pieces (buf is modified in place);
  * the count, or -1 with err naming `what` for an empty entry or too

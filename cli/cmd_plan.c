@@ -37,6 +37,8 @@ static const struct cli_option options[] = {
 	{ "optimizer", "O", CLI_STRING, "sgd, momentum, adam (default adam)" },
 	{ "optimizer-foreach", NULL, CLI_FLAG, "run the optimizer as "
 	  "torch.optim's default foreach kernels (predict's)" },
+	{ "autocast", NULL, CLI_FLAG, "fp16 or bf16 as torch.autocast runs "
+	  "it (predict's)" },
 	CLI_CALIB_OPTIONS,
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
 	{ "help", NULL, CLI_FLAG, "this text" },
@@ -86,6 +88,7 @@ static int args_from(const struct cli_command *cmd, const struct cli_values *v,
 		a->po.max_micro_batch = v->count[i];
 	a->po.tp_across_nodes = v->set[cli_opt(cmd, "tp-across-nodes")];
 	a->po.optimizer_foreach = v->set[cli_opt(cmd, "optimizer-foreach")];
+	a->po.autocast = v->set[cli_opt(cmd, "autocast")];
 	if ((rc = cli_dispatch_s(cmd, v, &a->po.dispatch_s, err)))
 		return rc;
 	if (v->set[i = cli_opt(cmd, "objective")])

@@ -169,7 +169,8 @@ static void record_inputs(FILE *f, const struct cli_command *cmd,
 		"\"bucket_bytes\": %.17g, \"overlap\": %s, "
 		"\"compression\": \"%s\", \"topk_ratio\": %.17g, "
 		"\"fuse_elementwise\": %s, \"dispatch_s\": %.17g, "
-		"\"optimizer_foreach\": %s, \"uncalibrated\": %s}}",
+		"\"optimizer_foreach\": %s, \"autocast\": %s, "
+		"\"uncalibrated\": %s}}",
 		(long long)r->batch_per_device, (long long)r->global_batch,
 		dlsim_precision_name(r->precision),
 		o->precision_auto ? "true" : "false",
@@ -178,6 +179,7 @@ static void record_inputs(FILE *f, const struct cli_command *cmd,
 		sim_compression_name(o->compression), o->topk_ratio,
 		o->fuse_elementwise ? "true" : "false", o->dispatch_s,
 		o->optimizer_foreach ? "true" : "false",
+		o->autocast ? "true" : "false",
 		v->set[cli_opt(cmd, "uncalibrated")] ? "true" : "false");
 }
 
@@ -330,6 +332,7 @@ static int predict_parallel(const struct cli_command *cmd,
 	po.global_batch = st->global_batch;
 	po.dispatch_s = st->dispatch_s;
 	po.optimizer_foreach = st->optimizer_foreach;
+	po.autocast = st->autocast;
 	po.top_k = 1;
 	if ((rc = sim_plan(m, s, p, opt, &po, &plan, err)))
 		return rc;

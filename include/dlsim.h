@@ -1215,6 +1215,13 @@ struct sim_options {
 	int optimizer_foreach;       /* 1: the optimizer as torch.optim's
 					foreach kernels, one an operation;
 					0: one fused kernel (sim_step.c) */
+	int autocast;                /* 1: fp16 or bf16 as torch.autocast
+					runs it: fp32 parameters cast per
+					use, LayerNorm, loss and the
+					residual stream in fp32
+					(sim_autocast.c); 0: every
+					activation 16-bit (Megatron, apex
+					O2) */
 };
 
 /*
@@ -1502,6 +1509,7 @@ struct sim_strategy {
 					kernel launch (framework dispatch);
 					0: the device's launch overhead */
 	int optimizer_foreach;       /* sim_options' */
+	int autocast;                /* sim_options' */
 };
 
 /* tp = pp = dp = micro_batch = chunks = 1, 1F1B, no recomputation, no
@@ -1599,6 +1607,7 @@ struct sim_plan_options {
 	int tp_across_nodes;         /* 1: tp may exceed a node */
 	double dispatch_s;           /* the software stack's (sim_strategy) */
 	int optimizer_foreach;       /* sim_strategy's */
+	int autocast;                /* sim_strategy's */
 };
 
 /* top_k 10, objective time, the rest 0. */

@@ -64,6 +64,35 @@ void sim_fuse_pass(const struct model *m, const unsigned char *fused, int i,
 		   enum model_pass p, int64_t batch, int act_bytes,
 		   struct model_pass_cost *c);
 
+/*
+ * PyTorch's autocast (sim_autocast.c).  sim_autocast_mark fills wide[]
+ * (one byte per layer) with 1 where autocast leaves the layer's output
+ * fp32; sim_autocast_act is the activation width layer i's passes move
+ * (4 where wide, else act; wide NULL: act); sim_autocast_casts the casts
+ * layer i's pass p issues at batch (all zero where none);
+ * sim_autocast_cost their cost as one pass, the activations' bytes times
+ * act_share and the weights' times weight_share (1/tp where a tensor-
+ * parallel rank casts its part).
+ */
+struct sim_casts {
+	double act_bytes;       /* activations and their gradients */
+	double weight_bytes;    /* weights and weight gradients */
+	double launches;        /* one copy kernel a cast */
+};
+
+void sim_autocast_mark(const struct model *m, unsigned char *wide);
+int sim_autocast_act(const unsigned char *wide, int i, int act);
+void sim_autocast_casts(const struct model *m, const unsigned char *wide,
+			int i, enum model_pass p, int64_t batch,
+			struct sim_casts *k);
+void sim_autocast_cost(const struct sim_casts *k, double act_share,
+		       double weight_share, struct model_pass_cost *c);
+
+/* DLSIM_OK unless autocast is asked for at a precision other than fp16
+ * and bf16, or with element-wise fusion (fuse 1): DLSIM_EINVAL. */
+int sim_autocast_check(enum dlsim_precision p, int autocast, int fuse,
+		       struct dlsim_err *err);
+
 /* ---------------------------------------------------------------- */
 /* Point to point: LogGP (sim_loggp.c)                               */
 /* ---------------------------------------------------------------- */

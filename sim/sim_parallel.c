@@ -117,6 +117,7 @@ struct par_span {
 struct par_costs {
 	int64_t tp, b;
 	int sp;
+	int autocast;
 	struct par_span *blk;   /* L + 1 prefix sums */
 	struct par_span pre, post;
 	double tp_ar_s;         /* one allreduce of b s h over tp */
@@ -137,6 +138,7 @@ struct sim_par_ctx {
 	int first_block_layer;  /* layers before it run before the blocks */
 	double *block_params;   /* L + 1 prefix sums of each block's params */
 	double pre_params, post_params;
+	unsigned char *wide;    /* autocast's fp32 outputs, per layer */
 	struct par_costs cache[PAR_CACHE];
 	int n_cache;
 };
@@ -157,18 +159,46 @@ static int tp_splits(const struct model_layer *l, int sp)
 	}
 }
 
-/* One layer pass's device time; adds its FLOPs to *flops and its
- * kernel launches to *launches. */
-static double layer_time(const struct sim_par_ctx *c,
-			 const struct model_layer *l, enum model_pass p,
-			 int64_t b, int64_t tp, int sp, double *flops,
-			 double *launches)
+/*
+ * The casts autocast issues for layer i's pass p (sim_autocast.c) on one
+ * tensor-parallel rank: a split layer's weights are its shard, and so
+ * are the activations where the sequence is split (sp) or the layer
+ * splits its input (the vocabulary-parallel loss's logits); a column-
+ * parallel linear casts its whole replicated input.
+ */
+static double cast_time(const struct sim_par_ctx *c, int i,
+			enum model_pass p, int64_t b, int64_t tp, int sp,
+			double *launches)
 {
+	const struct model_layer *l = &c->m->layers[i];
+	struct model_pass_cost k;
+	struct sim_casts cs;
+	enum sim_bound bound;
+	double share = tp > 1 && tp_splits(l, sp) ? 1.0 / (double)tp : 1.0;
+
+	sim_autocast_casts(c->m, c->wide, i, p, b, &cs);
+	if (cs.launches <= 0.0)
+		return 0.0;
+	sim_autocast_cost(&cs, sp || l->kind == MODEL_SOFTMAX_XENT ? share :
+			  1.0, share, &k);
+	*launches += cs.launches;
+	return sim_pass_time(&c->roof, &k, &bound);
+}
+
+/* One layer pass's device time, with autocast's casts (ac 1); adds its
+ * FLOPs to *flops and its kernel launches to *launches. */
+static double layer_time(const struct sim_par_ctx *c, int i,
+			 enum model_pass p, int64_t b, int64_t tp, int sp,
+			 int ac, double *flops, double *launches)
+{
+	const struct model_layer *l = &c->m->layers[i];
 	struct model_pass_cost k;
 	enum sim_bound bound;
 	double t;
 
-	model_layer_cost(l, p, b, c->sz.act, c->sz.weight, &k);
+	model_layer_cost(l, p, b, sim_autocast_act(ac ? c->wide : NULL, i,
+						   c->sz.act),
+			 c->sz.weight, &k);
 	if (tp > 1 && tp_splits(l, sp)) {
 		k.flops /= (double)tp;
 		k.bytes /= (double)tp;
@@ -178,6 +208,8 @@ static double layer_time(const struct sim_par_ctx *c,
 	t = sim_pass_time(&c->roof, &k, &bound);
 	if (t > 0.0)
 		*launches += k.launches > 1.0 ? k.launches : 1.0;
+	if (ac)
+		t += cast_time(c, i, p, b, tp, sp, launches);
 	return t;
 }
 
@@ -242,12 +274,14 @@ static int costs_fill(struct sim_par_ctx *c, struct par_costs *pc)
 	for (i = 0; i < m->n_layers; i++) {
 		const struct model_layer *l = &m->layers[i];
 		double f0 = ff, nf = 0.0, nb = 0.0;
-		double tf = layer_time(c, l, MODEL_PASS_FWD, pc->b, pc->tp,
-				       pc->sp, &ff, &nf);
-		double tb = layer_time(c, l, MODEL_PASS_BWD_DATA, pc->b,
-				       pc->tp, pc->sp, &fb, &nb) +
-			    layer_time(c, l, MODEL_PASS_BWD_WEIGHT, pc->b,
-				       pc->tp, pc->sp, &fb, &nb);
+		double tf = layer_time(c, i, MODEL_PASS_FWD, pc->b, pc->tp,
+				       pc->sp, pc->autocast, &ff, &nf);
+		double tb = layer_time(c, i, MODEL_PASS_BWD_DATA, pc->b,
+				       pc->tp, pc->sp, pc->autocast, &fb,
+				       &nb) +
+			    layer_time(c, i, MODEL_PASS_BWD_WEIGHT, pc->b,
+				       pc->tp, pc->sp, pc->autocast, &fb,
+				       &nb);
 
 		if (l->block >= 0 && l->block < c->L) {
 			struct par_span *s = &pc->blk[l->block + 1];
@@ -284,14 +318,14 @@ static int costs_fill(struct sim_par_ctx *c, struct par_costs *pc)
 }
 
 static const struct par_costs *costs(struct sim_par_ctx *c, int64_t tp,
-				     int64_t b, int sp)
+				     int64_t b, int sp, int autocast)
 {
 	struct par_costs *pc;
 	int i;
 
 	for (i = 0; i < c->n_cache; i++)
 		if (c->cache[i].tp == tp && c->cache[i].b == b &&
-		    c->cache[i].sp == sp)
+		    c->cache[i].sp == sp && c->cache[i].autocast == autocast)
 			return &c->cache[i];
 	if (c->n_cache == PAR_CACHE) {
 		/* full: recycle the oldest (a plan walks pairs in order) */
@@ -306,6 +340,7 @@ static const struct par_costs *costs(struct sim_par_ctx *c, int64_t tp,
 	pc->tp = tp;
 	pc->b = b;
 	pc->sp = sp;
+	pc->autocast = autocast;
 	if (costs_fill(c, pc)) {
 		free(pc->blk);
 		return NULL;
@@ -331,10 +366,14 @@ int sim_par_ctx_new(const struct model *m, const struct hw_system *s,
 		return DLSIM_EINVAL;
 	if (!(c = calloc(1, sizeof(*c))) ||
 	    !(c->block_params = calloc((size_t)m->tf.blocks + 1,
-				       sizeof(double)))) {
+				       sizeof(double))) ||
+	    !(c->wide = malloc((size_t)m->n_layers))) {
+		if (c)
+			free(c->block_params);
 		free(c);
 		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
 	}
+	sim_autocast_mark(m, c->wide);
 	c->m = m;
 	c->s = s;
 	c->L = m->tf.blocks;     /* an encoder-decoder pipelines both stacks */
@@ -377,6 +416,7 @@ void sim_par_ctx_free(struct sim_par_ctx *c)
 		return;
 	cache_clear(c);
 	free(c->block_params);
+	free(c->wide);
 	free(c);
 }
 
@@ -402,6 +442,8 @@ static int check(const struct sim_par_ctx *c, const struct sim_strategy *st,
 	if (!(st->dispatch_s >= 0.0 && st->dispatch_s < 1.0))
 		return dlsim_err_set(err, DLSIM_EINVAL, "the dispatch time per "
 				     "launch must be in [0, 1) s");
+	if (sim_autocast_check(c->precision, st->autocast, 0, err))
+		return DLSIM_EINVAL;
 	if (st->tp < 1 || st->pp < 1 || st->dp < 1 || st->micro_batch < 1 ||
 	    st->chunks < 1 || st->zero < 0 || st->zero > 3)
 		return dlsim_err_set(err, DLSIM_EINVAL, "tp, pp, dp, "
@@ -647,13 +689,15 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 	double tf_max = 0.0, tb_max = 0.0, params_max = 0.0, tp_s, p2p, v;
 	double worst_blocks = 0.0;
 	double n_micro, passes, bubble;
+	struct sim_sizes opt_sz;
 	int64_t k, lo, hi, L;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	if ((rc = check(c, st, err)))
 		return rc;
-	if (!(pc = costs(c, st->tp, st->micro_batch, st->sequence_parallel)))
+	if (!(pc = costs(c, st->tp, st->micro_batch, st->sequence_parallel,
+			 st->autocast != 0)))
 		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
 	L = c->L;
 	r->strategy = *st;
@@ -697,7 +741,10 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 	r->tp_comm_s = n_micro * 4.0 * worst_blocks * tp_s *
 		       (st->recompute == SIM_RECOMPUTE_FULL ? 1.5 : 1.0);
 	r->dp_comm_s = dp_time(c, st, params_max);
-	r->optimizer_s = sim_optimizer_time(&c->roof, c->s->device, &c->sz,
+	opt_sz = c->sz;
+	if (st->autocast)       /* no 16-bit copy to write */
+		opt_sz.weight = opt_sz.master;
+	r->optimizer_s = sim_optimizer_time(&c->roof, c->s->device, &opt_sz,
 					    c->optimizer,
 					    st->optimizer_foreach,
 					    st->zero >= 1 ? params_max /

@@ -238,6 +238,7 @@ int sim_plan(const struct model *m, const struct hw_system *s,
 	st.global_batch = o->global_batch;
 	st.dispatch_s = o->dispatch_s;
 	st.optimizer_foreach = o->optimizer_foreach;
+	st.autocast = o->autocast;
 	for (tp = 1; tp <= n; tp++) {
 		if (n % tp || m->tf.heads % tp ||
 		    (m->tf.kv_heads > 0 && m->tf.kv_heads % tp) ||

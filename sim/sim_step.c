@@ -220,6 +220,8 @@ struct step {
 	const unsigned char *needs;
 	const unsigned char *on_host;   /* tables in host memory */
 	const unsigned char *fused;     /* SIM_FUSE_* per layer */
+	const unsigned char *wide;      /* autocast's fp32 outputs; NULL:
+					   no autocast (sim_autocast.c) */
 	double host_Bps;                /* the host link's bandwidth */
 	struct sim_layer_time *rec;     /* NULL unless layers are wanted */
 	struct sim_event *ev;           /* NULL unless a trace is wanted */
@@ -316,15 +318,31 @@ static void run_pass(struct step *st, int i, enum model_pass p,
 	st->t = start + t;
 }
 
+/* The casts autocast issues for layer i's pass p, run just before it
+ * (so that the layer's own pass sets its bound in the record). */
+static void casts(struct step *st, int i, enum model_pass p)
+{
+	struct model_pass_cost c;
+	struct sim_casts k;
+
+	sim_autocast_casts(st->m, st->wide, i, p, st->batch, &k);
+	if (k.launches <= 0.0)
+		return;
+	sim_autocast_cost(&k, 1.0, 1.0, &c);
+	run_pass(st, i, p, &c);
+}
+
 static void pass(struct step *st, int i, enum model_pass p)
 {
 	struct model_pass_cost c;
+	int act = sim_autocast_act(st->wide, i, st->sz.act);
 
-	model_layer_cost(&st->m->layers[i], p, st->batch, st->sz.act,
-			 st->sz.weight, &c);
+	if (st->wide)
+		casts(st, i, p);
+	model_layer_cost(&st->m->layers[i], p, st->batch, act, st->sz.weight,
+			 &c);
 	if (st->fused[i])
-		sim_fuse_pass(st->m, st->fused, i, p, st->batch, st->sz.act,
-			      &c);
+		sim_fuse_pass(st->m, st->fused, i, p, st->batch, act, &c);
 	/* a table in host memory is read and updated over the host link:
 	 * its bytes count at that link's rate, not the device memory's */
 	if (st->on_host[i] && st->host_Bps > 0.0)
@@ -343,7 +361,8 @@ static void accumulate(struct step *st, int i)
 
 	if (st->m->layers[i].n_consumers <= 1)
 		return;
-	model_grad_accum_cost(&st->m->layers[i], st->batch, st->sz.act, &c);
+	model_grad_accum_cost(&st->m->layers[i], st->batch,
+			      sim_autocast_act(st->wide, i, st->sz.act), &c);
 	run_pass(st, i, MODEL_PASS_BWD_DATA, &c);
 }
 
@@ -489,9 +508,11 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 		       const struct sim_options *o, struct sim_result *r,
 		       struct dlsim_err *err)
 {
-	/* needs[], on_host[] and fused[], n_layers each, in one buffer */
-	unsigned char stack_needs[1536], *needs = stack_needs, *on_host;
-	unsigned char *fused;
+	/* needs[], on_host[], fused[] and wide[], n_layers each, in one
+	 * buffer */
+	unsigned char stack_needs[2048], *needs = stack_needs, *on_host;
+	unsigned char *fused, *wide;
+	struct sim_sizes opt_sz;
 	struct step st;
 	double fwd, bwd_end, opt, host_params = 0.0;
 	int i, rc;
@@ -515,6 +536,11 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 				     "kernel must be at least 0 and below 1 s "
 				     "(got %g s)", o->dispatch_s);
 	}
+	if ((rc = sim_autocast_check(r->precision, o->autocast,
+				     o->fuse_elementwise, err))) {
+		memset(r, 0, sizeof(*r));
+		return rc;
+	}
 	/* a compiler fuses the chain an eager GELU spells out */
 	if (o->fuse_elementwise && (m->tf.flags & MODEL_TF_EAGER_GELU)) {
 		memset(r, 0, sizeof(*r));
@@ -523,8 +549,8 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 				     "element-wise fusion a compiler's: drop "
 				     "one of them", m->name);
 	}
-	if ((3 * m->n_layers > (int)sizeof(stack_needs) &&
-	     !(needs = malloc(3 * (size_t)m->n_layers))) ||
+	if ((4 * m->n_layers > (int)sizeof(stack_needs) &&
+	     !(needs = malloc(4 * (size_t)m->n_layers))) ||
 	    (o->want_layers &&
 	     !(st.rec = calloc((size_t)m->n_layers, sizeof(*st.rec))))) {
 		step_release(&st, needs, stack_needs);
@@ -550,6 +576,15 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	sim_fuse_mark(m, o->fuse_elementwise, fused);
 	st.fused = fused;
 	r->fused_edges = sim_fuse_edges(m, fused);
+	wide = fused + m->n_layers;
+	if (o->autocast) {
+		sim_autocast_mark(m, wide);
+		st.wide = wide;
+	}
+	/* autocast keeps no 16-bit copy for the optimizer to write */
+	opt_sz = st.sz;
+	if (o->autocast)
+		opt_sz.weight = opt_sz.master;
 	st.host_Bps = s->host ? s->host->bandwidth_Bps : 0.0;
 	for (i = 0; i < m->n_layers; i++)
 		host_params += on_host[i] ? (double)m->layers[i].params : 0.0;
@@ -562,7 +597,7 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	else
 		reduce_after(&st);
 	bwd_end = st.t;   /* with any compression kernels */
-	opt = sim_optimizer_time(&st.roof, s->device, &st.sz, o->optimizer,
+	opt = sim_optimizer_time(&st.roof, s->device, &opt_sz, o->optimizer,
 				 o->optimizer_foreach,
 				 (double)m->params - host_params);
 	st.t = st.free_at > bwd_end ? st.free_at : bwd_end;
@@ -572,7 +607,7 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	{
 		struct model_pass_cost c;
 
-		sim_optimizer_cost(&st.sz, o->optimizer, o->optimizer_foreach,
+		sim_optimizer_cost(&opt_sz, o->optimizer, o->optimizer_foreach,
 				   (double)m->params - host_params, &c);
 		emit(&st, SIM_STREAM_COMPUTE, -1, MODEL_PASS_UPDATE, -1, st.t,
 		     opt, &c, SIM_BOUND_MEMORY);

@@ -651,6 +651,33 @@ START_TEST(cli_optimizer_foreach_reaches_every_step)
 }
 END_TEST
 
+/*
+ * --autocast reaches the data-parallel step, a strategy and plan (the
+ * casts cost time: test_sim_autocast.c counts them), and is refused
+ * with one line at fp32.
+ */
+START_TEST(cli_autocast_reaches_every_step)
+{
+	struct run r;
+
+	ck_assert(predicted_step("resnet18 --hw v100 --batch 4 --precision "
+				 "fp16 --autocast") >
+		  predicted_step("resnet18 --hw v100 --batch 4 --precision "
+				 "fp16"));
+	ck_assert(predicted_step(TINY_GPT " --hw a100x8 --tp 2 --precision "
+				 "bf16 --autocast") >
+		  predicted_step(TINY_GPT " --hw a100x8 --tp 2 --precision "
+				 "bf16"));
+	run(&r, "plan " TINY_GPT " --hw a100x8 --global-batch 8 "
+	    "--precision bf16 --autocast --uncalibrated");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	run(&r, "predict resnet18 --hw v100 --precision fp32 --autocast");
+	ck_assert_int_ne(r.status, 0);
+	ck_assert_msg(strstr(r.err, "fp16 or bf16") != NULL, "%s", r.err);
+	ck_assert(r.out[0] == '\0');
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
 	Suite *s = suite_create("cli");
@@ -667,6 +694,7 @@ Suite *suite_cli(void)
 	tcase_add_test(c, cli_strategy_rejects_bad_input);
 	tcase_add_test(c, cli_predict_dispatch_on_a_cnn);
 	tcase_add_test(c, cli_optimizer_foreach_reaches_every_step);
+	tcase_add_test(c, cli_autocast_reaches_every_step);
 	tcase_add_test(c, cli_predict_fuses_resnet50);
 	tcase_add_test(c, cli_dlrm_tables_go_to_host_memory);
 	tcase_add_test(c, cli_reports_file_errors_with_place);

@@ -205,6 +205,12 @@ START_TEST(validate_user_refuses_bad_fields)
 		  "resnet50,v100,step_s,1,true\n",
 		  "t.csv:2: column 'optimizer-foreach': 'true' is not yes or "
 		  "no" },
+		{ "model,hw,metric,measured,autocast\n"
+		  "resnet50,v100,step_s,1,on\n",
+		  "t.csv:2: column 'autocast': 'on' is not yes or no" },
+		{ "model,hw,metric,measured,precision,autocast\n"
+		  "resnet50,v100,step_s,1,fp32,yes\n",
+		  "t.csv:2: autocast runs fp16 or bf16, not fp32" },
 		{ "model,hw,metric,measured,dispatch-us\n"
 		  "resnet50,v100,step_s,1,-4\n",
 		  "t.csv:2: column 'dispatch-us': -4 is not at least 0" },
@@ -270,52 +276,70 @@ START_TEST(validate_user_refuses_bad_fields)
 END_TEST
 
 /*
- * The optimizer-foreach column is predict's --optimizer-foreach on both
- * steps: a ResNet-50 row with it is sim_predict's step with
- * optimizer_foreach set (and slower than without), a GPT row with a
- * strategy sim_parallel_predict's; "foreach" tells the rows apart.
+ * A flag column of both steps (optimizer-foreach, autocast) is predict's
+ * flag: a ResNet-50 row with it at precision cnn is sim_predict's step
+ * with the option set (slower than without: more kernels), a GPT row
+ * with a strategy at precision gpt sim_parallel_predict's; the word the
+ * column adds to a row's description tells the rows apart.
  */
-START_TEST(validate_user_optimizer_foreach)
+static void flag_column_is_predicts(const char *column, const char *word,
+				    const char *cnn, const char *gpt)
 {
-	static const char text[] =
-		"model,hw,batch,precision,optimizer-foreach,metric,measured\n"
-		"resnet50,v100x8,64,fp32,yes,step_s,1\n"
-		"resnet50,v100x8,64,fp32,no,step_s,1\n";
-	static const char gpt[] =
-		"model,hw,global-batch,precision,tp,optimizer-foreach,metric,"
-		"measured\n"
-		"\"gpt:layers=2,hidden=64,heads=4,seq=32,vocab=128\",a100x8,8,"
-		"fp16,2,yes,step_s,1\n";
 	struct dlsim_err err = { 0, "" };
 	struct cal_val_set out;
 	struct sim_options o;
 	struct sim_strategy st;
 	struct sim_result res;
+	char text[512];
+	int foreach = strcmp(column, "optimizer-foreach") == 0;
 
+	snprintf(text, sizeof(text), "model,hw,batch,precision,%s,metric,"
+		 "measured\nresnet50,v100x8,64,%s,yes,step_s,1\n"
+		 "resnet50,v100x8,64,%s,no,step_s,1\n", column, cnn, cnn);
 	ck_assert_msg(run_user(text, &out, &err) == DLSIM_OK, "%s", err.msg);
 	ck_assert_int_eq(out.rows, 2);
 	sim_options_init(&o);
 	o.batch_per_device = 64;
 	o.precision_auto = 0;
-	o.precision = DLSIM_FP32;
-	o.optimizer_foreach = 1;
+	ck_assert_int_eq(dlsim_precision_parse(cnn, &o.precision, NULL),
+			 DLSIM_OK);
+	o.optimizer_foreach = foreach;
+	o.autocast = !foreach;
 	dp_direct("v100x8", "resnet50", &o, &res);
 	ck_assert_rel(out.row[0].predicted, res.step_time_s, 1e-12);
 	sim_result_release(&res);
 	ck_assert(out.row[0].predicted > out.row[1].predicted);
-	ck_assert(strstr(out.row[0].what, " foreach") != NULL);
-	ck_assert(strstr(out.row[1].what, "foreach") == NULL);
+	ck_assert(strstr(out.row[0].what, word) != NULL);
+	ck_assert(strstr(out.row[1].what, word) == NULL);
 	free(out.row);
-	ck_assert_msg(run_user(gpt, &out, &err) == DLSIM_OK, "%s", err.msg);
+	snprintf(text, sizeof(text), "model,hw,global-batch,precision,tp,%s,"
+		 "metric,measured\n\"gpt:layers=2,hidden=64,heads=4,seq=32,"
+		 "vocab=128\",a100x8,8,%s,2,yes,step_s,1\n", column, gpt);
+	ck_assert_msg(run_user(text, &out, &err) == DLSIM_OK, "%s", err.msg);
 	sim_strategy_init(&st);
 	st.tp = 2;
 	st.dp = 4;
 	st.global_batch = 8;
-	st.optimizer_foreach = 1;
+	st.optimizer_foreach = foreach;
+	st.autocast = !foreach;
+	ck_assert_int_eq(dlsim_precision_parse(gpt, &o.precision, NULL),
+			 DLSIM_OK);
 	ck_assert_rel(out.row[0].predicted, parallel_direct("a100x8",
 		      "gpt:layers=2,hidden=64,heads=4,seq=32,vocab=128",
-		      DLSIM_FP16, &st), 1e-12);
+		      o.precision, &st), 1e-12);
 	free(out.row);
+}
+
+START_TEST(validate_user_optimizer_foreach)
+{
+	flag_column_is_predicts("optimizer-foreach", " foreach", "fp32",
+				"fp16");
+}
+END_TEST
+
+START_TEST(validate_user_autocast)
+{
+	flag_column_is_predicts("autocast", " autocast", "fp16", "bf16");
 }
 END_TEST
 
@@ -597,6 +621,7 @@ Suite *suite_validate_user(void)
 	tcase_add_test(c, validate_user_rows_share_a_hw_file);
 	tcase_add_test(c, validate_user_refuses_bad_fields);
 	tcase_add_test(c, validate_user_optimizer_foreach);
+	tcase_add_test(c, validate_user_autocast);
 	tcase_add_test(c, validate_user_no_flags_and_repeats);
 	tcase_add_test(c, validate_user_uses_the_callers_fits);
 	tcase_add_test(c, validate_user_takes_the_other_options);

@@ -35,6 +35,7 @@ Suite *suite_calrun(void);
 Suite *suite_sim(void);
 Suite *suite_sim_step(void);
 Suite *suite_sim_optimizer(void);
+Suite *suite_sim_autocast(void);
 Suite *suite_collective(void);
 Suite *suite_topology(void);
 Suite *suite_collective_catalog(void);

@@ -9,7 +9,8 @@
 Every measured step becomes a row; nothing is dropped or adjusted.  The
 optimizers are torch.optim's AdamW and SGD as tools/gpu/measure.py makes
 them, which run their foreach kernels (PyTorch's default on CUDA):
-`optimizer-foreach yes`.  The
+`optimizer-foreach yes`.  The fp16 and bf16 runs are torch.autocast's
+(tools/gpu/measure.py), so they carry `autocast yes`.  The
 Hugging Face rows (BERT-Large, GPT-2) are host-bound at small batches, so
 they carry the stack's host time per pass, `dispatch-us`, measured apart
 from the rows: launches.csv times eager steps of the same stack on inputs
@@ -18,10 +19,15 @@ step's time, less its optimizer update (dlsim's prediction of it with
 the shipped calibration: a prediction adds the update apart), divided by
 the passes dlsim issues for it (counted with `dlsim predict ...
 --dispatch-us 1000`, where the host paces every pass) is a host time per
-pass.  A row takes the one of its own model and
-precision where launches.csv has it (the stacks differ: autocast issues
-casts that TF32 does not, fp16 a gradient scaler that bf16 does not),
-else the median of them.  The
+pass.  A row takes the one of its own stack (the Hugging Face model
+class: BERT, or GPT-2 for gpt2 and gpt2-medium alike) and precision
+where launches.csv has it (the stacks differ: autocast issues casts
+that TF32 does not, fp16 a gradient scaler that bf16 does not), else
+that of its stack at a precision with the same autocast setting (a
+pass count holds the casts, so a time per pass moves only between
+runs that cast alike), else the median of them.  (Until dlsim costed
+autocast's casts the rule had no middle step: every pass count was
+the same with and without autocast.)  The
 torchvision ResNet-50 rows carry none: no such run of that stack
 succeeded (BatchNorm refuses a batch of 1), so they are predicted as the
 device's time alone.
@@ -62,6 +68,12 @@ def zoo_name(model, seq, default_seq=True):
     return base + (":" + ",".join(keys) if keys else "")
 
 
+def autocast(prec):
+    """predict's flag for a run at prec: measure.py runs fp16 and bf16
+    under torch.autocast, fp32 and TF32 without it."""
+    return ["--autocast"] if prec in ("fp16", "bf16") else []
+
+
 def passes(model, prec, db):
     """The passes dlsim issues for one tiny step (its compute time at 1 ms
     a pass, where the host paces them all), and its optimizer update's
@@ -71,7 +83,7 @@ def passes(model, prec, db):
         [DLSIM, "predict", model, "--hw", "h100", "--batch", "1",
          "--micro-batch", "1", "--precision", prec, "--optimizer", "adam",
          "--optimizer-foreach", "--dispatch-us", "1000", "--db", db,
-         "--format", "csv"],
+         "--format", "csv"] + autocast(prec),
         capture_output=True, text=True, check=True).stdout
     head, row = out.splitlines()[:2]
     v = dict(zip(head.split(","), row.split(",")))
@@ -92,11 +104,31 @@ def host_per_pass():
             name = zoo_name(r["model"], int(r["seq_or_image"]), False)
             n, opt = passes(name, r["precision"], db)
             t = float(r["step_s_mean"])
-            per[(r["model"], r["precision"])] = (t - opt) / n
+            per[(stack(r["model"]), r["precision"])] = (t - opt) / n
             print("%s %s: (%.2f - %.2f ms) / %d passes = %.1f us" % (
                 name, r["precision"], t * 1e3, opt * 1e3, n,
-                per[(r["model"], r["precision"])] * 1e6), file=sys.stderr)
+                (t - opt) / n * 1e6), file=sys.stderr)
     return per, statistics.median(per.values())
+
+
+def stack(model):
+    """The Hugging Face model class a run's model is."""
+    return "gpt2" if model.startswith("gpt2") else model
+
+
+def host_for(per, median, model, prec):
+    """A run's host time per pass and where it comes from (see the
+    head)."""
+    key = (stack(model), prec)
+    if key in per:
+        return per[key], "this model and precision"
+    near = sorted(p for (m, p) in per if m == stack(model) and
+                  bool(autocast(p)) == bool(autocast(prec)))
+    if near:
+        return per[(stack(model), near[0])], (
+            "this model at %s, which casts as %s does" % (near[0], prec))
+    return median, "the median: not measured for this model and precision"
+
 
 
 def main():
@@ -106,7 +138,7 @@ def main():
     w = csv.writer(open("data/validation/h100_pytorch.csv", "w",
                         newline=""), lineterminator="\n")
     w.writerow(["model", "hw", "batch", "global-batch", "micro-batch",
-                "precision", "optimizer", "optimizer-foreach",
+                "precision", "optimizer", "optimizer-foreach", "autocast",
                 "dispatch-us", "metric", "measured", "source", "note"])
     for r in csv.DictReader(open(MEAS + "train.csv")):
         if r["status"]:
@@ -114,15 +146,12 @@ def main():
         seq = int(r["seq_or_image"])
         name = zoo_name(r["model"], seq)
         hf = r["model"] != "resnet50"
-        own = (r["model"], r["precision"]) in per
-        dispatch = "%.0f" % (per.get((r["model"], r["precision"]),
-                                     median) * 1e6)
+        host, why = host_for(per, median, r["model"], r["precision"])
+        dispatch = "%.0f" % (host * 1e6)
         if hf:
             note = ("Hugging Face transformers 5.17 (%s attention), AdamW; "
                     "dispatch-us from launches.csv (%s)" % (
-                        r["attention"], "this model and precision" if own
-                        else "the median: not measured for this model and "
-                        "precision"))
+                        r["attention"], why))
         else:
             note = ("torchvision 0.26, SGD with momentum, %s" % (
                 "channels_last" if r["channels_last"] == "1" else "NCHW"))
@@ -131,6 +160,7 @@ def main():
         w.writerow([name, "h100", "" if hf else r["batch"],
                     r["batch"] if hf else "", r["batch"] if hf else "",
                     r["precision"], "adam" if hf else "momentum", "yes",
+                    "yes" if autocast(r["precision"]) else "",
                     dispatch if hf else "", "step_s", r["step_s_mean"],
                     SOURCE, note])
 
