@@ -12,8 +12,10 @@
  *   pads it ("Padding for divisibility by 8", NVIDIA/
  *   DeepLearningExamples@042e8724 PyTorch/LanguageModeling/BERT), so
  *   that its GEMMs are on 16-byte rows.
- * - Strategy: data parallel over the row's GPUs, Adam's state (the runs
- *   use LAMB, whose two moments are Adam's), no recomputation.  Where the
+ * - Strategy: data parallel over the row's GPUs, no recomputation, the
+ *   optimizer apex's FusedLAMB as run_pretraining.py makes it (SIM_OPT_
+ *   LAMB: its per-tensor trust ratios cost four passes over the
+ *   parameters more than Adam's one).  Where the
  *   row gives gradient accumulation as "A and B", A is the steps of the
  *   fp32/TF32 runs and B those of the mixed-precision runs (the tables'
  *   batch per GPU over A or B is the 8, 16, 54, 64 ... micro-batches the
@@ -32,7 +34,9 @@
  * - The masked-LM head is costed over every token (the zoo's head, as
  *   HF's); NVIDIA's also scores only the masked ones in later versions.
  *   The next-sentence head (one token) is left out.
- * - LAMB's per-layer trust ratios (two norms a tensor) are not costed.
+ * - apex amp's passes around the optimizer (O2's gradient unscaling and
+ *   the fp32-to-fp16 copy of the weights as a kernel of its own) are
+ *   not costed apart; dlsim's mixed optimizer writes the 16-bit copy.
  * - The READMEs' code changed over 2019-2022 (fused kernels, attention)
  *   and one model serves every version.
  */
@@ -137,7 +141,7 @@ int cal_val_row_dle_bert(const struct cal_vctx *v, struct cal_vrow *r)
 	st.dp = gpus;
 	st.micro_batch = batch / steps;
 	st.global_batch = batch * gpus;
-	rc = sim_parallel_predict(m, &s, p, SIM_OPT_ADAM, &st, &res, NULL);
+	rc = sim_parallel_predict(m, &s, p, SIM_OPT_LAMB, &st, &res, NULL);
 	model_free(m);
 	if (rc)
 		return cal_val_skip(r, "the strategy is refused");

@@ -82,7 +82,7 @@ int cli_opt_find(const struct cli_command *cmd, const char *name);
 	{ "precision", "P", CLI_STRING, \
 	  "auto, fp64, fp32, tf32, fp16, bf16, fp8 (default auto)" }, \
 	{ "optimizer", "O", CLI_STRING, \
-	  "sgd, momentum, adam (default momentum; adam with a strategy)" }, \
+	  "sgd, momentum, adam, lamb (default momentum; adam with a strategy)" }, \
 	{ "allreduce", "A", CLI_STRING, \
 	  "auto, ring, tree, halving-doubling, parameter-server, ..." }, \
 	{ "bucket-mb", "MB", CLI_NUMBER, \

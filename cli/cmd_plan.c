@@ -34,7 +34,7 @@ static const struct cli_option options[] = {
 	  "per kernel launch, launches queued (predict's; default 0)" },
 	{ "precision", "P", CLI_STRING,
 	  "auto, fp64, fp32, tf32, fp16, bf16, fp8 (default auto)" },
-	{ "optimizer", "O", CLI_STRING, "sgd, momentum, adam (default adam)" },
+	{ "optimizer", "O", CLI_STRING, "sgd, momentum, adam, lamb (default adam)" },
 	{ "optimizer-foreach", NULL, CLI_FLAG, "run the optimizer as "
 	  "torch.optim's default foreach kernels (predict's)" },
 	{ "autocast", NULL, CLI_FLAG, "fp16 or bf16 as torch.autocast runs "

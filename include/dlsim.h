@@ -1093,6 +1093,8 @@ enum sim_optimizer {
 	SIM_OPT_SGD = 0,
 	SIM_OPT_MOMENTUM,
 	SIM_OPT_ADAM,
+	SIM_OPT_LAMB,       /* Adam's moments, a trust ratio a tensor (You et
+			       al. 2020): NVIDIA's BERT, apex FusedLAMB */
 	SIM_OPTIMIZER_COUNT
 };
 

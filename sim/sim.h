@@ -251,6 +251,11 @@ static inline int sim_mixed(const struct sim_sizes *s)
 int sim_optimizer_cost(const struct sim_sizes *sz, enum sim_optimizer opt,
 		       int foreach, double params, struct model_pass_cost *c);
 
+/* DLSIM_OK unless the pair has no implementation (LAMB's foreach
+ * kernels: torch.optim has no LAMB): DLSIM_EINVAL. */
+int sim_optimizer_check(enum sim_optimizer opt, int foreach,
+			struct dlsim_err *err);
+
 /* Its time on device d with roofline roof: the larger of its FLOPs over
  * the fp32 vector peak and its bytes over the bandwidth, plus a launch
  * a kernel; 0 for no parameters. */

@@ -33,7 +33,7 @@
 static double param_bytes(const struct sim_options *o,
 			  const struct sim_sizes *sz)
 {
-	static const double state_bytes[] = { 0.0, 4.0, 8.0 };
+	static const double state_bytes[] = { 0.0, 4.0, 8.0, 8.0 };
 
 	return sz->weight + (sim_mixed(sz) ? sz->master : 0) + sz->grad +
 	       state_bytes[o->optimizer];
@@ -43,7 +43,7 @@ void sim_memory(const struct model *m, const struct hw_system *s,
 		const struct sim_options *o, const struct sim_sizes *sz,
 		const unsigned char *on_host, struct sim_result *r)
 {
-	static const double state_bytes[] = { 0.0, 4.0, 8.0 };
+	static const double state_bytes[] = { 0.0, 4.0, 8.0, 8.0 };
 	struct sim_memory *mem = &r->memory;
 	double params = (double)m->params, batch = (double)r->batch_per_device;
 	double widest = 0.0, host = 0.0;

@@ -11,6 +11,20 @@
  *          the state at the master width).
  *   flops: SGD 2 (scale, add), momentum 4, Adam 12 (m: 3, v: 4,
  *          update with sqrt and divide: 4, weight decay: 1).
+ * LAMB (You et al., "Large Batch Optimization for Deep Learning: Training
+ * BERT in 76 minutes", ICLR 2020) scales each tensor's Adam update by the
+ * ratio of the weight's norm to the update's, so its fused form, apex's
+ * FusedLAMB (csrc/multi_tensor_lamb.cu, which NVIDIA's BERT pre-training
+ * runs), is not one pass but five over the parameters: the gradients'
+ * global norm (read g), the weights' norms (read p), stage 1 (read g, p,
+ * m, v; write the update into g's buffer, m and v), the updates' norms
+ * (read g), stage 2 (read the update and p, write p).  At the widths
+ * above that is 5 gradient and 4 master-weight accesses and the state's
+ * 16 bytes, 52 bytes a parameter in fp32 (plus the 16-bit copy), in 8
+ * kernels: each norm is apex's multi-tensor L2 kernel and its cleanup
+ * kernel, and the two stages; 20 FLOPs (Adam's 12, three squares and
+ * sums, the scaled subtraction).  torch.optim has no LAMB: with the
+ * foreach kernels it is refused (sim_optimizer_check).
  * sim_options.optimizer_foreach runs it as torch.optim does by default
  * on CUDA (foreach=True, PyTorch 2: torch/optim/sgd.py
  * _multi_tensor_sgd, adam.py _multi_tensor_adam), one multi-tensor
@@ -36,7 +50,7 @@
 #include "core/banned.h"
 
 static const char *const optimizer_names[] = {
-	"sgd", "momentum", "adam", NULL
+	"sgd", "momentum", "adam", "lamb", NULL
 };
 
 const char *sim_optimizer_name(enum sim_optimizer o)
@@ -60,10 +74,10 @@ int sim_optimizer_parse(const char *name, enum sim_optimizer *out,
 int sim_optimizer_cost(const struct sim_sizes *sz, enum sim_optimizer opt,
 		       int foreach, double params, struct model_pass_cost *c)
 {
-	static const double state_bytes[] = { 0.0, 8.0, 16.0 };
-	static const double flops[] = { 2.0, 4.0, 12.0 };
-	static const double foreach_values[] = { 6.0, 11.0, 20.0 };
-	static const int foreach_kernels[] = { 2, 4, 8 };
+	static const double state_bytes[] = { 0.0, 8.0, 16.0, 16.0 };
+	static const double flops[] = { 2.0, 4.0, 12.0, 20.0 };
+	static const double foreach_values[] = { 6.0, 11.0, 20.0, 20.0 };
+	static const int foreach_kernels[] = { 2, 4, 8, 8 };
 
 	memset(c, 0, sizeof(*c));
 	c->kernel = MODEL_KERNEL_VECTOR;
@@ -72,6 +86,13 @@ int sim_optimizer_cost(const struct sim_sizes *sz, enum sim_optimizer opt,
 	if (foreach) {
 		c->bytes = params * foreach_values[opt] * sz->master;
 		return foreach_kernels[opt];
+	}
+	if (opt == SIM_OPT_LAMB) {
+		c->launches = 8;
+		c->bytes = params * (5.0 * sz->grad + 4.0 * sz->master +
+				     state_bytes[opt] * sz->master / 4.0 +
+				     (sim_mixed(sz) ? sz->weight : 0.0));
+		return 8;
 	}
 	/* the state at the master width: fp64 training keeps it in fp64 */
 	c->bytes = params * (sz->grad + 2.0 * sz->master +
@@ -98,4 +119,15 @@ double sim_optimizer_time(const struct sim_roof *roof,
 	tc = c.flops / rate;
 	tm = c.bytes / roof->bandwidth_Bps;
 	return (tc > tm ? tc : tm) + k * roof->launch_s;
+}
+
+int sim_optimizer_check(enum sim_optimizer opt, int foreach,
+			struct dlsim_err *err)
+{
+	if (foreach && opt == SIM_OPT_LAMB)
+		return dlsim_err_set(err, DLSIM_EINVAL, "torch.optim has no "
+				     "LAMB, so no foreach kernels of it: drop "
+				     "the foreach optimizer, or take sgd, "
+				     "momentum or adam");
+	return DLSIM_OK;
 }

@@ -442,7 +442,8 @@ static int check(const struct sim_par_ctx *c, const struct sim_strategy *st,
 	if (!(st->dispatch_s >= 0.0 && st->dispatch_s < 1.0))
 		return dlsim_err_set(err, DLSIM_EINVAL, "the dispatch time per "
 				     "launch must be in [0, 1) s");
-	if (sim_autocast_check(c->precision, st->autocast, 0, err))
+	if (sim_autocast_check(c->precision, st->autocast, 0, err) ||
+	    sim_optimizer_check(c->optimizer, st->optimizer_foreach, err))
 		return DLSIM_EINVAL;
 	if (st->tp < 1 || st->pp < 1 || st->dp < 1 || st->micro_batch < 1 ||
 	    st->chunks < 1 || st->zero < 0 || st->zero > 3)
@@ -556,7 +557,8 @@ static void memory(const struct sim_par_ctx *c, const struct sim_strategy *st,
 		w16 = sim_mixed(&c->sz) ? params * c->sz.weight : 0.0;
 		master = params * c->sz.master;
 		grad = params * c->sz.grad;
-		adam = params * (c->optimizer == SIM_OPT_ADAM ? 8.0 :
+		adam = params * (c->optimizer == SIM_OPT_ADAM ||
+				 c->optimizer == SIM_OPT_LAMB ? 8.0 :
 				 c->optimizer == SIM_OPT_MOMENTUM ? 4.0 : 0.0);
 		if (st->zero >= 1) {
 			master /= d;

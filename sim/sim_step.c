@@ -537,7 +537,9 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 				     "(got %g s)", o->dispatch_s);
 	}
 	if ((rc = sim_autocast_check(r->precision, o->autocast,
-				     o->fuse_elementwise, err))) {
+				     o->fuse_elementwise, err)) ||
+	    (rc = sim_optimizer_check(o->optimizer, o->optimizer_foreach,
+				      err))) {
 		memset(r, 0, sizeof(*r));
 		return rc;
 	}

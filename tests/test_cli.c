@@ -630,7 +630,8 @@ START_TEST(cli_predict_dispatch_on_a_cnn)
 END_TEST
 
 /*
- * --optimizer-foreach reaches both steps and plan: torch.optim's foreach
+ * --optimizer-foreach reaches both steps and plan (and is refused with
+ * --optimizer lamb): torch.optim's foreach
  * kernels move more bytes than one fused kernel (sim_optimizer.c), so
  * each step is longer with it, on ResNet-18 data-parallel and on a GPT
  * with --tp 2; plan takes it too.
@@ -648,6 +649,16 @@ START_TEST(cli_optimizer_foreach_reaches_every_step)
 	run(&r, "plan " TINY_GPT " --hw a100x8 --global-batch 8 "
 	    "--optimizer-foreach --uncalibrated");
 	ck_assert_msg(r.status == 0, "%s", r.err);
+	/* LAMB: apex's five passes cost more than Adam's one; torch.optim
+	 * has none to run as foreach kernels */
+	ck_assert(predicted_step("resnet18 --hw v100 --batch 4 --optimizer "
+				 "lamb") >
+		  predicted_step("resnet18 --hw v100 --batch 4 --optimizer "
+				 "adam"));
+	run(&r, "predict resnet18 --hw v100 --optimizer lamb "
+	    "--optimizer-foreach");
+	ck_assert_int_ne(r.status, 0);
+	ck_assert_msg(strstr(r.err, "no LAMB") != NULL, "%s", r.err);
 }
 END_TEST
 

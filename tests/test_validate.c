@@ -563,8 +563,8 @@ START_TEST(validate_bert_rows_map_accumulation)
 	ck_assert_str_eq(out.row[2].what, "bert-large seq 128 on V100-16GB "
 			 "x4 mb 16 gb 64 mixed");
 	/* the second: BERT-Large at seq 128, unfused attention, data
-	 * parallel on one V100 at micro-batch 16 of 65536, fp16 with Adam's
-	 * state: the same call made here */
+	 * parallel on one V100 at micro-batch 16 of 65536, fp16 with apex's
+	 * FusedLAMB: the same call made here */
 	{
 		struct model *m = NULL;
 		struct sim_strategy st;
@@ -579,7 +579,7 @@ START_TEST(validate_bert_rows_map_accumulation)
 		st.dp = 1;
 		st.micro_batch = 16;
 		st.global_batch = 65536;
-		ck_assert(sim_parallel_predict(m, &s, DLSIM_FP16, SIM_OPT_ADAM,
+		ck_assert(sim_parallel_predict(m, &s, DLSIM_FP16, SIM_OPT_LAMB,
 					       &st, &res, NULL) == DLSIM_OK);
 		ck_assert_rel(out.row[1].predicted, res.samples_per_s, 1e-12);
 		model_free(m);
