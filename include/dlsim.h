@@ -1285,6 +1285,7 @@ struct sim_result {
 	struct sim_memory memory;
 	int fused_edges;                 /* element-wise edges kept on chip
 					    (sim_options.fuse_elementwise) */
+	int autocast;                    /* sim_options.autocast's */
 	int fits;
 	enum sim_algo allreduce_used;  /* for the largest bucket */
 	int allreduce_hierarchical;      /* 1: inside nodes, then across */

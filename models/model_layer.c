@@ -456,8 +456,10 @@ static void elementwise_flops(enum model_layer_kind k, int64_t lrn_size,
  * FLOPs stay the one-kernel count, and so does the pass's one launch:
  * an eager stack's host time is given per pass as dlsim counts passes
  * (sim_strategy.dispatch_s; tools/h100_validation.py measures it so),
- * which already leaves out the casts and small kernels of every other
- * layer, so the chain's kernels are not counted apart either.
+ * which leaves out the small kernels of every other layer, so the
+ * chain's kernels are not counted apart either.  (With --autocast each
+ * cast between layers is a pass of its own, sim_autocast.c; the casts
+ * inside this chain stay in its one launch.)
  */
 static void cost_gelu_eager(const struct model_layer *l, enum model_pass p,
 			    double n, double a, struct model_pass_cost *c)

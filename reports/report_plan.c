@@ -93,8 +93,10 @@ static void json_result(FILE *f, const struct sim_par_result *r)
 {
 	fputs("{\"strategy\": ", f);
 	json_strategy(f, &r->strategy);
-	fprintf(f, ", \"precision\": \"%s\", \"devices\": %lld, "
-		"\"micro_batches\": %lld, ", dlsim_precision_name(r->precision),
+	fprintf(f, ", \"precision\": \"%s\", \"autocast\": %s, "
+		"\"devices\": %lld, \"micro_batches\": %lld, ",
+		dlsim_precision_name(r->precision),
+		r->strategy.autocast ? "true" : "false",
 		(long long)r->devices, (long long)r->micro_batches);
 	json_num(f, "step_time_s", r->step_time_s, 1);
 	json_num(f, "samples_per_s", r->samples_per_s, 0);
@@ -173,7 +175,8 @@ static void par_table(FILE *f, const struct model *m,
 		r->tp_in_node ? "inside" : "across",
 		r->dp_in_node ? "inside a node" : "across nodes",
 		r->pp_in_node ? "inside a node" : "across nodes");
-	fprintf(f, "precision       %s\n", dlsim_precision_name(r->precision));
+	fprintf(f, "precision       %s%s\n", dlsim_precision_name(r->precision),
+		r->strategy.autocast ? " (autocast)" : "");
 	fprintf(f, "step time       %s\n", report_seconds(r->step_time_s, a,
 							sizeof(a)));
 	fprintf(f, "throughput      %s samples/s, ", report_rate(

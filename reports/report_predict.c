@@ -220,6 +220,8 @@ static void table(FILE *f, const struct model *m, const struct hw_system *s,
 			s->node->name, s->n_nodes > 1 ? "s" : "");
 	fputc('\n', f);
 	fprintf(f, "precision       %s%s\n", dlsim_precision_name(r->precision),
+		r->autocast ? " (autocast: fp32 weights cast at each use, "
+		"fp32 residual stream and norms)" :
 		r->precision == DLSIM_FP16 || r->precision == DLSIM_BF16 ||
 		r->precision == DLSIM_FP8 ?
 		" (mixed: fp32 master weights)" : "");
@@ -471,10 +473,11 @@ static void json(FILE *f, const struct model *m, const struct hw_system *s,
 	json_kv(f, "comm", bd->comm_s, 0);
 	json_kv(f, "comm_exposed", bd->comm_exposed_s, 0);
 	json_kv(f, "compress", bd->compress_s, 1);
-	fprintf(f, "},\n  \"fused_edges\": %d, \"allreduce\": \"%s\", "
-		"\"buckets\": %d, "
+	fprintf(f, "},\n  \"fused_edges\": %d, \"autocast\": %s, "
+		"\"allreduce\": \"%s\", \"buckets\": %d, "
 		"\"compression\": \"%s\", \"gradient_collective\": \"%s\", ",
-		r->fused_edges, algo_label(r, algo, sizeof(algo)), r->n_buckets,
+		r->fused_edges, r->autocast ? "true" : "false",
+		algo_label(r, algo, sizeof(algo)), r->n_buckets,
 		sim_compression_name(r->compression),
 		sim_collective_name(r->grad_collective));
 	json_kv(f, "gradient_bytes", r->gradient_bytes, 0);

@@ -68,7 +68,9 @@ void sim_fuse_pass(const struct model *m, const unsigned char *fused, int i,
  * PyTorch's autocast (sim_autocast.c).  sim_autocast_mark fills wide[]
  * (one byte per layer) with 1 where autocast leaves the layer's output
  * fp32; sim_autocast_act is the activation width layer i's passes move
- * (4 where wide, else act; wide NULL: act); sim_autocast_casts the casts
+ * (4 where wide, else act; wide NULL: act); sim_autocast_weight the
+ * width its parameters are read at (master, but a matrix layer's cast
+ * weight; wide NULL: weight); sim_autocast_casts the casts
  * layer i's pass p issues at batch (all zero where none);
  * sim_autocast_cost their cost as one pass, the activations' bytes times
  * act_share and the weights' times weight_share (1/tp where a tensor-
@@ -82,6 +84,8 @@ struct sim_casts {
 
 void sim_autocast_mark(const struct model *m, unsigned char *wide);
 int sim_autocast_act(const unsigned char *wide, int i, int act);
+int sim_autocast_weight(const unsigned char *wide,
+			const struct model_layer *l, int weight, int master);
 void sim_autocast_casts(const struct model *m, const unsigned char *wide,
 			int i, enum model_pass p, int64_t batch,
 			struct sim_casts *k);

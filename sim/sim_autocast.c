@@ -32,7 +32,12 @@
  * rules above (the model's input, images or dense features, is fp32).
  * A layer whose output is fp32 is costed with 4-byte activations
  * (sim_autocast_act); an add of an fp32 and a 16-bit input is charged 4
- * bytes for both, 2 too many for one.  Each cast is a copy kernel of its
+ * bytes for both, 2 too many for one.  Every layer but a matrix one
+ * reads its parameters (and writes their gradients) at their fp32 width,
+ * the embedding's table and the norms' scales among them
+ * (sim_autocast_weight); a matrix layer reads the 16-bit cast.  A
+ * pipeline stage sends the fp32 residual stream to the next
+ * (sim_parallel.c).  Each cast is a copy kernel of its
  * own (aten::_to_copy), 6 bytes a value (read 4 and write 2, or read 2
  * and write 4), one launch (sim_autocast_casts):
  *   forward          a matrix operation's fp32 inputs and its weights
@@ -54,6 +59,9 @@
  *   for every zoo model (a tied table is cast by the logits alone).
  * - Memory keeps the 16-bit widths: the fp32 tensors the residual
  *   stream saves for backward are not counted.
+ * - A cast's backward is skipped only where its input is the network's
+ *   input; a layer whose input needs no gradient for another reason
+ *   (a frozen part) would still be charged one.  No zoo model has one.
  * - Compiled steps (torch.compile) fuse the casts into their neighbours:
  *   autocast with element-wise fusion is refused, not costed.
  */
@@ -112,6 +120,12 @@ void sim_autocast_mark(const struct model *m, unsigned char *wide)
 int sim_autocast_act(const unsigned char *wide, int i, int act)
 {
 	return wide && wide[i] && act < 4 ? 4 : act;
+}
+
+int sim_autocast_weight(const unsigned char *wide,
+			const struct model_layer *l, int weight, int master)
+{
+	return wide && !matrix_op(l->kind) ? master : weight;
 }
 
 static double out_elems(const struct model_layer *l)
@@ -193,8 +207,10 @@ int sim_autocast_check(enum dlsim_precision p, int autocast, int fuse,
 		return DLSIM_OK;
 	if (p != DLSIM_FP16 && p != DLSIM_BF16)
 		return dlsim_err_set(err, DLSIM_EINVAL, "autocast runs fp16 "
-				     "or bf16, not %s: give --precision fp16 "
-				     "or bf16", dlsim_precision_name(p));
+				     "or bf16, not %s (the precision asked "
+				     "for, or auto's pick for the device): "
+				     "ask for fp16 or bf16",
+				     dlsim_precision_name(p));
 	if (fuse)
 		return dlsim_err_set(err, DLSIM_EINVAL, "autocast is eager "
 				     "execution's casts, element-wise fusion "

@@ -24,7 +24,9 @@
  * kernels: each norm is apex's multi-tensor L2 kernel and its cleanup
  * kernel, and the two stages; 20 FLOPs (Adam's 12, three squares and
  * sums, the scaled subtraction).  torch.optim has no LAMB: with the
- * foreach kernels it is refused (sim_optimizer_check).
+ * foreach kernels it is refused (sim_optimizer_check).  Under ZeRO each
+ * rank's shard of a tensor would need its norms summed over the ranks:
+ * that reduction is not costed.
  * sim_options.optimizer_foreach runs it as torch.optim does by default
  * on CUDA (foreach=True, PyTorch 2: torch/optim/sgd.py
  * _multi_tensor_sgd, adam.py _multi_tensor_adam), one multi-tensor
@@ -76,8 +78,10 @@ int sim_optimizer_cost(const struct sim_sizes *sz, enum sim_optimizer opt,
 {
 	static const double state_bytes[] = { 0.0, 8.0, 16.0, 16.0 };
 	static const double flops[] = { 2.0, 4.0, 12.0, 20.0 };
-	static const double foreach_values[] = { 6.0, 11.0, 20.0, 20.0 };
-	static const int foreach_kernels[] = { 2, 4, 8, 8 };
+	/* LAMB has none (sim_optimizer_check refuses the pair): 0, so
+	 * that a caller that skipped the check costs nothing, not AdamW */
+	static const double foreach_values[] = { 6.0, 11.0, 20.0, 0.0 };
+	static const int foreach_kernels[] = { 2, 4, 8, 0 };
 
 	memset(c, 0, sizeof(*c));
 	c->kernel = MODEL_KERNEL_VECTOR;
@@ -127,7 +131,7 @@ int sim_optimizer_check(enum sim_optimizer opt, int foreach,
 	if (foreach && opt == SIM_OPT_LAMB)
 		return dlsim_err_set(err, DLSIM_EINVAL, "torch.optim has no "
 				     "LAMB, so no foreach kernels of it: drop "
-				     "the foreach optimizer, or take sgd, "
-				     "momentum or adam");
+				     "optimizer-foreach, or take sgd, momentum "
+				     "or adam");
 	return DLSIM_OK;
 }

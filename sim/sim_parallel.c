@@ -198,7 +198,8 @@ static double layer_time(const struct sim_par_ctx *c, int i,
 
 	model_layer_cost(l, p, b, sim_autocast_act(ac ? c->wide : NULL, i,
 						   c->sz.act),
-			 c->sz.weight, &k);
+			 sim_autocast_weight(ac ? c->wide : NULL, l,
+					     c->sz.weight, c->sz.master), &k);
 	if (tp > 1 && tp_splits(l, sp)) {
 		k.flops /= (double)tp;
 		k.bytes /= (double)tp;
@@ -602,9 +603,11 @@ static double p2p_time(const struct sim_par_ctx *c,
 	const struct hw_system *s = c->s;
 	const struct model_transformer *tf = &c->m->tf;
 	/* the scatter/gather optimization sends each tp rank's 1/tp share
-	 * (Narayanan et al. 2021, Sec. 4.1) */
+	 * (Narayanan et al. 2021, Sec. 4.1); under autocast the residual
+	 * stream is fp32 (sim_autocast.c) */
 	double bytes = (double)st->micro_batch * (double)tf->seq *
-		       (double)tf->hidden * (double)c->sz.act /
+		       (double)tf->hidden *
+		       (double)(st->autocast ? 4 : c->sz.act) /
 		       (double)st->tp;
 	const struct hw_link *l;
 	double bw;

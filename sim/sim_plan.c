@@ -220,6 +220,10 @@ int sim_plan(const struct model *m, const struct hw_system *s,
 		if (d != div[k] && n_div < SIM_PLAN_MAX_DIVISORS)
 			div[n_div++] = d;
 	}
+	/* what every strategy would refuse, refused once with its reason */
+	if ((rc = sim_autocast_check(p, o->autocast, 0, err)) ||
+	    (rc = sim_optimizer_check(opt, o->optimizer_foreach, err)))
+		return rc;
 	if ((rc = sim_par_ctx_new(m, s, p, opt, &sr.ctx, err)))
 		return rc;
 	out->top = calloc((size_t)o->top_k, sizeof(*out->top));

@@ -339,8 +339,9 @@ static void pass(struct step *st, int i, enum model_pass p)
 
 	if (st->wide)
 		casts(st, i, p);
-	model_layer_cost(&st->m->layers[i], p, st->batch, act, st->sz.weight,
-			 &c);
+	model_layer_cost(&st->m->layers[i], p, st->batch, act,
+			 sim_autocast_weight(st->wide, &st->m->layers[i],
+					     st->sz.weight, st->sz.master), &c);
 	if (st->fused[i])
 		sim_fuse_pass(st->m, st->fused, i, p, st->batch, act, &c);
 	/* a table in host memory is read and updated over the host link:
@@ -578,6 +579,7 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	sim_fuse_mark(m, o->fuse_elementwise, fused);
 	st.fused = fused;
 	r->fused_edges = sim_fuse_edges(m, fused);
+	r->autocast = o->autocast != 0;
 	wide = fused + m->n_layers;
 	if (o->autocast) {
 		sim_autocast_mark(m, wide);

@@ -78,6 +78,15 @@ START_TEST(autocast_types_of_gpt)
 	/* fp32 and fp64 widths are left as they are; no marks, no change */
 	ck_assert_int_eq(sim_autocast_act(wide, find(m, "norm"), 8), 8);
 	ck_assert_int_eq(sim_autocast_act(NULL, find(m, "norm"), 2), 2);
+	/* parameters: fp32 but where a matrix layer reads its cast */
+	ck_assert_int_eq(sim_autocast_weight(wide, &m->layers[find(m,
+			 "embed")], 2, 4), 4);
+	ck_assert_int_eq(sim_autocast_weight(wide, &m->layers[find(m,
+			 "norm")], 2, 4), 4);
+	ck_assert_int_eq(sim_autocast_weight(wide, &m->layers[find(m,
+			 "block0.attn.qkv")], 2, 4), 2);
+	ck_assert_int_eq(sim_autocast_weight(NULL, &m->layers[find(m,
+			 "embed")], 2, 4), 2);
 	model_free(m);
 }
 END_TEST
@@ -227,6 +236,39 @@ START_TEST(autocast_parallel_step_adds_its_casts)
 }
 END_TEST
 
+/* A pipeline stage sends the residual stream, fp32 under autocast: two
+ * stages of a two-block GPT on two rig devices (1 GB/s, no latency)
+ * send 2 x 32 x 64 values a micro-batch, 8192 bytes at 2 bytes a value
+ * and 16384 at 4, so the step's pipeline time doubles exactly. */
+START_TEST(autocast_pipeline_sends_fp32)
+{
+	struct dlsim_err err = { 0, "" };
+	struct model *g = NULL;
+	struct sim_strategy st;
+	struct sim_par_result a, b;
+	struct sim_rig r;
+
+	ck_assert_int_eq(model_resolve("gpt:layers=2,hidden=64,heads=4,"
+				       "seq=32,vocab=100", &g, &err),
+			 DLSIM_OK);
+	sim_rig_init(&r, 2, 1);
+	sim_strategy_init(&st);
+	st.pp = 2;
+	st.global_batch = 2;
+	st.micro_batch = 2;
+	ck_assert_msg(sim_parallel_predict(g, &r.sys, DLSIM_FP16, SIM_OPT_ADAM,
+					   &st, &a, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	st.autocast = 1;
+	ck_assert_msg(sim_parallel_predict(g, &r.sys, DLSIM_FP16, SIM_OPT_ADAM,
+					   &st, &b, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert(a.pp_comm_s > 0.0);
+	ck_assert_rel(b.pp_comm_s, 2.0 * a.pp_comm_s, 1e-12);
+	model_free(g);
+}
+END_TEST
+
 /* Autocast runs fp16 or bf16 and eager kernels: fp32 and element-wise
  * fusion are refused with a line saying so, on either path. */
 START_TEST(autocast_refusals)
@@ -261,6 +303,20 @@ START_TEST(autocast_refusals)
 					      SIM_OPT_ADAM, &st, &pr, &err),
 			 DLSIM_EINVAL);
 	ck_assert_msg(strstr(err.msg, "not fp32") != NULL, "%s", err.msg);
+	/* plan refuses it once, with the reason, not strategy by strategy */
+	{
+		struct sim_plan_options po;
+		struct sim_plan_result plan;
+
+		sim_plan_options_init(&po);
+		po.global_batch = 2;
+		po.autocast = 1;
+		memset(&err, 0, sizeof(err));
+		ck_assert_int_eq(sim_plan(g, &r.sys, DLSIM_FP32, SIM_OPT_ADAM,
+					  &po, &plan, &err), DLSIM_EINVAL);
+		ck_assert_msg(strstr(err.msg, "not fp32") != NULL, "%s",
+			      err.msg);
+	}
 	model_free(g);
 }
 END_TEST
@@ -274,6 +330,7 @@ Suite *suite_sim_autocast(void)
 	tcase_add_test(c, autocast_casts_by_hand);
 	tcase_add_test(c, autocast_step_adds_its_casts);
 	tcase_add_test(c, autocast_parallel_step_adds_its_casts);
+	tcase_add_test(c, autocast_pipeline_sends_fp32);
 	tcase_add_test(c, autocast_refusals);
 	suite_add_tcase(s, c);
 	return s;

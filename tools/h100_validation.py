@@ -25,7 +25,8 @@ where launches.csv has it (the stacks differ: autocast issues casts
 that TF32 does not, fp16 a gradient scaler that bf16 does not), else
 that of its stack at a precision with the same autocast setting (a
 pass count holds the casts, so a time per pass moves only between
-runs that cast alike), else the median of them.  (Until dlsim costed
+runs that cast alike; fp16's gradient scaler, a few passes bf16 does
+not run, stays in the figure it moves), else the median of them.  (Until dlsim costed
 autocast's casts the rule had no middle step: every pass count was
 the same with and without autocast.)  The
 torchvision ResNet-50 rows carry none: no such run of that stack
@@ -121,7 +122,9 @@ def host_for(per, median, model, prec):
     head)."""
     key = (stack(model), prec)
     if key in per:
-        return per[key], "this model and precision"
+        return per[key], ("this model and precision" if model == key[0]
+                          else "%s's at this precision, the same class" %
+                          key[0])
     near = sorted(p for (m, p) in per if m == stack(model) and
                   bool(autocast(p)) == bool(autocast(prec)))
     if near:
