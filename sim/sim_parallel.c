@@ -194,12 +194,15 @@ static double layer_time(const struct sim_par_ctx *c, int i,
 	const struct model_layer *l = &c->m->layers[i];
 	struct model_pass_cost k;
 	enum sim_bound bound;
+	int act = c->sz.act, weight = c->sz.weight;
 	double t;
 
-	model_layer_cost(l, p, b, sim_autocast_act(ac ? c->wide : NULL, i,
-						   c->sz.act),
-			 sim_autocast_weight(ac ? c->wide : NULL, l,
-					     c->sz.weight, c->sz.master), &k);
+
+	if (ac) {
+		act = sim_autocast_act(c->wide, i, act);
+		weight = sim_autocast_weight(c->wide, l, weight, c->sz.master);
+	}
+	model_layer_cost(l, p, b, act, weight, &k);
 	if (tp > 1 && tp_splits(l, sp)) {
 		k.flops /= (double)tp;
 		k.bytes /= (double)tp;

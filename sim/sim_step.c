@@ -318,30 +318,14 @@ static void run_pass(struct step *st, int i, enum model_pass p,
 	st->t = start + t;
 }
 
-/* The casts autocast issues for layer i's pass p, run just before it
- * (so that the layer's own pass sets its bound in the record). */
-static void casts(struct step *st, int i, enum model_pass p)
+/* Cost layer i's pass p at activation and weight widths act and weight,
+ * and run it. */
+static void run_layer(struct step *st, int i, enum model_pass p, int act,
+		      int weight)
 {
 	struct model_pass_cost c;
-	struct sim_casts k;
 
-	sim_autocast_casts(st->m, st->wide, i, p, st->batch, &k);
-	if (k.launches <= 0.0)
-		return;
-	sim_autocast_cost(&k, 1.0, 1.0, &c);
-	run_pass(st, i, p, &c);
-}
-
-static void pass(struct step *st, int i, enum model_pass p)
-{
-	struct model_pass_cost c;
-	int act = sim_autocast_act(st->wide, i, st->sz.act);
-
-	if (st->wide)
-		casts(st, i, p);
-	model_layer_cost(&st->m->layers[i], p, st->batch, act,
-			 sim_autocast_weight(st->wide, &st->m->layers[i],
-					     st->sz.weight, st->sz.master), &c);
+	model_layer_cost(&st->m->layers[i], p, st->batch, act, weight, &c);
 	if (st->fused[i])
 		sim_fuse_pass(st->m, st->fused, i, p, st->batch, act, &c);
 	/* a table in host memory is read and updated over the host link:
@@ -349,6 +333,33 @@ static void pass(struct step *st, int i, enum model_pass p)
 	if (st->on_host[i] && st->host_Bps > 0.0)
 		c.bytes *= st->roof.bandwidth_Bps / st->host_Bps;
 	run_pass(st, i, p, &c);
+}
+
+/* Under autocast: the casts layer i's pass p issues, run just before it
+ * (so that the layer's own pass sets its bound in the record), then the
+ * pass at the widths autocast leaves it (sim_autocast.c).  Kept out of
+ * pass(), the hot path of every other prediction. */
+static void pass_autocast(struct step *st, int i, enum model_pass p)
+{
+	struct model_pass_cost c;
+	struct sim_casts k;
+
+	sim_autocast_casts(st->m, st->wide, i, p, st->batch, &k);
+	if (k.launches > 0.0) {
+		sim_autocast_cost(&k, 1.0, 1.0, &c);
+		run_pass(st, i, p, &c);
+	}
+	run_layer(st, i, p, sim_autocast_act(st->wide, i, st->sz.act),
+		  sim_autocast_weight(st->wide, &st->m->layers[i],
+				      st->sz.weight, st->sz.master));
+}
+
+static void pass(struct step *st, int i, enum model_pass p)
+{
+	if (st->wide)
+		pass_autocast(st, i, p);
+	else
+		run_layer(st, i, p, st->sz.act, st->sz.weight);
 }
 
 /*
