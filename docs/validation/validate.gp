@@ -1,4 +1,4 @@
-# dlsim 0.1.0+826ace2: predicted against measured.
+# dlsim 0.1.0+af558f9.dirty: predicted against measured.
 # Redraw, in this file's directory, with: gnuplot validate.gp
 set terminal pngcairo size 1200,800 font ',11'
 set termoption noenhanced
@@ -21,7 +21,7 @@ plot x lw 2 lc rgb "#000000" title "predicted = measured", \
      "validate.dat" index 3 with points pt 5 ps 0.6 lc rgb "#e7298a" title "tf_cnn_p100 (71 rows, median 6.5%)", \
      "validate.dat" index 4 with points pt 5 ps 0.6 lc rgb "#66a61e" title "tf_cnn_k80 (136 rows, median 38.4%)", \
      "validate.dat" index 5 with points pt 5 ps 0.6 lc rgb "#e6ab02" title "dle (28 rows, median 11.0%)", \
-     "validate.dat" index 6 with points pt 5 ps 0.6 lc rgb "#a6761d" title "dle_bert (127 rows, median 30.7%)", \
+     "validate.dat" index 6 with points pt 5 ps 0.6 lc rgb "#a6761d" title "dle_bert (127 rows, median 26.9%)", \
      "validate.dat" index 7 with points pt 5 ps 0.6 lc rgb "#666666" title "megatron (10 rows, median 2.0%)", \
      "validate.dat" index 8 with points pt 5 ps 0.6 lc rgb "#1f78b4" title "korthikanti (8 rows, median 9.2%)", \
      "validate.dat" index 9 with points pt 5 ps 0.6 lc rgb "#b2df8a" title "horovod (3 rows, median 4.4%)", \
