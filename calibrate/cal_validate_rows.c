@@ -89,12 +89,14 @@ void cal_val_note_calib(const struct cal_vctx *v, const char *spec,
 	set->n_damaged++;
 }
 
-/* A data-parallel CNN row: throughput in samples/s.  horovod: the
- * gradients reduced as Horovod reduces them (row_horovod's comment):
- * NCCL's ring, 64 MB Tensor Fusion buffers. */
+/* A data-parallel CNN row: throughput in samples/s, the optimizer the
+ * row's stack ran.  horovod: the gradients reduced as Horovod reduces
+ * them (row_horovod's comment): NCCL's ring, 64 MB Tensor Fusion
+ * buffers. */
 static int cnn_row(const struct cal_vctx *v, const char *model, const char *dev,
 		   int64_t n, int64_t batch, enum dlsim_precision p, int fuse,
-		   int horovod, double measured, struct cal_vrow *r)
+		   int horovod, enum sim_optimizer opt, double measured,
+		   struct cal_vrow *r)
 {
 	struct model *m = NULL;
 	struct hw_system s;
@@ -117,6 +119,7 @@ static int cnn_row(const struct cal_vctx *v, const char *model, const char *dev,
 	o.precision = p;
 	o.batch_per_device = batch;
 	o.fuse_elementwise = fuse;
+	o.optimizer = opt;
 	if (horovod) {
 		o.allreduce = SIM_ALGO_RING;
 		o.bucket_bytes = 64.0 * 1024 * 1024;
@@ -139,6 +142,10 @@ static const struct {
 	{ "VGG16", "vgg16" },
 };
 
+/* tf_cnn_benchmarks 2017: every model ran plain SGD (tensorflow/docs
+ * site/en/r1/guide/performance/benchmarks.md, each platform's table
+ * "Optimizer | sgd"; tf_cnn_benchmarks' default), not dlsim's default
+ * momentum. */
 static int tf_cnn_row(const struct cal_vctx *v, const char *gpu, const char *dev,
 		      struct cal_vrow *r)
 {
@@ -152,7 +159,8 @@ static int tf_cnn_row(const struct cal_vctx *v, const char *gpu, const char *dev
 			return cnn_row(v, tf_models[i].zoo, dev,
 				       cal_val_int(v, "num_gpus"),
 				       cal_val_int(v, "batch_per_gpu"), DLSIM_FP32,
-				       0, 0, cal_val_num(v, "throughput"), r);
+				       0, 0, SIM_OPT_SGD,
+				       cal_val_num(v, "throughput"), r);
 	snprintf(r->what, sizeof(r->what), "%s", name);
 	return cal_val_skip(r, "model not in the zoo");
 }
@@ -177,6 +185,8 @@ static int row_tf_k80(const struct cal_vctx *v, struct cal_vrow *r)
  * Horovod to implement efficient multi-GPU training with NCCL", the
  * README's Features; the 2020 rows ran Horovod 0.19-0.20, whose Tensor
  * Fusion buffer was 64 MB): NCCL's ring, 64 MB buckets.
+ * The optimizer is SGD with momentum (the README's default
+ * configuration), dlsim's momentum.
  */
 static int row_dle(const struct cal_vctx *v, struct cal_vrow *r)
 {
@@ -211,7 +221,7 @@ static int row_dle(const struct cal_vctx *v, struct cal_vrow *r)
 	return cnn_row(v, "resnet50", gpus[g].device, cal_val_int(v, "gpus"),
 		       cal_val_int(v, "batch_per_gpu"), precisions[k].p,
 		       strstr(cal_val_col(v, "column"), "XLA") != NULL, 1,
-		       cal_val_num(v, "value"), r);
+		       SIM_OPT_MOMENTUM, cal_val_num(v, "value"), r);
 }
 
 /*
@@ -226,6 +236,8 @@ static int row_dle(const struct cal_vctx *v, struct cal_vrow *r)
  * default until v0.21.0 raised it to 128 MB, #2468) where PyTorch DDP's
  * 25 MiB is the default.  Horovod fuses what is ready each 5 ms cycle up
  * to that size; fixed buckets of it are the closest form sim_step.c has.
+ * The reproduction command sets no optimizer: tf_cnn_benchmarks' plain
+ * SGD, as in tf_cnn_row.
  */
 static int row_horovod(const struct cal_vctx *v, struct cal_vrow *r)
 {
@@ -264,6 +276,7 @@ static int row_horovod(const struct cal_vctx *v, struct cal_vrow *r)
 	o.batch_per_device = 64;
 	o.allreduce = SIM_ALGO_RING;
 	o.bucket_bytes = 64.0 * 1024 * 1024;
+	o.optimizer = SIM_OPT_SGD;      /* tf_cnn_benchmarks' default */
 	rc = sim_predict(m, &s, &o, &res, NULL);
 	model_free(m);
 	if (rc)
