@@ -197,7 +197,6 @@ static double layer_time(const struct sim_par_ctx *c, int i,
 	int act = c->sz.act, weight = c->sz.weight;
 	double t;
 
-
 	if (ac) {
 		act = sim_autocast_act(c->wide, i, act);
 		weight = sim_autocast_weight(c->wide, l, weight, c->sz.master);
