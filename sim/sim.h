@@ -92,6 +92,13 @@ void sim_autocast_casts(const struct model *m, const unsigned char *wide,
 void sim_autocast_cost(const struct sim_casts *k, double act_share,
 		       double weight_share, struct model_pass_cost *c);
 
+/* The time of those casts on roofline roof (sim_autocast_cost's
+ * shares), adding their launches to *launches; 0 where none. */
+double sim_autocast_time(const struct sim_roof *roof, const struct model *m,
+			 const unsigned char *wide, int i, enum model_pass p,
+			 int64_t batch, double act_share, double weight_share,
+			 double *launches);
+
 /* DLSIM_OK unless autocast is asked for at a precision other than fp16
  * and bf16, or with element-wise fusion (fuse 1): DLSIM_EINVAL. */
 int sim_autocast_check(enum dlsim_precision p, int autocast, int fuse,

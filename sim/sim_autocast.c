@@ -200,6 +200,23 @@ void sim_autocast_cost(const struct sim_casts *k, double act_share,
 	c->launches = k->launches;
 }
 
+double sim_autocast_time(const struct sim_roof *roof, const struct model *m,
+			 const unsigned char *wide, int i, enum model_pass p,
+			 int64_t batch, double act_share, double weight_share,
+			 double *launches)
+{
+	struct model_pass_cost c;
+	struct sim_casts k;
+	enum sim_bound bound;
+
+	sim_autocast_casts(m, wide, i, p, batch, &k);
+	if (k.launches <= 0.0)
+		return 0.0;
+	sim_autocast_cost(&k, act_share, weight_share, &c);
+	*launches += k.launches;
+	return sim_pass_time(roof, &c, &bound);
+}
+
 int sim_autocast_check(enum dlsim_precision p, int autocast, int fuse,
 		       struct dlsim_err *err)
 {

@@ -159,34 +159,12 @@ static int tp_splits(const struct model_layer *l, int sp)
 	}
 }
 
-/*
- * The casts autocast issues for layer i's pass p (sim_autocast.c) on one
- * tensor-parallel rank: a split layer's weights are its shard, and so
- * are the activations where the sequence is split (sp) or the layer
- * splits its input (the vocabulary-parallel loss's logits); a column-
- * parallel linear casts its whole replicated input.
- */
-static double cast_time(const struct sim_par_ctx *c, int i,
-			enum model_pass p, int64_t b, int64_t tp, int sp,
-			double *launches)
-{
-	const struct model_layer *l = &c->m->layers[i];
-	struct model_pass_cost k;
-	struct sim_casts cs;
-	enum sim_bound bound;
-	double share = tp > 1 && tp_splits(l, sp) ? 1.0 / (double)tp : 1.0;
-
-	sim_autocast_casts(c->m, c->wide, i, p, b, &cs);
-	if (cs.launches <= 0.0)
-		return 0.0;
-	sim_autocast_cost(&cs, sp || l->kind == MODEL_SOFTMAX_XENT ? share :
-			  1.0, share, &k);
-	*launches += cs.launches;
-	return sim_pass_time(&c->roof, &k, &bound);
-}
-
 /* One layer pass's device time, with autocast's casts (ac 1); adds its
- * FLOPs to *flops and its kernel launches to *launches. */
+ * FLOPs to *flops and its kernel launches to *launches.  On a tensor-
+ * parallel rank a split layer casts its weights' shard, and its
+ * activations' where the sequence is split (sp) or the layer splits its
+ * input (the vocabulary-parallel loss's logits); a column-parallel
+ * linear casts its whole replicated input. */
 static double layer_time(const struct sim_par_ctx *c, int i,
 			 enum model_pass p, int64_t b, int64_t tp, int sp,
 			 int ac, double *flops, double *launches)
@@ -211,8 +189,14 @@ static double layer_time(const struct sim_par_ctx *c, int i,
 	t = sim_pass_time(&c->roof, &k, &bound);
 	if (t > 0.0)
 		*launches += k.launches > 1.0 ? k.launches : 1.0;
-	if (ac)
-		t += cast_time(c, i, p, b, tp, sp, launches);
+	if (ac) {
+		double share = tp > 1 && tp_splits(l, sp) ? 1.0 / (double)tp :
+			       1.0;
+
+		t += sim_autocast_time(&c->roof, c->m, c->wide, i, p, b,
+				       sp || l->kind == MODEL_SOFTMAX_XENT ?
+				       share : 1.0, share, launches);
+	}
 	return t;
 }
 
