@@ -65,6 +65,16 @@ static const struct hw_builtin_file *file_of(const char *name)
 	return NULL;
 }
 
+const char *cal_val_builtin(const char *name, size_t *size)
+{
+	const struct hw_builtin_file *f = file_of(name);
+
+	if (!f)
+		return NULL;
+	*size = f->size;
+	return f->data;
+}
+
 static char *dup_line(const char *s)
 {
 	size_t n = strlen(s) + 1;

@@ -62,6 +62,7 @@ static const struct suite_entry suites[] = {
 	{ "validate", suite_validate },
 	{ "validate_cli", suite_validate_cli },
 	{ "validate_user", suite_validate_user },
+	{ "validate_text", suite_validate_text },
 };
 
 #define N_SUITES ((int)(sizeof(suites) / sizeof(suites[0])))

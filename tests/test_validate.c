@@ -5,7 +5,8 @@
  * set's median error must stay at or below the figure
  * data/validation/record.txt holds.  The command's options, --record and
  * --history are test_validate_cli.c; a user's own file
- * test_validate_user.c.
+ * test_validate_user.c; rows mapped from CSV text (BERT's, damaged
+ * records and kernel rows) test_validate_text.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "tests.h"
+#include "validate_util.h"
 #include "calibrate/cal.h"
 #include "dlsim.h"
 
@@ -165,40 +167,6 @@ START_TEST(validate_record_structure)
 	cal_val_report_release(&rep);
 }
 END_TEST
-
-static const struct cal_val_set_def *set_def(const char *name)
-{
-	int i;
-
-	for (i = 0; i < cal_val_n_sets; i++)
-		if (strcmp(cal_val_sets[i].name, name) == 0)
-			return &cal_val_sets[i];
-	ck_abort_msg("no set '%s'", name);
-	return NULL;
-}
-
-/* Run set name over the CSV text (len bytes) with catalog cat, no
- * calibration; out's rows are the caller's to free. */
-static void run_set_text(const char *name, const char *text, size_t len,
-			 struct hw_catalog *cat, struct cal_val_set *out)
-{
-	struct dlsim_err err = { 0, "" };
-
-	ck_assert_msg(cal_val_run_text(set_def(name), "t.csv", text, len,
-				       cat, NULL, out, &err) == DLSIM_OK,
-		      "%s: %s", name, err.msg);
-}
-
-static int has_reason(const struct cal_val_set *s, const char *needle,
-		      int64_t n)
-{
-	int i;
-
-	for (i = 0; i < s->n_reasons; i++)
-		if (strstr(s->reason[i].why, needle) && s->reason[i].n == n)
-			return 1;
-	return 0;
-}
 
 /* System spec of the shipped catalog with the seeded calibration, as
  * validate predicts it (cal_val_system: no fits for it, the catalog's
@@ -370,9 +338,9 @@ START_TEST(validate_cnn_cloud_predicts_the_cloud_gpus)
 	j = find(&rep, "cnn_cloud");
 	ck_assert_int_eq(j->rows, 48);
 	ck_assert_int_eq(j->skipped, 13);
-	ck_assert(has_reason(j, "device not in the catalog", 9));
-	ck_assert(has_reason(j, "without cuDNN", 2));
-	ck_assert(has_reason(j, "not in the zoo", 2));
+	ck_assert(val_has_reason(j, "device not in the catalog", 9));
+	ck_assert(val_has_reason(j, "without cuDNN", 2));
+	ck_assert(val_has_reason(j, "not in the zoo", 2));
 	ck_assert_str_eq(j->row[0].what, "AlexNet on Quadro P5000");
 	ck_assert_rel(j->row[0].measured, 19.58e-3, 1e-12);
 	ck_assert_rel(j->row[0].predicted,
@@ -440,8 +408,8 @@ START_TEST(validate_jcjohnson_predicts_the_gpus_with_cudnn)
 	j = find(&rep, "jcjohnson");
 	ck_assert_int_eq(j->rows, 78);
 	ck_assert_int_eq(j->skipped, 38);
-	ck_assert(has_reason(j, "without cuDNN", 32));
-	ck_assert(has_reason(j, "not in the zoo", 6));
+	ck_assert(val_has_reason(j, "without cuDNN", 32));
+	ck_assert(val_has_reason(j, "not in the zoo", 6));
 	ck_assert_str_eq(j->row[0].what, "AlexNet on GTX 1080 Ti");
 	ck_assert_rel(j->row[0].measured, 13.89e-3, 1e-12);
 	/* predicted as one GTX 1080 Ti at batch 16, fp32, forward plus
@@ -480,8 +448,8 @@ START_TEST(validate_imagenet_counts_the_verified_records)
 	g = find(&rep, "imagenet");
 	ck_assert_int_eq(g->rows, 2);
 	ck_assert_int_eq(g->skipped, 8);
-	ck_assert(has_reason(g, "not verified", 5));
-	ck_assert(has_reason(g, "epochs not stated", 3));
+	ck_assert(val_has_reason(g, "not verified", 5));
+	ck_assert(val_has_reason(g, "epochs not stated", 3));
 	ck_assert_str_eq(g->row[0].what, "Goyal et al. 2017 (ImageNet in 1 "
 			 "hour): ResNet-50 on big-basin-p100x32, batch 8192, "
 			 "90 epochs");
@@ -518,192 +486,6 @@ START_TEST(validate_imagenet_counts_the_verified_records)
 }
 END_TEST
 
-/*
- * Damaged ImageNet records are skipped with their reason, never divided
- * by a device count read as 0: devices or batch missing or not dividing,
- * a time with no value or in hours, a cluster of 250 devices (not whole
- * nodes of 8) and a study whose cluster the catalog lacks.  The good
- * row is the file's Goyal row.
- */
-START_TEST(validate_imagenet_skips_damaged_records)
-{
-#define IN_HEAD "study,model,params_B,hardware,accelerator," \
-	"num_accelerators,interconnect,framework,precision,global_batch," \
-	"parallelism,metric,value,unit,derived,source,verification\n"
-#define IN_ROW(study, n, gb, value, unit) study ",ResNet-50,,h,P100," n \
-	",i,f,fp32," gb ",dp,time_to_train (90 epochs)," value "," unit \
-	",d,s,verified\n"
-	static const char text[] = IN_HEAD
-		IN_ROW("Goyal et al. 2017 (1 hour)", "256", "8192", "60", "min")
-		IN_ROW("Goyal et al. 2017 (1 hour)", "", "8192", "60", "min")
-		IN_ROW("Goyal et al. 2017 (1 hour)", "256", "8000", "60", "min")
-		IN_ROW("Goyal et al. 2017 (1 hour)", "256", "8192", "", "min")
-		IN_ROW("Goyal et al. 2017 (1 hour)", "256", "8192", "1", "h")
-		IN_ROW("Goyal et al. 2017 (1 hour)", "250", "8000", "60", "min")
-		IN_ROW("Somebody et al. 2020", "256", "8192", "60", "min");
-	struct dlsim_err err = { 0, "" };
-	struct hw_catalog *cat = NULL;
-	static struct cal_val_set out;
-
-	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
-	run_set_text("imagenet", text, sizeof(text) - 1, cat, &out);
-	ck_assert_int_eq(out.rows, 1);
-	ck_assert(out.row[0].measured == 3600.0);
-	ck_assert(out.row[0].predicted > 0.0);
-	ck_assert_int_eq(out.skipped, 6);
-	ck_assert(has_reason(&out, "devices and global batch", 2));
-	ck_assert(has_reason(&out, "time not a positive number", 2));
-	ck_assert(has_reason(&out, "cluster not in the catalog", 2));
-	free(out.row);
-	hw_catalog_free(cat);
-#undef IN_HEAD
-#undef IN_ROW
-}
-END_TEST
-
-/*
- * DeepLearningExamples' BERT rows: "A and B" accumulation steps are the
- * fp32/TF32 and the mixed-precision runs' (the README's micro-batches:
- * 65536 / 8192 = 8 at fp32, 65536 / 4096 = 16 mixed, global 65536 on one
- * GPU); no accumulation: the batch is the micro-batch (16 x 4 GPUs = 64).
- * Damaged rows are skipped with their reason: an accumulation that is
- * not a number or does not divide the batch, a precision or a GPU not
- * mapped.
- */
-START_TEST(validate_bert_rows_map_accumulation)
-{
-#define BERT_HEAD "framework,model_dir,hardware_section,subsection,gpu_type," \
-	"nodes,gpus,batch_per_gpu,seq_len,grad_accum,xla,variant,precision," \
-	"metric,value,unit,reported_scaling,column,first_seen_date," \
-	"last_seen_date,source\n"
-#define BERT_ROW(gpu, n, b, s, acc, p) "PyTorch,LanguageModeling/BERT,h," \
-	"Pre-training," gpu ",," n "," b "," s "," acc ",,," p \
-	",throughput,100,sequences/s,1,c,d,d,t\n"
-	static const char good[] = BERT_HEAD
-		BERT_ROW("V100-16GB", "1", "65536", "128", "8192 and 4096", "fp32")
-		BERT_ROW("V100-16GB", "1", "65536", "128", "8192 and 4096", "mixed")
-		BERT_ROW("V100-16GB", "4", "16", "128", "", "mixed")
-		BERT_ROW("V100-16GB", "1", "65536", "128", "x and y", "mixed")
-		BERT_ROW("V100-16GB", "1", "100", "128", "3", "mixed")
-		BERT_ROW("V100-16GB", "1", "16", "128", "", "fp8")
-		BERT_ROW("P100", "1", "16", "128", "", "fp32");
-	struct dlsim_err err = { 0, "" };
-	struct hw_catalog *cat = NULL;
-	static struct cal_val_set out;
-
-	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
-	run_set_text("dle_bert", good, sizeof(good) - 1, cat, &out);
-	ck_assert_int_eq(out.rows, 3);
-	ck_assert_str_eq(out.row[0].what, "bert-large seq 128 on V100-16GB "
-			 "x1 mb 8 gb 65536 fp32");
-	ck_assert_str_eq(out.row[1].what, "bert-large seq 128 on V100-16GB "
-			 "x1 mb 16 gb 65536 mixed");
-	ck_assert_str_eq(out.row[2].what, "bert-large seq 128 on V100-16GB "
-			 "x4 mb 16 gb 64 mixed");
-	/* the second: BERT-Large at seq 128, unfused attention, data
-	 * parallel on one V100 at micro-batch 16 of 65536, fp16 with apex's
-	 * FusedLAMB: the same call made here */
-	{
-		struct model *m = NULL;
-		struct sim_strategy st;
-		struct sim_par_result res;
-		struct hw_system s;
-
-		ck_assert(hw_system_resolve(cat, "v100x1", &s, NULL) ==
-			  DLSIM_OK);
-		ck_assert(model_resolve("bert-large:seq=128,vocab=30528,"
-					"unfused=1", &m, NULL) == DLSIM_OK);
-		sim_strategy_init(&st);
-		st.dp = 1;
-		st.micro_batch = 16;
-		st.global_batch = 65536;
-		ck_assert(sim_parallel_predict(m, &s, DLSIM_FP16, SIM_OPT_LAMB,
-					       &st, &res, NULL) == DLSIM_OK);
-		ck_assert_rel(out.row[1].predicted, res.samples_per_s, 1e-12);
-		model_free(m);
-	}
-	ck_assert_int_eq(out.skipped, 4);
-	ck_assert(has_reason(&out, "accumulation not usable", 2));
-	ck_assert(has_reason(&out, "precision not fp32", 1));
-	ck_assert(has_reason(&out, "GPU not mapped", 1));
-	free(out.row);
-	hw_catalog_free(cat);
-#undef BERT_HEAD
-#undef BERT_ROW
-}
-END_TEST
-
-/*
- * Damaged kernel rows are skipped with their reason, not predicted from
- * a dimension read as 0; a row repeated whole is read once.  One good
- * V100 GEMM row and one good convolution row survive in each; of the
- * recurrent rows, the two LSTMs (the second with its weight gradient
- * timed) and the vanilla RNN, not a kind dlsim has no layer for nor the
- * GRU without a backward time.
- */
-START_TEST(validate_skips_damaged_kernel_rows)
-{
-	static const char gemm[] =
-		"hardware,setting,sheet,precision,application,M,N,K,transA,"
-		"transB,time_ms,tflops,flops_unit,source\n"
-		"NVIDIA V100,training,s,Float,,1760,128,1760,N,N,"
-		"0.1,1,TFLOPS,t\n"
-		"NVIDIA V100,training,s,Float,,1760,128,1760,N,N,"
-		"0.1,1,TFLOPS,t\n"
-		"NVIDIA V100,training,s,Float,,1760,,1760,N,N,"
-		"0.1,1,TFLOPS,t\n"
-		"NVIDIA V100,training,s,Float,,1760,x,1760,N,N,"
-		"0.1,1,TFLOPS,t\n";
-	static const char conv[] =
-		"hardware,setting,sheet,precision,application,W,H,C,N,K,"
-		"S_filter_w,R_filter_h,pad_w,pad_h,stride_w,stride_h,fwd_ms,"
-		"bwd_inputs_ms,bwd_params_ms,total_ms,fwd_algo,source\n"
-		"NVIDIA V100,training,s,Float,,56,56,64,16,64,3,3,1,1,"
-		"1,1,0.5,0.5,0.5,1.5,a,t\n"
-		"NVIDIA V100,training,s,Float,,56,56,64,16,64,3,3,,1,"
-		"1,1,0.5,0.5,0.5,1.5,a,t\n"
-		"NVIDIA V100,training,s,Float,,56,56,64,16,64,3,3,1,1,"
-		"0,1,0.5,0.5,0.5,1.5,a,t\n"
-		"NVIDIA V100,training,s,Float,,4,4,64,16,64,9,9,0,0,"
-		"1,1,0.5,0.5,0.5,1.5,a,t\n";
-	static const char rnn[] =
-		"hardware,setting,sheet,precision,application,rnn_type,hidden,"
-		"N,timesteps,fwd_ms,bwd_ms,bwd_weights_ms,total_ms,fwd_tflops,"
-		"source\n"
-		"NVIDIA V100,training,s,Float,,LSTM,512,16,25,1,1,,,1,t\n"
-		"NVIDIA V100,training,s,Float,,LSTM,512,16,25,1,1,0.5,,1,t\n"
-		"NVIDIA V100,training,s,Float,,Vanilla,512,16,25,1,1,,,1,t\n"
-		"NVIDIA V100,training,s,Float,,Jordan,512,16,25,1,1,,,1,t\n"
-		"NVIDIA V100,training,s,Float,,GRU,512,16,25,1,,,,1,t\n";
-	struct dlsim_err err = { 0, "" };
-	struct hw_catalog *cat = NULL;
-	static struct cal_val_set out;
-
-	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
-	run_set_text("deepbench_gemm", gemm, sizeof(gemm) - 1, cat, &out);
-	ck_assert_int_eq(out.rows, 1);
-	ck_assert_int_eq(out.skipped, 2);
-	ck_assert(has_reason(&out, "M, N or K missing", 2));
-	free(out.row);
-	run_set_text("deepbench_conv", conv, sizeof(conv) - 1, cat, &out);
-	ck_assert_int_eq(out.rows, 1);
-	ck_assert_int_eq(out.skipped, 3);
-	ck_assert(has_reason(&out, "stride or pad missing", 2));
-	ck_assert(has_reason(&out, "a filter larger than its input", 1));
-	free(out.row);
-	run_set_text("deepbench_rnn", rnn, sizeof(rnn) - 1, cat, &out);
-	ck_assert_int_eq(out.rows, 3);
-	ck_assert_int_eq(out.skipped, 2);
-	ck_assert(has_reason(&out, "not an LSTM, GRU or vanilla RNN", 1));
-	ck_assert(has_reason(&out, "not timed", 1));
-	/* the weight gradient is added on both sides only where timed */
-	ck_assert(fabs(out.row[0].measured - 2.0e-3) < 1e-15);
-	ck_assert(fabs(out.row[1].measured - 2.5e-3) < 1e-15);
-	ck_assert(out.row[1].predicted > out.row[0].predicted);
-	free(out.row);
-	hw_catalog_free(cat);
-}
-END_TEST
 
 /* The lines of file path, sorted; their count in *n. */
 static char **sorted_lines(const char *path, char **text, int *n)
@@ -858,10 +640,7 @@ Suite *suite_validate(void)
 	tcase_add_test(c, validate_horovod_runs_ring_and_fusion_buffer);
 	tcase_add_test(c, validate_tf_cnn_runs_plain_sgd);
 	tcase_add_test(c, validate_imagenet_counts_the_verified_records);
-	tcase_add_test(c, validate_imagenet_skips_damaged_records);
 	tcase_add_test(c, validate_heldout_folds_split_the_kernel_rows);
-	tcase_add_test(c, validate_skips_damaged_kernel_rows);
-	tcase_add_test(c, validate_bert_rows_map_accumulation);
 	suite_add_tcase(s, c);
 	return s;
 }

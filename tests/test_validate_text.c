@@ -1,0 +1,355 @@
+/*
+ * test_validate_text.c -- dlsim validate's sets read from CSV text
+ * (cal_val_run_text): how a row of DeepLearningExamples' BERT becomes a
+ * prediction (accumulation, the 2022 code's binned phase 2 and the
+ * histogram behind it), and the damaged ImageNet records and kernel rows
+ * a set skips with their reason.  The shipped record and the other sets'
+ * mappings are test_validate.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests.h"
+#include "validate_util.h"
+#include "calibrate/cal.h"
+#include "dlsim.h"
+
+static const struct cal_val_set_def *set_def(const char *name)
+{
+	int i;
+
+	for (i = 0; i < cal_val_n_sets; i++)
+		if (strcmp(cal_val_sets[i].name, name) == 0)
+			return &cal_val_sets[i];
+	ck_abort_msg("no set '%s'", name);
+	return NULL;
+}
+
+/* Run set name over the CSV text (len bytes) with catalog cat, no
+ * calibration; out's rows are the caller's to free. */
+static void run_set_text(const char *name, const char *text, size_t len,
+			 struct hw_catalog *cat, struct cal_val_set *out)
+{
+	struct dlsim_err err = { 0, "" };
+
+	ck_assert_msg(cal_val_run_text(set_def(name), "t.csv", text, len,
+				       cat, NULL, out, &err) == DLSIM_OK,
+		      "%s: %s", name, err.msg);
+}
+
+/*
+ * Damaged ImageNet records are skipped with their reason, never divided
+ * by a device count read as 0: devices or batch missing or not dividing,
+ * a time with no value or in hours, a cluster of 250 devices (not whole
+ * nodes of 8) and a study whose cluster the catalog lacks.  The good
+ * row is the file's Goyal row.
+ */
+START_TEST(validate_imagenet_skips_damaged_records)
+{
+#define IN_HEAD "study,model,params_B,hardware,accelerator," \
+	"num_accelerators,interconnect,framework,precision,global_batch," \
+	"parallelism,metric,value,unit,derived,source,verification\n"
+#define IN_ROW(study, n, gb, value, unit) study ",ResNet-50,,h,P100," n \
+	",i,f,fp32," gb ",dp,time_to_train (90 epochs)," value "," unit \
+	",d,s,verified\n"
+	static const char text[] = IN_HEAD
+		IN_ROW("Goyal et al. 2017 (1 hour)", "256", "8192", "60", "min")
+		IN_ROW("Goyal et al. 2017 (1 hour)", "", "8192", "60", "min")
+		IN_ROW("Goyal et al. 2017 (1 hour)", "256", "8000", "60", "min")
+		IN_ROW("Goyal et al. 2017 (1 hour)", "256", "8192", "", "min")
+		IN_ROW("Goyal et al. 2017 (1 hour)", "256", "8192", "1", "h")
+		IN_ROW("Goyal et al. 2017 (1 hour)", "250", "8000", "60", "min")
+		IN_ROW("Somebody et al. 2020", "256", "8192", "60", "min");
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	static struct cal_val_set out;
+
+	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
+	run_set_text("imagenet", text, sizeof(text) - 1, cat, &out);
+	ck_assert_int_eq(out.rows, 1);
+	ck_assert(out.row[0].measured == 3600.0);
+	ck_assert(out.row[0].predicted > 0.0);
+	ck_assert_int_eq(out.skipped, 6);
+	ck_assert(val_has_reason(&out, "devices and global batch", 2));
+	ck_assert(val_has_reason(&out, "time not a positive number", 2));
+	ck_assert(val_has_reason(&out, "cluster not in the catalog", 2));
+	free(out.row);
+	hw_catalog_free(cat);
+#undef IN_HEAD
+#undef IN_ROW
+}
+END_TEST
+
+/* NVIDIA's BERT-Large at seq tokens, data parallel on one GPU of system s
+ * at micro-batch mb of global batch gb, fp16 with apex's FusedLAMB, as
+ * dle_bert predicts a row: its step time, s. */
+static double bert_step_time(const struct hw_system *s, int seq, int64_t mb,
+			     int64_t gb)
+{
+	struct model *m = NULL;
+	struct sim_strategy st;
+	struct sim_par_result res;
+	char spec[64];
+
+	snprintf(spec, sizeof(spec), "bert-large:seq=%d,vocab=30528,unfused=1",
+		 seq);
+	ck_assert(model_resolve(spec, &m, NULL) == DLSIM_OK);
+	sim_strategy_init(&st);
+	st.dp = 1;
+	st.micro_batch = mb;
+	st.global_batch = gb;
+	ck_assert(sim_parallel_predict(m, s, DLSIM_FP16, SIM_OPT_LAMB, &st,
+				       &res, NULL) == DLSIM_OK);
+	model_free(m);
+	return res.step_time_s;
+}
+
+/* The header of dle_bert.csv. */
+#define BERT_HEAD "framework,model_dir,hardware_section,subsection,gpu_type," \
+	"nodes,gpus,batch_per_gpu,seq_len,grad_accum,xla,variant,precision," \
+	"metric,value,unit,reported_scaling,column,first_seen_date," \
+	"last_seen_date,source\n"
+
+/*
+ * DeepLearningExamples' BERT rows: "A and B" accumulation steps are the
+ * fp32/TF32 and the mixed-precision runs' (the README's micro-batches:
+ * 65536 / 8192 = 8 at fp32, 65536 / 4096 = 16 mixed, global 65536 on one
+ * GPU); no accumulation: the batch is the micro-batch (16 x 4 GPUs = 64).
+ * Damaged rows are skipped with their reason: an accumulation that is
+ * not a number or does not divide the batch, a precision or a GPU not
+ * mapped.
+ */
+START_TEST(validate_bert_rows_map_accumulation)
+{
+#define BERT_ROW(gpu, n, b, s, acc, p) "PyTorch,LanguageModeling/BERT,h," \
+	"Pre-training," gpu ",," n "," b "," s "," acc ",,," p \
+	",throughput,100,sequences/s,1,c,d,d,t\n"
+	static const char good[] = BERT_HEAD
+		BERT_ROW("V100-16GB", "1", "65536", "128", "8192 and 4096", "fp32")
+		BERT_ROW("V100-16GB", "1", "65536", "128", "8192 and 4096", "mixed")
+		BERT_ROW("V100-16GB", "4", "16", "128", "", "mixed")
+		BERT_ROW("V100-16GB", "1", "65536", "128", "x and y", "mixed")
+		BERT_ROW("V100-16GB", "1", "100", "128", "3", "mixed")
+		BERT_ROW("V100-16GB", "1", "16", "128", "", "fp8")
+		BERT_ROW("P100", "1", "16", "128", "", "fp32");
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	static struct cal_val_set out;
+
+	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
+	run_set_text("dle_bert", good, sizeof(good) - 1, cat, &out);
+	ck_assert_int_eq(out.rows, 3);
+	ck_assert_str_eq(out.row[0].what, "bert-large seq 128 on V100-16GB "
+			 "x1 mb 8 gb 65536 fp32");
+	ck_assert_str_eq(out.row[1].what, "bert-large seq 128 on V100-16GB "
+			 "x1 mb 16 gb 65536 mixed");
+	ck_assert_str_eq(out.row[2].what, "bert-large seq 128 on V100-16GB "
+			 "x4 mb 16 gb 64 mixed");
+	/* the second: BERT-Large at seq 128, unfused attention, data
+	 * parallel on one V100 at micro-batch 16 of 65536, fp16 with apex's
+	 * FusedLAMB: the same call made here */
+	{
+		struct hw_system s;
+
+		ck_assert(hw_system_resolve(cat, "v100x1", &s, NULL) ==
+			  DLSIM_OK);
+		ck_assert_rel(out.row[1].predicted, 65536.0 /
+			      bert_step_time(&s, 128, 16, 65536), 1e-12);
+	}
+	ck_assert_int_eq(out.skipped, 4);
+	ck_assert(val_has_reason(&out, "accumulation not usable", 2));
+	ck_assert(val_has_reason(&out, "precision not fp32", 1));
+	ck_assert(val_has_reason(&out, "GPU not mapped", 1));
+	free(out.row);
+	hw_catalog_free(cat);
+#undef BERT_ROW
+}
+END_TEST
+
+/*
+ * The 2022 README's phase 2 ran binned (its changelog: LDDL, bins of 64
+ * tokens): a 512-token row first published in 2022 is the mean of the
+ * steps at 64, 128, ... 512 tokens weighted by the bins' shares of the
+ * Wikipedia histogram, summed by hand from its counts (16,279,552
+ * sequences: 2,863,079 of 1-64 tokens, 3,150,804, 1,855,542, 1,349,565,
+ * 1,050,206, 859,509, 722,518 and 4,428,329 of 449-512).  The same row
+ * published in 2021, and a 2022 row at 128 tokens (phase 1), are not.
+ */
+START_TEST(validate_bert_bins_the_2022_phase_2)
+{
+#define BERT_ROW(s, first) "PyTorch,LanguageModeling/BERT,h,Pre-training," \
+	"A100-80GB,,1,4096," s ",256 and 128,,,mixed,throughput,210," \
+	"sequences/s,1,c," first ",2022-04-01,t\n"
+	static const char rows[] = BERT_HEAD
+		BERT_ROW("512", "2022-03-02")
+		BERT_ROW("512", "2021-11-06")
+		BERT_ROW("128", "2022-03-02")
+		BERT_ROW("512", "2022-03-02x");
+	static const double count[CAL_BERT_BINS] = {
+		2863079, 3150804, 1855542, 1349565, 1050206, 859509, 722518,
+		4428329 };
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	static struct cal_val_set out;
+	double share[CAL_BERT_BINS], t[CAL_BERT_BINS + 1], mix = 0.0;
+	struct hw_system s;
+	int k;
+
+	ck_assert_int_eq(cal_bert_bin_shares(share), 0);
+	for (k = 0; k < CAL_BERT_BINS; k++)
+		ck_assert_rel(share[k], count[k] / 16279552.0, 1e-12);
+	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
+	ck_assert(hw_system_resolve(cat, "a100x1", &s, NULL) == DLSIM_OK);
+	/* t[k]: micro-batch 32 of 4096, fp16, FusedLAMB, at 64 (k + 1)
+	 * tokens; t[8] the 128-token step */
+	for (k = 0; k <= CAL_BERT_BINS; k++) {
+		t[k] = bert_step_time(&s, k < CAL_BERT_BINS ? 64 * (k + 1) :
+				      128, 32, 4096);
+		if (k < CAL_BERT_BINS)
+			mix += share[k] * t[k];
+	}
+	run_set_text("dle_bert", rows, sizeof(rows) - 1, cat, &out);
+	ck_assert_int_eq(out.rows, 4);
+	ck_assert_rel(out.row[0].predicted, 4096.0 / mix, 1e-12);
+	ck_assert_rel(out.row[1].predicted, 4096.0 / t[7], 1e-12);
+	ck_assert_rel(out.row[2].predicted, 4096.0 / t[8], 1e-12);
+	ck_assert_rel(out.row[3].predicted, 4096.0 / t[7], 1e-12);
+	/* more than half of phase 2's tokens were padding: binned, the
+	 * step is well under the 512-token one's */
+	ck_assert(out.row[0].predicted > 1.5 * out.row[1].predicted);
+	free(out.row);
+	hw_catalog_free(cat);
+#undef BERT_HEAD
+#undef BERT_ROW
+}
+END_TEST
+
+/*
+ * The bins' shares are read from "length,sequences,..." lines after a
+ * header; a length outside 1-512, a negative or missing count, a line
+ * too long to be one, or no sequence at all is refused.
+ */
+START_TEST(validate_bert_bin_shares_refuse_damaged_text)
+{
+	static const char good[] = "length,sequences,source\n1,1,s\n64,1,s\n"
+				   "65,2,s\n512,4,s";
+	static const char *const bad[] = {
+		"length,sequences,source\n0,1,s\n",
+		"length,sequences,source\n513,1,s\n",
+		"length,sequences,source\n5,-1,s\n",
+		"length,sequences,source\n5\n",
+		"length,sequences,source\nabc,1,s\n",
+		"length,sequences,source\n5,0,s\n",
+		"length,sequences,source\n",
+		NULL,
+	};
+	double share[CAL_BERT_BINS];
+	char long_line[400];
+	int i;
+
+	ck_assert_int_eq(cal_bert_bin_shares_text(good, sizeof(good) - 1,
+						  share), 0);
+	ck_assert_rel(share[0], 2.0 / 8.0, 1e-15);
+	ck_assert_rel(share[1], 2.0 / 8.0, 1e-15);
+	ck_assert(share[2] == 0.0 && share[6] == 0.0);
+	ck_assert_rel(share[7], 4.0 / 8.0, 1e-15);
+	for (i = 0; bad[i]; i++)
+		ck_assert_msg(cal_bert_bin_shares_text(bad[i], strlen(bad[i]),
+						       share) == -1,
+			      "accepted: %s", bad[i]);
+	memset(long_line, '1', sizeof(long_line));
+	memcpy(long_line, "h\n", 2);
+	ck_assert_int_eq(cal_bert_bin_shares_text(long_line,
+						  sizeof(long_line), share),
+			 -1);
+}
+END_TEST
+
+/*
+ * Damaged kernel rows are skipped with their reason, not predicted from
+ * a dimension read as 0; a row repeated whole is read once.  One good
+ * V100 GEMM row and one good convolution row survive in each; of the
+ * recurrent rows, the two LSTMs (the second with its weight gradient
+ * timed) and the vanilla RNN, not a kind dlsim has no layer for nor the
+ * GRU without a backward time.
+ */
+START_TEST(validate_skips_damaged_kernel_rows)
+{
+	static const char gemm[] =
+		"hardware,setting,sheet,precision,application,M,N,K,transA,"
+		"transB,time_ms,tflops,flops_unit,source\n"
+		"NVIDIA V100,training,s,Float,,1760,128,1760,N,N,"
+		"0.1,1,TFLOPS,t\n"
+		"NVIDIA V100,training,s,Float,,1760,128,1760,N,N,"
+		"0.1,1,TFLOPS,t\n"
+		"NVIDIA V100,training,s,Float,,1760,,1760,N,N,"
+		"0.1,1,TFLOPS,t\n"
+		"NVIDIA V100,training,s,Float,,1760,x,1760,N,N,"
+		"0.1,1,TFLOPS,t\n";
+	static const char conv[] =
+		"hardware,setting,sheet,precision,application,W,H,C,N,K,"
+		"S_filter_w,R_filter_h,pad_w,pad_h,stride_w,stride_h,fwd_ms,"
+		"bwd_inputs_ms,bwd_params_ms,total_ms,fwd_algo,source\n"
+		"NVIDIA V100,training,s,Float,,56,56,64,16,64,3,3,1,1,"
+		"1,1,0.5,0.5,0.5,1.5,a,t\n"
+		"NVIDIA V100,training,s,Float,,56,56,64,16,64,3,3,,1,"
+		"1,1,0.5,0.5,0.5,1.5,a,t\n"
+		"NVIDIA V100,training,s,Float,,56,56,64,16,64,3,3,1,1,"
+		"0,1,0.5,0.5,0.5,1.5,a,t\n"
+		"NVIDIA V100,training,s,Float,,4,4,64,16,64,9,9,0,0,"
+		"1,1,0.5,0.5,0.5,1.5,a,t\n";
+	static const char rnn[] =
+		"hardware,setting,sheet,precision,application,rnn_type,hidden,"
+		"N,timesteps,fwd_ms,bwd_ms,bwd_weights_ms,total_ms,fwd_tflops,"
+		"source\n"
+		"NVIDIA V100,training,s,Float,,LSTM,512,16,25,1,1,,,1,t\n"
+		"NVIDIA V100,training,s,Float,,LSTM,512,16,25,1,1,0.5,,1,t\n"
+		"NVIDIA V100,training,s,Float,,Vanilla,512,16,25,1,1,,,1,t\n"
+		"NVIDIA V100,training,s,Float,,Jordan,512,16,25,1,1,,,1,t\n"
+		"NVIDIA V100,training,s,Float,,GRU,512,16,25,1,,,,1,t\n";
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	static struct cal_val_set out;
+
+	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
+	run_set_text("deepbench_gemm", gemm, sizeof(gemm) - 1, cat, &out);
+	ck_assert_int_eq(out.rows, 1);
+	ck_assert_int_eq(out.skipped, 2);
+	ck_assert(val_has_reason(&out, "M, N or K missing", 2));
+	free(out.row);
+	run_set_text("deepbench_conv", conv, sizeof(conv) - 1, cat, &out);
+	ck_assert_int_eq(out.rows, 1);
+	ck_assert_int_eq(out.skipped, 3);
+	ck_assert(val_has_reason(&out, "stride or pad missing", 2));
+	ck_assert(val_has_reason(&out, "a filter larger than its input", 1));
+	free(out.row);
+	run_set_text("deepbench_rnn", rnn, sizeof(rnn) - 1, cat, &out);
+	ck_assert_int_eq(out.rows, 3);
+	ck_assert_int_eq(out.skipped, 2);
+	ck_assert(val_has_reason(&out, "not an LSTM, GRU or vanilla RNN", 1));
+	ck_assert(val_has_reason(&out, "not timed", 1));
+	/* the weight gradient is added on both sides only where timed */
+	ck_assert(fabs(out.row[0].measured - 2.0e-3) < 1e-15);
+	ck_assert(fabs(out.row[1].measured - 2.5e-3) < 1e-15);
+	ck_assert(out.row[1].predicted > out.row[0].predicted);
+	free(out.row);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+Suite *suite_validate_text(void)
+{
+	Suite *s = suite_create("validate_text");
+	TCase *c = tcase_create("validate_text");
+
+	tcase_set_timeout(c, 60);
+	tcase_add_test(c, validate_imagenet_skips_damaged_records);
+	tcase_add_test(c, validate_skips_damaged_kernel_rows);
+	tcase_add_test(c, validate_bert_rows_map_accumulation);
+	tcase_add_test(c, validate_bert_bins_the_2022_phase_2);
+	tcase_add_test(c, validate_bert_bin_shares_refuse_damaged_text);
+	suite_add_tcase(s, c);
+	return s;
+}
