@@ -429,6 +429,18 @@ int cal_val_row_deepbench_allreduce(const struct cal_vctx *v,
 /* DeepLearningExamples' BERT-Large pre-training rows (cal_validate_bert.c). */
 int cal_val_row_dle_bert(const struct cal_vctx *v, struct cal_vrow *r);
 
+/* DeepLearningExamples' README tables (cal_validate_bert.c): the catalog
+ * device of a gpu_type column's DGX (V100-16GB: v100, ...), NULL when
+ * none; the precision of a precision column (fp32, tf32, or mixed:
+ * fp16 math), -1 for another. */
+const char *cal_val_dle_device(const char *gpu_type);
+int cal_val_dle_precision(const char *text, enum dlsim_precision *p);
+
+/* DeepLearningExamples' PyTorch Transformer, tokens/s
+ * (cal_validate_nmt.c). */
+int cal_val_row_dle_transformer(const struct cal_vctx *v,
+				struct cal_vrow *r);
+
 /* The text of a file of data/validation/ compiled into dlsim, named by
  * the end of its path ("wikipedia_seq512_histogram.csv"), and its size in
  * *size; NULL when none is.  Not NUL-terminated. */

@@ -70,8 +70,7 @@
 #include "calibrate/cal.h"
 #include "core/banned.h"
 
-/* The gpu_type column and the catalog device of its DGX. */
-static const char *bert_device(const char *gpu_type)
+const char *cal_val_dle_device(const char *gpu_type)
 {
 	static const struct {
 		const char *gpu_type, *device;
@@ -88,8 +87,7 @@ static const char *bert_device(const char *gpu_type)
 	return NULL;
 }
 
-/* fp32, tf32 or mixed; -1 for anything else. */
-static int bert_precision(const char *text, enum dlsim_precision *p)
+int cal_val_dle_precision(const char *text, enum dlsim_precision *p)
 {
 	if (strcmp(text, "fp32") == 0)
 		*p = DLSIM_FP32;
@@ -205,7 +203,7 @@ int cal_bert_bin_shares(double share[CAL_BERT_BINS])
 int cal_val_row_dle_bert(const struct cal_vctx *v, struct cal_vrow *r)
 {
 	const char *gpu = cal_val_col(v, "gpu_type");
-	const char *dev = bert_device(gpu);
+	const char *dev = cal_val_dle_device(gpu);
 	int64_t gpus = cal_val_int(v, "gpus");
 	int64_t batch = cal_val_int(v, "batch_per_gpu");
 	int64_t seq = cal_val_int(v, "seq_len"), steps;
@@ -222,7 +220,7 @@ int cal_val_row_dle_bert(const struct cal_vctx *v, struct cal_vrow *r)
 		 (long long)batch, cal_val_col(v, "precision"));
 	if (!dev)
 		return cal_val_skip(r, "GPU not mapped to the catalog");
-	if (bert_precision(cal_val_col(v, "precision"), &p))
+	if (cal_val_dle_precision(cal_val_col(v, "precision"), &p))
 		return cal_val_skip(r, "precision not fp32, tf32 or mixed");
 	steps = bert_accumulation(cal_val_col(v, "grad_accum"), p);
 	if (!(gpus > 0 && batch > 0 && seq > 0 && steps > 0 &&

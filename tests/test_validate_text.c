@@ -106,8 +106,9 @@ static double bert_step_time(const struct hw_system *s, int seq, int64_t mb,
 	return res.step_time_s;
 }
 
-/* The header of dle_bert.csv. */
-#define BERT_HEAD "framework,model_dir,hardware_section,subsection,gpu_type," \
+/* The header of the DeepLearningExamples files (dle_bert.csv,
+ * dle_transformer.csv). */
+#define DLE_HEAD "framework,model_dir,hardware_section,subsection,gpu_type," \
 	"nodes,gpus,batch_per_gpu,seq_len,grad_accum,xla,variant,precision," \
 	"metric,value,unit,reported_scaling,column,first_seen_date," \
 	"last_seen_date,source\n"
@@ -126,7 +127,7 @@ START_TEST(validate_bert_rows_map_accumulation)
 #define BERT_ROW(gpu, n, b, s, acc, p) "PyTorch,LanguageModeling/BERT,h," \
 	"Pre-training," gpu ",," n "," b "," s "," acc ",,," p \
 	",throughput,100,sequences/s,1,c,d,d,t\n"
-	static const char good[] = BERT_HEAD
+	static const char good[] = DLE_HEAD
 		BERT_ROW("V100-16GB", "1", "65536", "128", "8192 and 4096", "fp32")
 		BERT_ROW("V100-16GB", "1", "65536", "128", "8192 and 4096", "mixed")
 		BERT_ROW("V100-16GB", "4", "16", "128", "", "mixed")
@@ -182,7 +183,7 @@ START_TEST(validate_bert_bins_the_2022_phase_2)
 #define BERT_ROW(s, first) "PyTorch,LanguageModeling/BERT,h,Pre-training," \
 	"A100-80GB,,1,4096," s ",256 and 128,,,mixed,throughput,210," \
 	"sequences/s,1,c," first ",2022-04-01,t\n"
-	static const char rows[] = BERT_HEAD
+	static const char rows[] = DLE_HEAD
 		BERT_ROW("512", "2022-03-02")
 		BERT_ROW("512", "2021-11-06")
 		BERT_ROW("128", "2022-03-02")
@@ -221,7 +222,6 @@ START_TEST(validate_bert_bins_the_2022_phase_2)
 	ck_assert(out.row[0].predicted > 1.5 * out.row[1].predicted);
 	free(out.row);
 	hw_catalog_free(cat);
-#undef BERT_HEAD
 #undef BERT_ROW
 }
 END_TEST
@@ -339,6 +339,82 @@ START_TEST(validate_skips_damaged_kernel_rows)
 }
 END_TEST
 
+/*
+ * DeepLearningExamples' Transformer rows: "A/B" tokens a GPU are the
+ * mixed-precision runs' A and the FP32 or TF32 runs' B (the README:
+ * FP32 at 2,560 where mixed runs 5,120), one number both; a batch of T
+ * tokens is T / 32 sentence pairs of 32 tokens, and the prediction in
+ * tokens/s is the pairs a second times 32: 5,120 mixed on 8 V100s is
+ * data parallel at micro-batch 160, global 1,280.  Tokens that are not a
+ * whole number of sentences or not a number, a GPU or a precision not
+ * mapped, are skipped with their reason.
+ */
+START_TEST(validate_transformer_rows_map_tokens)
+{
+#define NMT_ROW(gpu, n, b, p) "PyTorch,Translation/Transformer,h,s," gpu \
+	",," n "," b ",,,,," p ",throughput,100,tokens/s,1,c,d,d,t\n"
+	static const char rows[] = DLE_HEAD
+		NMT_ROW("V100-16GB", "8", "5120/2560", "mixed")
+		NMT_ROW("V100-16GB", "8", "5120/2560", "fp32")
+		NMT_ROW("A100-40GB", "1", "10240", "tf32")
+		NMT_ROW("V100-16GB", "1", "5000", "fp32")
+		NMT_ROW("V100-16GB", "1", "x/y", "fp32")
+		NMT_ROW("V100-16GB", "1", "2560", "fp8")
+		NMT_ROW("P100", "1", "2560", "fp32");
+	static const struct {
+		const char *spec;
+		enum dlsim_precision p;
+		int64_t mb, gpus;
+	} want[] = {
+		{ "v100x8", DLSIM_FP16, 160, 8 },
+		{ "v100x8", DLSIM_FP32, 80, 8 },
+		{ "a100-sxm4-40gbx1", DLSIM_TF32, 320, 1 },
+	};
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	static struct cal_val_set out;
+	struct model *m = NULL;
+	size_t i;
+
+	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
+	run_set_text("dle_transformer", rows, sizeof(rows) - 1, cat, &out);
+	ck_assert_int_eq(out.rows, 3);
+	ck_assert_str_eq(out.row[0].what, "transformer-big on V100-16GB x8 "
+			 "5120 tokens a GPU mixed");
+	ck_assert_str_eq(out.row[1].what, "transformer-big on V100-16GB x8 "
+			 "2560 tokens a GPU fp32");
+	ck_assert(model_resolve("transformer-big:seq=32,vocab=33712,"
+				"unfused=1", &m, NULL) == DLSIM_OK);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct sim_strategy st;
+		struct sim_par_result res;
+		struct hw_system s;
+
+		ck_assert(hw_system_resolve(cat, want[i].spec, &s, NULL) ==
+			  DLSIM_OK);
+		sim_strategy_init(&st);
+		st.dp = want[i].gpus;
+		st.micro_batch = want[i].mb;
+		st.global_batch = want[i].mb * want[i].gpus;
+		ck_assert(sim_parallel_predict(m, &s, want[i].p, SIM_OPT_ADAM,
+					       &st, &res, NULL) == DLSIM_OK);
+		ck_assert_rel(out.row[i].predicted, res.samples_per_s * 32.0,
+			      1e-12);
+		ck_assert(out.row[i].measured == 100.0);
+	}
+	ck_assert_int_eq(out.skipped, 4);
+	ck_assert(val_has_reason(&out, "tokens per GPU not usable", 2));
+	ck_assert(val_has_reason(&out, "precision not fp32", 1));
+	ck_assert(val_has_reason(&out, "GPU not mapped", 1));
+	model_free(m);
+	free(out.row);
+	hw_catalog_free(cat);
+#undef NMT_ROW
+}
+END_TEST
+
+#undef DLE_HEAD
+
 Suite *suite_validate_text(void)
 {
 	Suite *s = suite_create("validate_text");
@@ -350,6 +426,7 @@ Suite *suite_validate_text(void)
 	tcase_add_test(c, validate_bert_rows_map_accumulation);
 	tcase_add_test(c, validate_bert_bins_the_2022_phase_2);
 	tcase_add_test(c, validate_bert_bin_shares_refuse_damaged_text);
+	tcase_add_test(c, validate_transformer_rows_map_tokens);
 	suite_add_tcase(s, c);
 	return s;
 }

@@ -1,0 +1,116 @@
+/*
+ * cal_validate_nmt.c -- the DeepLearningExamples Transformer set:
+ * NVIDIA's PyTorch Transformer (Translation/Transformer, fairseq's
+ * transformer_wmt_en_de_big_t2t on WMT14 English-German) on one DGX-1,
+ * DGX-2 or DGX A100, tokens per second, as its README published them in
+ * 2020-2022 (data/validation/dle_transformer.csv).
+ *
+ * HOW A ROW BECOMES A PREDICTION
+ * - Model: transformer-big, 6 + 6 blocks of width 1024, 16 heads, a
+ *   feed-forward of 4096 (the README's --arch), over the shared
+ *   vocabulary of 33,708 BPE tokens and fairseq's four special ones,
+ *   33,712 (the README's "Default vocabulary size is 33708, excluding
+ *   all special tokens"), a multiple of 8.  The zoo's blocks put their
+ *   LayerNorms after each sublayer and t2t's before: the same layers.
+ * - Batch: the README's "Batch size / GPU" is fairseq's --max-tokens,
+ *   the tokens one GPU's batch holds; "A/B" is the mixed-precision runs'
+ *   A and the FP32 or TF32 runs' B (the README: "To use FP32, reduce the
+ *   batch size to 2560").  fairseq sorts the sentences by length and
+ *   batches sentences of a length together (the README's "Dataset
+ *   guidelines"), so a batch is nearly all tokens: it is costed as
+ *   tokens / 32 sentence pairs of 32 tokens, source and target.  The 32
+ *   is an assumption (the file gives no sentence length); it moves only
+ *   the attention's share: with the shipped fits, transformer-big on a
+ *   V100 in fp16 at 5,120 tokens gives 51,645 tokens/s at sentences of
+ *   16 tokens, 51,043 at 32, 49,881 at 64 and 47,708 at 128.
+ * - Attention: scores written to memory (unfused=1), as fairseq's
+ *   MultiheadAttention of those years ran it (bmm, softmax, dropout,
+ *   bmm).
+ * - Throughput: the predicted sentence pairs per second times 32, the
+ *   target tokens fairseq counts.
+ * - Strategy: data parallel over the row's GPUs, one step a batch (the
+ *   tables' rows state no --update-freq), Adam (fairseq's, apex's fused
+ *   kernel in mixed precision); fp32, TF32, or mixed = fp16 math with
+ *   fp32 master weights.
+ *
+ * LIMITATIONS
+ * - The 2022 README trains with --fuse-dropout-add, --fuse-relu-dropout
+ *   and --fuse-layer-norm; the rows are costed without element-wise
+ *   fusion, as one model serves the 2020 and 2022 code.
+ * - No host dispatch time: this stack's was never measured.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate/cal.h"
+#include "core/banned.h"
+
+/* The tokens of a sentence as costed (see the head). */
+#define NMT_SEQ 32
+
+/*
+ * The tokens per GPU of a row at precision p: "A/B" gives A in mixed
+ * precision and B in fp32 or TF32, one number both; 0 when the text is
+ * neither or a count is not a whole number of sentences.
+ */
+static int64_t nmt_tokens(const char *text, enum dlsim_precision p)
+{
+	long long a = 0, b = 0, t;
+	char tail;
+
+	if (sscanf(text, "%lld/%lld%c", &a, &b, &tail) == 2)
+		t = p == DLSIM_FP16 ? a : b;
+	else if (sscanf(text, "%lld%c", &a, &tail) == 1)
+		t = a;
+	else
+		return 0;
+	return t >= NMT_SEQ && t <= (1LL << 30) && t % NMT_SEQ == 0 ? t : 0;
+}
+
+int cal_val_row_dle_transformer(const struct cal_vctx *v, struct cal_vrow *r)
+{
+	const char *gpu = cal_val_col(v, "gpu_type");
+	const char *dev = cal_val_dle_device(gpu);
+	int64_t gpus = cal_val_int(v, "gpus"), tokens;
+	struct model *m = NULL;
+	struct sim_strategy st;
+	struct sim_par_result res;
+	struct hw_system s;
+	struct hw_calib cal;
+	enum dlsim_precision p = DLSIM_FP32;
+	char spec[64], model[64];
+	int rc;
+
+	snprintf(r->what, sizeof(r->what), "transformer-big on %s x%lld "
+		 "batch %s tokens %s", gpu, (long long)gpus,
+		 cal_val_col(v, "batch_per_gpu"), cal_val_col(v, "precision"));
+	if (!dev)
+		return cal_val_skip(r, "GPU not mapped to the catalog");
+	if (cal_val_dle_precision(cal_val_col(v, "precision"), &p))
+		return cal_val_skip(r, "precision not fp32, tf32 or mixed");
+	tokens = nmt_tokens(cal_val_col(v, "batch_per_gpu"), p);
+	if (!(gpus > 0 && tokens > 0))
+		return cal_val_skip(r, "GPUs or tokens per GPU not usable");
+	snprintf(r->what, sizeof(r->what), "transformer-big on %s x%lld %lld "
+		 "tokens a GPU %s", gpu, (long long)gpus, (long long)tokens,
+		 cal_val_col(v, "precision"));
+	snprintf(spec, sizeof(spec), "%sx%lld", dev, (long long)gpus);
+	if (cal_val_system(v, spec, &s, &cal))
+		return cal_val_skip(r, "no such system in the catalog");
+	snprintf(model, sizeof(model), "transformer-big:seq=%d,vocab=33712,unfused=1",
+		 NMT_SEQ);
+	if (model_resolve(model, &m, NULL))
+		return cal_val_skip(r, "the model does not build");
+	sim_strategy_init(&st);
+	st.dp = gpus;
+	st.micro_batch = tokens / NMT_SEQ;
+	st.global_batch = st.micro_batch * gpus;
+	rc = sim_parallel_predict(m, &s, p, SIM_OPT_ADAM, &st, &res, NULL);
+	model_free(m);
+	if (rc)
+		return cal_val_skip(r, "the strategy is refused");
+	r->measured = cal_val_num(v, "value");
+	r->predicted = res.samples_per_s * NMT_SEQ;
+	return 0;
+}
