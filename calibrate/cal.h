@@ -436,10 +436,11 @@ int cal_val_row_dle_bert(const struct cal_vctx *v, struct cal_vrow *r);
 const char *cal_val_dle_device(const char *gpu_type);
 int cal_val_dle_precision(const char *text, enum dlsim_precision *p);
 
-/* DeepLearningExamples' PyTorch Transformer, tokens/s
+/* DeepLearningExamples' PyTorch Transformer and GNMT, tokens/s
  * (cal_validate_nmt.c). */
 int cal_val_row_dle_transformer(const struct cal_vctx *v,
 				struct cal_vrow *r);
+int cal_val_row_dle_gnmt(const struct cal_vctx *v, struct cal_vrow *r);
 
 /* The text of a file of data/validation/ compiled into dlsim, named by
  * the end of its path ("wikipedia_seq512_histogram.csv"), and its size in

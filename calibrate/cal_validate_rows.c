@@ -678,6 +678,9 @@ const struct cal_val_set_def cal_val_sets[] = {
 	  "DeepLearningExamples: Transformer big on WMT14 En-De (PyTorch, "
 	  "fairseq) on V100 and A100, 1-16 GPUs", "tokens/s",
 	  cal_val_row_dle_transformer, 0, NULL },
+	{ "dle_gnmt", "dle_gnmt.csv", "NVIDIA DeepLearningExamples: GNMT v2 "
+	  "on WMT16 En-De (PyTorch) on V100, 1-16 GPUs", "tokens/s",
+	  cal_val_row_dle_gnmt, 0, NULL },
 	{ "megatron", "megatron.csv", "Megatron-LM Table 1: GPT 1.7B-1T on "
 	  "32-3072 A100", "TFLOP/s/device", row_megatron, 0, NULL },
 	{ "korthikanti", "korthikanti.csv", "Korthikanti et al. 2022 Table 5: "

@@ -2,8 +2,9 @@
  * test_validate_text.c -- dlsim validate's sets read from CSV text
  * (cal_val_run_text): how a row of DeepLearningExamples' BERT becomes a
  * prediction (accumulation, the 2022 code's binned phase 2 and the
- * histogram behind it), and the damaged ImageNet records and kernel rows
- * a set skips with their reason.  The shipped record and the other sets'
+ * histogram behind it), a Transformer's or GNMT's row in tokens/s, and
+ * the damaged ImageNet records and kernel rows a set skips with their
+ * reason.  The shipped record and the other sets'
  * mappings are test_validate.c.
  */
 #include <math.h>
@@ -413,6 +414,56 @@ START_TEST(validate_transformer_rows_map_tokens)
 }
 END_TEST
 
+/*
+ * DeepLearningExamples' GNMT rows: a batch of sentences a GPU, in pairs
+ * of 32 tokens, and the trainer's Tok/s counting source and target: the
+ * prediction is the pairs a second times 64 (4 V100s, 128 pairs each,
+ * fp16, Adam).  The 2018 rows (no GPU, no batch), a TF32 row and one
+ * without its batch are skipped with their reason.
+ */
+START_TEST(validate_gnmt_rows_map_sentences)
+{
+#define GNMT_ROW(gpu, n, b, p) "PyTorch,Translation/GNMT,h,s," gpu ",," n \
+	"," b ",,,,," p ",throughput,100,tokens/s,1,c,d,d,t\n"
+	static const char rows[] = DLE_HEAD
+		GNMT_ROW("V100-16GB", "4", "128", "mixed")
+		GNMT_ROW("", "1", "", "mixed")
+		GNMT_ROW("V100-16GB", "1", "128", "tf32")
+		GNMT_ROW("V100-16GB", "1", "", "fp32");
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	static struct cal_val_set out;
+	struct model *m = NULL;
+	struct sim_options o;
+	struct sim_result res;
+	struct hw_system s;
+
+	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
+	run_set_text("dle_gnmt", rows, sizeof(rows) - 1, cat, &out);
+	ck_assert_int_eq(out.rows, 1);
+	ck_assert_str_eq(out.row[0].what, "gnmt on V100-16GB x4 batch 128 "
+			 "mixed");
+	ck_assert(hw_system_resolve(cat, "v100x4", &s, NULL) == DLSIM_OK);
+	ck_assert(model_resolve("gnmt:seq=32", &m, NULL) == DLSIM_OK);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP16;
+	o.batch_per_device = 128;
+	o.optimizer = SIM_OPT_ADAM;
+	ck_assert(sim_predict(m, &s, &o, &res, NULL) == DLSIM_OK);
+	ck_assert_rel(out.row[0].predicted, res.throughput * 64.0, 1e-12);
+	ck_assert_int_eq(out.skipped, 3);
+	ck_assert(val_has_reason(&out, "GPU not mapped", 1));
+	ck_assert(val_has_reason(&out, "precision not fp32 or mixed", 1));
+	ck_assert(val_has_reason(&out, "GPUs or batch not usable", 1));
+	sim_result_release(&res);
+	model_free(m);
+	free(out.row);
+	hw_catalog_free(cat);
+#undef GNMT_ROW
+}
+END_TEST
+
 #undef DLE_HEAD
 
 Suite *suite_validate_text(void)
@@ -427,6 +478,7 @@ Suite *suite_validate_text(void)
 	tcase_add_test(c, validate_bert_bins_the_2022_phase_2);
 	tcase_add_test(c, validate_bert_bin_shares_refuse_damaged_text);
 	tcase_add_test(c, validate_transformer_rows_map_tokens);
+	tcase_add_test(c, validate_gnmt_rows_map_sentences);
 	suite_add_tcase(s, c);
 	return s;
 }
