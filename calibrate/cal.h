@@ -447,18 +447,6 @@ int cal_val_row_dle_gnmt(const struct cal_vctx *v, struct cal_vrow *r);
  * *size; NULL when none is.  Not NUL-terminated. */
 const char *cal_val_builtin(const char *name, size_t *size);
 
-/* The share of BERT phase-2 samples (Wikipedia, at most 512 tokens) in
- * each bin of 64 tokens, bin k holding lengths 64k+1 .. 64(k+1), from
- * wikipedia_seq512_histogram.csv (cal_validate_bert.c says whose): 0,
- * or -1 when the file is missing or a line of it is not "length,count"
- * with a length of 1-512. */
-#define CAL_BERT_BIN 64
-#define CAL_BERT_BINS 8
-int cal_bert_bin_shares(double share[CAL_BERT_BINS]);
-/* The same from the text (size bytes) of such a file. */
-int cal_bert_bin_shares_text(const char *text, size_t size,
-			     double share[CAL_BERT_BINS]);
-
 /* The ImageNet time-to-train records (cal_validate_imagenet.c). */
 int cal_val_row_imagenet(const struct cal_vctx *v, struct cal_vrow *r);
 

@@ -41,9 +41,10 @@
  *   Google's create_pretraining_data.py recipe from a Wikipedia dump, as
  *   LDDL's preprocessor makes its own from another dump: the document
  *   lengths, not the code, set the mix.  The step's time is the shares'
- *   mean of the bins' step times; padding to a bin's top, not to the
- *   batch's longest sequence, overstates a micro-batch of 4 by about 2.5%
- *   and one of 32 by 0.1% (the histogram's expected maximum).
+ *   mean of the bins' step times (sim_binned_predict, as `dlsim predict
+ *   --seq-lengths` runs it); padding to a bin's longest sequence, not to
+ *   the batch's, overstates a micro-batch of 4 by about 2.5% and one of
+ *   32 by 0.1% (the histogram's expected maximum).
  * - No host dispatch time.  Issue 6's rule would allow the stack's to be
  *   fitted on every fifth row, and it was tried with tools/
  *   fit_dispatch.py's method: the optimum moved from 124 to 148 us when
@@ -145,6 +146,41 @@ static int bert_step(int64_t seq, const struct hw_system *s,
 	return 0;
 }
 
+/* Phase 2's sequence length, and the bins LDDL batches it in. */
+#define BERT_PHASE2_SEQ 512
+#define BERT_BIN 64
+
+/*
+ * The 2022 code's phase-2 step: the bins of wikipedia_seq512_histogram.
+ * csv (model_seq_bins_read) predicted as one strategy each and mixed
+ * (sim_binned_predict): samples/s into *samples_per_s; 0, -1 when the
+ * histogram is missing or damaged, 1 when a bin's prediction fails.
+ */
+static int bert_binned(const struct hw_system *s, enum dlsim_precision p,
+		       const struct sim_strategy *st, double *samples_per_s)
+{
+	struct model_seq_bins bins;
+	struct sim_binned res;
+	struct sim_options o;
+	size_t size;
+	const char *text = cal_val_builtin("wikipedia_seq512_histogram.csv",
+					   &size);
+
+	if (!text || model_seq_bins_read(text, size, "wikipedia_seq512_"
+					 "histogram.csv", BERT_BIN, &bins,
+					 NULL))
+		return -1;
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.precision = p;
+	o.optimizer = SIM_OPT_LAMB;
+	if (sim_binned_predict("bert-large:vocab=30528,unfused=1", s, &o, st,
+			       &bins, &res, NULL))
+		return 1;
+	*samples_per_s = res.samples_per_s;
+	return 0;
+}
+
 /* 1 for a row of the binned phase 2: 512 tokens, first published in
  * 2022 or later (the file head); a date not YYYY-MM-DD is not. */
 static int binned(const struct cal_vctx *v, int64_t seq)
@@ -152,52 +188,9 @@ static int binned(const struct cal_vctx *v, int64_t seq)
 	int year, month, day;
 	char tail;
 
-	return seq == CAL_BERT_BIN * CAL_BERT_BINS &&
+	return seq == BERT_PHASE2_SEQ &&
 	       sscanf(cal_val_col(v, "first_seen_date"), "%4d-%2d-%2d%c",
 		      &year, &month, &day, &tail) == 3 && year >= 2022;
-}
-
-int cal_bert_bin_shares_text(const char *text, size_t size,
-			     double share[CAL_BERT_BINS])
-{
-	double count[CAL_BERT_BINS] = { 0 }, total = 0.0;
-	size_t at = 0;
-	int k, line = 0;
-
-	while (at < size) {
-		const char *end = memchr(text + at, '\n', size - at);
-		size_t n = end ? (size_t)(end - (text + at)) : size - at;
-		char buf[256];
-		long long len, c;
-
-		if (line++ > 0) {       /* the first is the header */
-			if (n >= sizeof(buf))
-				return -1;
-			memcpy(buf, text + at, n);
-			buf[n] = '\0';
-			if (sscanf(buf, "%lld,%lld,", &len, &c) != 2 ||
-			    len < 1 || len > CAL_BERT_BIN * CAL_BERT_BINS ||
-			    c < 0)
-				return -1;
-			count[(len - 1) / CAL_BERT_BIN] += (double)c;
-			total += (double)c;
-		}
-		at += n + 1;
-	}
-	if (!(total > 0.0))
-		return -1;
-	for (k = 0; k < CAL_BERT_BINS; k++)
-		share[k] = count[k] / total;
-	return 0;
-}
-
-int cal_bert_bin_shares(double share[CAL_BERT_BINS])
-{
-	size_t size;
-	const char *text = cal_val_builtin("wikipedia_seq512_histogram.csv",
-					   &size);
-
-	return text ? cal_bert_bin_shares_text(text, size, share) : -1;
 }
 
 int cal_val_row_dle_bert(const struct cal_vctx *v, struct cal_vrow *r)
@@ -211,9 +204,9 @@ int cal_val_row_dle_bert(const struct cal_vctx *v, struct cal_vrow *r)
 	struct hw_system s;
 	struct hw_calib cal;
 	enum dlsim_precision p = DLSIM_FP32;
-	double share[CAL_BERT_BINS], step_s = 0.0;
+	double step_s = 0.0;
 	char spec[64];
-	int rc, k;
+	int rc;
 
 	snprintf(r->what, sizeof(r->what), "bert-large seq %lld on %s x%lld "
 		 "batch %lld %s", (long long)seq, gpu, (long long)gpus,
@@ -238,23 +231,19 @@ int cal_val_row_dle_bert(const struct cal_vctx *v, struct cal_vrow *r)
 	st.dp = gpus;
 	st.micro_batch = batch / steps;
 	st.global_batch = batch * gpus;
-	if (!binned(v, seq))
+	if (binned(v, seq)) {
+		rc = bert_binned(&s, p, &st, &r->predicted);
+		if (rc < 0)
+			return cal_val_skip(r, "wikipedia_seq512_histogram.csv "
+					    "is missing or damaged");
+	} else {
 		rc = bert_step(seq, &s, p, &st, &step_s);
-	else if (cal_bert_bin_shares(share))
-		return cal_val_skip(r, "wikipedia_seq512_histogram.csv is "
-				    "missing or damaged");
-	else
-		for (k = 0, rc = 0, step_s = 0.0; !rc && k < CAL_BERT_BINS;
-		     k++) {
-			double t;
-
-			rc = bert_step((k + 1) * CAL_BERT_BIN, &s, p, &st, &t);
-			step_s += share[k] * t;
-		}
+		if (rc < 0)
+			return cal_val_skip(r, "the model does not build");
+		r->predicted = (double)st.global_batch / step_s;
+	}
 	if (rc)
-		return cal_val_skip(r, rc < 0 ? "the model does not build" :
-				    "the strategy is refused");
+		return cal_val_skip(r, "the strategy is refused");
 	r->measured = cal_val_num(v, "value");
-	r->predicted = (double)st.global_batch / step_s;
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "core/core.h"
 #include "core/banned.h"
 
 static const struct cli_option options[] = {
@@ -33,6 +34,12 @@ static const struct cli_option options[] = {
 	  "(1/8760 to 1000)" },
 	{ "record", NULL, CLI_FLAG,
 	  "store the prediction in the database (an existing one, or --db)" },
+	{ "seq-lengths", "CSV", CLI_STRING,
+	  "sequences of many lengths: a histogram (length,count lines), "
+	  "each batch from one bin, padded to its longest (a zoo model with "
+	  "a seq key)" },
+	{ "seq-bin", "W", CLI_COUNT,
+	  "with --seq-lengths: tokens a bin spans (default 64, LDDL's)" },
 	{ "help", NULL, CLI_FLAG, "this text" },
 	{ NULL, NULL, CLI_FLAG, NULL }
 };
@@ -348,6 +355,76 @@ static int predict_parallel(const struct cli_command *cmd,
 }
 
 /* ---------------------------------------------------------------- */
+/* --seq-lengths                                                     */
+/* ---------------------------------------------------------------- */
+
+/* The options a step over many lengths does not take. */
+static int refuse_with_lengths(const struct cli_command *cmd,
+			       const struct cli_values *v,
+			       struct dlsim_err *err)
+{
+	static const char *const no[] = {
+		"layers", "trace", "record", "epochs", "dataset-size",
+		"price-per-device-hour", "years", NULL
+	};
+	int i;
+
+	if (!v->set[cli_opt(cmd, "seq-lengths")])
+		return v->set[cli_opt(cmd, "seq-bin")] ?
+		       dlsim_err_set(err, DLSIM_EINVAL, "--seq-bin needs "
+				     "--seq-lengths") : DLSIM_OK;
+	for (i = 0; no[i]; i++)
+		if (v->set[cli_opt(cmd, no[i])])
+			return dlsim_err_set(err, DLSIM_EINVAL, "--%s is not "
+					     "available with --seq-lengths",
+					     no[i]);
+	return DLSIM_OK;
+}
+
+/* Predict over the histogram --seq-lengths names: the strategy's step
+ * with par, else the data-parallel one. */
+static int predict_binned(const struct cli_command *cmd,
+			  const struct cli_values *v,
+			  const struct sim_options *o,
+			  const struct hw_system *s,
+			  const struct sim_strategy *st, int par,
+			  int auto_pick, enum report_format fmt,
+			  struct dlsim_err *err)
+{
+	const char *path = v->str[cli_opt(cmd, "seq-lengths")];
+	int i = cli_opt(cmd, "seq-bin");
+	struct model_seq_bins *bins = NULL;
+	struct sim_binned *r = NULL;
+	struct sim_options po = *o;
+	char *text = NULL;
+	size_t len;
+	int rc;
+
+	if (auto_pick)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--strategy auto is "
+				     "not available with --seq-lengths (name "
+				     "the strategy)");
+	bins = malloc(sizeof(*bins));
+	r = malloc(sizeof(*r));
+	if (!bins || !r)
+		rc = dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	else if (!(rc = core_read_file(path, &text, &len, err)) &&
+		 !(rc = model_seq_bins_read(text, len, path,
+					    v->set[i] ? v->count[i] : 64,
+					    bins, err)) &&
+		 !(rc = par ? par_setup(cmd, v, o, s, &po.precision,
+					&po.optimizer, err) : DLSIM_OK) &&
+		 !(rc = sim_binned_predict(v->positional[0], s, &po,
+					   par ? st : NULL, bins, r, err)))
+		rc = report_binned(stdout, fmt, v->positional[0], s, path, r,
+				   err);
+	free(text);
+	free(r);
+	free(bins);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- */
 /* The command                                                       */
 /* ---------------------------------------------------------------- */
 
@@ -384,6 +461,7 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	want_record = v.set[cli_opt(cmd, "record")];
 	if (model_resolve(v.positional[0], &m, &err) ||
 	    refuse_with_strategy(cmd, &v, m, &err) ||
+	    refuse_with_lengths(cmd, &v, &err) ||
 	    record_create(cmd, &v, &err) ||
 	    cli_calib_open(cmd, &v, &src, &err) ||
 	    (want_record &&
@@ -393,6 +471,10 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	    cli_strategy(cmd, &v, &o, m, sys->n_devices, &st, &par,
 			 &auto_pick, &err))
 		rc = cli_fail(cmd, &err);
+	else if (v.set[cli_opt(cmd, "seq-lengths")])
+		rc = predict_binned(cmd, &v, &o, sys, &st, par, auto_pick, fmt,
+				    &err) ?
+		     cli_fail(cmd, &err) : cli_finish(cmd, CLI_OK);
 	else if (par)
 		rc = predict_parallel(cmd, &v, &o, m, sys, &st, auto_pick, fmt,
 				      &err) ? cli_fail(cmd, &err) :

@@ -482,6 +482,53 @@ struct model {
 /* Free a model and everything it owns; NULL is a no-op. */
 void model_free(struct model *m);
 
+/* ---- Sequences of many lengths (models/model_seqhist.c) ---- */
+
+#define MODEL_SEQ_MAX_LENGTH ((int64_t)1 << 24)   /* the zoo's seq key */
+#define MODEL_SEQ_MAX_BINS 256
+
+/*
+ * A histogram of sequence lengths cut into bins of `width` tokens, as a
+ * loader that batches sequences of a bin together and pads each batch to
+ * its longest sequence runs it (NVIDIA's LDDL: bins of 64).  Only the
+ * bins that hold a sequence are kept, in order of length.
+ */
+struct model_seq_bins {
+	int64_t width;                           /* tokens a bin spans */
+	int n;                                   /* bins kept */
+	int64_t padded[MODEL_SEQ_MAX_BINS];      /* bin i's longest length:
+						    what its batches are
+						    padded to */
+	double share[MODEL_SEQ_MAX_BINS];        /* of the sequences */
+	double sequences;                        /* counted */
+	double mean_length;                      /* tokens, unpadded */
+	double mean_padded;                      /* the shares' mean of
+						    padded */
+	int64_t longest;
+};
+
+/*
+ * Read a histogram (CSV text of size bytes, called name in errors: a
+ * header whose first columns are "length" and "count" or "sequences",
+ * then LENGTH,COUNT lines, further columns ignored) into bins of width
+ * tokens.  Errors are one line, "NAME:LINE: what (got ...)":
+ * DLSIM_EPARSE for a line that is not that or a histogram with no
+ * sequence, DLSIM_ERANGE for more than MODEL_SEQ_MAX_BINS bins,
+ * DLSIM_EINVAL for a width outside 1 .. MODEL_SEQ_MAX_LENGTH.
+ */
+int model_seq_bins_read(const char *text, size_t size, const char *name,
+			int64_t width, struct model_seq_bins *out,
+			struct dlsim_err *err);
+
+/*
+ * model_resolve() of a zoo model string with its seq key set to seq
+ * (replacing one the string gives): "bert-large" at 64 is
+ * "bert-large:seq=64".  A YAML model is refused (DLSIM_EINVAL), as is a
+ * family without a seq key (model_zoo_build's error).
+ */
+int model_resolve_seq(const char *arg, int64_t seq, struct model **out,
+		      struct dlsim_err *err);
+
 /*
  * Build a model from the zoo by name (see model_zoo_names()), or from a
  * family with its keys: "NAME:key=value,..." (gpt, bert, t5,
@@ -1589,6 +1636,44 @@ int sim_parallel_predict(const struct model *m, const struct hw_system *s,
 			 const struct sim_strategy *st,
 			 struct sim_par_result *r, struct dlsim_err *err);
 
+/* ---- Sequences of many lengths (sim_binned.c) ---- */
+
+/* A step over a histogram's bins (model_seq_bins). */
+struct sim_binned {
+	int n;                                     /* bins */
+	int64_t width;                             /* tokens a bin spans */
+	int64_t padded[MODEL_SEQ_MAX_BINS];        /* bin i's length */
+	double share[MODEL_SEQ_MAX_BINS];          /* of the sequences */
+	double bin_step_time_s[MODEL_SEQ_MAX_BINS];  /* a step of bin i */
+	double sequences;                          /* in the histogram */
+	int64_t global_batch;                      /* samples a step */
+	double step_time_s;                        /* the shares' mean */
+	double samples_per_s;                      /* global batch / it */
+	double tokens_per_s;                       /* unpadded: samples/s x
+						      mean length */
+	double mean_length, mean_padded;           /* tokens a sample */
+	double padding;                            /* of the tokens
+						      computed */
+	double memory_bytes, capacity_bytes;       /* per device, the
+						      longest bin's */
+	int fits;                                  /* the longest bin's */
+};
+
+/*
+ * Predict a training step over sequences of many lengths: model_arg (a
+ * zoo model string with a seq key) rebuilt at each bin's padded length
+ * (model_resolve_seq) and predicted on s, with st the strategy's step
+ * (sim_parallel_predict at o's precision and optimizer), without it the
+ * data-parallel step of o (sim_predict); the step is the bins' mean in
+ * their shares.  On failure *out is zeroed and err says why (the first
+ * bin that failed: its model or its prediction).
+ */
+int sim_binned_predict(const char *model_arg, const struct hw_system *s,
+		       const struct sim_options *o,
+		       const struct sim_strategy *st,
+		       const struct model_seq_bins *b, struct sim_binned *out,
+		       struct dlsim_err *err);
+
 /* ---- Choosing a strategy (sim_plan.c) ---- */
 
 enum sim_objective {
@@ -2468,6 +2553,21 @@ int report_prediction(FILE *f, enum report_format fmt, const struct model *m,
 int report_parallel(FILE *f, enum report_format fmt, const struct model *m,
 		    const struct hw_system *s, const struct sim_par_result *r,
 		    struct dlsim_err *err);
+
+/*
+ * A step over sequences of many lengths (sim_binned_predict) of model
+ * (its string) on s, from the histogram file named histogram: a table
+ * (the histogram, the mixed step, the memory of the longest bin, then
+ * each bin's padded length, share and step), CSV (one row a bin:
+ * bin,padded_tokens,share,step_time_s) or JSON {"model", "hardware",
+ * "histogram", "sequences", "bin_tokens", "mean_length", "mean_padded",
+ * "padding", "global_batch", "step_time_s", "samples_per_s",
+ * "tokens_per_s", "memory_bytes", "fits", "bins": [{"padded_tokens",
+ * "share", "step_time_s"}]} (report_binned.c).  DLSIM_EIO when f fails.
+ */
+int report_binned(FILE *f, enum report_format fmt, const char *model,
+		  const struct hw_system *s, const char *histogram,
+		  const struct sim_binned *r, struct dlsim_err *err);
 
 /*
  * dlsim validate's record (cal_validate) as a table (per set, then its

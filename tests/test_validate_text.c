@@ -189,27 +189,38 @@ START_TEST(validate_bert_bins_the_2022_phase_2)
 		BERT_ROW("512", "2021-11-06")
 		BERT_ROW("128", "2022-03-02")
 		BERT_ROW("512", "2022-03-02x");
-	static const double count[CAL_BERT_BINS] = {
+	static const double count[8] = {
 		2863079, 3150804, 1855542, 1349565, 1050206, 859509, 722518,
 		4428329 };
 	struct dlsim_err err = { 0, "" };
 	struct hw_catalog *cat = NULL;
 	static struct cal_val_set out;
-	double share[CAL_BERT_BINS], t[CAL_BERT_BINS + 1], mix = 0.0;
+	static struct model_seq_bins bins;
+	double share[8], t[8 + 1], mix = 0.0;
 	struct hw_system s;
+	size_t size;
+	const char *text = cal_val_builtin("wikipedia_seq512_histogram.csv",
+					   &size);
 	int k;
 
-	ck_assert_int_eq(cal_bert_bin_shares(share), 0);
-	for (k = 0; k < CAL_BERT_BINS; k++)
+	ck_assert_ptr_nonnull(text);
+	ck_assert_int_eq(model_seq_bins_read(text, size, "h.csv", 64, &bins,
+					     &err), DLSIM_OK);
+	ck_assert_int_eq(bins.n, 8);
+	ck_assert(bins.sequences == 16279552.0);
+	for (k = 0; k < 8; k++) {
+		share[k] = bins.share[k];
+		ck_assert_int_eq(bins.padded[k], 64 * (k + 1));
 		ck_assert_rel(share[k], count[k] / 16279552.0, 1e-12);
+	}
 	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
 	ck_assert(hw_system_resolve(cat, "a100x1", &s, NULL) == DLSIM_OK);
 	/* t[k]: micro-batch 32 of 4096, fp16, FusedLAMB, at 64 (k + 1)
 	 * tokens; t[8] the 128-token step */
-	for (k = 0; k <= CAL_BERT_BINS; k++) {
-		t[k] = bert_step_time(&s, k < CAL_BERT_BINS ? 64 * (k + 1) :
-				      128, 32, 4096);
-		if (k < CAL_BERT_BINS)
+	for (k = 0; k <= 8; k++) {
+		t[k] = bert_step_time(&s, k < 8 ? 64 * (k + 1) : 128, 32,
+				      4096);
+		if (k < 8)
 			mix += share[k] * t[k];
 	}
 	run_set_text("dle_bert", rows, sizeof(rows) - 1, cat, &out);
@@ -224,47 +235,6 @@ START_TEST(validate_bert_bins_the_2022_phase_2)
 	free(out.row);
 	hw_catalog_free(cat);
 #undef BERT_ROW
-}
-END_TEST
-
-/*
- * The bins' shares are read from "length,sequences,..." lines after a
- * header; a length outside 1-512, a negative or missing count, a line
- * too long to be one, or no sequence at all is refused.
- */
-START_TEST(validate_bert_bin_shares_refuse_damaged_text)
-{
-	static const char good[] = "length,sequences,source\n1,1,s\n64,1,s\n"
-				   "65,2,s\n512,4,s";
-	static const char *const bad[] = {
-		"length,sequences,source\n0,1,s\n",
-		"length,sequences,source\n513,1,s\n",
-		"length,sequences,source\n5,-1,s\n",
-		"length,sequences,source\n5\n",
-		"length,sequences,source\nabc,1,s\n",
-		"length,sequences,source\n5,0,s\n",
-		"length,sequences,source\n",
-		NULL,
-	};
-	double share[CAL_BERT_BINS];
-	char long_line[400];
-	int i;
-
-	ck_assert_int_eq(cal_bert_bin_shares_text(good, sizeof(good) - 1,
-						  share), 0);
-	ck_assert_rel(share[0], 2.0 / 8.0, 1e-15);
-	ck_assert_rel(share[1], 2.0 / 8.0, 1e-15);
-	ck_assert(share[2] == 0.0 && share[6] == 0.0);
-	ck_assert_rel(share[7], 4.0 / 8.0, 1e-15);
-	for (i = 0; bad[i]; i++)
-		ck_assert_msg(cal_bert_bin_shares_text(bad[i], strlen(bad[i]),
-						       share) == -1,
-			      "accepted: %s", bad[i]);
-	memset(long_line, '1', sizeof(long_line));
-	memcpy(long_line, "h\n", 2);
-	ck_assert_int_eq(cal_bert_bin_shares_text(long_line,
-						  sizeof(long_line), share),
-			 -1);
 }
 END_TEST
 
@@ -476,7 +446,6 @@ Suite *suite_validate_text(void)
 	tcase_add_test(c, validate_skips_damaged_kernel_rows);
 	tcase_add_test(c, validate_bert_rows_map_accumulation);
 	tcase_add_test(c, validate_bert_bins_the_2022_phase_2);
-	tcase_add_test(c, validate_bert_bin_shares_refuse_damaged_text);
 	tcase_add_test(c, validate_transformer_rows_map_tokens);
 	tcase_add_test(c, validate_gnmt_rows_map_sentences);
 	suite_add_tcase(s, c);

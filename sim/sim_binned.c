@@ -1,0 +1,119 @@
+/*
+ * sim_binned.c -- a step over sequences of many lengths: each bin of a
+ * histogram (model_seqhist.c) costed at its padded length, and the bins
+ * mixed in their shares.
+ *
+ * HOW
+ * A loader that batches sequences of one bin together (NVIDIA's LDDL)
+ * draws bin i's batch as often as bin i holds sequences, so over an
+ * epoch the mean step is the shares' mean of the bins' steps, sum_i
+ * share_i t_i, and a step still carries the global batch: samples/s is
+ * that batch over the mean step, and the tokens it trains are the
+ * histogram's mean length a sample (padding trains nothing).  Each bin's
+ * step is a whole prediction of the model rebuilt at that length
+ * (model_resolve_seq): the data-parallel step of sim_predict, or the
+ * strategy's of sim_parallel_predict.  Memory is the longest bin's, which
+ * a run must hold.
+ *
+ * LIMITATIONS
+ * - Every bin's batch holds the same number of sequences, as LDDL's and
+ *   BERT's do; fairseq's --max-tokens batches, which hold more of the
+ *   short ones, are a fixed token count instead (one length, the mean).
+ * - Pipeline stages see one bin at a time: a step's micro-batches do not
+ *   mix lengths.
+ */
+#include <string.h>
+
+#include "dlsim.h"
+#include "core/banned.h"
+
+/* What one bin's prediction gives the mix. */
+struct bin_out {
+	double step_s, memory_bytes, capacity_bytes;
+	int64_t global_batch;
+	int fits;
+};
+
+/* Predict model_arg at seq tokens: the strategy's step with st, else the
+ * data-parallel step of o. */
+static int bin_step(const char *arg, int64_t seq, const struct hw_system *s,
+		    const struct sim_options *o, const struct sim_strategy *st,
+		    struct bin_out *b, struct dlsim_err *err)
+{
+	struct model *m = NULL;
+	int rc = model_resolve_seq(arg, seq, &m, err);
+
+	if (rc)
+		return rc;
+	if (st) {
+		struct sim_par_result r;
+
+		rc = sim_parallel_predict(m, s, o->precision, o->optimizer, st,
+					  &r, err);
+		if (!rc) {
+			b->step_s = r.step_time_s;
+			b->memory_bytes = r.memory.total_bytes;
+			b->capacity_bytes = r.memory.capacity_bytes;
+			b->global_batch = r.strategy.global_batch;
+			b->fits = r.fits;
+		}
+	} else {
+		struct sim_result r;
+
+		rc = sim_predict(m, s, o, &r, err);
+		if (!rc) {
+			b->step_s = r.step_time_s;
+			b->memory_bytes = r.memory.total_bytes;
+			b->capacity_bytes = r.memory.capacity_bytes;
+			b->global_batch = r.global_batch;
+			b->fits = r.fits;
+		}
+		sim_result_release(&r);
+	}
+	model_free(m);
+	return rc;
+}
+
+int sim_binned_predict(const char *model_arg, const struct hw_system *s,
+		       const struct sim_options *o,
+		       const struct sim_strategy *st,
+		       const struct model_seq_bins *b, struct sim_binned *out,
+		       struct dlsim_err *err)
+{
+	struct bin_out bo;
+	double mean = 0.0;
+	int i, rc;
+
+	memset(out, 0, sizeof(*out));
+	if (b->n < 1 || b->n > MODEL_SEQ_MAX_BINS || !(b->mean_padded > 0.0))
+		return dlsim_err_set(err, DLSIM_EINVAL, "sequence bins: %d "
+				     "bins (1 to %d)", b->n,
+				     MODEL_SEQ_MAX_BINS);
+	for (i = 0; i < b->n; i++) {
+		if ((rc = bin_step(model_arg, b->padded[i], s, o, st, &bo,
+				   err))) {
+			memset(out, 0, sizeof(*out));
+			return rc;
+		}
+		out->padded[i] = b->padded[i];
+		out->share[i] = b->share[i];
+		out->bin_step_time_s[i] = bo.step_s;
+		mean += b->share[i] * bo.step_s;
+		if (b->padded[i] == b->longest) {
+			out->memory_bytes = bo.memory_bytes;
+			out->capacity_bytes = bo.capacity_bytes;
+			out->fits = bo.fits;
+		}
+		out->global_batch = bo.global_batch;
+	}
+	out->n = b->n;
+	out->width = b->width;
+	out->sequences = b->sequences;
+	out->step_time_s = mean;
+	out->samples_per_s = (double)out->global_batch / mean;
+	out->tokens_per_s = out->samples_per_s * b->mean_length;
+	out->mean_length = b->mean_length;
+	out->mean_padded = b->mean_padded;
+	out->padding = 1.0 - b->mean_length / b->mean_padded;
+	return DLSIM_OK;
+}

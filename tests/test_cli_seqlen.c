@@ -1,0 +1,137 @@
+/*
+ * test_cli_seqlen.c -- `dlsim predict --seq-lengths`: a step over the
+ * bins of a histogram of sequence lengths, in every format, and the input
+ * it refuses (cli/cmd_predict.c, reports/report_binned.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tests.h"
+#include "cli_util.h"
+
+#define GPT "gpt:layers=2,hidden=256,heads=4,vocab=1000,seq=2048"
+#define SMALL "--seq-lengths tests/data/seqlen/small.csv --seq-bin 128"
+
+/* The step `predict` gives GPT at seq tokens, batch 8 on two V100s. */
+static double step_at(int seq)
+{
+	char args[256];
+	struct run r;
+
+	snprintf(args, sizeof(args), "predict gpt:layers=2,hidden=256,"
+		 "heads=4,vocab=1000,seq=%d --hw v100x2 --batch 8 "
+		 "--uncalibrated --format json", seq);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	return json_number(r.out, "step_time_s");
+}
+
+/*
+ * small.csv: three sequences of 100 tokens and one of 300, in bins of
+ * 128: bins padded to 100 and 300, shares 3/4 and 1/4, so the step is
+ * 0.75 t(100) + 0.25 t(300) of the steps `predict` gives at those
+ * lengths; samples/s is the global batch (16) over it, tokens/s that
+ * times the mean length (150); the histogram with one length, 100, is
+ * the step at 100 itself.
+ */
+START_TEST(cli_seq_lengths_mix_the_bins)
+{
+	double t100 = step_at(100), t300 = step_at(300), step;
+	struct run r;
+
+	step = 0.75 * t100 + 0.25 * t300;
+	run(&r, "predict " GPT " --hw v100x2 --batch 8 --uncalibrated "
+	    SMALL " --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_valid(r.out));
+	ck_assert_rel(json_number(r.out, "step_time_s"), step, 1e-12);
+	ck_assert_rel(json_number(r.out, "samples_per_s"), 16.0 / step,
+		      1e-12);
+	ck_assert_rel(json_number(r.out, "tokens_per_s"), 16.0 / step *
+		      150.0, 1e-12);
+	ck_assert(json_number(r.out, "mean_padded") == 150.0);
+	ck_assert(json_number(r.out, "bin_tokens") == 128.0);
+	ck_assert(json_has(r.out, "bins") && json_has(r.out, "fits"));
+	run(&r, "predict " GPT " --hw v100x2 --batch 8 --uncalibrated "
+	    "--seq-lengths tests/data/seqlen/one.csv --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_rel(json_number(r.out, "step_time_s"), t100, 1e-12);
+	/* the table names the mix and each bin; CSV a row a bin */
+	run(&r, "predict " GPT " --hw v100x2 --batch 8 --uncalibrated "
+	    SMALL);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "sequences of many lengths"));
+	ck_assert_ptr_nonnull(strstr(r.out, "2 of 128 tokens"));
+	run(&r, "predict " GPT " --hw v100x2 --batch 8 --uncalibrated "
+	    SMALL " --format csv");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "bin,padded_tokens,share,"
+				     "step_time_s\n1,100,0.75,"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\n2,300,0.25,"));
+}
+END_TEST
+
+/* With a strategy each bin is the strategy's step: data parallel over
+ * two V100s at micro-batch 8 is the same step as the data-parallel
+ * path's here (one bin, 100 tokens). */
+START_TEST(cli_seq_lengths_take_a_strategy)
+{
+	struct run r;
+
+	run(&r, "predict " GPT " --hw v100x2 --dp 2 --micro-batch 8 "
+	    "--global-batch 16 --uncalibrated --seq-lengths "
+	    "tests/data/seqlen/one.csv --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_number(r.out, "global_batch") == 16.0);
+	ck_assert(json_number(r.out, "step_time_s") > 0.0);
+}
+END_TEST
+
+/* Each refusal is one line on stderr and nothing on stdout: exit 2 for
+ * the command line's mistakes, 1 for a file that cannot be read or is
+ * damaged. */
+START_TEST(cli_seq_lengths_refuse_bad_input)
+{
+	struct run r;
+
+	run(&r, "predict " GPT " --hw v100 --seq-bin 64");
+	assert_one_error(&r, 2, "--seq-bin needs --seq-lengths");
+	run(&r, "predict " GPT " --hw v100 " SMALL " --layers");
+	assert_one_error(&r, 2, "--layers is not available with "
+			 "--seq-lengths");
+	run(&r, "predict " GPT " --hw v100 " SMALL " --record");
+	assert_one_error(&r, 2, "--record is not available");
+	run(&r, "predict " GPT " --hw v100 --seq-lengths "
+	    "tests/data/seqlen/no-such.csv");
+	assert_one_error(&r, 1, "tests/data/seqlen/no-such.csv");
+	run(&r, "predict " GPT " --hw v100 --seq-lengths "
+	    "tests/data/seqlen/bad-length.csv");
+	assert_one_error(&r, 1, "tests/data/seqlen/bad-length.csv:3: "
+			 "expected LENGTH,COUNT");
+	run(&r, "predict " GPT " --hw v100 " SMALL " --seq-bin 0");
+	ck_assert_int_ne(r.status, 0);
+	ck_assert(r.out[0] == '\0');
+	run(&r, "predict resnet50 --hw v100 " SMALL);
+	assert_one_error(&r, 2, "takes no keys");
+	run(&r, "predict configs/models/cifar-resnet8.yaml --hw v100 " SMALL);
+	assert_one_error(&r, 2, "a YAML model has one length");
+	run(&r, "predict " GPT " --hw v100x2 --strategy auto "
+	    "--global-batch 16 " SMALL);
+	assert_one_error(&r, 2, "--strategy auto is not available with "
+			 "--seq-lengths");
+}
+END_TEST
+
+Suite *suite_cli_seqlen(void)
+{
+	Suite *s = suite_create("cli_seqlen");
+	TCase *c = tcase_create("cli_seqlen");
+
+	tcase_set_timeout(c, 60);
+	tcase_add_test(c, cli_seq_lengths_mix_the_bins);
+	tcase_add_test(c, cli_seq_lengths_take_a_strategy);
+	tcase_add_test(c, cli_seq_lengths_refuse_bad_input);
+	suite_add_tcase(s, c);
+	return s;
+}

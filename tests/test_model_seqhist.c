@@ -1,0 +1,240 @@
+/*
+ * test_model_seqhist.c -- sequences of many lengths: a histogram read into
+ * bins (models/model_seqhist.c), a zoo model rebuilt at a length, and the
+ * step mixed over the bins (sim/sim_binned.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests.h"
+#include "dlsim.h"
+
+/* Lengths 3 (2 sequences), 5 (1), 64 (1) in bins of 4: bin 0 holds the
+ * two of 3, padded to 3 (its longest, not its top, 4); bin 1 the 5,
+ * padded to 5; bin 15 the 64.  Bins 2-14 are empty and left out.  Mean
+ * length (2 x 3 + 5 + 64) / 4 = 18.75; mean padded 0.5 x 3 + 0.25 x 5 +
+ * 0.25 x 64 = 18.75 too (every bin's longest is its only length). */
+START_TEST(seq_bins_keep_each_bins_longest)
+{
+	static const char text[] = "length,count,source\n3,2,a\n5,1,a\n"
+				   "7,0,a\n\n64,1,a\n";
+	struct model_seq_bins b;
+	struct dlsim_err err = { 0, "" };
+
+	ck_assert_int_eq(model_seq_bins_read(text, sizeof(text) - 1, "h.csv",
+					     4, &b, &err), DLSIM_OK);
+	ck_assert_int_eq(b.n, 3);
+	ck_assert_int_eq(b.width, 4);
+	ck_assert_int_eq(b.padded[0], 3);
+	ck_assert_int_eq(b.padded[1], 5);
+	ck_assert_int_eq(b.padded[2], 64);
+	ck_assert_rel(b.share[0], 0.5, 1e-15);
+	ck_assert_rel(b.share[1], 0.25, 1e-15);
+	ck_assert_rel(b.share[2], 0.25, 1e-15);
+	ck_assert(b.sequences == 4.0);
+	ck_assert_rel(b.mean_length, 18.75, 1e-15);
+	ck_assert_rel(b.mean_padded, 18.75, 1e-15);
+	ck_assert_int_eq(b.longest, 64);
+	/* one bin of 64: every sequence padded to 64 */
+	ck_assert_int_eq(model_seq_bins_read(text, sizeof(text) - 1, "h.csv",
+					     64, &b, &err), DLSIM_OK);
+	ck_assert_int_eq(b.n, 1);
+	ck_assert_int_eq(b.padded[0], 64);
+	ck_assert_rel(b.mean_padded, 64.0, 1e-15);
+	/* "sequences" may name the count; CRLF lines */
+	ck_assert_int_eq(model_seq_bins_read("length,sequences\r\n8,3\r\n",
+					     24, "h.csv", 8, &b, &err),
+			 DLSIM_OK);
+	ck_assert_int_eq(b.padded[0], 8);
+}
+END_TEST
+
+/* Each damaged histogram is refused with one line naming the file and
+ * the line. */
+START_TEST(seq_bins_refuse_damaged_text)
+{
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "len,count\n5,1\n", "h.csv:1: expected a header" },
+		{ "length,counts\n5,1\n", "h.csv:1: expected a header" },
+		{ "length,count\n0,1\n", "h.csv:2: expected LENGTH,COUNT" },
+		{ "length,count\n16777217,1\n", "h.csv:2:" },
+		{ "length,count\n5,-1\n", "h.csv:2:" },
+		{ "length,count\n5,1.5\n", "h.csv:2:" },
+		{ "length,count\n5\n", "h.csv:2:" },
+		{ "length,count\n5,\n", "h.csv:2:" },
+		{ "length,count\nabc,1\n", "h.csv:2:" },
+		{ "length,count\n5,99999999999999999\n", "h.csv:2:" },
+		{ "length,count\n5,0\n", "h.csv: no sequence counted" },
+		{ "length,count\n", "h.csv: no sequence counted" },
+		{ "length,count\n1,1\n2000,1\n", "h.csv:3: a length of 2000 "
+		  "makes more than 256 bins" },
+	};
+	struct model_seq_bins b;
+	char long_line[700];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct dlsim_err err = { 0, "" };
+
+		ck_assert_msg(model_seq_bins_read(bad[i].text,
+						  strlen(bad[i].text), "h.csv",
+						  4, &b, &err) != DLSIM_OK,
+			      "accepted: %s", bad[i].text);
+		ck_assert_msg(strstr(err.msg, bad[i].want) != NULL,
+			      "%s: '%s' lacks '%s'", bad[i].text, err.msg,
+			      bad[i].want);
+		ck_assert(b.n == 0);
+	}
+	{
+		struct dlsim_err err = { 0, "" };
+
+		memset(long_line, '1', sizeof(long_line));
+		memcpy(long_line, "length,count\n", 13);
+		ck_assert(model_seq_bins_read(long_line, sizeof(long_line),
+					      "h.csv", 4, &b, &err) ==
+			  DLSIM_EPARSE);
+		ck_assert_ptr_nonnull(strstr(err.msg, "h.csv:2: line longer"));
+		ck_assert(model_seq_bins_read("length,count\n5,1\n", 17,
+					      "h.csv", 0, &b, &err) ==
+			  DLSIM_EINVAL);
+	}
+}
+END_TEST
+
+/* A zoo model at another length: the seq key replaced or added, the
+ * other keys kept; a YAML file and a family without seq refused. */
+START_TEST(resolve_seq_replaces_the_length)
+{
+	struct model *m = NULL;
+	struct dlsim_err err = { 0, "" };
+
+	ck_assert_int_eq(model_resolve_seq("bert-large", 64, &m, &err),
+			 DLSIM_OK);
+	ck_assert_int_eq(m->tf.seq, 64);
+	ck_assert_int_eq(m->tf.vocab, 30522);
+	ck_assert_str_eq(m->name, "bert-large:seq=64");
+	model_free(m);
+	ck_assert_int_eq(model_resolve_seq("bert-large:seq=512,vocab=30528,"
+					   "unfused=1", 448, &m, &err),
+			 DLSIM_OK);
+	ck_assert_int_eq(m->tf.seq, 448);
+	ck_assert_int_eq(m->tf.vocab, 30528);
+	ck_assert_str_eq(m->name, "bert-large:vocab=30528,unfused=1,seq=448");
+	model_free(m);
+	ck_assert(model_resolve_seq("resnet50", 64, &m, &err) != DLSIM_OK);
+	ck_assert_ptr_null(m);
+	ck_assert_ptr_nonnull(strstr(err.msg, "takes no keys"));
+	{
+		struct dlsim_err e2 = { 0, "" }, e3 = { 0, "" };
+
+		ck_assert(model_resolve_seq("resnet:depth=50", 64, &m, &e2) !=
+			  DLSIM_OK);
+		ck_assert_ptr_nonnull(strstr(e2.msg, "unknown key 'seq'"));
+		ck_assert_int_eq(model_resolve_seq("nets/bert.yaml", 64, &m,
+						   &e3), DLSIM_EINVAL);
+		ck_assert_ptr_nonnull(strstr(e3.msg, "a YAML model has one "
+					     "length"));
+	}
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+/* The data-parallel step of a small GPT on one V100, batch 8, as
+ * sim_predict gives it at seq tokens; *mem its memory. */
+static double gpt_step(int64_t seq, double *mem, int64_t *gb)
+{
+	struct hw_catalog *cat = NULL;
+	struct hw_system s;
+	struct model *m = NULL;
+	struct sim_options o;
+	struct sim_result r;
+	char spec[128];
+	double t;
+
+	ck_assert(hw_catalog_load(NULL, &cat, NULL) == DLSIM_OK);
+	ck_assert(hw_system_resolve(cat, "v100x2", &s, NULL) == DLSIM_OK);
+	snprintf(spec, sizeof(spec), "gpt:layers=2,hidden=256,heads=4,"
+		 "vocab=1000,seq=%lld", (long long)seq);
+	ck_assert(model_zoo_build(spec, &m, NULL) == DLSIM_OK);
+	sim_options_init(&o);
+	o.batch_per_device = 8;
+	ck_assert(sim_predict(m, &s, &o, &r, NULL) == DLSIM_OK);
+	t = r.step_time_s;
+	*mem = r.memory.total_bytes;
+	*gb = r.global_batch;
+	sim_result_release(&r);
+	model_free(m);
+	hw_catalog_free(cat);
+	return t;
+}
+
+/*
+ * The mixed step: lengths 100 (3 sequences) and 300 (1) in bins of 128:
+ * bins padded to 100 and 300, shares 0.75 and 0.25, so the step is
+ * 0.75 t(100) + 0.25 t(300), samples/s the global batch (16) over it,
+ * tokens/s that times the mean length, (300 + 300) / 4 = 150, padding 0
+ * (each bin's one length), and the memory the 300-token bin's.  A model
+ * without a seq key fails, the result zeroed.
+ */
+START_TEST(binned_step_is_the_shares_mean)
+{
+	static const char text[] = "length,count\n100,3\n300,1\n";
+	struct model_seq_bins b;
+	struct sim_binned r;
+	struct hw_catalog *cat = NULL;
+	struct hw_system s;
+	struct sim_options o;
+	struct dlsim_err err = { 0, "" };
+	double m100, m300, t100, t300, step;
+	int64_t gb;
+
+	t100 = gpt_step(100, &m100, &gb);
+	t300 = gpt_step(300, &m300, &gb);
+	ck_assert_int_eq(gb, 16);
+	ck_assert(t300 > t100);
+	step = 0.75 * t100 + 0.25 * t300;
+	ck_assert_int_eq(model_seq_bins_read(text, sizeof(text) - 1, "h.csv",
+					     128, &b, &err), DLSIM_OK);
+	ck_assert(hw_catalog_load(NULL, &cat, NULL) == DLSIM_OK);
+	ck_assert(hw_system_resolve(cat, "v100x2", &s, NULL) == DLSIM_OK);
+	sim_options_init(&o);
+	o.batch_per_device = 8;
+	ck_assert_int_eq(sim_binned_predict("gpt:layers=2,hidden=256,heads=4,"
+					    "vocab=1000,seq=2048", &s, &o,
+					    NULL, &b, &r, &err), DLSIM_OK);
+	ck_assert_int_eq(r.n, 2);
+	ck_assert_int_eq(r.padded[0], 100);
+	ck_assert_int_eq(r.padded[1], 300);
+	ck_assert_rel(r.bin_step_time_s[0], t100, 1e-12);
+	ck_assert_rel(r.bin_step_time_s[1], t300, 1e-12);
+	ck_assert_rel(r.step_time_s, step, 1e-12);
+	ck_assert_int_eq(r.global_batch, 16);
+	ck_assert_rel(r.samples_per_s, 16.0 / step, 1e-12);
+	ck_assert_rel(r.tokens_per_s, 16.0 / step * 150.0, 1e-12);
+	ck_assert_rel(r.mean_padded, 150.0, 1e-12);
+	ck_assert(fabs(r.padding) < 1e-15);
+	ck_assert_rel(r.memory_bytes, m300, 1e-12);
+	ck_assert(r.fits);
+	ck_assert(sim_binned_predict("resnet50", &s, &o, NULL, &b, &r,
+				     &err) != DLSIM_OK);
+	ck_assert(r.n == 0 && r.step_time_s == 0.0);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+Suite *suite_model_seqhist(void)
+{
+	Suite *s = suite_create("model_seqhist");
+	TCase *c = tcase_create("model_seqhist");
+
+	tcase_add_test(c, seq_bins_keep_each_bins_longest);
+	tcase_add_test(c, seq_bins_refuse_damaged_text);
+	tcase_add_test(c, resolve_seq_replaces_the_length);
+	tcase_add_test(c, binned_step_is_the_shares_mean);
+	suite_add_tcase(s, c);
+	return s;
+}
