@@ -243,7 +243,7 @@ int cal_val_row_dle_bert(const struct cal_vctx *v, struct cal_vrow *r)
 		r->predicted = (double)st.global_batch / step_s;
 	}
 	if (rc)
-		return cal_val_skip(r, "the strategy is refused");
+		return cal_val_skip(r, "the strategy (or a bin's) is refused");
 	r->measured = cal_val_num(v, "value");
 	return 0;
 }

@@ -88,7 +88,8 @@ static int64_t nmt_tokens(const char *text, enum dlsim_precision p)
 	return t >= NMT_SEQ && t <= (1LL << 30) && t % NMT_SEQ == 0 ? t : 0;
 }
 
-int cal_val_row_dle_transformer(const struct cal_vctx *v, struct cal_vrow *r)
+int cal_val_row_dle_transformer(const struct cal_vctx *v,
+				struct cal_vrow *r)
 {
 	const char *gpu = cal_val_col(v, "gpu_type");
 	const char *dev = cal_val_dle_device(gpu);
@@ -118,8 +119,8 @@ int cal_val_row_dle_transformer(const struct cal_vctx *v, struct cal_vrow *r)
 	snprintf(spec, sizeof(spec), "%sx%lld", dev, (long long)gpus);
 	if (cal_val_system(v, spec, &s, &cal))
 		return cal_val_skip(r, "no such system in the catalog");
-	snprintf(model, sizeof(model), "transformer-big:seq=%d,vocab=33712,unfused=1",
-		 NMT_SEQ);
+	snprintf(model, sizeof(model), "transformer-big:seq=%d,vocab=33712,"
+		 "unfused=1", NMT_SEQ);
 	if (model_resolve(model, &m, NULL))
 		return cal_val_skip(r, "the model does not build");
 	sim_strategy_init(&st);

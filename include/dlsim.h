@@ -511,10 +511,11 @@ struct model_seq_bins {
  * Read a histogram (CSV text of size bytes, called name in errors: a
  * header whose first columns are "length" and "count" or "sequences",
  * then LENGTH,COUNT lines, further columns ignored) into bins of width
- * tokens.  Errors are one line, "NAME:LINE: what (got ...)":
- * DLSIM_EPARSE for a line that is not that or a histogram with no
- * sequence, DLSIM_ERANGE for more than MODEL_SEQ_MAX_BINS bins,
- * DLSIM_EINVAL for a width outside 1 .. MODEL_SEQ_MAX_LENGTH.
+ * tokens.  Errors are one line naming name, and the line where one is at
+ * fault ("NAME:LINE: what (got ...)"): DLSIM_EPARSE for an empty text, a
+ * line that is not that, a length that makes more than
+ * MODEL_SEQ_MAX_BINS bins, or no sequence counted; DLSIM_EINVAL for a
+ * width outside 1 .. MODEL_SEQ_MAX_LENGTH.
  */
 int model_seq_bins_read(const char *text, size_t size, const char *name,
 			int64_t width, struct model_seq_bins *out,
@@ -524,7 +525,8 @@ int model_seq_bins_read(const char *text, size_t size, const char *name,
  * model_resolve() of a zoo model string with its seq key set to seq
  * (replacing one the string gives): "bert-large" at 64 is
  * "bert-large:seq=64".  A YAML model is refused (DLSIM_EINVAL), as is a
- * family without a seq key (model_zoo_build's error).
+ * zoo model without a seq key (the error says so) and any string
+ * model_zoo_build refuses (its error).
  */
 int model_resolve_seq(const char *arg, int64_t seq, struct model **out,
 		      struct dlsim_err *err);

@@ -16,7 +16,8 @@
  * CSV text whose first line names its columns, the first two "length"
  * and "count" (or "sequences"), then one line a length: the length in
  * tokens (1 .. MODEL_SEQ_MAX_LENGTH) and how many sequences have it (a
- * whole number, 0 or more).  Further columns (a source) are ignored.
+ * whole number, 0 to 2^53).  Further columns (a source) are ignored, as
+ * are blank lines and lengths no sequence has.
  * Bin k of width W holds lengths kW + 1 .. (k + 1)W; a batch drawn from
  * it is padded to the longest length the histogram gives it, the most a
  * loader that pads to the batch's longest sequence pads to (LDDL rounds
@@ -33,27 +34,27 @@
 
 /* The longest line read; a longer one is refused, not cut. */
 #define LINE_LEN 512
-/* The longest key=value pair of a model string kept (model_spec.c's). */
-#define PAIR_MAX 64
 
 /* ---------------------------------------------------------------- */
 /* Private helpers                                                   */
 /* ---------------------------------------------------------------- */
 
 /* The next line of text[*at, size) into buf, without its '\n' (and a
- * '\r' before it); -1 when it does not fit. */
+ * '\r' before it); -1 when it is longer than LINE_LEN - 1 bytes or holds
+ * a NUL. */
 static int next_line(const char *text, size_t size, size_t *at, char *buf)
 {
-	const char *end = memchr(text + *at, '\n', size - *at);
-	size_t n = end ? (size_t)(end - (text + *at)) : size - *at;
+	const char *start = text + *at;
+	const char *end = memchr(start, '\n', size - *at);
+	size_t n = end ? (size_t)(end - start) : size - *at;
 
-	if (n >= LINE_LEN)
-		return -1;
-	memcpy(buf, text + *at, n);
-	if (n && buf[n - 1] == '\r')
+	*at += n + 1;
+	if (n && start[n - 1] == '\r')
 		n--;
+	if (n >= LINE_LEN || memchr(start, '\0', n))
+		return -1;
+	memcpy(buf, start, n);
 	buf[n] = '\0';
-	*at += (end ? (size_t)(end - (text + *at)) : size - *at) + 1;
 	return 0;
 }
 
@@ -69,26 +70,31 @@ static int header_ok(const char *line)
 
 /* "LENGTH,COUNT[,...]" into *len and *count; -1 when it is not a
  * length of 1 .. MODEL_SEQ_MAX_LENGTH and a count of 0 .. 2^53 written
- * in digits alone. */
-static int data_line(char *line, int64_t *len, double *count)
+ * in digits alone.  line is left as it was. */
+static int data_line(const char *line, int64_t *len, int64_t *count)
 {
-	char *comma = strchr(line, ','), *rest, *end;
+	char copy[LINE_LEN], *comma, *rest, *end;
 	struct dlsim_err quiet = { 0, "" };
+	long long c;
 	size_t n;
 
-	if (!comma)
+	core_strlcpy(copy, line, sizeof(copy));
+	if (!(comma = strchr(copy, ',')))
 		return -1;
 	*comma = '\0';
 	rest = comma + 1;
 	if ((end = strchr(rest, ',')))
 		*end = '\0';
 	n = strlen(rest);
-	if (core_parse_count(line, MODEL_SEQ_MAX_LENGTH, len, &quiet,
+	if (core_parse_count(copy, MODEL_SEQ_MAX_LENGTH, len, &quiet,
 			     "length") || n == 0 || n > 16 ||
 	    strspn(rest, "0123456789") != n)
 		return -1;
-	*count = strtod(rest, NULL);
-	return *count <= 9007199254740992.0 ? 0 : -1;
+	c = strtoll(rest, NULL, 10);
+	if (c > ((long long)1 << 53))
+		return -1;
+	*count = (int64_t)c;
+	return 0;
 }
 
 /* ---------------------------------------------------------------- */
@@ -102,9 +108,9 @@ int model_seq_bins_read(const char *text, size_t size, const char *name,
 	double count[MODEL_SEQ_MAX_BINS];
 	char line[LINE_LEN];
 	size_t at = 0;
-	int64_t longest[MODEL_SEQ_MAX_BINS], len;
-	double c, tokens = 0.0, padded = 0.0;
-	int lineno = 0, k, nbins;
+	int64_t longest[MODEL_SEQ_MAX_BINS], len, c;
+	double tokens = 0.0, padded = 0.0;
+	int lineno = 0, k, nbins = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!(width >= 1 && width <= MODEL_SEQ_MAX_LENGTH))
@@ -114,13 +120,13 @@ int model_seq_bins_read(const char *text, size_t size, const char *name,
 				     (long long)MODEL_SEQ_MAX_LENGTH);
 	memset(longest, 0, sizeof(longest));
 	memset(count, 0, sizeof(count));
-	nbins = 0;
 	while (at < size) {
 		lineno++;
 		if (next_line(text, size, &at, line))
 			return dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: line "
-					     "longer than %d bytes", name,
-					     lineno, LINE_LEN - 1);
+					     "longer than %d bytes or holding "
+					     "a NUL", name, lineno,
+					     LINE_LEN - 1);
 		if (lineno == 1) {
 			if (!header_ok(line))
 				return dlsim_err_set(err, DLSIM_EPARSE,
@@ -132,28 +138,35 @@ int model_seq_bins_read(const char *text, size_t size, const char *name,
 		if (!line[0])
 			continue;
 		if (data_line(line, &len, &c))
-			return dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: expected "
-					     "LENGTH,COUNT with a length of 1 "
-					     "to %lld tokens and a whole count "
-					     "(got '%.60s')", name, lineno,
+			return dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: "
+					     "expected LENGTH,COUNT, a length "
+					     "of 1 to %lld tokens and a whole "
+					     "count (got '%.60s')", name,
+					     lineno,
 					     (long long)MODEL_SEQ_MAX_LENGTH,
 					     line);
+		if (c == 0)
+			continue;
 		k = (int)((len - 1) / width);
 		if (k >= MODEL_SEQ_MAX_BINS)
-			return dlsim_err_set(err, DLSIM_ERANGE, "%s:%d: a length "
-					     "of %lld makes more than %d bins "
-					     "of %lld tokens (a wider bin)",
-					     name, lineno, (long long)len,
+			return dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: a "
+					     "length of %lld makes more than "
+					     "%d bins of %lld tokens (a wider "
+					     "bin)", name, lineno,
+					     (long long)len,
 					     MODEL_SEQ_MAX_BINS,
 					     (long long)width);
-		if (c > 0.0 && len > longest[k])
+		if (len > longest[k])
 			longest[k] = len;
-		count[k] += c;
-		out->sequences += c;
-		tokens += c * (double)len;
+		count[k] += (double)c;
+		out->sequences += (double)c;
+		tokens += (double)c * (double)len;
 		if (k + 1 > nbins)
 			nbins = k + 1;
 	}
+	if (lineno == 0)
+		return dlsim_err_set(err, DLSIM_EPARSE, "%s: empty (expected "
+				     "a header 'length,count')", name);
 	if (!(out->sequences > 0.0))
 		return dlsim_err_set(err, DLSIM_EPARSE, "%s: no sequence "
 				     "counted", name);
@@ -176,9 +189,11 @@ int model_seq_bins_read(const char *text, size_t size, const char *name,
 int model_resolve_seq(const char *arg, int64_t seq, struct model **out,
 		      struct dlsim_err *err)
 {
-	char spec[MODEL_NAME_LEN + 32], pair[PAIR_MAX];
 	const char *colon = strchr(arg, ':'), *p;
-	size_t used;
+	size_t cap = strlen(arg) + 32, used;
+	struct dlsim_err mine = { 0, "" };
+	char *spec;
+	int rc;
 
 	*out = NULL;
 	if (core_is_yaml_path(arg))
@@ -186,10 +201,10 @@ int model_resolve_seq(const char *arg, int64_t seq, struct model **out,
 				     "of many lengths need a zoo model with "
 				     "a seq key (a YAML model has one "
 				     "length)", arg);
-	if (strlen(arg) >= MODEL_NAME_LEN)
-		return dlsim_err_set(err, DLSIM_EINVAL, "model '%s': name too "
-				     "long", arg);
-	/* the name, then its keys but seq, then seq=N */
+	if (!(spec = malloc(cap)))
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	/* the name, then its keys but seq, then seq=N: at most the
+	 * argument, a ':' or ',', "seq=" and 19 digits */
 	used = colon ? (size_t)(colon - arg) : strlen(arg);
 	memcpy(spec, arg, used);
 	spec[used] = '\0';
@@ -197,19 +212,27 @@ int model_resolve_seq(const char *arg, int64_t seq, struct model **out,
 		const char *end = strchr(p + 1, ',');
 		size_t n = end ? (size_t)(end - (p + 1)) : strlen(p + 1);
 
-		if (n >= sizeof(pair))
-			return dlsim_err_set(err, DLSIM_EINVAL, "model '%s': "
-					     "key=value pair too long", arg);
-		memcpy(pair, p + 1, n);
-		pair[n] = '\0';
-		if (strncmp(pair, "seq=", 4) != 0 && n > 0)
-			used += (size_t)snprintf(spec + used,
-						 sizeof(spec) - used, "%c%s",
-						 strchr(spec, ':') ? ',' : ':',
-						 pair);
+		if (n > 0 && strncmp(p + 1, "seq=", 4) != 0) {
+			spec[used++] = strchr(spec, ':') ? ',' : ':';
+			memcpy(spec + used, p + 1, n);
+			spec[used += n] = '\0';
+		}
 		p = end;
 	}
-	snprintf(spec + used, sizeof(spec) - used, "%cseq=%lld",
+	snprintf(spec + used, cap - used, "%cseq=%lld",
 		 strchr(spec, ':') ? ',' : ':', (long long)seq);
-	return model_zoo_build(spec, out, err);
+	rc = model_zoo_build(spec, out, &mine);
+	free(spec);
+	/* model_spec.c's words for a key the model does not take: name the
+	 * string the user gave, not the one built here */
+	if (rc && (strstr(mine.msg, "unknown key 'seq'") ||
+		   strstr(mine.msg, "takes no keys")))
+		return dlsim_err_set(err, rc, "model '%s' has no seq key: "
+				     "sequences of many lengths need a zoo "
+				     "model with one (gpt, bert, t5, "
+				     "transformer, llama, gnmt, "
+				     "deepspeech2)", arg);
+	if (rc)
+		dlsim_err_set(err, mine.code, "%s", mine.msg);
+	return rc;
 }

@@ -82,13 +82,30 @@ int sim_binned_predict(const char *model_arg, const struct hw_system *s,
 {
 	struct bin_out bo;
 	double mean = 0.0;
+	int64_t longest = 0;
 	int i, rc;
 
 	memset(out, 0, sizeof(*out));
-	if (b->n < 1 || b->n > MODEL_SEQ_MAX_BINS || !(b->mean_padded > 0.0))
+	if (b->n < 1 || b->n > MODEL_SEQ_MAX_BINS)
 		return dlsim_err_set(err, DLSIM_EINVAL, "sequence bins: %d "
 				     "bins (1 to %d)", b->n,
 				     MODEL_SEQ_MAX_BINS);
+	for (i = 0; i < b->n; i++) {
+		if (!(b->padded[i] >= 1 &&
+		      b->padded[i] <= MODEL_SEQ_MAX_LENGTH &&
+		      b->share[i] >= 0.0 && b->share[i] <= 1.0))
+			return dlsim_err_set(err, DLSIM_EINVAL, "sequence "
+					     "bins: bin %d has %lld tokens "
+					     "and a share of %g", i + 1,
+					     (long long)b->padded[i],
+					     b->share[i]);
+		if (b->padded[i] > longest)
+			longest = b->padded[i];
+	}
+	if (!(b->mean_padded > 0.0 && b->mean_length > 0.0))
+		return dlsim_err_set(err, DLSIM_EINVAL, "sequence bins: a mean "
+				     "length of %g tokens, padded %g",
+				     b->mean_length, b->mean_padded);
 	for (i = 0; i < b->n; i++) {
 		if ((rc = bin_step(model_arg, b->padded[i], s, o, st, &bo,
 				   err))) {
@@ -99,7 +116,7 @@ int sim_binned_predict(const char *model_arg, const struct hw_system *s,
 		out->share[i] = b->share[i];
 		out->bin_step_time_s[i] = bo.step_s;
 		mean += b->share[i] * bo.step_s;
-		if (b->padded[i] == b->longest) {
+		if (b->padded[i] == longest) {
 			out->memory_bytes = bo.memory_bytes;
 			out->capacity_bytes = bo.capacity_bytes;
 			out->fits = bo.fits;

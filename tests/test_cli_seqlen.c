@@ -72,19 +72,36 @@ START_TEST(cli_seq_lengths_mix_the_bins)
 }
 END_TEST
 
-/* With a strategy each bin is the strategy's step: data parallel over
- * two V100s at micro-batch 8 is the same step as the data-parallel
- * path's here (one bin, 100 tokens). */
-START_TEST(cli_seq_lengths_take_a_strategy)
+/* The strategy's step at seq tokens: GPT with tp x dp over two V100s. */
+static double strategy_step_at(int seq, int tp)
 {
+	char args[256];
 	struct run r;
 
-	run(&r, "predict " GPT " --hw v100x2 --dp 2 --micro-batch 8 "
-	    "--global-batch 16 --uncalibrated --seq-lengths "
+	snprintf(args, sizeof(args), "predict gpt:layers=2,hidden=256,"
+		 "heads=4,vocab=1000,seq=%d --hw v100x2 --tp %d --dp %d "
+		 "--micro-batch 8 --global-batch %d --uncalibrated --format "
+		 "json", seq, tp, 2 / tp, 8 * (2 / tp));
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	return json_number(r.out, "step_time_s");
+}
+
+/* With a strategy each bin is that strategy's step: one bin of 100
+ * tokens gives the step of --tp 2 at 100 tokens, which is not the
+ * data-parallel one. */
+START_TEST(cli_seq_lengths_take_a_strategy)
+{
+	double tp2 = strategy_step_at(100, 2);
+	struct run r;
+
+	ck_assert(fabs(tp2 - strategy_step_at(100, 1)) > 1e-6 * tp2);
+	run(&r, "predict " GPT " --hw v100x2 --tp 2 --dp 1 --micro-batch 8 "
+	    "--global-batch 8 --uncalibrated --seq-lengths "
 	    "tests/data/seqlen/one.csv --format json");
 	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert(json_number(r.out, "global_batch") == 16.0);
-	ck_assert(json_number(r.out, "step_time_s") > 0.0);
+	ck_assert(json_number(r.out, "global_batch") == 8.0);
+	ck_assert_rel(json_number(r.out, "step_time_s"), tp2, 1e-12);
 }
 END_TEST
 
@@ -113,7 +130,7 @@ START_TEST(cli_seq_lengths_refuse_bad_input)
 	ck_assert_int_ne(r.status, 0);
 	ck_assert(r.out[0] == '\0');
 	run(&r, "predict resnet50 --hw v100 " SMALL);
-	assert_one_error(&r, 2, "takes no keys");
+	assert_one_error(&r, 2, "model 'resnet50' has no seq key");
 	run(&r, "predict configs/models/cifar-resnet8.yaml --hw v100 " SMALL);
 	assert_one_error(&r, 2, "a YAML model has one length");
 	run(&r, "predict " GPT " --hw v100x2 --strategy auto "

@@ -44,10 +44,19 @@ START_TEST(seq_bins_keep_each_bins_longest)
 	ck_assert_int_eq(b.padded[0], 64);
 	ck_assert_rel(b.mean_padded, 64.0, 1e-15);
 	/* "sequences" may name the count; CRLF lines */
-	ck_assert_int_eq(model_seq_bins_read("length,sequences\r\n8,3\r\n",
-					     24, "h.csv", 8, &b, &err),
+	{
+		static const char crlf[] = "length,sequences\r\n8,3\r\n";
+
+		ck_assert_int_eq(model_seq_bins_read(crlf, sizeof(crlf) - 1,
+						     "h.csv", 8, &b, &err),
+				 DLSIM_OK);
+		ck_assert_int_eq(b.padded[0], 8);
+	}
+	/* lengths no sequence has do not count, even past 256 bins */
+	ck_assert_int_eq(model_seq_bins_read("length,count\n8,3\n9000,0",
+					     23, "h.csv", 8, &b, &err),
 			 DLSIM_OK);
-	ck_assert_int_eq(b.padded[0], 8);
+	ck_assert_int_eq(b.n, 1);
 }
 END_TEST
 
@@ -68,8 +77,10 @@ START_TEST(seq_bins_refuse_damaged_text)
 		{ "length,count\n5,\n", "h.csv:2:" },
 		{ "length,count\nabc,1\n", "h.csv:2:" },
 		{ "length,count\n5,99999999999999999\n", "h.csv:2:" },
+		{ "length,count\n5,1.5\n", "(got '5,1.5')" },
 		{ "length,count\n5,0\n", "h.csv: no sequence counted" },
 		{ "length,count\n", "h.csv: no sequence counted" },
+		{ "", "h.csv: empty (expected a header" },
 		{ "length,count\n1,1\n2000,1\n", "h.csv:3: a length of 2000 "
 		  "makes more than 256 bins" },
 	};
@@ -98,8 +109,29 @@ START_TEST(seq_bins_refuse_damaged_text)
 					      "h.csv", 4, &b, &err) ==
 			  DLSIM_EPARSE);
 		ck_assert_ptr_nonnull(strstr(err.msg, "h.csv:2: line longer"));
+	}
+	{
+		/* a NUL inside a line; a 511-byte line ending in CRLF is
+		 * read, one of 512 bytes is not */
+		static const char nul[] = "length,count\n5,1\0junk\n";
+		struct dlsim_err e1 = { 0, "" }, e2 = { 0, "" };
+		char crlf[13 + 511 + 2];
+
+		ck_assert(model_seq_bins_read(nul, sizeof(nul) - 1, "h.csv", 4,
+					      &b, &e1) == DLSIM_EPARSE);
+		ck_assert_ptr_nonnull(strstr(e1.msg, "h.csv:2:"));
+		memcpy(crlf, "length,count\n", 13);
+		memset(crlf + 13, ' ', 511);
+		memcpy(crlf + 13, "5,1,", 4);
+		memcpy(crlf + 13 + 511, "\r\n", 2);
+		ck_assert_int_eq(model_seq_bins_read(crlf, sizeof(crlf),
+						     "h.csv", 4, &b, &e2),
+				 DLSIM_OK);
+		crlf[13 + 511] = ' ';
+		ck_assert(model_seq_bins_read(crlf, sizeof(crlf) - 1, "h.csv",
+					      4, &b, &e2) == DLSIM_EPARSE);
 		ck_assert(model_seq_bins_read("length,count\n5,1\n", 17,
-					      "h.csv", 0, &b, &err) ==
+					      "h.csv", 0, &b, &e2) ==
 			  DLSIM_EINVAL);
 	}
 }
@@ -125,15 +157,25 @@ START_TEST(resolve_seq_replaces_the_length)
 	ck_assert_int_eq(m->tf.vocab, 30528);
 	ck_assert_str_eq(m->name, "bert-large:vocab=30528,unfused=1,seq=448");
 	model_free(m);
+	/* a string as long as predict takes */
+	ck_assert_int_eq(model_resolve_seq("gpt:layers=2,hidden=256,heads=4,"
+					   "vocab=1000,ffn=1024,kv_heads=4,"
+					   "seq=2048", 100, &m, &err),
+			 DLSIM_OK);
+	ck_assert_int_eq(m->tf.seq, 100);
+	ck_assert_int_eq(m->tf.ffn, 1024);
+	model_free(m);
 	ck_assert(model_resolve_seq("resnet50", 64, &m, &err) != DLSIM_OK);
 	ck_assert_ptr_null(m);
-	ck_assert_ptr_nonnull(strstr(err.msg, "takes no keys"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "model 'resnet50' has no seq "
+				     "key"));
 	{
 		struct dlsim_err e2 = { 0, "" }, e3 = { 0, "" };
 
 		ck_assert(model_resolve_seq("resnet:depth=50", 64, &m, &e2) !=
 			  DLSIM_OK);
-		ck_assert_ptr_nonnull(strstr(e2.msg, "unknown key 'seq'"));
+		ck_assert_ptr_nonnull(strstr(e2.msg, "'resnet:depth=50' has "
+					     "no seq key"));
 		ck_assert_int_eq(model_resolve_seq("nets/bert.yaml", 64, &m,
 						   &e3), DLSIM_EINVAL);
 		ck_assert_ptr_nonnull(strstr(e3.msg, "a YAML model has one "
