@@ -142,18 +142,14 @@ int cal_val_row_dle_gnmt(const struct cal_vctx *v, struct cal_vrow *r)
 	const char *dev = cal_val_dle_device(gpu);
 	int64_t gpus = cal_val_int(v, "gpus");
 	int64_t batch = cal_val_int(v, "batch_per_gpu");
-	struct model *m = NULL;
-	struct sim_options o;
-	struct sim_result res;
-	struct hw_system s;
-	struct hw_calib cal;
 	enum dlsim_precision p = DLSIM_FP32;
-	char spec[64], model[32];
+	char model[32], what[sizeof(r->what)];
 	int rc;
 
-	snprintf(r->what, sizeof(r->what), "gnmt on %s x%lld batch %s %s",
+	snprintf(what, sizeof(what), "gnmt on %s x%lld batch %s %s",
 		 *gpu ? gpu : "(no GPU stated)", (long long)gpus,
 		 cal_val_col(v, "batch_per_gpu"), cal_val_col(v, "precision"));
+	snprintf(r->what, sizeof(r->what), "%s", what);
 	if (!dev)
 		return cal_val_skip(r, "GPU not mapped to the catalog");
 	if (cal_val_dle_precision(cal_val_col(v, "precision"), &p) ||
@@ -161,24 +157,12 @@ int cal_val_row_dle_gnmt(const struct cal_vctx *v, struct cal_vrow *r)
 		return cal_val_skip(r, "precision not fp32 or mixed");
 	if (!(gpus > 0 && batch > 0))
 		return cal_val_skip(r, "GPUs or batch not usable");
-	snprintf(spec, sizeof(spec), "%sx%lld", dev, (long long)gpus);
-	if (cal_val_system(v, spec, &s, &cal))
-		return cal_val_skip(r, "no such system in the catalog");
 	snprintf(model, sizeof(model), "gnmt:seq=%d", NMT_SEQ);
-	if (model_resolve(model, &m, NULL))
-		return cal_val_skip(r, "the model does not build");
-	sim_options_init(&o);
-	o.precision_auto = 0;
-	o.precision = p;
-	o.batch_per_device = batch;
-	o.optimizer = SIM_OPT_ADAM;
-	rc = sim_predict(m, &s, &o, &res, NULL);
-	model_free(m);
-	if (rc)
-		return cal_val_skip(r, "the prediction failed (precision or "
-				    "batch)");
-	r->measured = cal_val_num(v, "value");
-	r->predicted = res.throughput * 2.0 * NMT_SEQ;
-	sim_result_release(&res);
-	return 0;
+	rc = cal_val_dp_row(v, model, dev, gpus, batch, p, 0, 0, SIM_OPT_ADAM,
+			    cal_val_num(v, "value"), r);
+	/* the row's own words, not the data-parallel helper's */
+	snprintf(r->what, sizeof(r->what), "%s", what);
+	if (!rc)
+		r->predicted *= 2.0 * NMT_SEQ;
+	return rc;
 }

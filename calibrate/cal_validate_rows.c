@@ -89,14 +89,10 @@ void cal_val_note_calib(const struct cal_vctx *v, const char *spec,
 	set->n_damaged++;
 }
 
-/* A data-parallel CNN row: throughput in samples/s, the optimizer the
- * row's stack ran.  horovod: the gradients reduced as Horovod reduces
- * them (row_horovod's comment): NCCL's ring, 64 MB Tensor Fusion
- * buffers. */
-static int cnn_row(const struct cal_vctx *v, const char *model, const char *dev,
-		   int64_t n, int64_t batch, enum dlsim_precision p, int fuse,
-		   int horovod, enum sim_optimizer opt, double measured,
-		   struct cal_vrow *r)
+int cal_val_dp_row(const struct cal_vctx *v, const char *model,
+		   const char *dev, int64_t n, int64_t batch,
+		   enum dlsim_precision p, int fuse, int horovod,
+		   enum sim_optimizer opt, double measured, struct cal_vrow *r)
 {
 	struct model *m = NULL;
 	struct hw_system s;
@@ -156,7 +152,7 @@ static int tf_cnn_row(const struct cal_vctx *v, const char *gpu, const char *dev
 		return -1;      /* the other set's row */
 	for (i = 0; i < sizeof(tf_models) / sizeof(tf_models[0]); i++)
 		if (strcmp(tf_models[i].file_name, name) == 0)
-			return cnn_row(v, tf_models[i].zoo, dev,
+			return cal_val_dp_row(v, tf_models[i].zoo, dev,
 				       cal_val_int(v, "num_gpus"),
 				       cal_val_int(v, "batch_per_gpu"), DLSIM_FP32,
 				       0, 0, SIM_OPT_SGD,
@@ -218,7 +214,7 @@ static int row_dle(const struct cal_vctx *v, struct cal_vrow *r)
 		return cal_val_skip(r, "GPU not mapped to the catalog");
 	if (k == sizeof(precisions) / sizeof(precisions[0]))
 		return cal_val_skip(r, "precision not fp32, tf32 or mixed");
-	return cnn_row(v, "resnet50", gpus[g].device, cal_val_int(v, "gpus"),
+	return cal_val_dp_row(v, "resnet50", gpus[g].device, cal_val_int(v, "gpus"),
 		       cal_val_int(v, "batch_per_gpu"), precisions[k].p,
 		       strstr(cal_val_col(v, "column"), "XLA") != NULL, 1,
 		       SIM_OPT_MOMENTUM, cal_val_num(v, "value"), r);
