@@ -281,6 +281,19 @@ int model_zoo_deepspeech2(struct model_builder *b,
 			  const struct model_spec *s);
 int model_zoo_dlrm(struct model_builder *b, const struct model_spec *s);
 
+/*
+ * ResNet's pieces (model_zoo_resnet.c), for networks built on its
+ * backbone (SSD300, model_zoo_ssd.c).  model_resnet_stem: the 7x7/2 conv,
+ * batch norm, ReLU and 3/2 max pool on the input.  model_resnet_stage:
+ * stage `stage` (1-4, planes 64 << (stage - 1), blocks named
+ * "layer<stage>.<i>") of `blocks` blocks after x, the first with
+ * `stride`; *channels is x's width on entry and the stage's on return.
+ */
+int model_resnet_stem(struct model_builder *b);
+int model_resnet_stage(struct model_builder *b, int x, int64_t *channels,
+		       int stage, int blocks, int64_t stride,
+		       int use_bottleneck, int64_t width);
+
 /* The zoo's table of builders (model_zoo.c). */
 struct model_zoo_entry {
 	const char *name;
@@ -305,6 +318,7 @@ int model_zoo_densenet121(struct model_builder *b);
 int model_zoo_mobilenet_v1(struct model_builder *b);
 int model_zoo_mobilenet_v2(struct model_builder *b);
 int model_zoo_squeezenet1_0(struct model_builder *b);
+int model_zoo_ssd300(struct model_builder *b);
 
 /* Fill the four figures of a pass cost (its kernel class is left as
  * it is). */

@@ -61,7 +61,9 @@
 	X("mobilenet_v2", "MobileNet v2 1.0, 3x224x224 (torchvision)", \
 	  model_zoo_mobilenet_v2) \
 	X("squeezenet1_0", "SqueezeNet 1.0, 3x224x224 (torchvision)", \
-	  model_zoo_squeezenet1_0)
+	  model_zoo_squeezenet1_0) \
+	X("ssd300", "SSD300 v1.1 on a ResNet-50 backbone, 3x300x300, 81 " \
+	  "classes (NVIDIA DeepLearningExamples)", model_zoo_ssd300)
 
 /*
  * Transformer presets, P(name, family, keys, batch, summary, source).
@@ -337,13 +339,17 @@ const char *model_zoo_summary(const char *name)
 }
 
 /*
- * What each zoo model trains on, for time to train.  Every model but
- * LeNet-5 is an ImageNet-1k classifier: 1,281,167 training images
+ * What each zoo model trains on, for time to train.  Every CNN but
+ * LeNet-5 and SSD300 is an ImageNet-1k classifier: 1,281,167 training images
  * (Russakovsky et al., "ImageNet Large Scale Visual Recognition
  * Challenge", IJCV 2015, Table 2) for 90 epochs, the torchvision reference
  * recipe (references/classification/README.md) and Goyal et al. 2017.
  * LeNet-5 trains on MNIST's 60,000 images (LeCun et al. 1998, Sec. III.A);
  * its paper gives no epoch count we rely on, so --epochs is required.
+ * SSD300 trains on COCO 2017's 118,287 training images less the 1,021
+ * without annotations, which its loader skips (the DeepLearningExamples
+ * README's "Data preprocessing"; Detectron2 logs the same 117,266 when
+ * it drops them), for 65 epochs (the README's "Default configuration").
  */
 static void zoo_dataset(struct model *m)
 {
@@ -351,6 +357,16 @@ static void zoo_dataset(struct model *m)
 		core_strlcpy(m->dataset, "MNIST", sizeof(m->dataset));
 		m->dataset_size = 60000;
 		core_strlcpy(m->recipe_source, "LeCun et al. 1998, Sec. III.A",
+			     sizeof(m->recipe_source));
+		return;
+	}
+	if (strcmp(m->name, "ssd300") == 0) {
+		core_strlcpy(m->dataset, "COCO 2017", sizeof(m->dataset));
+		m->dataset_size = 117266;
+		m->epochs = 65;
+		core_strlcpy(m->recipe_source, "COCO 2017 train less the "
+			     "images without annotations; 65 epochs "
+			     "(DeepLearningExamples SSD README)",
 			     sizeof(m->recipe_source));
 		return;
 	}

@@ -81,43 +81,54 @@ static int bottleneck(struct model_builder *b, int in, int64_t in_channels,
 	return residual(b, in, in_channels, x, 4 * planes, stride, name);
 }
 
+int model_resnet_stem(struct model_builder *b)
+{
+	struct model_pool_spec pool;
+	int x = model_conv_bn_relu(b, MODEL_IN, 64, 7, 2, 3);
+
+	model_pool_spec_init(&pool, 3, 2, 1);
+	return model_add_pool(b, MODEL_MAXPOOL, x, "maxpool", &pool);
+}
+
+int model_resnet_stage(struct model_builder *b, int x, int64_t *channels,
+		       int stage, int blocks, int64_t stride,
+		       int use_bottleneck, int64_t width)
+{
+	int64_t planes = (int64_t)64 << (stage - 1);
+	char lname[MODEL_NAME_LEN];
+	int i;
+
+	for (i = 0; i < blocks; i++) {
+		int64_t s = i == 0 ? stride : 1;
+
+		snprintf(lname, sizeof(lname), "layer%d.%d", stage, i);
+		x = use_bottleneck ?
+			bottleneck(b, x, *channels, planes, width, s, lname) :
+			basic_block(b, x, *channels, planes, s, lname);
+		*channels = planes * (use_bottleneck ? 4 : 1);
+	}
+	return x;
+}
+
 /*
- * The whole network: stem (conv 7x7/2 pad 3, BN, ReLU, max pool 3/2 pad
- * 1), four stages of widths 64..512 (the first keeps the resolution, the
- * others halve it in their first block), global average pool, fc 1000
- * with bias.  Block outputs are named as torchvision names the modules,
- * "layer<stage>.<block>".
+ * The whole network: stem, four stages of widths 64..512 (the first
+ * keeps the resolution, the others halve it in their first block),
+ * global average pool, fc 1000 with bias.
  */
 static int resnet(struct model_builder *b, const char *name,
 		  const int blocks[4], int use_bottleneck, int64_t width,
 		  int64_t batch)
 {
 	struct model_shape in = { 3, 224, 224 };
-	struct model_pool_spec pool;
-	int64_t expansion = use_bottleneck ? 4 : 1, channels = 64;
-	char lname[MODEL_NAME_LEN];
-	int stage, i, x;
+	int64_t channels = 64;
+	int stage, x;
 
 	model_builder_init(b, name, in, batch, RESNET_SOURCE);
-	x = model_conv_bn_relu(b, MODEL_IN, 64, 7, 2, 3);
-	model_pool_spec_init(&pool, 3, 2, 1);
-	x = model_add_pool(b, MODEL_MAXPOOL, x, "maxpool", &pool);
-	for (stage = 0; stage < 4; stage++) {
-		int64_t planes = (int64_t)64 << stage;
-
-		for (i = 0; i < blocks[stage]; i++) {
-			int64_t stride = (stage > 0 && i == 0) ? 2 : 1;
-
-			snprintf(lname, sizeof(lname), "layer%d.%d",
-				 stage + 1, i);
-			x = use_bottleneck ?
-				bottleneck(b, x, channels, planes, width,
-					   stride, lname) :
-				basic_block(b, x, channels, planes, stride,
-					    lname);
-			channels = planes * expansion;
-		}
-	}
+	x = model_resnet_stem(b);
+	for (stage = 1; stage <= 4; stage++)
+		x = model_resnet_stage(b, x, &channels, stage,
+				       blocks[stage - 1], stage > 1 ? 2 : 1,
+				       use_bottleneck, width);
 	x = model_add_globalpool(b, x, "avgpool");
 	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
 	x = model_add_fc(b, x, "fc", 1000, 1);

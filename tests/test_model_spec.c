@@ -46,6 +46,13 @@ START_TEST(spec_good_strings)
 	m = model_util_build("resnet:depth=152");
 	ck_assert_int_eq(m->dataset_size, 1281167);
 	model_free(m);
+	/* SSD300 trains on COCO 2017's 118,287 images less the 1,021
+	 * without annotations, 65 epochs (DeepLearningExamples' README) */
+	m = model_util_build("ssd300");
+	ck_assert_int_eq(m->dataset_size, 118287 - 1021);
+	ck_assert_int_eq(m->epochs, 65);
+	ck_assert_str_eq(m->dataset, "COCO 2017");
+	model_free(m);
 }
 END_TEST
 

@@ -56,6 +56,15 @@ static const struct zoo_expect expect[] = {
 	{ "mobilenet_v1", 4231976, 0.569 },
 	{ "mobilenet_v2", 3504872, 0.3 },
 	{ "squeezenet1_0", 1248424, 0.82 },
+	/* SSD300 v1.1 (models/model_zoo_ssd.c), counted by hand, no
+	 * published figure: backbone 8,543,296 params (ResNet-50's
+	 * 25,557,032 less layer4's 14,964,736 and fc's 2,049,000); extras
+	 * 1,443,328 + 1,312,256 + 361,216 + 328,448 + 328,448 = 3,773,696;
+	 * loc heads (C x 9 x 4 nd + 4 nd) 147,472 + 110,616 + 110,616 +
+	 * 55,320 + 36,880 + 36,880 = 497,784; conf heads (81 nd a
+	 * position) 2,986,308 + 2,239,974 + 2,239,974 + 1,120,230 +
+	 * 746,820 + 746,820 = 10,080,126.  MACs: test_zoo_macs_by_hand. */
+	{ "ssd300", 22894902, 20.150906112 },
 };
 
 #define N_EXPECT ((int)(sizeof(expect) / sizeof(expect[0])))
@@ -159,6 +168,19 @@ START_TEST(test_zoo_macs_by_hand)
 	m = build("alexnet");
 	ck_assert_rel(model_forward_macs(m), 714188480.0, 1e-12);
 	model_free(m);
+	/* SSD300, conv by conv, (H_out W_out) C_in C_out k^2: stem
+	 * 150^2 x 3 x 64 x 49 = 211,680,000; layer1 at 75x75 1,198,080,000;
+	 * layer2 to 38x38 1,887,731,712; layer3 at 38x38 (unstrided)
+	 * 10,220,470,272; extras (1x1 then 3x3) 804,388,864 + 165,281,792 +
+	 * 13,926,400 + 3,473,408 + 589,824 = 987,660,288; loc heads
+	 * 265,660,416; conf heads 4,311,760,896 (38^2 x 1,024 x 324 x 9) +
+	 * 808,455,168 + 223,948,800 + 27,993,600 + 6,718,464 + 746,496 =
+	 * 5,379,623,424; in all 20,150,906,112 */
+	m = build("ssd300");
+	ck_assert_rel(model_forward_macs(m), 20150906112.0, 1e-12);
+	ck_assert_rel(fwd_work(model_util_layer(m, "conf0"), 1), 4311760896.0,
+		      1e-12);
+	model_free(m);
 }
 END_TEST
 
@@ -234,6 +256,23 @@ START_TEST(test_zoo_shapes)
 	/* Huang et al., CVPR 2017, Table 1: 1024 channels at 7x7 */
 	m = build("densenet121");
 	assert_shape(model_util_layer(m, "norm5")->out, 1024, 7, 7);
+	model_free(m);
+
+	/* DeepLearningExamples' SSD300 (model.py's "Feature Map 38x38x4,
+	 * 19x19x6, 10x10x6, 5x5x6, 3x3x4, 1x1x4"): 8,732 boxes, each with 4
+	 * offsets and 81 class scores */
+	m = build("ssd300");
+	assert_shape(model_util_layer(m, "layer3.5")->out, 1024, 38, 38);
+	assert_shape(model_util_layer(m, "conf0")->in, 1024, 38, 38);
+	assert_shape(model_util_layer(m, "conf1")->in, 512, 19, 19);
+	assert_shape(model_util_layer(m, "conf2")->in, 512, 10, 10);
+	assert_shape(model_util_layer(m, "conf3")->in, 256, 5, 5);
+	assert_shape(model_util_layer(m, "conf4")->in, 256, 3, 3);
+	assert_shape(model_util_layer(m, "loc5")->in, 256, 1, 1);
+	assert_shape(model_util_layer(m, "locs")->out, 8732 * 4, 1, 1);
+	assert_shape(model_util_layer(m, "confs")->out, 8732 * 81, 1, 1);
+	ck_assert_int_eq(model_util_layer(m, "loss")->kind,
+			 MODEL_SOFTMAX_XENT);
 	model_free(m);
 
 	/* torchvision squeezenet.py: ceil_mode pools 109 -> 54 -> 27 -> 13 */
