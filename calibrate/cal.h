@@ -453,6 +453,9 @@ int cal_val_row_dle_transformer(const struct cal_vctx *v,
 				struct cal_vrow *r);
 int cal_val_row_dle_gnmt(const struct cal_vctx *v, struct cal_vrow *r);
 
+/* DeepLearningExamples' PyTorch SSD300, images/s (cal_validate_ssd.c). */
+int cal_val_row_dle_ssd(const struct cal_vctx *v, struct cal_vrow *r);
+
 /* The text of a file of data/validation/ compiled into dlsim, named by
  * the end of its path ("wikipedia_seq512_histogram.csv"), and its size in
  * *size; NULL when none is.  Not NUL-terminated. */

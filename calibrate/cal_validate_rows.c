@@ -677,6 +677,9 @@ const struct cal_val_set_def cal_val_sets[] = {
 	{ "dle_gnmt", "dle_gnmt.csv", "NVIDIA DeepLearningExamples: GNMT v2 "
 	  "on WMT16 En-De (PyTorch) on V100, 1-16 GPUs", "tokens/s",
 	  cal_val_row_dle_gnmt, 0, NULL },
+	{ "dle_ssd", "dle_ssd.csv", "NVIDIA DeepLearningExamples: SSD300 "
+	  "v1.1 on COCO 2017 (PyTorch) on V100 and A100, 1-8 GPUs",
+	  "samples/s", cal_val_row_dle_ssd, 0, NULL },
 	{ "megatron", "megatron.csv", "Megatron-LM Table 1: GPT 1.7B-1T on "
 	  "32-3072 A100", "TFLOP/s/device", row_megatron, 0, NULL },
 	{ "korthikanti", "korthikanti.csv", "Korthikanti et al. 2022 Table 5: "

@@ -108,7 +108,7 @@ static double bert_step_time(const struct hw_system *s, int seq, int64_t mb,
 }
 
 /* The header of the DeepLearningExamples files (dle_bert.csv,
- * dle_transformer.csv). */
+ * dle_transformer.csv, dle_gnmt.csv, dle_ssd.csv). */
 #define DLE_HEAD "framework,model_dir,hardware_section,subsection,gpu_type," \
 	"nodes,gpus,batch_per_gpu,seq_len,grad_accum,xla,variant,precision," \
 	"metric,value,unit,reported_scaling,column,first_seen_date," \
@@ -434,6 +434,78 @@ START_TEST(validate_gnmt_rows_map_sentences)
 }
 END_TEST
 
+/*
+ * DeepLearningExamples' SSD rows: images/s over the row's GPUs of the
+ * zoo's ssd300, data parallel, SGD with momentum (main.py), at the row's
+ * batch and precision (8 V100s in fp16; one 80 GB A100 in TF32).  The
+ * TensorFlow rows (SSD320 v1.2, another network), the March 2019 rows
+ * that state no GPU, a GPU the catalog lacks, an fp8 row and one without
+ * its batch are skipped with their reason.
+ */
+START_TEST(validate_ssd_rows_map_images)
+{
+#define SSD_ROW(fw, gpu, n, b, p) fw ",Detection/SSD,h,s," gpu ",," n "," \
+	b ",,,,," p ",throughput,100,img/s,1,c,d,d,t\n"
+	static const char rows[] = DLE_HEAD
+		SSD_ROW("PyTorch", "V100-16GB", "8", "32", "mixed")
+		SSD_ROW("PyTorch", "A100-80GB", "1", "128", "tf32")
+		SSD_ROW("TensorFlow", "V100-16GB", "8", "32", "mixed")
+		SSD_ROW("PyTorch", "", "1", "32", "fp32")
+		SSD_ROW("PyTorch", "P100", "1", "32", "fp32")
+		SSD_ROW("PyTorch", "V100-16GB", "1", "32", "fp8")
+		SSD_ROW("PyTorch", "V100-16GB", "1", "", "fp32");
+	static const struct {
+		const char *spec;
+		enum dlsim_precision p;
+		int64_t batch;
+	} want[] = {
+		{ "v100x8", DLSIM_FP16, 32 },
+		{ "a100x1", DLSIM_TF32, 128 },
+	};
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	static struct cal_val_set out;
+	struct model *m = NULL;
+	size_t i;
+
+	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
+	run_set_text("dle_ssd", rows, sizeof(rows) - 1, cat, &out);
+	ck_assert_int_eq(out.rows, 2);
+	ck_assert_str_eq(out.row[0].what, "ssd300 on V100-16GB x8 batch 32 "
+			 "mixed");
+	ck_assert_str_eq(out.row[1].what, "ssd300 on A100-80GB x1 batch 128 "
+			 "tf32");
+	ck_assert(model_zoo_build("ssd300", &m, NULL) == DLSIM_OK);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct sim_options o;
+		struct sim_result res;
+		struct hw_system s;
+
+		ck_assert(hw_system_resolve(cat, want[i].spec, &s, NULL) ==
+			  DLSIM_OK);
+		sim_options_init(&o);
+		o.precision_auto = 0;
+		o.precision = want[i].p;
+		o.batch_per_device = want[i].batch;
+		o.optimizer = SIM_OPT_MOMENTUM;
+		ck_assert(sim_predict(m, &s, &o, &res, NULL) == DLSIM_OK);
+		ck_assert_rel(out.row[i].predicted, res.throughput, 1e-12);
+		ck_assert(out.row[i].measured == 100.0);
+		sim_result_release(&res);
+	}
+	ck_assert_int_eq(out.skipped, 5);
+	ck_assert(val_has_reason(&out, "(TensorFlow) is not in the zoo", 1));
+	ck_assert(val_has_reason(&out, "no GPU stated", 1));
+	ck_assert(val_has_reason(&out, "GPU not mapped", 1));
+	ck_assert(val_has_reason(&out, "precision not fp32", 1));
+	ck_assert(val_has_reason(&out, "GPUs or batch not usable", 1));
+	model_free(m);
+	free(out.row);
+	hw_catalog_free(cat);
+#undef SSD_ROW
+}
+END_TEST
+
 #undef DLE_HEAD
 
 Suite *suite_validate_text(void)
@@ -448,6 +520,7 @@ Suite *suite_validate_text(void)
 	tcase_add_test(c, validate_bert_bins_the_2022_phase_2);
 	tcase_add_test(c, validate_transformer_rows_map_tokens);
 	tcase_add_test(c, validate_gnmt_rows_map_sentences);
+	tcase_add_test(c, validate_ssd_rows_map_images);
 	suite_add_tcase(s, c);
 	return s;
 }
