@@ -22,8 +22,8 @@ static const struct cli_option options[] = {
 	{ "set", "NAME[,NAME...]", CLI_STRING,
 	  "only these sets (vtrain, vtrain_fit, vtrain_multi, tf_cnn_p100, "
 	  "tf_cnn_k80, dle, "
-	  "dle_bert, dle_transformer, dle_gnmt, dle_ssd, megatron, korthikanti, "
-	  "horovod, "
+	  "dle_bert, dle_transformer, dle_gnmt, dle_ssd, megatron, "
+	  "korthikanti, horovod, "
 	  "imagenet, "
 	  "mlperf, jcjohnson, cnn_cloud, h100_pytorch, deepbench_gemm, "
 	  "deepbench_conv, "

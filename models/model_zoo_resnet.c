@@ -98,6 +98,9 @@ int model_resnet_stage(struct model_builder *b, int x, int64_t *channels,
 	char lname[MODEL_NAME_LEN];
 	int i;
 
+	if (stage < 1 || stage > 4)
+		return model_builder_fail(b, DLSIM_EINVAL, "a ResNet stage is "
+					  "1 to 4");
 	for (i = 0; i < blocks; i++) {
 		int64_t s = i == 0 ? stride : 1;
 

@@ -24,9 +24,12 @@
  *   flattened heads.
  * - Loss (model.py's Loss): cross-entropy over the 81 scores of each of
  *   the 8,732 boxes, costed as one softmax cross-entropy over the
- *   concatenated scores (cost_loss in model_layer.c counts the values,
- *   which are the same however they are grouped into rows), computed in
- *   fp32 as train.py casts them (ploc.float(), plabel.float()).  Not
+ *   concatenated scores (the builder has no reshape): cost_loss in
+ *   model_layer.c counts the same values, FLOPs (but 8,731 row logs a
+ *   sample) and bytes however they are grouped into rows, while its
+ *   depth is that of one row of 707,292 values (40 levels, where rows of
+ *   81 give 14), computed in fp32 as train.py casts them (ploc.float(),
+ *   plabel.float()).  Not
  *   costed: the smooth-L1 loss on the 34,928 box offsets a sample, and
  *   the two sorts of the hard-negative mining (8,732 values a sample
  *   each), small element-wise and sort kernels next to the convolutions.
@@ -36,8 +39,9 @@
  * 3,773,696; loc heads 497,784; conf heads 10,080,126; 22,894,902 in all
  * (tests/test_model_zoo.c shows each sum).
  *
- * Default batch 32 per GPU: the README's DGX-1 (V100 16 GB) training
- * tables and examples/SSD300_FP16_8GPU.sh.
+ * Default batch 32 per GPU: main.py's --batch-size default, which
+ * examples/SSD300_FP32_8GPU.sh and the README's DGX-1 (V100 16 GB)
+ * FP32 training tables use.
  */
 #include <stdio.h>
 
@@ -51,8 +55,9 @@
 #define SSD_MAPS 6
 #define SSD_CLASSES 81
 
-/* Extra block i (0-4): conv 1x1 to mid, BN, ReLU, conv 3x3 to out, BN,
- * ReLU; stride 2 pad 1 for the first three, stride 1 pad 0 after. */
+/* model.py's _build_additional_features, block i (0-4): the first three
+ * halve the map (stride 2, pad 1: 38 -> 19 -> 10 -> 5), the last two
+ * shrink it unpadded (5 -> 3 -> 1). */
 static int extra_block(struct model_builder *b, int x, int i, int64_t mid,
 		       int64_t out)
 {
@@ -61,8 +66,8 @@ static int extra_block(struct model_builder *b, int x, int i, int64_t mid,
 		       model_conv_bn_relu(b, x, out, 3, 1, 0);
 }
 
-/* A head: 3x3 conv with bias to per_box values for each of boxes
- * default boxes at each position, flattened for the concatenation. */
+/* One of model.py's loc or conf heads (3x3, padding 1, with bias),
+ * flattened as bbox_view reshapes it before torch.cat. */
 static int head(struct model_builder *b, int feed, int64_t boxes,
 		int64_t per_box, const char *kind, int map)
 {
@@ -88,13 +93,17 @@ int model_zoo_ssd300(struct model_builder *b)
 	struct model_shape in = { 3, 300, 300 };
 	int64_t channels = 64;
 	int feed[SSD_MAPS], loc[SSD_MAPS], conf[SSD_MAPS];
+	const int bottleneck = 1;
+	const int64_t width = 1;
 	int i, x;
 
 	model_builder_init(b, "ssd300", in, 32, SSD_SOURCE);
+	/* ResNet-50's stages 1-3 (3, 4 and 6 blocks), layer3 unstrided */
 	x = model_resnet_stem(b);
-	x = model_resnet_stage(b, x, &channels, 1, 3, 1, 1, 1);
-	x = model_resnet_stage(b, x, &channels, 2, 4, 2, 1, 1);
-	feed[0] = model_resnet_stage(b, x, &channels, 3, 6, 1, 1, 1);
+	x = model_resnet_stage(b, x, &channels, 1, 3, 1, bottleneck, width);
+	x = model_resnet_stage(b, x, &channels, 2, 4, 2, bottleneck, width);
+	feed[0] = model_resnet_stage(b, x, &channels, 3, 6, 1, bottleneck,
+				     width);
 	for (i = 1; i < SSD_MAPS; i++)
 		feed[i] = extra_block(b, feed[i - 1], i - 1,
 				      mid_channels[i - 1], feed_channels[i]);

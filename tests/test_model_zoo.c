@@ -271,8 +271,10 @@ START_TEST(test_zoo_shapes)
 	assert_shape(model_util_layer(m, "loc5")->in, 256, 1, 1);
 	assert_shape(model_util_layer(m, "locs")->out, 8732 * 4, 1, 1);
 	assert_shape(model_util_layer(m, "confs")->out, 8732 * 81, 1, 1);
-	ck_assert_int_eq(model_util_layer(m, "loss")->kind,
-			 MODEL_SOFTMAX_XENT);
+	l = model_util_layer(m, "loss");
+	ck_assert_int_eq(l->kind, MODEL_SOFTMAX_XENT);
+	assert_shape(l->in, 8732 * 81, 1, 1);
+	ck_assert_ptr_eq(&m->layers[l->inputs[0]], model_util_layer(m, "confs"));
 	model_free(m);
 
 	/* torchvision squeezenet.py: ceil_mode pools 109 -> 54 -> 27 -> 13 */

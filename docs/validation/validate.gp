@@ -1,4 +1,4 @@
-# dlsim 0.1.0+323432c.dirty: predicted against measured.
+# dlsim 0.1.0+5473902.dirty: predicted against measured.
 # Redraw, in this file's directory, with: gnuplot validate.gp
 set terminal pngcairo size 1200,800 font ',11'
 set termoption noenhanced
@@ -24,7 +24,7 @@ plot x lw 2 lc rgb "#000000" title "predicted = measured", \
      "validate.dat" index 6 with points pt 5 ps 0.6 lc rgb "#a6761d" title "dle_bert (127 rows, median 23.7%)", \
      "validate.dat" index 7 with points pt 5 ps 0.6 lc rgb "#666666" title "dle_transformer (51 rows, median 39.2%)", \
      "validate.dat" index 8 with points pt 5 ps 0.6 lc rgb "#1f78b4" title "dle_gnmt (14 rows, median 90.5%)", \
-     "validate.dat" index 9 with points pt 5 ps 0.6 lc rgb "#b2df8a" title "dle_ssd (78 rows, median 29.4%)", \
+     "validate.dat" index 9 with points pt 5 ps 0.6 lc rgb "#b2df8a" title "dle_ssd (71 rows, median 23.8%)", \
      "validate.dat" index 10 with points pt 5 ps 0.6 lc rgb "#fb9a99" title "megatron (10 rows, median 2.0%)", \
      "validate.dat" index 11 with points pt 5 ps 0.6 lc rgb "#6a3d9a" title "korthikanti (8 rows, median 9.2%)", \
      "validate.dat" index 12 with points pt 5 ps 0.6 lc rgb "#b15928" title "horovod (3 rows, median 4.4%)", \
