@@ -41,7 +41,8 @@
  * WHAT A FIT ROW HOLDS
  * kind "alphabeta:<benchmark>:<ranks>", "gemm:<dtype>", "conv:<dtype>",
  * "conv3x3:<dtype>" (class 3x3s1), "conv1x1:<dtype>" (class 1x1s1),
- * "conv1x1s:<dtype>" (class 1x1strided), "rnn_lstm:<dtype>",
+ * "conv1x1s:<dtype>" (class 1x1strided), "conv_nonsquare:<dtype>"
+ * (class nonsquare), "rnn_lstm:<dtype>",
  * "rnn_gru:<dtype>", "rnn_tanh:<dtype>" (each cell; "rnn:<dtype>", every
  * cell together, is what earlier versions stored and is still read),
  * "gemm_unaligned:<dtype>" (class unaligned: the gemm fit times one
@@ -153,7 +154,8 @@ static int skip_add(struct cal_fit_report *r, const char *what,
 }
 
 /* What a class adds to the kind's benchmark: "conv3x3", "conv1x1",
- * "conv1x1s" or plain "conv" (class "other", and GEMMs on 16-byte rows,
+ * "conv1x1s", "conv_nonsquare" or plain "conv" (class "other", and GEMMs
+ * on 16-byte rows,
  * which have none); "gemm_unaligned" for the other GEMMs; a recurrent
  * cell "rnn_lstm", "rnn_gru" or "rnn_tanh" (a vanilla RNN, cuDNN's
  * CUDNN_RNN_TANH). */
@@ -165,7 +167,7 @@ static const char *class_suffix(const char *cls)
 		{ "3x3s1", "3x3" }, { "1x1s1", "1x1" },
 		{ "1x1strided", "1x1s" },
 		{ "lstm", "_lstm" }, { "gru", "_gru" }, { "vanilla", "_tanh" },
-		{ "unaligned", "_unaligned" },
+		{ "unaligned", "_unaligned" }, { "nonsquare", "_nonsquare" },
 	};
 	size_t i;
 

@@ -146,12 +146,7 @@ int cal_val_row_conv(const struct cal_vctx *v, struct cal_vrow *r)
 	c.flops = 2.0 * n * k * op * oq * ch * fr * fs;
 	c.bytes = (double)dlsim_precision_bytes(p) *
 		  (n * ch * h * w + k * ch * fr * fs + n * k * op * oq);
-	if (fr == 1.0 && fs == 1.0)
-		c.kernel = sh == 1.0 && sw == 1.0 ? MODEL_KERNEL_CONV1X1 :
-			   MODEL_KERNEL_CONV1X1_STRIDED;
-	else
-		c.kernel = fr == 3.0 && fs == 3.0 && sh == 1.0 && sw == 1.0 ?
-			   MODEL_KERNEL_CONV3X3 : MODEL_KERNEL_CONV;
+	c.kernel = model_conv_class(fr, fs, sh, sw, 1.0);
 	r->measured = r->predicted = 0.0;
 	for (i = 0; i < 3; i++) {
 		double t = cal_val_num(v, pass[i]);

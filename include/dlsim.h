@@ -354,6 +354,14 @@ struct model_layer {
  * batch 16, took 14.0 ms forward and 29.9 ms backward, 44 and 41 TFLOP/s
  * as dlsim counts its FLOPs; the H100's fp32 GEMM fit gives 52, its
  * TF32 fit 398).
+ * A convolution whose window is not square (DeepSpeech's 5x20 and 5x10,
+ * Inception v3's 1x7 and 7x1) is MODEL_KERNEL_CONV_NONSQUARE: costed
+ * with the fit of every other window (MODEL_KERNEL_CONV: 5x5, 7x7,
+ * strided 3x3), DeepBench's non-square rows came out 14% and 35% fast
+ * (held out) where the square ones were 3% to 53% slow; with a fit of
+ * their own the held-out error falls in every fold (model_layer.c gives
+ * the figures).  Its fit is "conv_nonsquare:<dtype>", else the
+ * convolution fit; the catalog has no figure of its own for it.
  */
 enum model_kernel {
 	MODEL_KERNEL_VECTOR = 0,
@@ -368,8 +376,20 @@ enum model_kernel {
 	MODEL_KERNEL_RNN_TANH,
 	MODEL_KERNEL_GEMM_UNALIGNED, /* a GEMM off 16-byte rows: see below */
 	MODEL_KERNEL_ATTENTION_F32,  /* a fused attention on 4-byte values */
+	MODEL_KERNEL_CONV_NONSQUARE, /* a conv whose window is not square */
 	MODEL_KERNEL_COUNT
 };
+
+/*
+ * The class of a dense convolution by its window (kh x kw) and strides:
+ * MODEL_KERNEL_CONV1X1 (1x1, stride 1), MODEL_KERNEL_CONV1X1_STRIDED,
+ * MODEL_KERNEL_CONV3X3 (3x3, stride 1, dilation 1),
+ * MODEL_KERNEL_CONV_NONSQUARE (kh != kw) or MODEL_KERNEL_CONV.  The
+ * model, the calibration's grouping of samples (calibrate/cal_points.c)
+ * and the kernel validation use this one rule.
+ */
+enum model_kernel model_conv_class(double kh, double kw, double sh,
+				   double sw, double dilation);
 
 /*
  * 1 when an m x n x k GEMM of elements of elem_bytes bytes has a

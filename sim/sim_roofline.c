@@ -44,9 +44,9 @@
  *   Q bytes, instead of the max above.  The fit measured whole kernels,
  *   back to back as a training step issues them, so its fixed term
  *   stands for the launch overhead and the depth term: neither is added.
- *   A class without a fit of its own takes sim_calib_kernel's: a 1x1
- *   convolution the convolution roofline (a calibration made before the
- *   classes were split fitted them there), any convolution the GEMM
+ *   A class without a fit of its own takes sim_calib_kernel's: a 1x1 or
+ *   non-square convolution the convolution roofline (a calibration made
+ *   before the classes were split fitted them there), any convolution the GEMM
  *   roofline (convolutions run as GEMMs; so does a GEMM off 16-byte rows
  *   without a "gemm_unaligned" fit of its own), a fused attention on
  *   4-byte values the fp32 GEMM roofline, at TF32 too (dlsim.h,
@@ -105,7 +105,8 @@ const struct hw_calib_kernel *sim_calib_kernel(const struct hw_calib *cal,
 	}
 	if (cal->kernel[k][p].fit.id)
 		return &cal->kernel[k][p];
-	if ((k == MODEL_KERNEL_CONV1X1 || k == MODEL_KERNEL_CONV1X1_STRIDED) &&
+	if ((k == MODEL_KERNEL_CONV1X1 || k == MODEL_KERNEL_CONV1X1_STRIDED ||
+	     k == MODEL_KERNEL_CONV_NONSQUARE) &&
 	    cal->kernel[MODEL_KERNEL_CONV][p].fit.id)
 		return &cal->kernel[MODEL_KERNEL_CONV][p];
 	/* a cell without a fit of its own: every cell's, where an earlier
@@ -140,6 +141,7 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 	r->rate[MODEL_KERNEL_RNN_TANH] = r->rate[MODEL_KERNEL_RECURRENT];
 	/* no catalog figure: only a fit tells the fallback kernels apart */
 	r->rate[MODEL_KERNEL_GEMM_UNALIGNED] = r->rate[MODEL_KERNEL_GEMM];
+	r->rate[MODEL_KERNEL_CONV_NONSQUARE] = r->rate[MODEL_KERNEL_CONV];
 	r->rate[MODEL_KERNEL_ATTENTION_F32] = r->rate[MODEL_KERNEL_GEMM];
 	/* a device without an fp32 figure keeps the GEMM's */
 	if (p == DLSIM_TF32 && d->peak[DLSIM_FP32].matrix_flops *

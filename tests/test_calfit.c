@@ -481,6 +481,75 @@ START_TEST(cal_fit_conv_recovers_roofline_per_class)
 END_TEST
 
 /*
+ * Synthetic fp32 convolutions on hardware "ns": eight with a 5x20
+ * window at stride 2 (DeepSpeech's first layer: 1 or 32 channels of
+ * 161 x 700, P = floor((161 - 5) / 2) + 1 = 79, Q = floor((700 - 20) /
+ * 2) + 1 = 341), t = 3e-5 + F / 2e12 + Q / 2e11, and eight 5x5 ones at
+ * stride 1 and pad 2 on 28 x 28 (P = Q = 28), t = 2e-5 + F / 5e12 + Q /
+ * 4e11, +-1% noise, F = 2 N K P Q C R S, Q = 4 (NCHW + KCRS + NKPQ).
+ * The non-square ones are their own group (class nonsquare, kind
+ * conv_nonsquare:fp32), which recovers their FLOP rate, and count in
+ * the class of every other window too (kind conv:fp32, 16 samples).
+ */
+static double ns_time(double n, double c, double h, double w, double k,
+		      double r, double s, double p, double q, double t0,
+		      double rate, double bw, unsigned long *st)
+{
+	double F = 2.0 * n * k * p * q * c * r * s;
+	double Q = 4.0 * (n * c * h * w + k * c * r * s + n * k * p * q);
+
+	return (t0 + F / rate + Q / bw) * (1.0 + 0.02 * noise(st));
+}
+
+START_TEST(cal_fit_conv_fits_nonsquare_windows_apart)
+{
+	struct db_sample s[16];
+	struct dlsim_err err = { 0, "" };
+	struct cal_fit_report r;
+	const struct cal_fitted *ns, *o;
+	unsigned long st = 777;
+	char params[256];
+	struct tmpdb t;
+	int i, n = 0;
+
+	tmpdb_open(&t);
+	for (i = 0; i < 8; i++) {
+		double b = 4 << (i % 4), c = i < 4 ? 1.0 : 32.0;
+
+		snprintf(params, sizeof(params), "n=%.0f c=%.0f h=161 w=700 "
+			 "k=32 r=5 s=20 stride=2 pad=0 pass=fwd dtype=fp32 "
+			 "math=fp32 device=Synth", b, c);
+		sample(&s[n++], "conv", params,
+		       ns_time(b, c, 161, 700, 32, 5, 20, 79, 341, 3e-5, 2e12,
+			       2e11, &st), "s");
+	}
+	for (i = 0; i < 8; i++) {
+		double b = 2 << i, c = i % 2 ? 64.0 : 192.0;
+
+		snprintf(params, sizeof(params), "n=%.0f c=%.0f h=28 w=28 "
+			 "k=64 r=5 s=5 stride=1 pad=2 pass=fwd dtype=fp32 "
+			 "math=fp32 device=Synth", b, c);
+		sample(&s[n++], "conv", params,
+		       ns_time(b, c, 28, 28, 64, 5, 5, 28, 28, 2e-5, 5e12,
+			       4e11, &st), "s");
+	}
+	put_samples(t.db, "ns", s, n);
+	ck_assert_msg(cal_fit_hw(t.db, "ns", &r, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ns = fit_find(&r, "conv_nonsquare:fp32");
+	o = fit_find(&r, "conv:fp32");
+	ck_assert(ns != NULL && o != NULL);
+	ck_assert_str_eq(ns->group, "dtype=fp32 math=fp32 device=Synth "
+			 "class=nonsquare");
+	ck_assert_int_eq(ns->n_samples, 8);
+	ck_assert_int_eq(o->n_samples, 16);
+	WITHIN_3_SIGMA(ns->roof.s_per_flop, 1.0 / 2e12, ns->roof.cov[1][1]);
+	cal_fit_report_release(&r);
+	tmpdb_close(&t);
+}
+END_TEST
+
+/*
  * Synthetic triad on hardware "bw": 200 GB/s below 32 KiB, 100 GB/s
  * from 32 KiB to below 1 MiB, 20 GB/s from 1 MiB, +-1% noise, working
  * sets 4 KiB .. 256 MiB at four per octave (so 32 KiB and 1 MiB are
@@ -633,6 +702,7 @@ Suite *suite_calfit(void)
 	tcase_add_test(c, cal_fit_imported_nccl_tests);
 	tcase_add_test(c, cal_cli_fit_and_show);
 	tcase_add_test(c, cal_fit_conv_recovers_roofline_per_class);
+	tcase_add_test(c, cal_fit_conv_fits_nonsquare_windows_apart);
 	tcase_add_test(c, cal_fit_bwcurve_finds_three_levels);
 	tcase_add_test(c, cal_fit_bwcurve_flat_and_single);
 	tcase_add_test(c, cal_cli_show_prints_levels_and_conv);

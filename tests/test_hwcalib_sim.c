@@ -115,6 +115,17 @@ START_TEST(hwcalib_fp32_attention_takes_the_fp32_gemm_rate)
 }
 END_TEST
 
+/* The "box" node's conv:fp32 fit: fixed 2e-5 s, 2e-11 s/FLOP, 1e-10
+ * s/B. */
+static void put_conv_fit(struct db *db)
+{
+	put_fit(db, "box", "conv:fp32", "{\"benchmark\": \"conv\", "
+		"\"group\": \"dtype=fp32 class=other\", \"fixed_s\": 2e-5, "
+		"\"s_per_flop\": 2e-11, \"s_per_byte\": 1e-10, "
+		"\"flops_per_s\": 5e10}", "[[0, 0, 0], [0, 0, 0], [0, 0, 0]]",
+		2000.0);
+}
+
 /*
  * A 1x1 stride-1 convolution pass (1e9 FLOPs, 1e6 bytes) on the "box"
  * fits takes, by hand:
@@ -150,12 +161,7 @@ START_TEST(hwcalib_conv1x1_falls_back_to_conv_then_gemm)
 	put_fits(t.db, "box");
 	for (i = 0; i < 3; i++) {
 		if (i == 1)
-			put_fit(t.db, "box", "conv:fp32", "{\"benchmark\": "
-				"\"conv\", \"group\": \"dtype=fp32 "
-				"class=other\", \"fixed_s\": 2e-5, "
-				"\"s_per_flop\": 2e-11, \"s_per_byte\": "
-				"1e-10, \"flops_per_s\": 5e10}",
-				"[[0, 0, 0], [0, 0, 0], [0, 0, 0]]", 2000.0);
+			put_conv_fit(t.db);
 		if (i == 2)
 			put_fit(t.db, "box", "conv1x1:fp32", "{\"benchmark\": "
 				"\"conv\", \"group\": \"dtype=fp32 "
@@ -189,6 +195,59 @@ START_TEST(hwcalib_conv1x1_falls_back_to_conv_then_gemm)
 	       sizeof(c.kernel[0][0]));
 	ck_assert(sim_calib_kernel(&c, MODEL_KERNEL_CONV3X3, DLSIM_FP32) ==
 		  &c.kernel[MODEL_KERNEL_GEMM][DLSIM_FP32]);
+	tmpdb_close(&t);
+}
+END_TEST
+
+/*
+ * A non-square convolution pass (1e9 FLOPs, 1e6 bytes) on the "box" fits
+ * takes, by hand: the GEMM roofline without a conv fit (7.5 ms, as
+ * above); the conv:fp32 fit (20.12 ms) without one of its own; its own
+ * conv_nonsquare:fp32 fit (fixed 4e-5, 4e-11 s/FLOP, 4e-10 s/B) when
+ * there is one: 4e-5 + 4e-2 + 4e-4 = 40.44 ms, while a square
+ * convolution keeps 20.12 ms.  Uncalibrated, the catalog has no figure
+ * of its own for it: the convolution's rate.
+ */
+START_TEST(hwcalib_nonsquare_conv_falls_back_to_conv_then_gemm)
+{
+	static const double want[3] = { 7.5e-3, 20.12e-3, 40.44e-3 };
+	struct model_pass_cost ns = { 1e9, 1e6, 0.0, 0.0,
+				      MODEL_KERNEL_CONV_NONSQUARE, 0.0, 0 };
+	struct model_pass_cost sq = ns;
+	struct dlsim_err err = { 0, "" };
+	struct hw_calib c;
+	struct sim_roof roof;
+	struct tmpdb t;
+	struct calib_rig r;
+	enum sim_bound b;
+	int i;
+
+	calib_rig_init(&r);
+	sq.kernel = MODEL_KERNEL_CONV;
+	sim_roof_init(&roof, &r.dev, DLSIM_FP32, NULL);
+	ck_assert(roof.rate[MODEL_KERNEL_CONV_NONSQUARE] ==
+		  roof.rate[MODEL_KERNEL_CONV]);
+	tmpdb_open(&t);
+	put_fits(t.db, "box");
+	for (i = 0; i < 3; i++) {
+		if (i == 1)
+			put_conv_fit(t.db);
+		if (i == 2)
+			put_fit(t.db, "box", "conv_nonsquare:fp32",
+				"{\"benchmark\": \"conv\", \"group\": "
+				"\"dtype=fp32 class=nonsquare\", \"fixed_s\": "
+				"4e-5, \"s_per_flop\": 4e-11, \"s_per_byte\": "
+				"4e-10, \"flops_per_s\": 2.5e10}",
+				"[[0, 0, 0], [0, 0, 0], [0, 0, 0]]", 2000.0);
+		ck_assert_msg(hw_calib_load(t.db, "box", &c, &err) ==
+			      DLSIM_OK, "%s", err.msg);
+		sim_roof_init(&roof, &r.dev, DLSIM_FP32, &c);
+		ck_assert_rel(sim_pass_time(&roof, &ns, &b), want[i], 1e-9);
+		ck_assert_rel(sim_pass_time(&roof, &sq, &b),
+			      want[i == 0 ? 0 : 1], 1e-9);
+	}
+	ck_assert_str_eq(c.kernel[MODEL_KERNEL_CONV_NONSQUARE][DLSIM_FP32]
+			 .fit.kind, "conv_nonsquare:fp32");
 	tmpdb_close(&t);
 }
 END_TEST
@@ -261,11 +320,11 @@ START_TEST(hwcalib_prediction_lists_every_fit_it_used)
 	ck_assert_str_eq(c.kernel[MODEL_KERNEL_CONV1X1_STRIDED][DLSIM_FP32]
 			 .fit.kind, "conv1x1s:fp32");
 	ck_assert_int_eq(res.n_calib_used, 9);
-	/* a kernel class each but the vector one (11, the pooled recurrent
-	 * one, the three cells', the unaligned GEMM's and the fp32
-	 * attention's included, which ResNet-50 does not use) and four
-	 * more */
-	ck_assert_int_eq(SIM_CALIB_USED, 15);
+	/* a kernel class each but the vector one (12, the pooled recurrent
+	 * one, the three cells', the unaligned GEMM's, the fp32
+	 * attention's and the non-square convolution's included, which
+	 * ResNet-50 does not use) and four more */
+	ck_assert_int_eq(SIM_CALIB_USED, 16);
 	for (i = 0; i < res.n_calib_used; i++)
 		for (j = 0; j < i; j++)
 			ck_assert(res.calib_used[i].id !=
@@ -328,6 +387,7 @@ Suite *suite_hwcalib_sim(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, hwcalib_roofline_uses_curve_and_plateau);
 	tcase_add_test(tc, hwcalib_conv1x1_falls_back_to_conv_then_gemm);
+	tcase_add_test(tc, hwcalib_nonsquare_conv_falls_back_to_conv_then_gemm);
 	tcase_add_test(tc, hwcalib_fp32_attention_takes_the_fp32_gemm_rate);
 	tcase_add_test(tc, hwcalib_collective_uses_fitted_alpha_beta);
 	tcase_add_test(tc, hwcalib_prediction_lists_every_fit_it_used);

@@ -291,6 +291,71 @@ START_TEST(kernel_class_sets_winograd_convs_apart)
 }
 END_TEST
 
+/*
+ * A window that is not square is a class of its own (dlsim.h,
+ * MODEL_KERNEL_CONV_NONSQUARE), whatever its stride; a square one keeps
+ * its class; the rule is the one the calibration groups its samples by
+ * (model_conv_class).  Inception v3 has 34 such convolutions, counted by
+ * hand from torchvision's inception.py: each of the four InceptionC
+ * blocks (Mixed_6b-e) a 1x7 and a 7x1 in branch7x7 and four alternating
+ * in branch7x7dbl (24), InceptionD (Mixed_7a) a 1x7 and a 7x1 (2), each
+ * InceptionE (Mixed_7b, 7c) a 1x3 and a 3x1 in branch3x3 and in
+ * branch3x3dbl (8).
+ */
+START_TEST(kernel_class_sets_nonsquare_windows_apart)
+{
+	static const struct {
+		double kh, kw, sh, sw, d;
+		enum model_kernel want;
+	} cls[] = {
+		{ 1, 7, 1, 1, 1, MODEL_KERNEL_CONV_NONSQUARE },
+		{ 7, 1, 1, 1, 1, MODEL_KERNEL_CONV_NONSQUARE },
+		{ 5, 20, 2, 2, 1, MODEL_KERNEL_CONV_NONSQUARE },
+		{ 41, 11, 2, 2, 1, MODEL_KERNEL_CONV_NONSQUARE },
+		{ 5, 5, 1, 1, 1, MODEL_KERNEL_CONV },
+		{ 7, 7, 2, 2, 1, MODEL_KERNEL_CONV },
+		{ 3, 3, 2, 1, 1, MODEL_KERNEL_CONV },
+		{ 3, 3, 1, 1, 2, MODEL_KERNEL_CONV },
+		{ 3, 3, 1, 1, 1, MODEL_KERNEL_CONV3X3 },
+		{ 1, 1, 1, 1, 1, MODEL_KERNEL_CONV1X1 },
+		{ 1, 1, 1, 2, 1, MODEL_KERNEL_CONV1X1_STRIDED },
+	};
+	struct model_builder b;
+	struct model_conv_spec s;
+	struct model_pass_cost c;
+	struct model *m;
+	int i, p, conv, grouped, n = 0;
+
+	for (i = 0; i < (int)(sizeof(cls) / sizeof(cls[0])); i++)
+		ck_assert_msg(model_conv_class(cls[i].kh, cls[i].kw, cls[i].sh,
+					       cls[i].sw, cls[i].d) ==
+			      cls[i].want, "case %d", i);
+	start(&b, 8, 9, 9);
+	model_conv_spec_init(&s, 8, 1, 1, 0);
+	s.kernel_w = 7;
+	s.pad_w = 3;
+	conv = model_add_conv(&b, MODEL_IN, "c1x7", &s);
+	s.groups = 8;
+	grouped = model_add_conv(&b, MODEL_IN, "g1x7", &s);
+	m = finish(&b);
+	assert_shape(m->layers[conv].out, 8, 9, 9);
+	for (p = MODEL_PASS_FWD; p <= MODEL_PASS_BWD_WEIGHT; p++) {
+		model_layer_cost(&m->layers[conv], p, N, A, WB, &c);
+		ck_assert_int_eq(c.kernel, MODEL_KERNEL_CONV_NONSQUARE);
+		model_layer_cost(&m->layers[grouped], p, N, A, WB, &c);
+		ck_assert_int_eq(c.kernel, MODEL_KERNEL_VECTOR);
+	}
+	model_free(m);
+	ck_assert_int_eq(model_zoo_build("inception_v3", &m, NULL), DLSIM_OK);
+	for (i = 0; i < m->n_layers; i++) {
+		model_layer_cost(&m->layers[i], MODEL_PASS_FWD, N, A, WB, &c);
+		n += c.kernel == MODEL_KERNEL_CONV_NONSQUARE;
+	}
+	ck_assert_int_eq(n, 34);
+	model_free(m);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- */
 /* fc and flatten                                                    */
 /* ---------------------------------------------------------------- */
@@ -751,6 +816,7 @@ Suite *suite_model_layer(void)
 	tcase_add_test(tc, conv_rectangular_kernel_depth_sums_each_axis);
 	tcase_add_test(tc, conv_grouped_and_depthwise_divide_channels);
 	tcase_add_test(tc, kernel_class_sets_winograd_convs_apart);
+	tcase_add_test(tc, kernel_class_sets_nonsquare_windows_apart);
 	tcase_add_test(tc, fc_counts_match_table4);
 	tcase_add_test(tc, flatten_and_input_cost_nothing);
 	tcase_add_test(tc, max_and_avg_pool_counts);

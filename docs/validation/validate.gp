@@ -1,4 +1,4 @@
-# dlsim 0.1.0+5473902.dirty: predicted against measured.
+# dlsim 0.1.0+72a19dd.dirty: predicted against measured.
 # Redraw, in this file's directory, with: gnuplot validate.gp
 set terminal pngcairo size 1200,800 font ',11'
 set termoption noenhanced
@@ -18,7 +18,7 @@ plot x lw 2 lc rgb "#000000" title "predicted = measured", \
      "validate.dat" index 0 with points pt 5 ps 0.6 lc rgb "#d95f02" title "vtrain (1152 rows, median 7.4%)", \
      "validate.dat" index 1 with points pt 5 ps 0.6 lc rgb "#1b9e77" title "vtrain_fit (288 rows, median 7.8%)", \
      "validate.dat" index 2 with points pt 5 ps 0.6 lc rgb "#7570b3" title "vtrain_multi (109 rows, median 9.0%)", \
-     "validate.dat" index 3 with points pt 5 ps 0.6 lc rgb "#e7298a" title "tf_cnn_p100 (71 rows, median 6.7%)", \
+     "validate.dat" index 3 with points pt 5 ps 0.6 lc rgb "#e7298a" title "tf_cnn_p100 (71 rows, median 6.1%)", \
      "validate.dat" index 4 with points pt 5 ps 0.6 lc rgb "#66a61e" title "tf_cnn_k80 (136 rows, median 38.6%)", \
      "validate.dat" index 5 with points pt 5 ps 0.6 lc rgb "#e6ab02" title "dle (28 rows, median 11.0%)", \
      "validate.dat" index 6 with points pt 5 ps 0.6 lc rgb "#a6761d" title "dle_bert (127 rows, median 23.7%)", \
@@ -34,9 +34,9 @@ plot x lw 2 lc rgb "#000000" title "predicted = measured", \
      "validate.dat" index 16 with points pt 7 ps 0.6 lc rgb "#d95f02" title "cnn_cloud (48 rows, median 14.4%)", \
      "validate.dat" index 17 with points pt 7 ps 0.6 lc rgb "#1b9e77" title "h100_pytorch (46 rows, median 11.6%)", \
      "validate.dat" index 18 with points pt 7 ps 0.6 lc rgb "#7570b3" title "deepbench_gemm (1920 rows, median 9.0%)", \
-     "validate.dat" index 19 with points pt 7 ps 0.6 lc rgb "#e7298a" title "deepbench_conv (1118 rows, median 13.3%)", \
+     "validate.dat" index 19 with points pt 7 ps 0.6 lc rgb "#e7298a" title "deepbench_conv (1118 rows, median 12.8%)", \
      "validate.dat" index 20 with points pt 7 ps 0.6 lc rgb "#66a61e" title "deepbench_gemm_heldout (1920 rows, median 9.6%)", \
-     "validate.dat" index 21 with points pt 7 ps 0.6 lc rgb "#e6ab02" title "deepbench_conv_heldout (1118 rows, median 15.5%)", \
+     "validate.dat" index 21 with points pt 7 ps 0.6 lc rgb "#e6ab02" title "deepbench_conv_heldout (1118 rows, median 15.1%)", \
      "validate.dat" index 22 with points pt 7 ps 0.6 lc rgb "#a6761d" title "deepbench_rnn (477 rows, median 10.5%)", \
      "validate.dat" index 23 with points pt 7 ps 0.6 lc rgb "#666666" title "deepbench_rnn_heldout (477 rows, median 12.4%)", \
      "validate.dat" index 24 with points pt 7 ps 0.6 lc rgb "#1f78b4" title "nccl (308 rows, median 0.7%)", \
