@@ -253,7 +253,9 @@ struct cal_points {
  * The cost of one pass of the recurrent layer DeepBench times: a cell
  * of kind (MODEL_LSTM, MODEL_GRU, MODEL_RNN) of hidden units over steps
  * steps at batch n, with a 1-wide input (CUDNN_SKIP_INPUT: only the
- * recurrence runs), at bytes per value; as model_layer_cost fills it.
+ * recurrence runs), at bytes per value; as model_layer_cost fills it,
+ * less the input GEMM (gemm_flops and gemm_bytes 0), which DeepBench
+ * skips.
  * -1 when the layer does not build.  Shared by the calibration points
  * and the validation rows, so that both count as the simulator does.
  */

@@ -422,6 +422,13 @@ struct model_pass_cost {
 	int fused;         /* 1: runs inside the kernel of the pass before
 			      it (sim_options.fuse_elementwise): no launch
 			      of its own */
+	/* Of flops and bytes, the part one large GEMM of class gemm_kernel
+	 * does apart from the pass's own kernels: a recurrent layer's input
+	 * projection, which cuDNN runs for all steps at once before the
+	 * recurrence (dx: after it), model_layer_rnn.c.  sim_pass_time
+	 * times it as that GEMM and the rest as the recurrence; 0: none. */
+	double gemm_flops, gemm_bytes;
+	enum model_kernel gemm_kernel;
 };
 
 /* The shape of a transformer family (model.tf); MODEL_TF_NONE: not one. */

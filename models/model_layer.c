@@ -745,10 +745,11 @@ void model_layer_cost(const struct model_layer *l, enum model_pass p,
 		model_rnn_cost(l, p, n, a, (double)weight_bytes, out);
 		/* each step waits for the one before (Appleyard et al. 2016,
 		 * Sec. 2) and is two kernels, its GEMM and its fused
-		 * element-wise one (model_layer_rnn.c): a recurrent pass;
-		 * dw is one GEMM over all of them */
+		 * element-wise one (model_layer_rnn.c): a recurrent pass,
+		 * and one kernel more, the input GEMM of all the steps
+		 * (gemm_flops); dw is one GEMM over all of them */
 		if (p == MODEL_PASS_FWD || p == MODEL_PASS_BWD_DATA) {
-			out->launches = 2.0 * (double)l->steps;
+			out->launches = 2.0 * (double)l->steps + 1.0;
 			out->kernel =
 				l->kind == MODEL_LSTM ? MODEL_KERNEL_LSTM :
 				l->kind == MODEL_GRU ? MODEL_KERNEL_GRU :

@@ -184,6 +184,8 @@ static double layer_time(const struct sim_par_ctx *c, int i,
 		k.flops /= (double)tp;
 		k.bytes /= (double)tp;
 		k.work /= (double)tp;
+		k.gemm_flops /= (double)tp;
+		k.gemm_bytes /= (double)tp;
 	}
 	*flops += k.flops;
 	t = sim_pass_time(&c->roof, &k, &bound);

@@ -65,7 +65,9 @@
  *   every cell's, "rnn:<dtype>", measured on such chains)
  *   pays that fit's fixed cost once and its per-call cost k times.  A
  *   pass fused into the kernel before it (model_pass_cost.fused) pays
- *   none.
+ *   none.  A pass with a GEMM part of its own (model_pass_cost.
+ *   gemm_flops: a recurrent layer's input GEMM) is two: that GEMM in its
+ *   class, one of the pass's launches, and the rest in the pass's.
  */
 #include <math.h>
 #include <string.h>
@@ -205,6 +207,36 @@ static double fitted_time(const struct sim_roof *r,
 	return t0 + tc + tm;
 }
 
+/* A pass whose part is one large GEMM (a recurrent layer's input
+ * projection, model_pass_cost.gemm_flops): that GEMM in its class, then
+ * the rest in the pass's; bound by the longer. */
+static double split_time(const struct sim_roof *r,
+			 const struct model_pass_cost *c,
+			 enum sim_bound *bound)
+{
+	struct model_pass_cost rest = *c, gemm;
+	enum sim_bound gb;
+	double tr, tg;
+
+	memset(&gemm, 0, sizeof(gemm));
+	gemm.flops = c->gemm_flops;
+	gemm.bytes = c->gemm_bytes;
+	gemm.work = c->gemm_flops / 2.0;
+	gemm.kernel = c->gemm_kernel;
+	rest.flops -= c->gemm_flops;
+	rest.bytes -= c->gemm_bytes;
+	rest.work -= gemm.work;
+	rest.gemm_flops = rest.gemm_bytes = 0.0;
+	/* the pass's launches count the GEMM's one */
+	if (rest.launches > 1.0)
+		rest.launches -= 1.0;
+	tr = sim_pass_time(r, &rest, bound);
+	tg = sim_pass_time(r, &gemm, &gb);
+	if (tg > tr)
+		*bound = gb;
+	return tr + tg;
+}
+
 double sim_pass_time(const struct sim_roof *r,
 		     const struct model_pass_cost *c, enum sim_bound *bound)
 {
@@ -214,6 +246,8 @@ double sim_pass_time(const struct sim_roof *r,
 		*bound = SIM_BOUND_NONE;
 		return 0.0;
 	}
+	if (c->gemm_flops > 0.0 && c->gemm_flops < c->flops)
+		return split_time(r, c, bound);
 	if (r->fitted[c->kernel] && c->flops > 0.0)
 		return fitted_time(r, c, bound);
 	tc = c->flops / r->rate[c->kernel] + c->depth * r->cycle_s;

@@ -419,8 +419,8 @@ static void flush(struct step *st, double ready)
 	}
 	start = ready > st->free_at ? ready : st->free_at;
 	{
-		struct model_pass_cost c = { 0.0, plan.wire_bytes, 0.0, 0.0,
-					     MODEL_KERNEL_VECTOR, 0.0, 0 };
+		struct model_pass_cost c = { .bytes = plan.wire_bytes,
+					     .kernel = MODEL_KERNEL_VECTOR };
 
 		emit(st, SIM_STREAM_COMM, -1, -1, st->n_buckets, start,
 		     cr.time_s, &c, SIM_BOUND_NONE);

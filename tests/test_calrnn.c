@@ -53,9 +53,13 @@ static double synthetic(double F, double Q, double L, unsigned long *st)
  *   fwd: MACs n T H (I + H) = 2 x 3 x 3 x 4 = 72, FLOPs 144 + the
  *   element-wise 6 x 3 x 8 = 144: 288.  Bytes 4 x (x 6 + y 18 + s H
  *   (3G + 2) = 90) = 456, weights 4 x (G H I 3 + T G H H 27 + 2 G H 6)
- *   = 144: 600.  Calls 2T = 6 (each step's GEMM and element-wise).
+ *   = 144: 600.  Less the input GEMM, which DeepBench skips: 2 s G H I
+ *   = 36 FLOPs, bytes 4 x (x 6 + the pre-activations s G H 18) + 4 x
+ *   weight_ih 3 = 108, one call: 252 FLOPs, 492 bytes, calls 2T = 6
+ *   (each step's GEMM and element-wise).
  *   bwd (data): FLOPs 144 + 6 x 3 x 3 = 198; bytes 4 x (6 + 18 + s H
- *   (3G + 1) = 72) = 384 + 144 = 528; calls 6.
+ *   (3G + 1) = 72) = 384 + 144 = 528; less the same input GEMM (dx =
+ *   W_ih^T dgates): 162 FLOPs, 420 bytes, calls 6.
  *   The weight gradient is one GEMM (class GEMM, one call).
  */
 START_TEST(rnn_pass_cost_by_hand)
@@ -64,11 +68,12 @@ START_TEST(rnn_pass_cost_by_hand)
 
 	ck_assert_int_eq(cal_rnn_pass_cost(MODEL_RNN, 3, 2, 3, MODEL_PASS_FWD,
 					   4, &c), 0);
-	ck_assert(c.flops == 288.0 && c.bytes == 600.0 && c.launches == 6.0);
+	ck_assert(c.flops == 252.0 && c.bytes == 492.0 && c.launches == 6.0);
+	ck_assert(c.gemm_flops == 0.0 && c.gemm_bytes == 0.0);
 	ck_assert_int_eq(c.kernel, MODEL_KERNEL_RNN_TANH);
 	ck_assert_int_eq(cal_rnn_pass_cost(MODEL_RNN, 3, 2, 3,
 					   MODEL_PASS_BWD_DATA, 4, &c), 0);
-	ck_assert(c.flops == 198.0 && c.bytes == 528.0 && c.launches == 6.0);
+	ck_assert(c.flops == 162.0 && c.bytes == 420.0 && c.launches == 6.0);
 	ck_assert_int_eq(c.kernel, MODEL_KERNEL_RNN_TANH);
 	ck_assert_int_eq(cal_rnn_pass_cost(MODEL_RNN, 3, 2, 3,
 					   MODEL_PASS_BWD_WEIGHT, 4, &c), 0);
@@ -230,9 +235,9 @@ START_TEST(cal_fit_rnn_is_stored_and_read_back)
 END_TEST
 
 /*
- * The simulator's recurrent pass of 6 calls, 288 FLOPs and 600 bytes:
+ * The simulator's recurrent pass of 6 calls, 252 FLOPs and 492 bytes:
  * with a recurrent fit (fixed 40 us once, 15 us a call, 1e-12 s a FLOP,
- * 1e-10 s a byte) 40 + 90 + 0.000288 + 0.06 us; with only a GEMM fit
+ * 1e-10 s a byte) 40 + 90 + 0.000252 + 0.0492 us; with only a GEMM fit
  * (fixed 5 us, measured on single calls) its fixed cost each call: 30 +
  * the same rate terms.
  */
@@ -261,7 +266,7 @@ START_TEST(sim_recurrent_pass_pays_per_call)
 	g->fit.id = 1;
 	sim_roof_init(&r, &d, DLSIM_FP32, &cal);
 	ck_assert_double_eq_tol(sim_pass_time(&r, &c, &b),
-				6.0 * 5e-6 + 288e-12 + 600e-10, 1e-15);
+				6.0 * 5e-6 + 252e-12 + 492e-10, 1e-15);
 	k->fixed_s = 40e-6;
 	k->s_per_call = 15e-6;
 	k->s_per_flop = 1e-12;
@@ -270,9 +275,24 @@ START_TEST(sim_recurrent_pass_pays_per_call)
 	k->fit.id = 2;
 	sim_roof_init(&r, &d, DLSIM_FP32, &cal);
 	ck_assert_double_eq_tol(sim_pass_time(&r, &c, &b),
-				40e-6 + 6.0 * 15e-6 + 288e-12 + 600e-10,
+				40e-6 + 6.0 * 15e-6 + 252e-12 + 492e-10,
 				1e-15);
 	ck_assert_int_eq(b, SIM_BOUND_LATENCY);
+	/* a layer's pass with its input GEMM (model_pass_cost.gemm_flops):
+	 * the GEMM by the GEMM fit, 5e-6 + 200e-12 + 100e-10, one of the 7
+	 * launches; the recurrence by its own, 40e-6 + 6 x 15e-6 + (1000 -
+	 * 200) e-12 + (500 - 100) e-10 */
+	memset(&c, 0, sizeof(c));
+	c.flops = 1000.0;
+	c.bytes = 500.0;
+	c.kernel = MODEL_KERNEL_RNN_TANH;
+	c.launches = 7.0;
+	c.gemm_flops = 200.0;
+	c.gemm_bytes = 100.0;
+	c.gemm_kernel = MODEL_KERNEL_GEMM;
+	ck_assert_double_eq_tol(sim_pass_time(&r, &c, &b),
+				5e-6 + 200e-12 + 100e-10 + 40e-6 +
+				6.0 * 15e-6 + 800e-12 + 400e-10, 1e-15);
 }
 END_TEST
 

@@ -34,16 +34,16 @@
  */
 START_TEST(hwcalib_roofline_uses_curve_and_plateau)
 {
-	struct model_pass_cost conv = { 1e9, 1e3, 0.0, 0.0,
-					MODEL_KERNEL_CONV, 0.0, 0 };
-	struct model_pass_cost c3 = { 1e9, 1e6, 0.0, 0.0,
-				      MODEL_KERNEL_CONV3X3, 0.0, 0 };
-	struct model_pass_cost vec = { 1e3, 1e9, 0.0, 0.0,
-				       MODEL_KERNEL_VECTOR, 0.0, 0 };
-	struct model_pass_cost small = { 1.0, 2e4, 0.0, 0.0,
-					 MODEL_KERNEL_VECTOR, 0.0, 0 };
-	struct model_pass_cost rnn = { 1e9, 1e3, 0.0, 0.0,
-				       MODEL_KERNEL_GEMM, 10.0, 0 };
+	struct model_pass_cost conv = { .flops = 1e9, .bytes = 1e3,
+		.kernel = MODEL_KERNEL_CONV };
+	struct model_pass_cost c3 = { .flops = 1e9, .bytes = 1e6,
+		.kernel = MODEL_KERNEL_CONV3X3 };
+	struct model_pass_cost vec = { .flops = 1e3, .bytes = 1e9,
+		.kernel = MODEL_KERNEL_VECTOR };
+	struct model_pass_cost small = { .flops = 1.0, .bytes = 2e4,
+		.kernel = MODEL_KERNEL_VECTOR };
+	struct model_pass_cost rnn = { .flops = 1e9, .bytes = 1e3,
+		.kernel = MODEL_KERNEL_GEMM, .launches = 10.0 };
 	struct hw_calib c;
 	struct sim_roof roof;
 	struct calib_rig r;
@@ -83,10 +83,10 @@ END_TEST
  */
 START_TEST(hwcalib_fp32_attention_takes_the_fp32_gemm_rate)
 {
-	struct model_pass_cost at = { 1e9, 1e3, 0.0, 0.0,
-				      MODEL_KERNEL_ATTENTION_F32, 0.0, 0 };
-	struct model_pass_cost gemm = { 1e9, 1e3, 0.0, 0.0,
-					MODEL_KERNEL_GEMM, 0.0, 0 };
+	struct model_pass_cost at = { .flops = 1e9, .bytes = 1e3,
+		.kernel = MODEL_KERNEL_ATTENTION_F32 };
+	struct model_pass_cost gemm = { .flops = 1e9, .bytes = 1e3,
+		.kernel = MODEL_KERNEL_GEMM };
 	struct hw_calib c;
 	struct sim_roof roof;
 	struct calib_rig r;
@@ -143,8 +143,8 @@ static void put_conv_fit(struct db *db)
 START_TEST(hwcalib_conv1x1_falls_back_to_conv_then_gemm)
 {
 	static const double want[3] = { 7.5e-3, 20.12e-3, 30.33e-3 };
-	struct model_pass_cost one = { 1e9, 1e6, 0.0, 0.0,
-				       MODEL_KERNEL_CONV1X1, 0.0, 0 };
+	struct model_pass_cost one = { .flops = 1e9, .bytes = 1e6,
+		.kernel = MODEL_KERNEL_CONV1X1 };
 	struct model_pass_cost other = one, strided = one;
 	struct dlsim_err err = { 0, "" };
 	struct hw_calib c;
@@ -211,8 +211,8 @@ END_TEST
 START_TEST(hwcalib_nonsquare_conv_falls_back_to_conv_then_gemm)
 {
 	static const double want[3] = { 7.5e-3, 20.12e-3, 40.44e-3 };
-	struct model_pass_cost ns = { 1e9, 1e6, 0.0, 0.0,
-				      MODEL_KERNEL_CONV_NONSQUARE, 0.0, 0 };
+	struct model_pass_cost ns = { .flops = 1e9, .bytes = 1e6,
+		.kernel = MODEL_KERNEL_CONV_NONSQUARE };
 	struct model_pass_cost sq = ns;
 	struct dlsim_err err = { 0, "" };
 	struct hw_calib c;

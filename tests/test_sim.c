@@ -253,7 +253,8 @@ START_TEST(roofline_compute_bound_side)
 {
 	struct hw_device d;
 	struct sim_roof roof;
-	struct model_pass_cost c = { 8e9, 1e6, 4e9, 10.0, MODEL_KERNEL_GEMM, 0.0, 0 };
+	struct model_pass_cost c = { .flops = 8e9, .bytes = 1e6, .work = 4e9,
+		.depth = 10.0, .kernel = MODEL_KERNEL_GEMM };
 	enum sim_bound b;
 
 	roof_device(&d);
@@ -285,7 +286,8 @@ START_TEST(roofline_memory_bound_side)
 {
 	struct hw_device d;
 	struct sim_roof roof;
-	struct model_pass_cost c = { 1e6, 1e9, 1e6, 1.0, MODEL_KERNEL_VECTOR, 0.0, 0 };
+	struct model_pass_cost c = { .flops = 1e6, .bytes = 1e9, .work = 1e6,
+		.depth = 1.0, .kernel = MODEL_KERNEL_VECTOR };
 	enum sim_bound b;
 
 	roof_device(&d);
@@ -300,10 +302,9 @@ START_TEST(roofline_latency_and_empty_passes)
 {
 	struct hw_device d;
 	struct sim_roof roof;
-	struct model_pass_cost tiny = { 100.0, 400.0, 100.0, 1.0,
-					MODEL_KERNEL_VECTOR, 0.0, 0 };
-	struct model_pass_cost none = { 0.0, 0.0, 0.0, 0.0,
-					MODEL_KERNEL_VECTOR, 0.0, 0 };
+	struct model_pass_cost tiny = { .flops = 100.0, .bytes = 400.0,
+		.work = 100.0, .depth = 1.0, .kernel = MODEL_KERNEL_VECTOR };
+	struct model_pass_cost none = { .kernel = MODEL_KERNEL_VECTOR };
 	enum sim_bound b;
 
 	roof_device(&d);

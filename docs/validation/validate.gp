@@ -1,4 +1,4 @@
-# dlsim 0.1.0+72a19dd.dirty: predicted against measured.
+# dlsim 0.1.0+46f6513.dirty: predicted against measured.
 # Redraw, in this file's directory, with: gnuplot validate.gp
 set terminal pngcairo size 1200,800 font ',11'
 set termoption noenhanced
@@ -23,7 +23,7 @@ plot x lw 2 lc rgb "#000000" title "predicted = measured", \
      "validate.dat" index 5 with points pt 5 ps 0.6 lc rgb "#e6ab02" title "dle (28 rows, median 11.0%)", \
      "validate.dat" index 6 with points pt 5 ps 0.6 lc rgb "#a6761d" title "dle_bert (127 rows, median 23.7%)", \
      "validate.dat" index 7 with points pt 5 ps 0.6 lc rgb "#666666" title "dle_transformer (51 rows, median 39.2%)", \
-     "validate.dat" index 8 with points pt 5 ps 0.6 lc rgb "#1f78b4" title "dle_gnmt (14 rows, median 90.5%)", \
+     "validate.dat" index 8 with points pt 5 ps 0.6 lc rgb "#1f78b4" title "dle_gnmt (14 rows, median 73.0%)", \
      "validate.dat" index 9 with points pt 5 ps 0.6 lc rgb "#b2df8a" title "dle_ssd (71 rows, median 23.8%)", \
      "validate.dat" index 10 with points pt 5 ps 0.6 lc rgb "#fb9a99" title "megatron (10 rows, median 2.0%)", \
      "validate.dat" index 11 with points pt 5 ps 0.6 lc rgb "#6a3d9a" title "korthikanti (8 rows, median 9.2%)", \
@@ -37,7 +37,7 @@ plot x lw 2 lc rgb "#000000" title "predicted = measured", \
      "validate.dat" index 19 with points pt 7 ps 0.6 lc rgb "#e7298a" title "deepbench_conv (1118 rows, median 12.8%)", \
      "validate.dat" index 20 with points pt 7 ps 0.6 lc rgb "#66a61e" title "deepbench_gemm_heldout (1920 rows, median 9.6%)", \
      "validate.dat" index 21 with points pt 7 ps 0.6 lc rgb "#e6ab02" title "deepbench_conv_heldout (1118 rows, median 15.1%)", \
-     "validate.dat" index 22 with points pt 7 ps 0.6 lc rgb "#a6761d" title "deepbench_rnn (477 rows, median 10.5%)", \
-     "validate.dat" index 23 with points pt 7 ps 0.6 lc rgb "#666666" title "deepbench_rnn_heldout (477 rows, median 12.4%)", \
+     "validate.dat" index 22 with points pt 7 ps 0.6 lc rgb "#a6761d" title "deepbench_rnn (477 rows, median 10.6%)", \
+     "validate.dat" index 23 with points pt 7 ps 0.6 lc rgb "#666666" title "deepbench_rnn_heldout (477 rows, median 12.2%)", \
      "validate.dat" index 24 with points pt 7 ps 0.6 lc rgb "#1f78b4" title "nccl (308 rows, median 0.7%)", \
      "validate.dat" index 25 with points pt 7 ps 0.6 lc rgb "#b2df8a" title "deepbench_allreduce (35 rows, median 12.0%)"
