@@ -234,6 +234,9 @@ struct cal_point {
 	int off_rows;           /* 1: a GEMM off 16-byte rows in its
 				   dtype's GEMM group (cal_points.c), its
 				   time over the group's factor there */
+	uint64_t shape;         /* a conv's shape but its batch (a hash of
+				   c, h, w, k, r, s, strides and pads): how
+				   many shapes a group has; 0 for others */
 };
 
 /* What cal_points_read gathered, and what it passed over and why. */

@@ -346,25 +346,93 @@ static int fit_bwcurve(struct db *db, const char *hw,
 	return store(db, hw, f, p + lo, hi - lo, "", "", err);
 }
 
-/* The fit of f's aligned sibling when f is a group of GEMMs off 16-byte
- * rows ("... class=unaligned"), fitted before it (its key sorts first:
- * the same without the class); NULL otherwise. */
-static const struct cal_fitted *aligned_base(const struct cal_fit_report *r,
-					     const struct cal_fitted *f)
+/*
+ * The classes fitted as another group's roofline times one factor
+ * (cal_model_scaled): GEMMs off 16-byte rows on their dtype's GEMM fit
+ * (the same group without a class), always; convolutions whose window is
+ * not square on the fit of every other window (class other) when their
+ * points are of fewer than two shapes (cal_point.shape: batch sizes of
+ * one shape cannot tell a roofline's fixed, FLOP and byte terms apart;
+ * DeepBench's 16-bit rows have one such shape, its 5x20 filter on one
+ * channel being left out in 16 bits), their own roofline otherwise.
+ */
+static const struct {
+	const char *benchmark, *cls, *base_cls;   /* base "": no class */
+	int own_from_shapes;                      /* 0: always scaled */
+} scaled_classes[] = {
+	{ "gemm", "class=unaligned", "", 0 },
+	{ "conv", "class=nonsquare", "class=other", 2 },
+};
+
+#define N_SCALED (sizeof(scaled_classes) / sizeof(scaled_classes[0]))
+
+/* The length of s before its last word when that word is cls ("... cls"
+ * or s == cls), -1 otherwise. */
+static long stem_before(const char *s, const char *cls)
 {
-	static const char tail[] = " class=unaligned";
-	size_t n = strlen(f->group), t = sizeof(tail) - 1;
+	size_t n = strlen(s), t = strlen(cls);
+
+	if (n < t || strcmp(s + n - t, cls))
+		return -1;
+	if (n == t)
+		return 0;
+	return s[n - t - 1] == ' ' || s[n - t - 1] == '|' ?
+	       (long)(n - t - 1) : -1;
+}
+
+/* 1 when a group key names a scaled class: fitted in the second pass,
+ * after its base. */
+static int scaled_key(const char *key)
+{
+	size_t k;
+
+	for (k = 0; k < N_SCALED; k++)
+		if (stem_before(key, scaled_classes[k].cls) >= 0)
+			return 1;
+	return 0;
+}
+
+/* The distinct shapes (cal_point.shape) of points [lo, hi), up to 2. */
+static int few_shapes(const struct cal_point *p, int64_t lo, int64_t hi)
+{
+	int64_t i;
+
+	for (i = lo + 1; i < hi; i++)
+		if (p[i].shape != p[lo].shape)
+			return 2;
+	return hi > lo ? 1 : 0;
+}
+
+/* The fit f (group [lo, hi) of p) is scaled from when f's group is of a
+ * scaled class and is to be scaled: the group with the base's class in
+ * place of f's, fitted before it; NULL otherwise. */
+static const struct cal_fitted *scaled_base(const struct cal_fit_report *r,
+					    const struct cal_fitted *f,
+					    const struct cal_point *p,
+					    int64_t lo, int64_t hi)
+{
+	char want[CAL_KEY_LEN];
+	size_t k;
+	long stem;
 	int i;
 
-	if (strcmp(f->benchmark, "gemm") || n < t ||
-	    strcmp(f->group + n - t, tail))
+	for (k = 0; k < N_SCALED; k++) {
+		if (strcmp(f->benchmark, scaled_classes[k].benchmark) ||
+		    (stem = stem_before(f->group, scaled_classes[k].cls)) < 0)
+			continue;
+		if (scaled_classes[k].own_from_shapes &&
+		    few_shapes(p, lo, hi) >= scaled_classes[k].own_from_shapes)
+			return NULL;
+		snprintf(want, sizeof(want), "%.*s%s%s", (int)stem, f->group,
+			 stem && *scaled_classes[k].base_cls ? " " : "",
+			 scaled_classes[k].base_cls);
+		for (i = 0; i < r->n_fit - 1; i++)
+			if (r->fit[i].model == CAL_MODEL_ROOFLINE &&
+			    !strcmp(r->fit[i].benchmark, f->benchmark) &&
+			    !strcmp(r->fit[i].group, want))
+				return &r->fit[i];
 		return NULL;
-	for (i = 0; i < r->n_fit - 1; i++)
-		if (r->fit[i].model == CAL_MODEL_ROOFLINE &&
-		    !strcmp(r->fit[i].benchmark, f->benchmark) &&
-		    strlen(r->fit[i].group) == n - t &&
-		    !strncmp(r->fit[i].group, f->group, n - t))
-			return &r->fit[i];
+	}
 	return NULL;
 }
 
@@ -398,7 +466,7 @@ static int fit_group(struct db *db, const char *hw, struct cal_fit_report *r,
 	} else if (f->model == CAL_MODEL_LINES) {
 		rc = cal_model_lines(f, why, sizeof(why));
 	} else if (f->model == CAL_MODEL_ROOFLINE &&
-		   (base = aligned_base(r, f))) {
+		   (base = scaled_base(r, f, p, lo, hi))) {
 		rc = cal_model_scaled(f, base, why, sizeof(why));
 	} else if (f->model == CAL_MODEL_ROOFLINE) {
 		rc = cal_model_roofline_off_rows(f, off_rows, why,
@@ -442,12 +510,30 @@ static int report_passed_over(struct cal_fit_report *out,
 	return DLSIM_OK;
 }
 
+/* Fit every group of rd whose class is scaled (pass 1) or not (0). */
+static int fit_pass(struct db *db, const char *hw, struct cal_fit_report *out,
+		    const struct cal_points *rd, int pass,
+		    struct dlsim_err *err)
+{
+	int64_t i, j;
+	int rc;
+
+	for (i = 0; i < rd->n; i = j) {
+		for (j = i + 1; j < rd->n &&
+		     strcmp(rd->v[j].key, rd->v[i].key) == 0; j++)
+			;
+		if (scaled_key(rd->v[i].key) == pass &&
+		    (rc = fit_group(db, hw, out, rd->v, i, j, err)))
+			return rc;
+	}
+	return 0;
+}
+
 int cal_fit_hw(struct db *db, const char *hw, struct cal_fit_report *out,
 	       struct dlsim_err *err)
 {
 	struct cal_points rd;
-	int64_t i, j;
-	int rc;
+	int rc, pass;
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->hw, sizeof(out->hw), "%s", hw);
@@ -463,13 +549,10 @@ int cal_fit_hw(struct db *db, const char *hw, struct cal_fit_report *out,
 		free(rd.v);
 		return rc;
 	}
-	for (i = 0; i < rd.n; i = j) {
-		for (j = i + 1; j < rd.n &&
-		     strcmp(rd.v[j].key, rd.v[i].key) == 0; j++)
-			;
-		if ((rc = fit_group(db, hw, out, rd.v, i, j, err)))
-			break;
-	}
+	/* two passes: a scaled class's group after every group it may be
+	 * scaled from */
+	for (pass = 0, rc = 0; pass < 2 && !rc; pass++)
+		rc = fit_pass(db, hw, out, &rd, pass, err);
 	free(rd.v);
 	return rc;
 }

@@ -47,7 +47,7 @@
  * neither 1x1 nor 3x3 at stride 1 stays what it was and the new class
  * refines only its own rows.  Fitted apart from class other instead (a
  * partition), the held-out figure fell a little further (15.52% to
- * 14.70% on fold bit 0, against 15.13%) but class other, refitted
+ * 14.70% on fold bit 0, against 15.19%) but class other, refitted
  * without DeepSpeech's rows, costed ResNet's stems and strided 3x3
  * convolutions, which no DeepBench row is like, 5-7% faster on a V100
  * in fp16 (the dle set's median went from 11.0% to 17.3%): a class
@@ -417,6 +417,25 @@ static void make_key(struct cal_point *p, const struct db_sample *s,
 			 p->key[w - 1] == '|' ? "" : " ", cls);
 }
 
+/* A conv's shape but its batch and pass (cal_point.shape): FNV-1a of its
+ * sizes, 0 when it is not a conv. */
+static uint64_t conv_shape(const char *benchmark, const char *params)
+{
+	static const char *const keys[] = { "c", "h", "w", "k", "r", "s",
+					    "stride", "stride_h", "stride_w",
+					    "pad", "pad_h", "pad_w" };
+	char buf[256];
+	size_t i, n = 0;
+
+	if (strcmp(benchmark, "conv") != 0)
+		return 0;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && n < sizeof(buf);
+	     i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%.17g,",
+				      param_num(params, keys[i]));
+	return cal_val_fnv1a(buf, n < sizeof(buf) ? n : sizeof(buf) - 1);
+}
+
 /* Room for one more point; 1 (and nomem set) when there is none. */
 static int points_room(struct cal_points *rd)
 {
@@ -460,6 +479,7 @@ static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 	p->summary = s->rep < 0;
 	p->off_rows = 0;
 	p->q = 0.0;
+	p->shape = conv_shape(s->benchmark, s->params);
 	if (models[m].model == CAL_MODEL_ROOFLINE &&
 	    half_unaligned(s->benchmark, s->params)) {
 		pass_over(rd, s->benchmark, "half precision with input "

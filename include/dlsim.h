@@ -357,11 +357,12 @@ struct model_layer {
  * A convolution whose window is not square (DeepSpeech's 5x20 and 5x10,
  * Inception v3's 1x7 and 7x1) is MODEL_KERNEL_CONV_NONSQUARE: costed
  * with the fit of every other window (MODEL_KERNEL_CONV: 5x5, 7x7,
- * strided 3x3), DeepBench's non-square rows came out 14% and 35% fast
- * (held out) where the square ones were 3% to 53% slow; with a fit of
- * their own the held-out error falls in every fold (model_layer.c gives
- * the figures).  Its fit is "conv_nonsquare:<dtype>", else the
- * convolution fit; the catalog has no figure of its own for it.
+ * strided 3x3), DeepBench's non-square rows came out about 14% and 35%
+ * fast (held out) where the square ones were slow; with a fit of their
+ * own the held-out error falls in every fold (model_layer.c gives the
+ * figures).  Its fit is "conv_nonsquare:<dtype>" (a roofline of its own
+ * from two shapes or more, else the conv fit times one factor), else
+ * the convolution fit; the catalog has no figure of its own for it.
  */
 enum model_kernel {
 	MODEL_KERNEL_VECTOR = 0,
@@ -984,18 +985,20 @@ struct hw_calib_fit {
  * hardware name.  Each override is present when its fit's id is not 0.
  *
  * - Kernels, per class (GEMM, convolution, 3x3 stride-1 convolution,
- *   1x1 convolution at stride 1 and strided, each recurrent cell) and
- *   precision: the calibrated roofline of `calibrate fit` (kinds
- *   "gemm:<dtype>", "conv:<dtype>", "conv3x3:<dtype>", "conv1x1:<dtype>",
- *   "conv1x1s:<dtype>", "rnn_lstm:<dtype>", "rnn_gru:<dtype>",
+ *   1x1 convolution at stride 1 and strided, non-square convolution,
+ *   each recurrent cell) and precision: the calibrated roofline of
+ *   `calibrate fit` (kinds "gemm:<dtype>", "conv:<dtype>",
+ *   "conv3x3:<dtype>", "conv1x1:<dtype>", "conv1x1s:<dtype>",
+ *   "conv_nonsquare:<dtype>", "rnn_lstm:<dtype>", "rnn_gru:<dtype>",
  *   "rnn_tanh:<dtype>", and "rnn:<dtype>", every cell's, as earlier
  *   versions stored it; "gemm_unaligned:<dtype>" for GEMMs off 16-byte
  *   rows), a pass of F FLOPs moving Q bytes
  *   in L dependent calls taking fixed_s L + F s_per_flop + Q s_per_byte
  *   (fixed_s + s_per_call L for a recurrent fit, per_call).  A class
  *   with no fit of its own takes the one sim_calib_kernel names: a 1x1
- *   class the convolution fit (what it was fitted in before it had its
- *   own class), a recurrent cell every cell's ("rnn:<dtype>"), then any
+ *   or non-square class the convolution fit (what it was fitted in
+ *   before it had its own class), a recurrent cell every cell's
+ *   ("rnn:<dtype>"), then any
  *   convolution class, any recurrent one and the unaligned GEMM class
  *   (always, at fp32 and fp64) the GEMM roofline at its precision
  *   (convolutions run as GEMMs, im2col; a recurrent layer's steps are
@@ -2293,12 +2296,17 @@ double cal_roof_time(const struct cal_roof_fit *f, double flops,
  *                         conv likewise against the direct-convolution
  *                         FLOPs 2 N K P Q C R S (P, Q from h, w, r, s,
  *                         pad and stride) and e (NCHW + KCRS + NKPQ)
- *                         bytes, in four classes as the simulator's
+ *                         bytes, in five classes as the simulator's
  *                         kernels: kind "conv3x3:<dtype>" for 3x3
  *                         filters at stride 1 (Winograd's domain),
  *                         "conv1x1:<dtype>" for 1x1 filters at stride
  *                         1 (GEMMs over the channels), "conv1x1s:<dtype>"
- *                         for strided 1x1 filters, "conv:<dtype>" for the
+ *                         for strided 1x1 filters,
+ *                         "conv_nonsquare:<dtype>" for filters whose
+ *                         height and width differ (their own roofline
+ *                         where they are of two shapes or more, else
+ *                         the conv fit times one factor; their samples
+ *                         count in conv too), "conv:<dtype>" for the
  *                         others (half-precision ones whose input
  *                         channels are not a multiple of 8 are left
  *                         out: fallback kernels); the three

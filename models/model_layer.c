@@ -47,16 +47,21 @@
  * Inception v3's 1x7, 7x1, 1x3 and 3x1) is a class of its own
  * (MODEL_KERNEL_CONV_NONSQUARE, model_conv_class).  Held out, with the
  * one fit of every window that is neither 1x1 nor 3x3 at stride 1,
- * DeepBench's 5x20/2 rows came out 14% fast and its 5x10/2 ones 35%
- * fast (median), while that class's square rows were slow (5x5/1 8%,
- * 5x5/2 34%, 3x3/2 on 3 channels 53%).  With a fit of their own, fitted
- * on their rows while the general convolution fit keeps them too
- * (calibrate/cal_points.c says why), deepbench_conv_heldout goes from
- * 15.52, 14.96, 16.75 and 16.05% to 15.13, 14.75, 16.32 and 15.80% over
- * the four fold splits (the hash's bits 0-3), and holding out every
- * batch size of a shape together, from 18.1% to 16.5% (mean of the four,
- * a reproduction outside dlsim).  No catalog figure: uncalibrated, the
- * class takes eff_conv.
+ * DeepBench's 5x20/2 rows came out about 14% fast and its 5x10/2 ones
+ * 35% fast (median signed error over the GPUs), while that class's
+ * square rows were slow (5x5/1 +8%, 5x5/2 +34%, 3x3/2 on 3 channels
+ * +53%).  With a fit of their own, fitted on their rows while the
+ * general convolution fit keeps them too (calibrate/cal_points.c says
+ * why), deepbench_conv_heldout goes from 15.52, 14.96, 16.75 and 16.05%
+ * to 15.19, 14.88, 16.32 and 15.75% over the four fold splits (the
+ * hash's bits 0-3), and holding out every batch size of a shape
+ * together, from 18.1% to 16.5% (mean of the four, a reproduction
+ * outside dlsim).  In 16 bits DeepBench has one such shape (its 5x20
+ * filter on one channel is left out there: fallback kernels), too few
+ * to tell a roofline's terms apart, so there the class is the
+ * convolution fit times one factor (calibrate/cal_fitdb.c); as a factor
+ * everywhere it gains nothing (15.54, 14.91, 16.76, 15.96%).  No
+ * catalog figure: uncalibrated, the class takes eff_conv.
  * An fc or linear GEMM with a dimension (rows, input or output width)
  * that is not a whole number of 16 bytes is a class of its own
  * (MODEL_KERNEL_GEMM_UNALIGNED, model_gemm_unaligned): cuBLAS runs such

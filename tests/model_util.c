@@ -7,6 +7,7 @@
 
 #include "tests.h"
 #include "model_util.h"
+#include "models/model.h"
 
 struct model *model_util_build(const char *spec)
 {
@@ -65,4 +66,32 @@ int64_t model_util_params(const char *spec)
 
 	model_free(m);
 	return n;
+}
+
+void model_util_start(struct model_builder *b, int64_t c, int64_t h,
+		      int64_t w)
+{
+	struct model_shape in = { c, h, w };
+
+	model_builder_init(b, "t", in, MODEL_UTIL_BATCH, "model_util.c");
+	ck_assert_int_eq(b->err.code, DLSIM_OK);
+}
+
+struct model *model_util_finish(struct model_builder *b)
+{
+	struct dlsim_err err = { 0 };
+	struct model *m = NULL;
+
+	ck_assert_msg(model_builder_finish(b, &m, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert_ptr_nonnull(m);
+	return m;
+}
+
+void model_util_assert_shape(struct model_shape s, int64_t c, int64_t h,
+			     int64_t w)
+{
+	ck_assert_int_eq(s.c, c);
+	ck_assert_int_eq(s.h, h);
+	ck_assert_int_eq(s.w, w);
 }

@@ -32,4 +32,14 @@ void model_util_expect(const struct model_layer *l, enum model_pass p,
 		       double flops, double bytes, double work,
 		       double depth);
 
+/* A builder of a model "t" over one (c, h, w) sample at batch
+ * MODEL_UTIL_BATCH; its finish, which must succeed; a shape's three
+ * sizes. */
+struct model_builder;
+void model_util_start(struct model_builder *b, int64_t c, int64_t h,
+		      int64_t w);
+struct model *model_util_finish(struct model_builder *b);
+void model_util_assert_shape(struct model_shape s, int64_t c, int64_t h,
+			     int64_t w);
+
 #endif /* DLSIM_TESTS_MODEL_UTIL_H */

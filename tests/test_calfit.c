@@ -550,6 +550,85 @@ START_TEST(cal_fit_conv_fits_nonsquare_windows_apart)
 END_TEST
 
 /*
+ * Non-square windows of one shape (DeepBench's 16-bit rows have one: a
+ * 5x10 filter at stride 2 on 32 channels of 79 x 341, P = 38, Q = 166),
+ * at four batches, on hardware "ns1", with twelve 5x5 ones as in the
+ * test above: a roofline's terms cannot be told apart on one shape, so
+ * the class is the fit of every other window (class other, which holds
+ * the non-square points too: 16) times one factor, every term scaled
+ * alike (cal_model_scaled), the factor the median of the four points'
+ * measured time over that fit's, worked out here from their FLOPs and
+ * bytes at 2 bytes a value (the dtype's).
+ */
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+START_TEST(cal_fit_conv_scales_one_nonsquare_shape)
+{
+	struct db_sample s[16];
+	struct dlsim_err err = { 0, "" };
+	struct cal_fit_report r;
+	const struct cal_fitted *ns, *o;
+	unsigned long st = 4711;
+	char params[256];
+	struct tmpdb t;
+	double k, r4[4];
+	int i, n = 0;
+
+	tmpdb_open(&t);
+	for (i = 0; i < 4; i++) {
+		double b = 4 << i;
+
+		snprintf(params, sizeof(params), "n=%.0f c=32 h=79 w=341 k=32 "
+			 "r=5 s=10 stride=2 pad=0 pass=fwd dtype=fp16 "
+			 "math=fp32 device=Synth", b);
+		sample(&s[n++], "conv", params,
+		       1.5 * ns_time(b, 32, 79, 341, 32, 5, 10, 38, 166, 2e-5,
+				     5e12, 4e11, &st), "s");
+	}
+	for (i = 0; i < 12; i++) {
+		double b = 2 << (i % 6), c = i < 6 ? 64.0 : 192.0;
+
+		snprintf(params, sizeof(params), "n=%.0f c=%.0f h=28 w=28 "
+			 "k=64 r=5 s=5 stride=1 pad=2 pass=fwd dtype=fp16 "
+			 "math=fp32 device=Synth", b, c);
+		sample(&s[n++], "conv", params,
+		       ns_time(b, c, 28, 28, 64, 5, 5, 28, 28, 2e-5, 5e12,
+			       4e11, &st), "s");
+	}
+	put_samples(t.db, "ns1", s, n);
+	ck_assert_msg(cal_fit_hw(t.db, "ns1", &r, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ns = fit_find(&r, "conv_nonsquare:fp16");
+	o = fit_find(&r, "conv:fp16");
+	ck_assert(ns != NULL && o != NULL);
+	ck_assert_int_eq(ns->n_samples, 4);
+	ck_assert_int_eq(o->n_samples, 16);
+	for (i = 0; i < 4; i++) {
+		double b = 4 << i;
+		double F = 2.0 * b * 32 * 38 * 166 * 32 * 5 * 10;
+		double Q = 2.0 * (b * 32 * 79 * 341 + 32 * 32 * 5 * 10 +
+				  b * 32 * 38 * 166);
+
+		r4[i] = log(s[i].value / (o->roof.fixed_s +
+					  F * o->roof.s_per_flop +
+					  Q * o->roof.s_per_byte));
+	}
+	qsort(r4, 4, sizeof(double), dbl_cmp);
+	k = exp(0.5 * (r4[1] + r4[2]));
+	ck_assert_rel(ns->roof.s_per_flop, k * o->roof.s_per_flop, 1e-9);
+	ck_assert_rel(ns->roof.fixed_s, k * o->roof.fixed_s, 1e-9);
+	ck_assert_rel(ns->roof.s_per_byte, k * o->roof.s_per_byte, 1e-9);
+	cal_fit_report_release(&r);
+	tmpdb_close(&t);
+}
+END_TEST
+
+/*
  * Synthetic triad on hardware "bw": 200 GB/s below 32 KiB, 100 GB/s
  * from 32 KiB to below 1 MiB, 20 GB/s from 1 MiB, +-1% noise, working
  * sets 4 KiB .. 256 MiB at four per octave (so 32 KiB and 1 MiB are
@@ -703,6 +782,7 @@ Suite *suite_calfit(void)
 	tcase_add_test(c, cal_cli_fit_and_show);
 	tcase_add_test(c, cal_fit_conv_recovers_roofline_per_class);
 	tcase_add_test(c, cal_fit_conv_fits_nonsquare_windows_apart);
+	tcase_add_test(c, cal_fit_conv_scales_one_nonsquare_shape);
 	tcase_add_test(c, cal_fit_bwcurve_finds_three_levels);
 	tcase_add_test(c, cal_fit_bwcurve_flat_and_single);
 	tcase_add_test(c, cal_cli_show_prints_levels_and_conv);

@@ -224,9 +224,12 @@ START_TEST(hwcalib_nonsquare_conv_falls_back_to_conv_then_gemm)
 
 	calib_rig_init(&r);
 	sq.kernel = MODEL_KERNEL_CONV;
+	r.dev.peak[DLSIM_FP32].eff_conv = 0.25;   /* not the GEMM's */
 	sim_roof_init(&roof, &r.dev, DLSIM_FP32, NULL);
 	ck_assert(roof.rate[MODEL_KERNEL_CONV_NONSQUARE] ==
 		  roof.rate[MODEL_KERNEL_CONV]);
+	ck_assert(roof.rate[MODEL_KERNEL_CONV_NONSQUARE] !=
+		  roof.rate[MODEL_KERNEL_GEMM]);
 	tmpdb_open(&t);
 	put_fits(t.db, "box");
 	for (i = 0; i < 3; i++) {

@@ -22,6 +22,7 @@ struct suite_entry {
 static const struct suite_entry suites[] = {
 	{ "core", suite_core },
 	{ "model_layer", suite_model_layer },
+	{ "model_kernel", suite_model_kernel },
 	{ "model_build", suite_model_build },
 	{ "model_zoo", suite_model_zoo },
 	{ "model_yaml", suite_model_yaml },

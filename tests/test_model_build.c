@@ -14,6 +14,7 @@
 #include "tests.h"
 #include "dlsim.h"
 #include "models/model.h"
+#include "model_util.h"
 
 #define N 2     /* batch */
 
@@ -21,17 +22,8 @@
 /* Helpers                                                           */
 /* ---------------------------------------------------------------- */
 
-/* Finish a build that must succeed. */
-static struct model *finish(struct model_builder *b)
-{
-	struct dlsim_err err = { 0 };
-	struct model *m = NULL;
-
-	ck_assert_msg(model_builder_finish(b, &m, &err) == DLSIM_OK, "%s",
-		      err.msg);
-	ck_assert_ptr_nonnull(m);
-	return m;
-}
+/* a build that must succeed */
+#define finish model_util_finish
 
 static void start(struct model_builder *b, int64_t c, int64_t h, int64_t w)
 {

@@ -1,6 +1,7 @@
 /*
  * test_model_layer.c -- the per-layer counts of models/model_layer.c:
- * FLOPs, bytes, work, depth and kernel class of every pass, and the cost
+ * FLOPs, bytes, work and depth of every pass (the kernel class is
+ * test_model_kernel.c's), and the cost
  * of summing gradients at a fan-out.  Shapes and the builder's checks are
  * test_model_build.c's.
  *
@@ -17,6 +18,7 @@
 #include "tests.h"
 #include "dlsim.h"
 #include "models/model.h"
+#include "model_util.h"
 
 #define N 2     /* batch */
 #define A 4     /* bytes per activation value */
@@ -26,17 +28,8 @@
 /* Helpers                                                           */
 /* ---------------------------------------------------------------- */
 
-/* Finish a build that must succeed. */
-static struct model *finish(struct model_builder *b)
-{
-	struct dlsim_err err = { 0 };
-	struct model *m = NULL;
-
-	ck_assert_msg(model_builder_finish(b, &m, &err) == DLSIM_OK, "%s",
-		      err.msg);
-	ck_assert_ptr_nonnull(m);
-	return m;
-}
+/* a build that must succeed */
+#define finish model_util_finish
 
 static void start(struct model_builder *b, int64_t c, int64_t h, int64_t w)
 {
@@ -217,141 +210,6 @@ START_TEST(conv_grouped_and_depthwise_divide_channels)
 	expect(&m->layers[dw], MODEL_PASS_FWD, 4608, 2336, 2304, 4);
 	expect(&m->layers[dw], MODEL_PASS_BWD_DATA, 4608, 2336, 2304, 4);
 	ck_assert_int_eq(m->params, 288 + 72);
-	model_free(m);
-}
-END_TEST
-
-/*
- * The kernel class picks the efficiency a pass gets (model_layer.c):
- * only a dense 3x3 stride-1 conv (no groups, no dilation) is the
- * Winograd class; a dense 1x1 conv is a 1x1 class (a GEMM over the
- * channels), one at stride 1 and one strided (reading every s-th pixel);
- * grouped and depthwise convs are vector work (cuDNN's usual kernels for
- * them do not use tensor units); other convs are plain convolutions, fc
- * a GEMM, and everything else vector work.
- */
-START_TEST(kernel_class_sets_winograd_convs_apart)
-{
-	static const struct {
-		int64_t k, s, d, g;
-		enum model_kernel want;
-	} convs[] = {
-		{ 3, 1, 1, 1, MODEL_KERNEL_CONV3X3 },
-		{ 3, 2, 1, 1, MODEL_KERNEL_CONV },     /* stride 2 */
-		{ 3, 1, 2, 1, MODEL_KERNEL_CONV },     /* dilated */
-		{ 3, 1, 1, 2, MODEL_KERNEL_VECTOR },   /* grouped */
-		{ 3, 1, 1, 8, MODEL_KERNEL_VECTOR },   /* depthwise */
-		{ 1, 1, 1, 2, MODEL_KERNEL_VECTOR },   /* grouped 1x1 */
-		{ 1, 1, 1, 1, MODEL_KERNEL_CONV1X1 },
-		{ 1, 2, 1, 1, MODEL_KERNEL_CONV1X1_STRIDED },
-		{ 5, 1, 1, 1, MODEL_KERNEL_CONV },
-	};
-	struct model_builder b;
-	struct model_pool_spec ps;
-	struct model *m;
-	struct model_pass_cost c;
-	size_t i;
-	int fc, pool, bn;
-
-	start(&b, 8, 9, 9);
-	for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
-		struct model_conv_spec s;
-
-		model_conv_spec_init(&s, 8, convs[i].k, convs[i].s,
-				     convs[i].d);
-		s.dilation = convs[i].d;
-		s.groups = convs[i].g;
-		model_add_conv(&b, MODEL_IN, NULL, &s);
-	}
-	fc = model_add_fc(&b, MODEL_IN, "fc", 10, 1);
-	model_pool_spec_init(&ps, 3, 1, 1);
-	pool = model_add_pool(&b, MODEL_MAXPOOL, MODEL_IN, "pool", &ps);
-	bn = model_add_batchnorm(&b, MODEL_IN, "bn");
-	m = finish(&b);
-	for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
-		int p;
-
-		for (p = MODEL_PASS_FWD; p <= MODEL_PASS_BWD_WEIGHT; p++) {
-			model_layer_cost(&m->layers[i + 1], p, N, A, WB, &c);
-			ck_assert_msg(c.kernel == convs[i].want, "conv case "
-				      "%zu, pass %d: kernel class %d, "
-				      "expected %d", i, p, c.kernel,
-				      convs[i].want);
-		}
-	}
-	/* 2 rows of 648 into 10 at 4 bytes a value: off 16-byte rows
-	 * (test_gemm_align.c); 8 rows of 648 into 12 are on them */
-	model_layer_cost(&m->layers[fc], MODEL_PASS_BWD_DATA, N, A, WB, &c);
-	ck_assert_int_eq(c.kernel, MODEL_KERNEL_GEMM_UNALIGNED);
-	model_layer_cost(&m->layers[pool], MODEL_PASS_FWD, N, A, WB, &c);
-	ck_assert_int_eq(c.kernel, MODEL_KERNEL_VECTOR);
-	model_layer_cost(&m->layers[bn], MODEL_PASS_FWD, N, A, WB, &c);
-	ck_assert_int_eq(c.kernel, MODEL_KERNEL_VECTOR);
-	model_free(m);
-}
-END_TEST
-
-/*
- * A window that is not square is a class of its own (dlsim.h,
- * MODEL_KERNEL_CONV_NONSQUARE), whatever its stride; a square one keeps
- * its class; the rule is the one the calibration groups its samples by
- * (model_conv_class).  Inception v3 has 34 such convolutions, counted by
- * hand from torchvision's inception.py: each of the four InceptionC
- * blocks (Mixed_6b-e) a 1x7 and a 7x1 in branch7x7 and four alternating
- * in branch7x7dbl (24), InceptionD (Mixed_7a) a 1x7 and a 7x1 (2), each
- * InceptionE (Mixed_7b, 7c) a 1x3 and a 3x1 in branch3x3 and in
- * branch3x3dbl (8).
- */
-START_TEST(kernel_class_sets_nonsquare_windows_apart)
-{
-	static const struct {
-		double kh, kw, sh, sw, d;
-		enum model_kernel want;
-	} cls[] = {
-		{ 1, 7, 1, 1, 1, MODEL_KERNEL_CONV_NONSQUARE },
-		{ 7, 1, 1, 1, 1, MODEL_KERNEL_CONV_NONSQUARE },
-		{ 5, 20, 2, 2, 1, MODEL_KERNEL_CONV_NONSQUARE },
-		{ 41, 11, 2, 2, 1, MODEL_KERNEL_CONV_NONSQUARE },
-		{ 5, 5, 1, 1, 1, MODEL_KERNEL_CONV },
-		{ 7, 7, 2, 2, 1, MODEL_KERNEL_CONV },
-		{ 3, 3, 2, 1, 1, MODEL_KERNEL_CONV },
-		{ 3, 3, 1, 1, 2, MODEL_KERNEL_CONV },
-		{ 3, 3, 1, 1, 1, MODEL_KERNEL_CONV3X3 },
-		{ 1, 1, 1, 1, 1, MODEL_KERNEL_CONV1X1 },
-		{ 1, 1, 1, 2, 1, MODEL_KERNEL_CONV1X1_STRIDED },
-	};
-	struct model_builder b;
-	struct model_conv_spec s;
-	struct model_pass_cost c;
-	struct model *m;
-	int i, p, conv, grouped, n = 0;
-
-	for (i = 0; i < (int)(sizeof(cls) / sizeof(cls[0])); i++)
-		ck_assert_msg(model_conv_class(cls[i].kh, cls[i].kw, cls[i].sh,
-					       cls[i].sw, cls[i].d) ==
-			      cls[i].want, "case %d", i);
-	start(&b, 8, 9, 9);
-	model_conv_spec_init(&s, 8, 1, 1, 0);
-	s.kernel_w = 7;
-	s.pad_w = 3;
-	conv = model_add_conv(&b, MODEL_IN, "c1x7", &s);
-	s.groups = 8;
-	grouped = model_add_conv(&b, MODEL_IN, "g1x7", &s);
-	m = finish(&b);
-	assert_shape(m->layers[conv].out, 8, 9, 9);
-	for (p = MODEL_PASS_FWD; p <= MODEL_PASS_BWD_WEIGHT; p++) {
-		model_layer_cost(&m->layers[conv], p, N, A, WB, &c);
-		ck_assert_int_eq(c.kernel, MODEL_KERNEL_CONV_NONSQUARE);
-		model_layer_cost(&m->layers[grouped], p, N, A, WB, &c);
-		ck_assert_int_eq(c.kernel, MODEL_KERNEL_VECTOR);
-	}
-	model_free(m);
-	ck_assert_int_eq(model_zoo_build("inception_v3", &m, NULL), DLSIM_OK);
-	for (i = 0; i < m->n_layers; i++) {
-		model_layer_cost(&m->layers[i], MODEL_PASS_FWD, N, A, WB, &c);
-		n += c.kernel == MODEL_KERNEL_CONV_NONSQUARE;
-	}
-	ck_assert_int_eq(n, 34);
 	model_free(m);
 }
 END_TEST
@@ -815,8 +673,6 @@ Suite *suite_model_layer(void)
 	tcase_add_test(tc, conv_bytes_weigh_activations_and_weights_separately);
 	tcase_add_test(tc, conv_rectangular_kernel_depth_sums_each_axis);
 	tcase_add_test(tc, conv_grouped_and_depthwise_divide_channels);
-	tcase_add_test(tc, kernel_class_sets_winograd_convs_apart);
-	tcase_add_test(tc, kernel_class_sets_nonsquare_windows_apart);
 	tcase_add_test(tc, fc_counts_match_table4);
 	tcase_add_test(tc, flatten_and_input_cost_nothing);
 	tcase_add_test(tc, max_and_avg_pool_counts);

@@ -100,17 +100,8 @@ static void assert_shape(struct model_shape s, int64_t c, int64_t h,
 	ck_assert_int_eq(s.w, w);
 }
 
-/* Finish a hand-built model that must succeed. */
-static struct model *finish(struct model_builder *b)
-{
-	struct dlsim_err err = { 0 };
-	struct model *m = NULL;
-
-	ck_assert_msg(model_builder_finish(b, &m, &err) == DLSIM_OK, "%s",
-		      err.msg);
-	ck_assert_ptr_nonnull(m);
-	return m;
-}
+/* a build that must succeed */
+#define finish model_util_finish
 
 static void start(struct model_builder *b, int64_t c, int64_t h, int64_t w)
 {

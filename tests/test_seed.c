@@ -208,6 +208,9 @@ START_TEST(test_seed_fits)
 	ck_assert_int_eq(n_fits(t.db, "m40", "conv1x1:fp32"), 1);
 	ck_assert_int_eq(n_fits(t.db, "v100", "conv1x1:fp16"), 1);
 	ck_assert_int_eq(n_fits(t.db, "v100", "conv1x1s:fp16"), 1);
+	/* and so are its non-square windows (DeepSpeech's 5x20 and 5x10) */
+	ck_assert_int_eq(n_fits(t.db, "v100", "conv_nonsquare:fp16"), 1);
+	ck_assert_int_eq(n_fits(t.db, "v100", "conv_nonsquare:fp32"), 1);
 	/* the H100's own: every precision it was timed in, the STREAM
 	 * plateau (2 GiB arrays), and no bandwidth curve from one size */
 	ck_assert_int_eq(n_fits(t.db, "h100", "gemm:tf32"), 1);

@@ -13,6 +13,7 @@
 
 Suite *suite_core(void);
 Suite *suite_model_layer(void);
+Suite *suite_model_kernel(void);
 Suite *suite_model_build(void);
 Suite *suite_model_zoo(void);
 Suite *suite_model_yaml(void);

@@ -21,7 +21,9 @@ the count and median of each efficiency over its compute-bound rows:
   eff_conv1x1, eff_conv1x1s
               the same over the 1x1 rows at stride 1 and strided: GEMMs
               over the channels with no window to gather (the classes are
-              models/model_layer.c's conv_class)
+              models/model_layer.c's model_conv_class, but for its
+              non-square windows, which have no catalog figure of their
+              own and are pooled in eff_conv here)
 
 where, for every convolution class,
   P = (H + 2*pad_h - R)//stride_h + 1,  Q = (W + 2*pad_w - S)//stride_w + 1
@@ -145,7 +147,9 @@ def _known(key, what):
 
 
 def conv_kind(r, rr, ss):
-    """The simulator's kernel class (models/model_layer.c, conv_class)."""
+    """The catalog's efficiency class: models/model_layer.c's
+    model_conv_class, with its non-square windows in "conv" (eff_conv:
+    the catalog has no figure of their own)."""
     unit = r["stride_h"] == "1" and r["stride_w"] == "1"
     if rr == 3 and ss == 3 and unit:
         return "conv3x3"

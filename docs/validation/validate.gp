@@ -1,4 +1,4 @@
-# dlsim 0.1.0+46f6513.dirty: predicted against measured.
+# dlsim 0.1.0+13b0e75.dirty: predicted against measured.
 # Redraw, in this file's directory, with: gnuplot validate.gp
 set terminal pngcairo size 1200,800 font ',11'
 set termoption noenhanced
@@ -36,7 +36,7 @@ plot x lw 2 lc rgb "#000000" title "predicted = measured", \
      "validate.dat" index 18 with points pt 7 ps 0.6 lc rgb "#7570b3" title "deepbench_gemm (1920 rows, median 9.0%)", \
      "validate.dat" index 19 with points pt 7 ps 0.6 lc rgb "#e7298a" title "deepbench_conv (1118 rows, median 12.8%)", \
      "validate.dat" index 20 with points pt 7 ps 0.6 lc rgb "#66a61e" title "deepbench_gemm_heldout (1920 rows, median 9.6%)", \
-     "validate.dat" index 21 with points pt 7 ps 0.6 lc rgb "#e6ab02" title "deepbench_conv_heldout (1118 rows, median 15.1%)", \
+     "validate.dat" index 21 with points pt 7 ps 0.6 lc rgb "#e6ab02" title "deepbench_conv_heldout (1118 rows, median 15.2%)", \
      "validate.dat" index 22 with points pt 7 ps 0.6 lc rgb "#a6761d" title "deepbench_rnn (477 rows, median 10.6%)", \
      "validate.dat" index 23 with points pt 7 ps 0.6 lc rgb "#666666" title "deepbench_rnn_heldout (477 rows, median 12.2%)", \
      "validate.dat" index 24 with points pt 7 ps 0.6 lc rgb "#1f78b4" title "nccl (308 rows, median 0.7%)", \

@@ -1,0 +1,166 @@
+/*
+ * test_model_kernel.c -- the kernel class a layer's pass gets
+ * (models/model_layer.c, model_conv_class): the class picks the
+ * efficiency or calibrated roofline the simulator costs it with.  Split
+ * from test_model_layer.c, whose counts these tests share the
+ * conventions of: batch N = 2, 4-byte activations and weights.
+ */
+#include <string.h>
+
+#include "tests.h"
+#include "dlsim.h"
+#include "models/model.h"
+#include "model_util.h"
+
+#define N MODEL_UTIL_BATCH
+#define A MODEL_UTIL_ACT
+#define WB MODEL_UTIL_WEIGHT
+#define start model_util_start
+#define finish model_util_finish
+#define assert_shape model_util_assert_shape
+
+/*
+ * The kernel class picks the efficiency a pass gets (model_layer.c):
+ * only a dense 3x3 stride-1 conv (no groups, no dilation) is the
+ * Winograd class; a dense 1x1 conv is a 1x1 class (a GEMM over the
+ * channels), one at stride 1 and one strided (reading every s-th pixel);
+ * grouped and depthwise convs are vector work (cuDNN's usual kernels for
+ * them do not use tensor units); other convs are plain convolutions, fc
+ * a GEMM, and everything else vector work.
+ */
+START_TEST(kernel_class_sets_winograd_convs_apart)
+{
+	static const struct {
+		int64_t k, s, d, g;
+		enum model_kernel want;
+	} convs[] = {
+		{ 3, 1, 1, 1, MODEL_KERNEL_CONV3X3 },
+		{ 3, 2, 1, 1, MODEL_KERNEL_CONV },     /* stride 2 */
+		{ 3, 1, 2, 1, MODEL_KERNEL_CONV },     /* dilated */
+		{ 3, 1, 1, 2, MODEL_KERNEL_VECTOR },   /* grouped */
+		{ 3, 1, 1, 8, MODEL_KERNEL_VECTOR },   /* depthwise */
+		{ 1, 1, 1, 2, MODEL_KERNEL_VECTOR },   /* grouped 1x1 */
+		{ 1, 1, 1, 1, MODEL_KERNEL_CONV1X1 },
+		{ 1, 2, 1, 1, MODEL_KERNEL_CONV1X1_STRIDED },
+		{ 5, 1, 1, 1, MODEL_KERNEL_CONV },
+	};
+	struct model_builder b;
+	struct model_pool_spec ps;
+	struct model *m;
+	struct model_pass_cost c;
+	size_t i;
+	int fc, pool, bn;
+
+	start(&b, 8, 9, 9);
+	for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+		struct model_conv_spec s;
+
+		model_conv_spec_init(&s, 8, convs[i].k, convs[i].s,
+				     convs[i].d);
+		s.dilation = convs[i].d;
+		s.groups = convs[i].g;
+		model_add_conv(&b, MODEL_IN, NULL, &s);
+	}
+	fc = model_add_fc(&b, MODEL_IN, "fc", 10, 1);
+	model_pool_spec_init(&ps, 3, 1, 1);
+	pool = model_add_pool(&b, MODEL_MAXPOOL, MODEL_IN, "pool", &ps);
+	bn = model_add_batchnorm(&b, MODEL_IN, "bn");
+	m = finish(&b);
+	for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
+		int p;
+
+		for (p = MODEL_PASS_FWD; p <= MODEL_PASS_BWD_WEIGHT; p++) {
+			model_layer_cost(&m->layers[i + 1], p, N, A, WB, &c);
+			ck_assert_msg(c.kernel == convs[i].want, "conv case "
+				      "%zu, pass %d: kernel class %d, "
+				      "expected %d", i, p, c.kernel,
+				      convs[i].want);
+		}
+	}
+	/* 2 rows of 648 into 10 at 4 bytes a value: off 16-byte rows
+	 * (test_gemm_align.c); 8 rows of 648 into 12 are on them */
+	model_layer_cost(&m->layers[fc], MODEL_PASS_BWD_DATA, N, A, WB, &c);
+	ck_assert_int_eq(c.kernel, MODEL_KERNEL_GEMM_UNALIGNED);
+	model_layer_cost(&m->layers[pool], MODEL_PASS_FWD, N, A, WB, &c);
+	ck_assert_int_eq(c.kernel, MODEL_KERNEL_VECTOR);
+	model_layer_cost(&m->layers[bn], MODEL_PASS_FWD, N, A, WB, &c);
+	ck_assert_int_eq(c.kernel, MODEL_KERNEL_VECTOR);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * A window that is not square is a class of its own (dlsim.h,
+ * MODEL_KERNEL_CONV_NONSQUARE), whatever its stride; a square one keeps
+ * its class; the rule is the one the calibration groups its samples by
+ * (model_conv_class).  Inception v3 has 34 such convolutions, counted by
+ * hand from torchvision's inception.py: each of the four InceptionC
+ * blocks (Mixed_6b-e) a 1x7 and a 7x1 in branch7x7 and four alternating
+ * in branch7x7dbl (24), InceptionD (Mixed_7a) a 1x7 and a 7x1 (2), each
+ * InceptionE (Mixed_7b, 7c) a 1x3 and a 3x1 in branch3x3 and in
+ * branch3x3dbl (8).
+ */
+START_TEST(kernel_class_sets_nonsquare_windows_apart)
+{
+	static const struct {
+		double kh, kw, sh, sw, d;
+		enum model_kernel want;
+	} cls[] = {
+		{ 1, 7, 1, 1, 1, MODEL_KERNEL_CONV_NONSQUARE },
+		{ 7, 1, 1, 1, 1, MODEL_KERNEL_CONV_NONSQUARE },
+		{ 5, 20, 2, 2, 1, MODEL_KERNEL_CONV_NONSQUARE },
+		{ 41, 11, 2, 2, 1, MODEL_KERNEL_CONV_NONSQUARE },
+		{ 5, 5, 1, 1, 1, MODEL_KERNEL_CONV },
+		{ 7, 7, 2, 2, 1, MODEL_KERNEL_CONV },
+		{ 3, 3, 2, 1, 1, MODEL_KERNEL_CONV },
+		{ 3, 3, 1, 1, 2, MODEL_KERNEL_CONV },
+		{ 3, 3, 1, 1, 1, MODEL_KERNEL_CONV3X3 },
+		{ 1, 1, 1, 1, 1, MODEL_KERNEL_CONV1X1 },
+		{ 1, 1, 1, 2, 1, MODEL_KERNEL_CONV1X1_STRIDED },
+	};
+	struct model_builder b;
+	struct model_conv_spec s;
+	struct model_pass_cost c;
+	struct model *m;
+	int i, p, conv, grouped, n = 0;
+
+	for (i = 0; i < (int)(sizeof(cls) / sizeof(cls[0])); i++)
+		ck_assert_msg(model_conv_class(cls[i].kh, cls[i].kw, cls[i].sh,
+					       cls[i].sw, cls[i].d) ==
+			      cls[i].want, "case %d", i);
+	start(&b, 8, 9, 9);
+	model_conv_spec_init(&s, 8, 1, 1, 0);
+	s.kernel_w = 7;
+	s.pad_w = 3;
+	conv = model_add_conv(&b, MODEL_IN, "c1x7", &s);
+	s.groups = 8;
+	grouped = model_add_conv(&b, MODEL_IN, "g1x7", &s);
+	m = finish(&b);
+	assert_shape(m->layers[conv].out, 8, 9, 9);
+	for (p = MODEL_PASS_FWD; p <= MODEL_PASS_BWD_WEIGHT; p++) {
+		model_layer_cost(&m->layers[conv], p, N, A, WB, &c);
+		ck_assert_int_eq(c.kernel, MODEL_KERNEL_CONV_NONSQUARE);
+		model_layer_cost(&m->layers[grouped], p, N, A, WB, &c);
+		ck_assert_int_eq(c.kernel, MODEL_KERNEL_VECTOR);
+	}
+	model_free(m);
+	ck_assert_int_eq(model_zoo_build("inception_v3", &m, NULL), DLSIM_OK);
+	for (i = 0; i < m->n_layers; i++) {
+		model_layer_cost(&m->layers[i], MODEL_PASS_FWD, N, A, WB, &c);
+		n += c.kernel == MODEL_KERNEL_CONV_NONSQUARE;
+	}
+	ck_assert_int_eq(n, 34);
+	model_free(m);
+}
+END_TEST
+
+Suite *suite_model_kernel(void)
+{
+	Suite *s = suite_create("model_kernel");
+	TCase *tc = tcase_create("kernel");
+
+	tcase_add_test(tc, kernel_class_sets_winograd_convs_apart);
+	tcase_add_test(tc, kernel_class_sets_nonsquare_windows_apart);
+	suite_add_tcase(s, tc);
+	return s;
+}
