@@ -224,8 +224,8 @@ static double rnn_pass(enum model_layer_kind kind, int64_t h, int64_t n,
  * DeepBench's recurrent layers (code/nvidia/rnn_bench.cu): one LSTM or GRU
  * of hidden H over T steps, batch N, set up with CUDNN_SKIP_INPUT, so no
  * input GEMM runs and only the recurrence is timed.  dlsim's layer with a
- * 1-wide input is that recurrence (the input GEMM's share, 1 / (H + 1) of
- * the MACs, is below 0.2% at DeepBench's H >= 512).  Compared: forward
+ * 1-wide input, less its input GEMM (cal_rnn_pass_cost), is that
+ * recurrence.  Compared: forward
  * plus backward-data (cudnnRNNBackwardData, the bwd column), plus the
  * weight gradient where the sheet times it (bwd_weights), the same
  * passes on both sides.  DeepBench's vanilla RNN is dlsim's MODEL_RNN.

@@ -294,7 +294,8 @@ struct model_layer {
 	 * element-wise kernel), in order, per direction (the two
 	 * directions are independent).  bwd_weight is one GEMM over all
 	 * steps.  model_layer_cost()'s depth grows with T, and its
-	 * launches are 2T (model_pass_cost.launches).
+	 * launches are 2T and the input GEMM's, 2T + 1
+	 * (model_pass_cost.launches).
 	 * 0 for every other kind. */
 	int64_t hidden;
 	int64_t steps;
@@ -416,18 +417,18 @@ struct model_pass_cost {
 	double depth;      /* Ben-Nun & Hoefler D: longest dependency chain */
 	enum model_kernel kernel;
 	double launches;   /* kernel calls the pass makes one after the
-			      other: a recurrent layer's 2T (a GEMM and an
+			      other: a recurrent layer's 2T + 1 (a GEMM and an
 			      element-wise kernel a step) in forward and
 			      backward-data, an unfused attention's 3-6;
 			      0 or 1: one */
 	int fused;         /* 1: runs inside the kernel of the pass before
 			      it (sim_options.fuse_elementwise): no launch
 			      of its own */
-	/* Of flops and bytes, the part one large GEMM of class gemm_kernel
-	 * does apart from the pass's own kernels: a recurrent layer's input
-	 * projection, which cuDNN runs for all steps at once before the
-	 * recurrence (dx: after it), model_layer_rnn.c.  sim_pass_time
-	 * times it as that GEMM and the rest as the recurrence; 0: none. */
+	/* Of flops and bytes, the part done by one separate large GEMM of
+	 * class gemm_kernel: a recurrent layer's input projection, which
+	 * cuDNN runs for all steps at once before the recurrence (dx: after
+	 * it), model_layer_rnn.c.  sim_pass_time times it as that GEMM and
+	 * the rest as the recurrence; 0: none. */
 	double gemm_flops, gemm_bytes;
 	enum model_kernel gemm_kernel;
 };

@@ -34,9 +34,10 @@
  * cell's fit comes from DeepBench, which times the recurrence alone
  * (CUDNN_SKIP_INPUT): its rates describe chains of small steps, not a
  * large GEMM, and are not even below the peak (the V100's LSTM fits:
- * 20 TFLOP/s in fp32, 1,080 in fp16, a per-call term carrying the
- * time).  Costed with them, as before 27 November 2026, GNMT's input
- * GEMMs were nearly free in fp16: dle_gnmt went from 90.5% to 73.1% when
+ * 20 TFLOP/s in fp32, 611 in fp16, a per-call term carrying the time;
+ * 1,080 in fp16 before their points, too, left the input GEMM out).
+ * Costed with them, as before 27 November 2026, GNMT's input GEMMs were
+ * nearly free in fp16: dle_gnmt went from 90.5% to 73.0% when
  * the GEMM fit took them, and deepbench_rnn_heldout from 12.41, 11.98,
  * 11.63 and 13.70% to 12.24, 11.88, 11.54 and 13.15% over the four fold
  * splits (its fits now leave out the input GEMM's bytes too).
@@ -111,7 +112,8 @@
  *   backward-data passes (less their input GEMM) are a kernel class of
  *   their cell's
  *   (MODEL_KERNEL_LSTM, _GRU, _RNN_TANH) with each step's two launches,
- *   GEMM and element-wise (model_pass_cost.launches = 2T), so that a
+ *   GEMM and element-wise (model_pass_cost.launches = 2T + 1 with the
+ *   input GEMM's), so that a
  *   calibration measured on that cell's layers (kind "rnn_lstm:<dtype>"
  *   and so on: a cost per call, and rates of the chain's own) costs
  *   them; without one they take every cell's ("rnn:<dtype>", what
@@ -206,16 +208,17 @@ double model_rnn_macs(const struct model_layer *l)
 }
 
 /* The input projection of a fwd or dx pass (the head's "input GEMM"):
- * n d T rows of G H by I, one GEMM over every step; its FLOPs, the bytes
- * of its operands and result (x or dx, the gate pre-activations or
- * their gradients, weight_ih) and its class. */
+ * n T rows of G H by I a direction, one GEMM over every step; its FLOPs,
+ * the bytes of its operands and result (x or dx, read or written once;
+ * the gate pre-activations or their gradients; weight_ih) and its class,
+ * by the n T x G H x I GEMM a direction runs. */
 static void rnn_input_gemm(const struct rnn *r, double n, double in,
 			   double a, double wb, struct model_pass_cost *c)
 {
-	double rows = n * r->d * r->T, gh = r->G * r->H;
+	double rows = n * r->T, gh = r->G * r->H;
 
-	c->gemm_flops = 2.0 * rows * gh * r->I;
-	c->gemm_bytes = a * (in + rows * gh) + wb * r->d * gh * r->I;
+	c->gemm_flops = 2.0 * r->d * rows * gh * r->I;
+	c->gemm_bytes = a * (in + r->d * rows * gh) + wb * r->d * gh * r->I;
 	c->gemm_kernel = model_gemm_unaligned(rows, gh, r->I, (int)a) ?
 			 MODEL_KERNEL_GEMM_UNALIGNED : MODEL_KERNEL_GEMM;
 }

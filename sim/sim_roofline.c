@@ -58,7 +58,8 @@
  *
  * DEPENDENT CALLS
  *   A pass that makes k kernel calls one after the other (a recurrent
- *   layer's 2T, an unfused attention's 3-6: model_pass_cost.launches)
+ *   layer's 2T + 1, an unfused attention's 3-6:
+ *   model_pass_cost.launches)
  *   pays k launches, or with a fitted roofline k fixed costs: each waits
  *   for the last, so neither hides behind the others' work.  A recurrent
  *   pass with a fit of its cell's ("rnn_lstm:<dtype>" and so on, or

@@ -60,6 +60,10 @@
  * - The optimizer's and the collectives' launches take no host time.
  * - Per-layer results (--layers) hold device time: a pass's wait for the
  *   host shows in the forward and backward totals only.
+ * - A recurrent pass is paced as 2T + 1 kernels of equal time, though
+ *   its input GEMM is one large kernel (first in fwd, last in dx): a
+ *   host-bound dx ends early by about that GEMM's time less a kernel's
+ *   share.
  * - The allreduce's use of memory bandwidth and SMs does not slow the
  *   backward pass it overlaps with.
  */
@@ -653,7 +657,8 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 /* The kernel classes m's passes run at batch b and act bytes a value,
  * bit k for class k (a GEMM's class depends on both: model_gemm_
  * unaligned).  Every training pass counts: a recurrent layer's forward
- * is recurrent, its weight gradient a GEMM. */
+ * is recurrent, its input GEMM (model_pass_cost.gemm_kernel) a GEMM,
+ * its weight gradient a GEMM. */
 _Static_assert(MODEL_KERNEL_COUNT <= 32, "kernels_used has a bit a class");
 
 static unsigned kernels_used(const struct model *m, int64_t b, int act)
@@ -671,6 +676,8 @@ static unsigned kernels_used(const struct model *m, int64_t b, int act)
 					 act, act, &c);
 			if (c.flops > 0.0)
 				used |= 1u << c.kernel;
+			if (c.gemm_flops > 0.0)
+				used |= 1u << c.gemm_kernel;
 		}
 	return used;
 }

@@ -419,6 +419,57 @@ START_TEST(prediction_names_the_recurrent_and_the_gemm_fit)
 }
 END_TEST
 
+/*
+ * In 16 bits a layer on a 1-wide input (I = 1: 2 bytes, off 16-byte
+ * rows) runs its input GEMM in the unaligned class: the prediction names
+ * that fit too, besides the cell's (forward, backward-data) and the
+ * GEMM's (the weight gradient).
+ */
+START_TEST(prediction_names_the_input_gemm_fit)
+{
+	static const char *const kinds[] = { "gemm:fp16",
+					     "gemm_unaligned:fp16",
+					     "rnn_lstm:fp16" };
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct sim_options o;
+	struct sim_result res;
+	struct hw_system s;
+	struct hw_calib cal;
+	struct model *m = lstm_only();
+	struct tmpdb t;
+	size_t k;
+	int i, seen;
+
+	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
+	ck_assert(hw_system_resolve(cat, "v100", &s, NULL) == DLSIM_OK);
+	tmpdb_open(&t);
+	put_fit(t.db, "v100", "gemm:fp16", GEMM_FIT, COV3, 2000.0);
+	put_fit(t.db, "v100", "gemm_unaligned:fp16", GEMM_FIT, COV3, 2000.0);
+	put_fit(t.db, "v100", "rnn_lstm:fp16", "{\"benchmark\": \"rnn\", "
+		"\"group\": \"dtype=fp16 class=lstm\", \"fixed_s\": 0, "
+		"\"s_per_flop\": 1e-14, \"s_per_byte\": 1e-12, "
+		"\"s_per_call\": 1.5e-5}", COV4, 2000.0);
+	ck_assert_msg(hw_calib_load_system(t.db, &s, &cal, &err) == DLSIM_OK,
+		      "%s", err.msg);
+	tmpdb_close(&t);
+	s.calib = &cal;
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP16;
+	ck_assert_msg(sim_predict(m, &s, &o, &res, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		for (i = 0, seen = 0; i < res.n_calib_used; i++)
+			seen += strcmp(res.calib_used[i].kind, kinds[k]) == 0;
+		ck_assert_msg(seen == 1, "%s named %d times", kinds[k], seen);
+	}
+	sim_result_release(&res);
+	model_free(m);
+	hw_catalog_free(cat);
+}
+END_TEST
+
 /* A recurrent fit whose per-call term is missing, not a number or
  * negative is not used (the GEMM fit costs the passes, its fixed cost
  * per call); a GEMM fit needs none. */
@@ -467,6 +518,7 @@ Suite *suite_calrnn(void)
 	tcase_add_test(c, cal_fit_rnn_is_stored_and_read_back);
 	tcase_add_test(c, sim_recurrent_pass_pays_per_call);
 	tcase_add_test(c, prediction_names_the_recurrent_and_the_gemm_fit);
+tcase_add_test(c, prediction_names_the_input_gemm_fit);
 	tcase_add_test(c, cell_fit_then_pooled_then_gemm);
 	tcase_add_test(c, recurrent_fit_without_a_valid_per_call_term_is_not_used);
 	suite_add_tcase(s, c);

@@ -180,6 +180,13 @@ END_TEST
  *   (9 x 2 + 3 x 9 x 3 + 18) = 936: 2712; D = 1 + 3 x (2 + 8) = 31
  * Summed directions (H = 3 out): + N T H = 18 adds (2070, W 1530), bytes
  *   4 x (12 + 18 + 12 x 3 x 13) + 936 = 2928, D 32; 126 params still.
+ * Input GEMM, both ways alike: a direction's N T = 6 rows of G H = 9 by
+ *   I = 2, twice: 2 x 2 x 6 x 9 x 2 = 432 FLOPs; bytes 4 x (x 12, read
+ *   once + the pre-activations 2 x 6 x 9 = 108) + 4 x weight_ih 2 x 9 x
+ *   2 = 36: 624.
+ * A bidirectional LSTM of I = H = 4 over T = 1 step: a direction's GEMM
+ *   is N T = 2 rows (not a whole 16 bytes of fp32: class GEMM_UNALIGNED)
+ *   of G H = 16 by 4, though both directions' rows together would be 4.
  */
 START_TEST(gru_bidirectional_counts_by_hand)
 {
@@ -203,6 +210,22 @@ START_TEST(gru_bidirectional_counts_by_hand)
 	model_util_expect(l, MODEL_PASS_FWD, 2070.0, 2928.0, 1530.0, 32.0);
 	/* each direction's h is kept too: 2 x 3 x 3 x 5 = 90 */
 	ck_assert_int_eq(m->activation_elems, 6 + 9 + 90);
+	{
+		struct model_pass_cost c;
+
+		model_layer_cost(l, MODEL_PASS_FWD, N, A, WB, &c);
+		ck_assert(c.gemm_flops == 432.0 && c.gemm_bytes == 624.0);
+		model_free(m);
+		m = one_rnn(MODEL_GRU, 2, 3, 1, 3, bi);
+		model_layer_cost(model_util_layer(m, "rnn"),
+				 MODEL_PASS_BWD_DATA, N, A, WB, &c);
+		ck_assert(c.gemm_flops == 432.0 && c.gemm_bytes == 624.0);
+		model_free(m);
+		m = one_rnn(MODEL_LSTM, 4, 1, 1, 4, bi);
+		model_layer_cost(model_util_layer(m, "rnn"), MODEL_PASS_FWD,
+				 N, A, WB, &c);
+		ck_assert_int_eq(c.gemm_kernel, MODEL_KERNEL_GEMM_UNALIGNED);
+	}
 	model_free(m);
 }
 END_TEST
