@@ -42,7 +42,8 @@
  * kind "alphabeta:<benchmark>:<ranks>", "gemm:<dtype>", "conv:<dtype>",
  * "conv3x3:<dtype>" (class 3x3s1), "conv1x1:<dtype>" (class 1x1s1),
  * "conv1x1s:<dtype>" (class 1x1strided), "conv_nonsquare:<dtype>"
- * (class nonsquare), "rnn_lstm:<dtype>",
+ * (class nonsquare), "conv_unaligned:<dtype>" (class unaligned: 16-bit
+ * convolutions off 8 channels), "rnn_lstm:<dtype>",
  * "rnn_gru:<dtype>", "rnn_tanh:<dtype>" (each cell; "rnn:<dtype>", every
  * cell together, is what earlier versions stored and is still read),
  * "gemm_unaligned:<dtype>" (class unaligned: the gemm fit times one
@@ -154,9 +155,9 @@ static int skip_add(struct cal_fit_report *r, const char *what,
 }
 
 /* What a class adds to the kind's benchmark: "conv3x3", "conv1x1",
- * "conv1x1s", "conv_nonsquare" or plain "conv" (class "other", and GEMMs
- * on 16-byte rows,
- * which have none); "gemm_unaligned" for the other GEMMs; a recurrent
+ * "conv1x1s", "conv_nonsquare", "conv_unaligned" or plain "conv" (class
+ * "other", and GEMMs on 16-byte rows, which have none);
+ * "gemm_unaligned" for the other GEMMs; a recurrent
  * cell "rnn_lstm", "rnn_gru" or "rnn_tanh" (a vanilla RNN, cuDNN's
  * CUDNN_RNN_TANH). */
 static const char *class_suffix(const char *cls)
@@ -350,11 +351,12 @@ static int fit_bwcurve(struct db *db, const char *hw,
  * The classes fitted as another group's roofline times one factor
  * (cal_model_scaled): GEMMs off 16-byte rows on their dtype's GEMM fit
  * (the same group without a class), always; convolutions whose window is
- * not square on the fit of every other window (class other) when their
- * points are of fewer than two shapes (cal_point.shape: batch sizes of
- * one shape cannot tell a roofline's fixed, FLOP and byte terms apart;
- * DeepBench's 16-bit rows have one such shape, its 5x20 filter on one
- * channel being left out in 16 bits), their own roofline otherwise.
+ * not square, and 16-bit ones off 8 channels, on the fit of every other
+ * window (class other) when their points are of fewer than two shapes
+ * (cal_point.shape: batch sizes of one shape cannot tell a roofline's
+ * fixed, FLOP and byte terms apart; DeepBench's 16-bit rows have one
+ * non-square shape, its 5x20 filter on one channel being in class
+ * unaligned there), their own roofline otherwise.
  */
 static const struct {
 	const char *benchmark, *cls, *base_cls;   /* base "": no class */
@@ -362,6 +364,7 @@ static const struct {
 } scaled_classes[] = {
 	{ "gemm", "class=unaligned", "", 0 },
 	{ "conv", "class=nonsquare", "class=other", 2 },
+	{ "conv", "class=unaligned", "class=other", 2 },
 };
 
 #define N_SCALED (sizeof(scaled_classes) / sizeof(scaled_classes[0]))

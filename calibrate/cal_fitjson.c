@@ -257,7 +257,7 @@ static int known_kind(const char *kind)
 	static const char *const prefix[] = {
 		"alphabeta:", "gemm:", "conv:", "conv3x3:", "conv1x1:",
 		"conv1x1s:", "rnn:", "rnn_lstm:", "rnn_gru:", "rnn_tanh:",
-		"gemm_unaligned:", "conv_nonsquare:",
+		"gemm_unaligned:", "conv_nonsquare:", "conv_unaligned:",
 		"bwcurve:", "stream:"
 	};
 	size_t i;
@@ -411,6 +411,7 @@ int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 		   strncmp(f->kind, "conv1x1:", 8) == 0 ||
 		   strncmp(f->kind, "conv1x1s:", 9) == 0 ||
 		   strncmp(f->kind, "conv_nonsquare:", 15) == 0 ||
+		   strncmp(f->kind, "conv_unaligned:", 15) == 0 ||
 		   strncmp(f->kind, "rnn", 3) == 0) {
 		/* "rnn" here is rnn: and the cells' rnn_lstm: and so on,
 		 * known_kind having let no other through */

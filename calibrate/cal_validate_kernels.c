@@ -147,6 +147,7 @@ int cal_val_row_conv(const struct cal_vctx *v, struct cal_vrow *r)
 	c.bytes = (double)dlsim_precision_bytes(p) *
 		  (n * ch * h * w + k * ch * fr * fs + n * k * op * oq);
 	c.kernel = model_conv_class(fr, fs, sh, sw, 1.0);
+	c.channel_pad = model_conv_channel_pad(ch, dlsim_precision_bytes(p));
 	r->measured = r->predicted = 0.0;
 	for (i = 0; i < 3; i++) {
 		double t = cal_val_num(v, pass[i]);

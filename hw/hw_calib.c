@@ -68,6 +68,7 @@ static int kernel_of(const char *kind, enum model_kernel *k,
 		{ "rnn_tanh:", MODEL_KERNEL_RNN_TANH },
 		{ "gemm_unaligned:", MODEL_KERNEL_GEMM_UNALIGNED },
 		{ "conv_nonsquare:", MODEL_KERNEL_CONV_NONSQUARE },
+		{ "conv_unaligned:", MODEL_KERNEL_CONV_UNALIGNED },
 	};
 	size_t i, n;
 

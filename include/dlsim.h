@@ -364,6 +364,19 @@ struct model_layer {
  * figures).  Its fit is "conv_nonsquare:<dtype>" (a roofline of its own
  * from two shapes or more, else the conv fit times one factor), else
  * the convolution fit; the catalog has no figure of its own for it.
+ * A convolution on 16-bit values whose input channels are not a
+ * multiple of 8 (an image's first layer, C = 3) keeps its window's
+ * class in model_pass_cost.kernel and is marked
+ * model_pass_cost.channel_pad (model_conv_channel_pad): the tensor-core
+ * convolutions of cuDNN 7 took only channel counts that are multiples
+ * of 8 (cuDNN Developer Guide 7.1, "Tensor Core Operations"), and
+ * DeepBench's 16-bit rows on 1 or 3 channels ran 1.3 to 19 times slower
+ * than the same shapes in fp32.  Where the device has tensor cores and a
+ * fit of that population, "conv_unaligned:<dtype>"
+ * (MODEL_KERNEL_CONV_UNALIGNED, fitted and timed at the work of the
+ * channels padded to 8), the pass takes it (sim_device_kernel);
+ * elsewhere its window's class: no catalog figure tells the fallback
+ * kernels apart.  models/model_kernel.c gives the measurements.
  */
 enum model_kernel {
 	MODEL_KERNEL_VECTOR = 0,
@@ -379,6 +392,8 @@ enum model_kernel {
 	MODEL_KERNEL_GEMM_UNALIGNED, /* a GEMM off 16-byte rows: see below */
 	MODEL_KERNEL_ATTENTION_F32,  /* a fused attention on 4-byte values */
 	MODEL_KERNEL_CONV_NONSQUARE, /* a conv whose window is not square */
+	MODEL_KERNEL_CONV_UNALIGNED, /* a 16-bit conv off 8 channels: a fit
+					only, model_pass_cost.channel_pad */
 	MODEL_KERNEL_COUNT
 };
 
@@ -402,6 +417,18 @@ enum model_kernel model_conv_class(double kh, double kw, double sh,
  * samples by the same rule (calibrate/cal_points.c).
  */
 int model_gemm_unaligned(double m, double n, double k, int elem_bytes);
+
+/*
+ * For a dense convolution of c_in input channels on elem_bytes-byte
+ * values: when it is of MODEL_KERNEL_CONV_UNALIGNED's population (16-bit
+ * values, elem_bytes 2, and c_in not a multiple of 8), the ratio of its
+ * work with c_in padded up to a multiple of 8 to its work, above 1 (8/3
+ * for an image's three channels); 0 otherwise, and for any other element
+ * size (no measurement shows the 8- or 32-bit kernels falling back so).
+ * The calibration groups and sizes its conv samples by the same rule
+ * (calibrate/cal_points.c).
+ */
+double model_conv_channel_pad(double c_in, int elem_bytes);
 
 /* 1 for the recurrent classes (a pooled or a cell's chain). */
 static inline int model_kernel_is_recurrent(enum model_kernel k)
@@ -431,6 +458,12 @@ struct model_pass_cost {
 	 * the rest as the recurrence; 0: none. */
 	double gemm_flops, gemm_bytes;
 	enum model_kernel gemm_kernel;
+	/* Above 0: a 16-bit convolution off 8 input channels, whose work
+	 * at its channels padded to 8 is flops x channel_pad
+	 * (model_conv_channel_pad); timed at that work by
+	 * MODEL_KERNEL_CONV_UNALIGNED's fit where the device has one, else
+	 * as it is by kernel's (sim_pass_time).  0: any other pass. */
+	double channel_pad;
 };
 
 /* The shape of a transformer family (model.tf); MODEL_TF_NONE: not one. */
@@ -993,7 +1026,8 @@ struct hw_calib_fit {
  *   "conv_nonsquare:<dtype>", "rnn_lstm:<dtype>", "rnn_gru:<dtype>",
  *   "rnn_tanh:<dtype>", and "rnn:<dtype>", every cell's, as earlier
  *   versions stored it; "gemm_unaligned:<dtype>" for GEMMs off 16-byte
- *   rows), a pass of F FLOPs moving Q bytes
+ *   rows, "conv_unaligned:<dtype>" for 16-bit convolutions off 8
+ *   channels), a pass of F FLOPs moving Q bytes
  *   in L dependent calls taking fixed_s L + F s_per_flop + Q s_per_byte
  *   (fixed_s + s_per_call L for a recurrent fit, per_call).  A class
  *   with no fit of its own takes the one sim_calib_kernel names: a 1x1
@@ -1003,8 +1037,10 @@ struct hw_calib_fit {
  *   convolution class, any recurrent one and the unaligned GEMM class
  *   (always, at fp32 and fp64) the GEMM roofline at its precision
  *   (convolutions run as GEMMs, im2col; a recurrent layer's steps are
- *   GEMMs), and a fused attention on 4-byte values the fp32 GEMM
- *   roofline, at TF32 too (MODEL_KERNEL_ATTENTION_F32); the result says
+ *   GEMMs), a fused attention on 4-byte values the fp32 GEMM
+ *   roofline, at TF32 too (MODEL_KERNEL_ATTENTION_F32), and the
+ *   unaligned convolution class none: its passes take their window's
+ *   class (model_pass_cost.channel_pad); the result says
  *   which
  *   (sim_result.calib_used).
  * - Memory: the attainable bandwidth, the DRAM plateau of the STREAM
@@ -2308,9 +2344,14 @@ double cal_roof_time(const struct cal_roof_fit *f, double flops,
  *                         where they are of two shapes or more, else
  *                         the conv fit times one factor; their samples
  *                         count in conv too), "conv:<dtype>" for the
- *                         others (half-precision ones whose input
- *                         channels are not a multiple of 8 are left
- *                         out: fallback kernels); the three
+ *                         others, and "conv_unaligned:<dtype>" for
+ *                         16-bit convolutions of any window whose input
+ *                         channels are not a multiple of 8, sized at
+ *                         their channels padded to 8
+ *                         (model_conv_channel_pad: fallback kernels; in
+ *                         no other class; their own roofline where they
+ *                         are of two shapes or more, else the conv fit
+ *                         times one factor); the three
  *                         passes (fwd, bwd_data, bwd_filter) of a class
  *                         are fitted together, grouped by dtype, math,
  *                         setting and device; rnn (DeepBench's recurrent

@@ -42,6 +42,18 @@ const struct hw_calib_kernel *sim_calib_kernel(const struct hw_calib *cal,
 					       enum model_kernel k,
 					       enum dlsim_precision p);
 
+/* The fitted roofline a pass of class k runs with at precision p on
+ * device d: sim_calib_kernel's, except that a 16-bit convolution off 8
+ * channels (MODEL_KERNEL_CONV_UNALIGNED) takes its fit only where d has
+ * matrix units faster than its vector ones at p (tensor cores): the
+ * population is the tensor-core kernels' fallback, and a device without
+ * them (the P100, fp16 as half2 on its CUDA cores) runs such a layer with
+ * its window's kernels.  NULL when none applies. */
+const struct hw_calib_kernel *sim_device_kernel(const struct hw_device *d,
+						const struct hw_calib *cal,
+						enum model_kernel k,
+						enum dlsim_precision p);
+
 /* Time of one pass with cost c; sets *bound. */
 double sim_pass_time(const struct sim_roof *r,
 		     const struct model_pass_cost *c, enum sim_bound *bound);
@@ -245,6 +257,11 @@ int sim_training_precision(const struct hw_device *d,
  * copy of the weights at p; master weights and gradients fp32 (fp64 for
  * fp64), as PyTorch's AMP keeps them (sim_step.c). */
 void sim_sizes_for(enum dlsim_precision p, struct sim_sizes *s);
+
+/* Fill r->calib_used with the fits a prediction of m on s at r's
+ * precision and batch used (sim_calibused.c). */
+void sim_list_calib_used(const struct model *m, const struct hw_system *s,
+			 struct sim_result *r);
 
 /* Mixed precision: the compute copy of the weights is narrower than the
  * master copy. */

@@ -50,7 +50,12 @@
  *   roofline (convolutions run as GEMMs; so does a GEMM off 16-byte rows
  *   without a "gemm_unaligned" fit of its own), a fused attention on
  *   4-byte values the fp32 GEMM roofline, at TF32 too (dlsim.h,
- *   MODEL_KERNEL_ATTENTION_F32).  A fitted STREAM plateau replaces the
+ *   MODEL_KERNEL_ATTENTION_F32).  A 16-bit convolution off 8 input
+ *   channels (model_pass_cost.channel_pad) takes the fit of that
+ *   population, "conv_unaligned:<dtype>", at its work with the channels
+ *   padded to 8 (as the fit was sized), where the device has one, else
+ *   its window's class as any other convolution: nothing else stands
+ *   for fallback kernels.  A fitted STREAM plateau replaces the
  *   attainable bandwidth; a fitted bandwidth curve gives an element-wise
  *   pass the rate of the cache level its bytes fit in (a pass reading
  *   what the pass before it wrote finds it in cache when it fits).
@@ -95,6 +100,9 @@ const struct hw_calib_kernel *sim_calib_kernel(const struct hw_calib *cal,
 {
 	if (k <= MODEL_KERNEL_VECTOR || k >= MODEL_KERNEL_COUNT)
 		return NULL;
+	/* only its own fit: without one, a pass keeps its window's class */
+	if (k == MODEL_KERNEL_CONV_UNALIGNED)
+		return cal->kernel[k][p].fit.id ? &cal->kernel[k][p] : NULL;
 	/* fp32 and fp64 GEMMs run on the ordinary cores, aligned or not
 	 * (cal_points.c fits them as one) */
 	if (k == MODEL_KERNEL_GEMM_UNALIGNED &&
@@ -122,6 +130,17 @@ const struct hw_calib_kernel *sim_calib_kernel(const struct hw_calib *cal,
 	       &cal->kernel[MODEL_KERNEL_GEMM][p] : NULL;
 }
 
+const struct hw_calib_kernel *sim_device_kernel(const struct hw_device *d,
+						const struct hw_calib *cal,
+						enum model_kernel k,
+						enum dlsim_precision p)
+{
+	if (k == MODEL_KERNEL_CONV_UNALIGNED &&
+	    !(d->peak[p].matrix_flops > d->peak[p].vector_flops))
+		return NULL;
+	return sim_calib_kernel(cal, k, p);
+}
+
 void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 		   enum dlsim_precision p, const struct hw_calib *cal)
 {
@@ -145,6 +164,7 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 	/* no catalog figure: only a fit tells the fallback kernels apart */
 	r->rate[MODEL_KERNEL_GEMM_UNALIGNED] = r->rate[MODEL_KERNEL_GEMM];
 	r->rate[MODEL_KERNEL_CONV_NONSQUARE] = r->rate[MODEL_KERNEL_CONV];
+	r->rate[MODEL_KERNEL_CONV_UNALIGNED] = r->rate[MODEL_KERNEL_CONV];
 	r->rate[MODEL_KERNEL_ATTENTION_F32] = r->rate[MODEL_KERNEL_GEMM];
 	/* a device without an fp32 figure keeps the GEMM's */
 	if (p == DLSIM_TF32 && d->peak[DLSIM_FP32].matrix_flops *
@@ -159,7 +179,7 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 		return;
 	for (k = MODEL_KERNEL_GEMM; k < MODEL_KERNEL_COUNT; k++) {
 		const struct hw_calib_kernel *c =
-			sim_calib_kernel(cal, (enum model_kernel)k, p);
+			sim_device_kernel(d, cal, (enum model_kernel)k, p);
 
 		if (c)
 			roof_take(r, (enum model_kernel)k, c);
@@ -249,6 +269,14 @@ double sim_pass_time(const struct sim_roof *r,
 	}
 	if (c->gemm_flops > 0.0 && c->gemm_flops < c->flops)
 		return split_time(r, c, bound);
+	if (c->channel_pad > 0.0 && r->fitted[MODEL_KERNEL_CONV_UNALIGNED]) {
+		struct model_pass_cost own = *c;
+
+		own.kernel = MODEL_KERNEL_CONV_UNALIGNED;
+		own.flops *= c->channel_pad;
+		own.channel_pad = 0.0;
+		return sim_pass_time(r, &own, bound);
+	}
 	if (r->fitted[c->kernel] && c->flops > 0.0)
 		return fitted_time(r, c, bound);
 	tc = c->flops / r->rate[c->kernel] + c->depth * r->cycle_s;

@@ -654,76 +654,6 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	return DLSIM_OK;
 }
 
-/* The kernel classes m's passes run at batch b and act bytes a value,
- * bit k for class k (a GEMM's class depends on both: model_gemm_
- * unaligned).  Every training pass counts: a recurrent layer's forward
- * is recurrent, its input GEMM (model_pass_cost.gemm_kernel) a GEMM,
- * its weight gradient a GEMM. */
-_Static_assert(MODEL_KERNEL_COUNT <= 32, "kernels_used has a bit a class");
-
-static unsigned kernels_used(const struct model *m, int64_t b, int act)
-{
-	static const enum model_pass passes[] = {
-		MODEL_PASS_FWD, MODEL_PASS_BWD_DATA, MODEL_PASS_BWD_WEIGHT
-	};
-	struct model_pass_cost c;
-	unsigned used = 0;
-	int i, j;
-
-	for (i = 0; i < m->n_layers; i++)
-		for (j = 0; j < 3; j++) {
-			model_layer_cost(&m->layers[i], passes[j], b > 0 ? b : 1,
-					 act, act, &c);
-			if (c.flops > 0.0)
-				used |= 1u << c.kernel;
-			if (c.gemm_flops > 0.0)
-				used |= 1u << c.gemm_kernel;
-		}
-	return used;
-}
-
-static void use_fit(struct sim_result *r, const struct hw_calib_fit *f)
-{
-	int i;
-
-	for (i = 0; i < r->n_calib_used; i++)
-		if (r->calib_used[i].id == f->id)
-			return;
-	if (r->n_calib_used < SIM_CALIB_USED)
-		r->calib_used[r->n_calib_used++] = *f;
-}
-
-/* The fits a calibrated prediction used, as sim_roof_init takes them:
- * for each matrix class m runs, the one sim_calib_kernel names. */
-static void list_calib_used(const struct model *m, const struct hw_system *s,
-			    struct sim_result *r)
-{
-	const struct hw_calib *c = s->calib;
-	struct sim_sizes sz;
-	unsigned used;
-	int k;
-
-	sim_sizes_for(r->precision, &sz);
-	used = kernels_used(m, r->batch_per_device, sz.act);
-
-	for (k = MODEL_KERNEL_GEMM; k < MODEL_KERNEL_COUNT; k++) {
-		const struct hw_calib_kernel *f =
-			sim_calib_kernel(c, (enum model_kernel)k,
-					 r->precision);
-
-		if (f && (used & (1u << k)))
-			use_fit(r, &f->fit);
-	}
-	if (c->stream.id)
-		use_fit(r, &c->stream);
-	if (c->bwcurve.id)
-		use_fit(r, &c->bwcurve);
-	if (c->intra.fit.id && s->devices_per_node > 1)
-		use_fit(r, &c->intra.fit);
-	if (c->inter.fit.id && s->n_nodes > 1)
-		use_fit(r, &c->inter.fit);
-}
-
 /*
  * predict_one, and a step that is a finite, positive time.  Every input
  * is bounded where it is read (the catalog's numbers, the fits'
@@ -769,7 +699,7 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 	r->step_time_s_low = r->step_time_s_high = r->step_time_s;
 	if (hw_calib_count(s->calib) == 0)
 		return DLSIM_OK;
-	list_calib_used(m, s, r);
+	sim_list_calib_used(m, s, r);
 	/* fits of other precisions, classes or node sizes only: the
 	 * datasheet figures made this step, and it has no interval */
 	if (r->n_calib_used == 0)

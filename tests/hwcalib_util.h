@@ -1,7 +1,7 @@
 /*
  * hwcalib_util.h -- fixtures the calibration tests share
  * (test_hwcalib.c, test_hwcalib_sim.c, test_hwcalib_cli.c, test_seed.c,
- * test_gemm_align.c,
+ * test_gemm_align.c, test_conv_align.c,
  * test_calibrate_import.c, test_calfit.c, test_calrnn.c): a temporary
  * database, samples stored as a run, a fit found by kind, the hand-worked
  * fits test_hwcalib.c's head comment describes, and a made-up system to

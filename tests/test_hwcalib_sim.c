@@ -323,11 +323,11 @@ START_TEST(hwcalib_prediction_lists_every_fit_it_used)
 	ck_assert_str_eq(c.kernel[MODEL_KERNEL_CONV1X1_STRIDED][DLSIM_FP32]
 			 .fit.kind, "conv1x1s:fp32");
 	ck_assert_int_eq(res.n_calib_used, 9);
-	/* a kernel class each but the vector one (12, the pooled recurrent
+	/* a kernel class each but the vector one (13, the pooled recurrent
 	 * one, the three cells', the unaligned GEMM's, the fp32
-	 * attention's and the non-square convolution's included, which
-	 * ResNet-50 does not use) and four more */
-	ck_assert_int_eq(SIM_CALIB_USED, 16);
+	 * attention's, the non-square and the unaligned convolution's
+	 * included, which ResNet-50 in fp32 does not use) and four more */
+	ck_assert_int_eq(SIM_CALIB_USED, 17);
 	for (i = 0; i < res.n_calib_used; i++)
 		for (j = 0; j < i; j++)
 			ck_assert(res.calib_used[i].id !=

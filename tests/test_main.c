@@ -41,6 +41,7 @@ static const struct suite_entry suites[] = {
 	{ "fit", suite_fit },
 	{ "calfit", suite_calfit },
 	{ "gemm_align", suite_gemm_align },
+	{ "conv_align", suite_conv_align },
 	{ "calrnn", suite_calrnn },
 	{ "calrun", suite_calrun },
 	{ "sim", suite_sim },

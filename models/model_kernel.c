@@ -1,0 +1,140 @@
+/*
+ * model_kernel.c -- the kernel class of a matrix layer's pass: which of the
+ * rooflines the simulator fits and times apart (dlsim.h, enum
+ * model_kernel) a convolution or GEMM runs on.  The model, the
+ * calibration's grouping of samples (calibrate/cal_points.c) and the
+ * kernel validation (calibrate/cal_validate_kernels.c) use these rules,
+ * so that a class is fitted on the shapes it times.
+ *
+ * THE CLASSES
+ *
+ * fc is a GEMM; conv2d is a convolution, and a dense 3x3
+ * stride-1 one (no groups, no dilation) is its own class, because cuDNN
+ * and MIOpen run those with Winograd's minimal filtering (Lavin & Gray,
+ * CVPR 2016), which needs 2.25x to 4x fewer multiplies than the direct
+ * count below.  The FLOPs stay the direct count; the efficiency measured
+ * for that class (configs/hw, eff_conv3x3) carries the saving.  Dense 1x1
+ * convs are two classes more: a GEMM over the channels, with no filter
+ * window to gather, at stride 1, and strided (reading every s-th pixel:
+ * a downsampling shortcut).  Pooled with the other convolutions,
+ * DeepBench's 1x1/1 rows came out 16% slow and its 1x1/2 rows 13% fast;
+ * fitted apart, the error of a row predicted with rooflines fitted
+ * without it (deepbench_conv_heldout) falls.  The catalog gives them
+ * eff_conv1x1 and eff_conv1x1s, a calibration fits them apart (kinds
+ * conv1x1, conv1x1s).  A class for convolutions of at most 4 input
+ * channels (an image's first layer, which cuDNN runs with kernels of its
+ * own) was tried and not kept: held out over the four fold splits it
+ * gave 15.10, 15.47, 17.15 and 15.85% against 15.52, 14.96, 16.75 and
+ * 16.05% (mean 15.89 against 15.82), though in-sample and on
+ * tf_cnn_p100 (P90 25.7% to 20.8%) it looked better.
+ * A window that is not square (kh != kw: DeepSpeech's 5x20 and 5x10,
+ * Inception v3's 1x7, 7x1, 1x3 and 3x1) is a class of its own
+ * (MODEL_KERNEL_CONV_NONSQUARE, model_conv_class).  Held out, with the
+ * one fit of every window that is neither 1x1 nor 3x3 at stride 1,
+ * DeepBench's 5x20/2 rows came out about 14% fast and its 5x10/2 ones
+ * 35% fast (median signed error over the GPUs), while that class's
+ * square rows were slow (5x5/1 +8%, 5x5/2 +34%, 3x3/2 on 3 channels
+ * +53%).  With a fit of their own, fitted on their rows while the
+ * general convolution fit keeps them too (calibrate/cal_points.c says
+ * why), deepbench_conv_heldout goes from 15.52, 14.96, 16.75 and 16.05%
+ * to 15.19, 14.88, 16.32 and 15.75% over the four fold splits (the
+ * hash's bits 0-3), and holding out every batch size of a shape
+ * together, from 18.1% to 16.5% (mean of the four, a reproduction
+ * outside dlsim).  In 16 bits DeepBench has one such shape (its 5x20
+ * filter on one channel is left out there: fallback kernels), too few
+ * to tell a roofline's terms apart, so there the class is the
+ * convolution fit times one factor (calibrate/cal_fitdb.c); as a factor
+ * everywhere it gains nothing (15.54, 14.91, 16.76, 15.96%).  No
+ * catalog figure: uncalibrated, the class takes eff_conv.
+ * An fc or linear GEMM with a dimension (rows, input or output width)
+ * that is not a whole number of 16 bytes is a class of its own
+ * (MODEL_KERNEL_GEMM_UNALIGNED, model_gemm_unaligned): cuBLAS runs such
+ * shapes with alignment-1 or -2 kernels, a third of the aligned rate on
+ * an H100 (data/measurements/h100/profile.txt: GPT-2's 50,257-wide
+ * vocabulary projection), which is why Megatron-LM and NVIDIA's BERT pad
+ * their vocabularies (to 128 x TP and to 8).
+ * A grouped or depthwise conv (groups > 1) is vector work instead: each
+ * output sums over only C_in/g channels (one, for depthwise), too short a
+ * reduction to tile into the matrix units' fragments, and cuDNN's usual
+ * kernels for them are direct kernels on the ordinary cores, like the
+ * depthwise kernels frameworks wrote for themselves before cuDNN 7 had
+ * any (PyTorch issue #1708, MXNet PR #11076).  They also do few MACs per
+ * byte, so the memory bound usually decides them anyway.  Their FLOPs are
+ * still the direct count.
+ *
+ * A 16-bit convolution whose input channels are not a multiple of 8 (an
+ * image's first layer, C = 3; DeepSpeech's spectrogram, C = 1) keeps its
+ * window's class and is marked apart (model_pass_cost.channel_pad,
+ * model_conv_channel_pad).  cuDNN 7 ran a convolution on tensor cores
+ * only when C and K are multiples of 8 (cuDNN Developer Guide 7.1,
+ * DU-06702-001_v07, "Tensor Core Operations"; from 7.2 it pads packed
+ * NCHW tensors instead, NVIDIA's "Tensor Ops Made Easier in cuDNN",
+ * 2018), and DeepBench's 16-bit rows on 1 or 3 channels ran 1.3 to 19
+ * times slower than the same shapes in fp32 (shared/data/
+ * deepbench_conv.csv); costed with their windows' fits, eight of the
+ * ten on the V100 and on the T4 came out 54-91% fast.  Where a calibration fitted that population
+ * (kind conv_unaligned:<dtype>), the pass takes that fit, on a device
+ * with tensor cores at the precision (sim_device_kernel); elsewhere its
+ * window's, since no catalog figure describes fallback kernels.
+ * The population is sized at its work with C padded up to 8 (x 8/3 for
+ * an image, x 8 for one channel): kernels that move channels in 16-byte
+ * vectors do the padded lanes' work too, and so sized DeepBench's ten
+ * V100 shapes run at 3.0-21.6 TFLOP/s a pass, against 0.4-8.1 as
+ * counted.
+ * One roofline through them has a residual of 50% rms on the V100 (85%
+ * unpadded), and held out (deepbench_conv_heldout, fold bits 0-3) the
+ * set goes from 15.19, 14.88, 16.32 and 15.75% to 14.92, 14.66, 16.23 and
+ * 15.62% (unpadded: 15.19, 14.91, 16.33, 15.75%).  The H100's cuDNN 9
+ * pads them onto its tensor cores: its fit runs the padded work at 179
+ * TFLOP/s (fp16).  K off 8 (SSD's class heads, 324 and 486) is the
+ * guide's rule too, but no shipped row measures it: the fit of first
+ * layers, whose reductions are 9-147 values long, would cost those
+ * heads (C = 512-1024) at a few TFLOP/s, and SSD's mixed-precision V100
+ * rows went from 40% fast to 75% slow with them in, so they are not.
+ * The P100 (no tensor cores; "16 bit inputs, 32 bit multiplication")
+ * keeps its windows' fits: with the class's own its C = 3 rows, within
+ * 15% of their windows' fits but one, came out 30-53% fast.  At 32 bits
+ * no row shows the effect (DeepBench's GPU rows in fp32 on 1 or 3
+ * channels are -33% to +27% off their windows' fits, median 9%, as
+ * other rows are), and 8-bit convolutions were not measured.
+ */
+#include <math.h>
+
+#include "model.h"
+#include "core/banned.h"
+
+/* ---------------------------------------------------------------- */
+/* Public API                                                        */
+/* ---------------------------------------------------------------- */
+
+int model_gemm_unaligned(double m, double n, double k, int elem_bytes)
+{
+	double q;
+
+	if (elem_bytes != 1 && elem_bytes != 2 && elem_bytes != 4)
+		return 0;
+	q = 16.0 / (double)elem_bytes;
+	return fmod(m, q) != 0.0 || fmod(n, q) != 0.0 || fmod(k, q) != 0.0;
+}
+
+enum model_kernel model_conv_class(double kh, double kw, double sh,
+				   double sw, double dilation)
+{
+	int unit_stride = sh == 1.0 && sw == 1.0;
+
+	if (kh == 1.0 && kw == 1.0)
+		return unit_stride ? MODEL_KERNEL_CONV1X1 :
+		       MODEL_KERNEL_CONV1X1_STRIDED;
+	if (kh != kw)
+		return MODEL_KERNEL_CONV_NONSQUARE;
+	if (unit_stride && kh == 3.0 && dilation == 1.0)
+		return MODEL_KERNEL_CONV3X3;
+	return MODEL_KERNEL_CONV;
+}
+
+double model_conv_channel_pad(double c_in, int elem_bytes)
+{
+	if (elem_bytes != 2 || !(c_in > 0.0) || fmod(c_in, 8.0) == 0.0)
+		return 0.0;
+	return 8.0 * ceil(c_in / 8.0) / c_in;
+}

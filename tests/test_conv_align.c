@@ -1,0 +1,204 @@
+/*
+ * test_conv_align.c -- 16-bit convolutions off 8 input channels
+ * (MODEL_KERNEL_CONV_UNALIGNED): the rule and its padded work
+ * (model_conv_channel_pad), the layer it marks (an image's first one,
+ * in 16 bits only), the simulator's use of the class's fit (at the
+ * padded work, on a device with tensor cores, else the window's fit),
+ * and the fits a prediction names.  The calibration's grouping and
+ * sizing of such samples is test_calfit.c's
+ * cal_fit_conv_recovers_roofline_per_class.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tests.h"
+#include "cli_util.h"
+#include "hwcalib_util.h"
+#include "dlsim.h"
+#include "sim/sim.h"
+
+/* ---------------------------------------------------------------- */
+/* The rule and the layers                                           */
+/* ---------------------------------------------------------------- */
+
+/* At 2 bytes a value, C off a multiple of 8 pads up to the next one:
+ * 3 -> 8 (8/3), 1 -> 8, 12 -> 16 (4/3); 8, 16 and 64 are on it; no other
+ * element size, and no channels, is of the class. */
+START_TEST(conv_channel_pad_rule)
+{
+	ck_assert_double_eq_tol(model_conv_channel_pad(3, 2), 8.0 / 3.0,
+				1e-15);
+	ck_assert_double_eq(model_conv_channel_pad(1, 2), 8.0);
+	ck_assert_double_eq_tol(model_conv_channel_pad(12, 2), 4.0 / 3.0,
+				1e-15);
+	ck_assert_double_eq(model_conv_channel_pad(8, 2), 0.0);
+	ck_assert_double_eq(model_conv_channel_pad(16, 2), 0.0);
+	ck_assert_double_eq(model_conv_channel_pad(64, 2), 0.0);
+	ck_assert_double_eq(model_conv_channel_pad(3, 4), 0.0);
+	ck_assert_double_eq(model_conv_channel_pad(3, 1), 0.0);
+	ck_assert_double_eq(model_conv_channel_pad(3, 8), 0.0);
+	ck_assert_double_eq(model_conv_channel_pad(0, 2), 0.0);
+}
+END_TEST
+
+/* ResNet-50's stem (3 channels, 7x7/2) keeps its window's class and is
+ * marked 8/3 in fp16, not in fp32; its second convolution (64 channels)
+ * is not marked; its classifier (a GEMM) never is. */
+START_TEST(conv_channel_pad_marks_the_first_layer)
+{
+	struct dlsim_err err = { 0, "" };
+	struct model_pass_cost c;
+	struct model *m = NULL;
+	int i, first = -1, second = -1, fc = -1;
+
+	ck_assert_int_eq(model_zoo_build("resnet50", &m, &err), DLSIM_OK);
+	for (i = 0; i < m->n_layers; i++) {
+		if (m->layers[i].kind == MODEL_CONV2D && first < 0)
+			first = i;
+		else if (m->layers[i].kind == MODEL_CONV2D && second < 0)
+			second = i;
+		if (m->layers[i].kind == MODEL_FC)
+			fc = i;
+	}
+	ck_assert(first >= 0 && second > first && fc > second);
+	ck_assert_int_eq(m->layers[first].in.c, 3);
+	model_layer_cost(&m->layers[first], MODEL_PASS_FWD, 16, 2, 2, &c);
+	ck_assert_int_eq(c.kernel, MODEL_KERNEL_CONV);
+	ck_assert_double_eq_tol(c.channel_pad, 8.0 / 3.0, 1e-15);
+	model_layer_cost(&m->layers[first], MODEL_PASS_BWD_WEIGHT, 16, 2, 2,
+			 &c);
+	ck_assert_double_eq_tol(c.channel_pad, 8.0 / 3.0, 1e-15);
+	model_layer_cost(&m->layers[first], MODEL_PASS_FWD, 16, 4, 4, &c);
+	ck_assert_double_eq(c.channel_pad, 0.0);
+	model_layer_cost(&m->layers[second], MODEL_PASS_FWD, 16, 2, 2, &c);
+	ck_assert_double_eq(c.channel_pad, 0.0);
+	model_layer_cost(&m->layers[fc], MODEL_PASS_FWD, 16, 2, 2, &c);
+	ck_assert_double_eq(c.channel_pad, 0.0);
+	model_free(m);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* The simulator                                                     */
+/* ---------------------------------------------------------------- */
+
+static void put_fp16_conv_fits(struct db *db, int unaligned)
+{
+	put_fit(db, "box", "conv:fp16", "{\"benchmark\": \"conv\", "
+		"\"group\": \"dtype=fp16 class=other\", \"fixed_s\": 1e-5, "
+		"\"s_per_flop\": 1e-12, \"s_per_byte\": 1e-10, "
+		"\"flops_per_s\": 1e12}", "[[0, 0, 0], [0, 0, 0], [0, 0, 0]]",
+		2000.0);
+	if (unaligned)
+		put_fit(db, "box", "conv_unaligned:fp16", "{\"benchmark\": "
+			"\"conv\", \"group\": \"dtype=fp16 class=unaligned\", "
+			"\"fixed_s\": 2e-5, \"s_per_flop\": 1e-11, "
+			"\"s_per_byte\": 2e-10, \"flops_per_s\": 1e11}",
+			"[[0, 0, 0], [0, 0, 0], [0, 0, 0]]", 2000.0);
+}
+
+/*
+ * A 7x7/2 pass of 1e9 FLOPs and 1e6 bytes on 3 channels in fp16
+ * (channel_pad 8/3), on the "box" fits, by hand:
+ * - with conv_unaligned:fp16 (fixed 2e-5, 1e-11 s/FLOP, 2e-10 s/B), on
+ *   a device with tensor cores at fp16 (matrix 8e12 > vector 2e12
+ *   FLOP/s): 2e-5 + 1e9 x 8/3 x 1e-11 + 1e6 x 2e-10 = 26.88667 ms;
+ * - the same fits on a device without them (matrix = vector): the
+ *   window's conv:fp16 (fixed 1e-5, 1e-12 s/FLOP, 1e-10 s/B) on the work
+ *   as counted: 1e-5 + 1e-3 + 1e-4 = 1.11 ms;
+ * - with conv:fp16 alone, on tensor cores: 1.11 ms;
+ * - a pass on 8 channels (channel_pad 0) with both fits: 1.11 ms.
+ */
+START_TEST(conv_unaligned_takes_its_fit_at_the_padded_work)
+{
+	struct model_pass_cost off = { .flops = 1e9, .bytes = 1e6,
+		.kernel = MODEL_KERNEL_CONV, .channel_pad = 8.0 / 3.0 };
+	struct model_pass_cost on = off;
+	struct dlsim_err err = { 0, "" };
+	struct calib_rig r;
+	struct sim_roof roof;
+	struct hw_calib c;
+	struct tmpdb t;
+	enum sim_bound b;
+	int with;
+
+	on.channel_pad = 0.0;
+	calib_rig_init(&r);
+	r.dev.peak[DLSIM_FP16] = r.dev.peak[DLSIM_FP32];
+	r.dev.peak[DLSIM_FP16].matrix_flops = 8e12;
+	r.dev.peak[DLSIM_FP16].vector_flops = 2e12;
+	for (with = 0; with < 2; with++) {
+		tmpdb_open(&t);
+		put_fp16_conv_fits(t.db, with);
+		ck_assert_msg(hw_calib_load(t.db, "box", &c, &err) ==
+			      DLSIM_OK, "%s", err.msg);
+		tmpdb_close(&t);
+		sim_roof_init(&roof, &r.dev, DLSIM_FP16, &c);
+		ck_assert_rel(sim_pass_time(&roof, &off, &b),
+			      with ? 26.886666666666667e-3 : 1.11e-3, 1e-9);
+		ck_assert_rel(sim_pass_time(&roof, &on, &b), 1.11e-3, 1e-9);
+	}
+	ck_assert_str_eq(c.kernel[MODEL_KERNEL_CONV_UNALIGNED][DLSIM_FP16]
+			 .fit.kind, "conv_unaligned:fp16");
+	ck_assert(sim_device_kernel(&r.dev, &c, MODEL_KERNEL_CONV_UNALIGNED,
+				    DLSIM_FP16) ==
+		  &c.kernel[MODEL_KERNEL_CONV_UNALIGNED][DLSIM_FP16]);
+	/* the cost is not changed by being timed */
+	ck_assert_double_eq(off.flops, 1e9);
+	r.dev.peak[DLSIM_FP16].matrix_flops = 2e12;
+	ck_assert(sim_device_kernel(&r.dev, &c, MODEL_KERNEL_CONV_UNALIGNED,
+				    DLSIM_FP16) == NULL);
+	sim_roof_init(&roof, &r.dev, DLSIM_FP16, &c);
+	ck_assert_rel(sim_pass_time(&roof, &off, &b), 1.11e-3, 1e-9);
+	/* no fallback to another class's fit: only its own */
+	ck_assert(sim_calib_kernel(&c, MODEL_KERNEL_CONV_UNALIGNED,
+				   DLSIM_FP32) == NULL);
+}
+END_TEST
+
+/* The fits a prediction names are the ones its layers used, with the
+ * calibration the seed makes: ResNet-50 in fp16 on a V100 (tensor cores,
+ * DeepBench's 16-bit rows on 1 or 3 channels fitted) names
+ * conv_unaligned:fp16 for its stem; on a P100 (no tensor cores, the same
+ * fit stored) and in fp32 on the V100 it does not. */
+START_TEST(conv_unaligned_prediction_names_the_fit_it_used)
+{
+	static const struct {
+		const char *hw, *precision;
+		int named;
+	} c[] = { { "v100", "fp16", 1 }, { "p100", "fp16", 0 },
+		  { "v100", "fp32", 0 } };
+	struct tmpdb t;
+	struct run r;
+	char args[256];
+	size_t i;
+
+	tmpdb_seed_cli(&t, &r);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(args, sizeof(args), "predict resnet50 --hw %s "
+			 "--batch 64 --precision %s --db %s", c[i].hw,
+			 c[i].precision, t.path);
+		run(&r, args);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		ck_assert_msg(!strstr(r.out, "conv_unaligned:") == !c[i].named,
+			      "%s %s: %s", c[i].hw, c[i].precision, r.out);
+		ck_assert_msg(strstr(r.out, "conv3x3:") != NULL, "%s", r.out);
+	}
+	tmpdb_close(&t);
+}
+END_TEST
+
+Suite *suite_conv_align(void)
+{
+	Suite *s = suite_create("conv_align");
+	TCase *c = tcase_create("conv_align");
+
+	tcase_set_timeout(c, 60);
+	tcase_add_test(c, conv_channel_pad_rule);
+	tcase_add_test(c, conv_channel_pad_marks_the_first_layer);
+	tcase_add_test(c, conv_unaligned_takes_its_fit_at_the_padded_work);
+	tcase_add_test(c, conv_unaligned_prediction_names_the_fit_it_used);
+	suite_add_tcase(s, c);
+	return s;
+}
