@@ -57,11 +57,11 @@
  * (model_conv_channel_pad) is in class "unaligned" alone, whatever its
  * window, sized at its FLOPs with the channels padded to 8.  DeepBench
  * timed ten such shapes (C = 1 or 3) on each of the V100, T4 and P100,
- * and they ran 1.3 to 19 times slower than the same shapes in fp32:
+ * and they took 0.9 to 19 times the time of the same shapes in fp32:
  * cuDNN 7 ran tensor-core convolutions only on channel counts that are
  * multiples of 8 and fell back to other kernels (models/model_kernel.c
  * gives the sources and why the padded size).  Kept in their window's
- * class they dragged it (V100 fp16's other class: 110% rms), so they are
+ * class they dragged it (V100 fp16's other class: 120% rms), so they are
  * counted there no longer; their own fit (kind conv_unaligned) times the
  * layers of that population, the first layers of images in 16 bits.
  *

@@ -370,8 +370,8 @@ struct model_layer {
  * model_pass_cost.channel_pad (model_conv_channel_pad): the tensor-core
  * convolutions of cuDNN 7 took only channel counts that are multiples
  * of 8 (cuDNN Developer Guide 7.1, "Tensor Core Operations"), and
- * DeepBench's 16-bit rows on 1 or 3 channels ran 1.3 to 19 times slower
- * than the same shapes in fp32.  Where the device has tensor cores and a
+ * DeepBench's 16-bit rows on 1 or 3 channels took 0.9 to 19 times the
+ * time of the same shapes in fp32.  Where the device has tensor cores and a
  * fit of that population, "conv_unaligned:<dtype>"
  * (MODEL_KERNEL_CONV_UNALIGNED, fitted and timed at the work of the
  * channels padded to 8), the pass takes it (sim_device_kernel);

@@ -41,7 +41,7 @@
  * hash's bits 0-3), and holding out every batch size of a shape
  * together, from 18.1% to 16.5% (mean of the four, a reproduction
  * outside dlsim).  In 16 bits DeepBench has one such shape (its 5x20
- * filter on one channel is left out there: fallback kernels), too few
+ * filter on one channel is in the unaligned class there, below), too few
  * to tell a roofline's terms apart, so there the class is the
  * convolution fit times one factor (calibrate/cal_fitdb.c); as a factor
  * everywhere it gains nothing (15.54, 14.91, 16.76, 15.96%).  No
@@ -69,13 +69,15 @@
  * only when C and K are multiples of 8 (cuDNN Developer Guide 7.1,
  * DU-06702-001_v07, "Tensor Core Operations"; from 7.2 it pads packed
  * NCHW tensors instead, NVIDIA's "Tensor Ops Made Easier in cuDNN",
- * 2018), and DeepBench's 16-bit rows on 1 or 3 channels ran 1.3 to 19
- * times slower than the same shapes in fp32 (shared/data/
- * deepbench_conv.csv); costed with their windows' fits, eight of the
- * ten on the V100 and on the T4 came out 54-91% fast.  Where a calibration fitted that population
- * (kind conv_unaligned:<dtype>), the pass takes that fit, on a device
- * with tensor cores at the precision (sim_device_kernel); elsewhere its
- * window's, since no catalog figure describes fallback kernels.
+ * 2018), and DeepBench's 16-bit rows on 1 or 3 channels took 0.9 to 19
+ * times the time of the same shapes in fp32 (V100 0.9-8.2, T4 1.3-5.5,
+ * P100 1.8-19; shared/data/deepbench_conv.csv); costed with their
+ * windows' fits, nine of the ten on the V100 and on the T4 came out
+ * 54-91% fast (the tenth, a 3x3/2 on 108x108, 32% and 51% slow).  Where a calibration fitted that
+ * population (kind conv_unaligned:<dtype>), the pass takes that fit, on
+ * a device whose matrix units outrun its vector ones at the precision
+ * (tensor cores; sim_device_kernel); elsewhere its window's, since no
+ * catalog figure describes fallback kernels.
  * The population is sized at its work with C padded up to 8 (x 8/3 for
  * an image, x 8 for one channel): kernels that move channels in 16-byte
  * vectors do the padded lanes' work too, and so sized DeepBench's ten
@@ -84,7 +86,7 @@
  * One roofline through them has a residual of 50% rms on the V100 (85%
  * unpadded), and held out (deepbench_conv_heldout, fold bits 0-3) the
  * set goes from 15.19, 14.88, 16.32 and 15.75% to 14.92, 14.66, 16.23 and
- * 15.62% (unpadded: 15.19, 14.91, 16.33, 15.75%).  The H100's cuDNN 9
+ * 15.62% (unpadded: 15.13, 14.88, 16.32, 15.73%).  The H100's cuDNN 9
  * pads them onto its tensor cores: its fit runs the padded work at 179
  * TFLOP/s (fp16).  K off 8 (SSD's class heads, 324 and 486) is the
  * guide's rule too, but no shipped row measures it: the fit of first
@@ -95,8 +97,13 @@
  * keeps its windows' fits: with the class's own its C = 3 rows, within
  * 15% of their windows' fits but one, came out 30-53% fast.  At 32 bits
  * no row shows the effect (DeepBench's GPU rows in fp32 on 1 or 3
- * channels are -33% to +27% off their windows' fits, median 9%, as
- * other rows are), and 8-bit convolutions were not measured.
+ * channels are -33% to +27% off their windows' fits, median |error|
+ * 9%, as other rows are), and 8-bit convolutions were not measured.
+ * LIMITATION: the fits are of cuDNN 7.0's fallback (DeepBench, 2017);
+ * later cuDNN pads such inputs to 8 channels for the tensor cores, and
+ * no shipped row measures a first layer under those versions, so runs
+ * of them (the DeepLearningExamples sets) are costed with 2017's
+ * kernels wherever the device's fit is DeepBench's.
  */
 #include <math.h>
 

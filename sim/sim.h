@@ -34,10 +34,12 @@ void sim_roof_init(struct sim_roof *r, const struct hw_device *d,
 		   enum dlsim_precision p, const struct hw_calib *cal);
 
 /* The fitted roofline kernel class k runs with at precision p: its own
- * fit, else for a 1x1 convolution (either class) the convolution fit,
- * else for any convolution or a recurrent pass the GEMM fit; a fused
- * attention on 4-byte values (MODEL_KERNEL_ATTENTION_F32) the fp32 GEMM
- * fit at TF32 as at fp32; NULL when none was fitted. */
+ * fit, else for a 1x1 or non-square convolution the convolution fit,
+ * else for any other convolution or a recurrent pass the GEMM fit; a
+ * fused attention on 4-byte values (MODEL_KERNEL_ATTENTION_F32) the fp32
+ * GEMM fit at TF32 as at fp32; the unaligned convolution class
+ * (MODEL_KERNEL_CONV_UNALIGNED) its own fit only, its passes falling
+ * back to their window's class instead; NULL when none was fitted. */
 const struct hw_calib_kernel *sim_calib_kernel(const struct hw_calib *cal,
 					       enum model_kernel k,
 					       enum dlsim_precision p);

@@ -16,6 +16,8 @@
 #include "sim/sim.h"
 #include "core/banned.h"
 
+_Static_assert(MODEL_KERNEL_COUNT <= 32, "kernels_used has a bit a class");
+
 /* The kernel classes m's passes run at batch b and act bytes a value,
  * bit k for class k (a GEMM's class depends on both: model_gemm_
  * unaligned).  Every training pass counts: a recurrent layer's forward
@@ -24,8 +26,6 @@
  * (model_pass_cost.channel_pad) sets MODEL_KERNEL_CONV_UNALIGNED's bit
  * and its window's in *off, which sim_list_calib_used reads when that
  * class has no fit. */
-_Static_assert(MODEL_KERNEL_COUNT <= 32, "kernels_used has a bit a class");
-
 static unsigned kernels_used(const struct model *m, int64_t b, int act,
 			     unsigned *off)
 {

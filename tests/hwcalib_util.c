@@ -124,6 +124,23 @@ void put_samples(struct db *db, const char *hw, struct db_sample *s, int n)
 		      err.msg);
 }
 
+double calib_noise(unsigned long *state)
+{
+	*state = (*state * 48271UL) % 2147483647UL;
+	return (double)*state / 2147483647.0 - 0.5;
+}
+
+void calib_sample(struct db_sample *s, const char *bench,
+		  const char *params, double value, const char *unit)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->benchmark, sizeof(s->benchmark), "%s", bench);
+	snprintf(s->params, sizeof(s->params), "%s", params);
+	snprintf(s->unit, sizeof(s->unit), "%s", unit);
+	s->rep = -1;
+	s->value = value;
+}
+
 const struct cal_fitted *fit_find(const struct cal_fit_report *r,
 				  const char *kind)
 {

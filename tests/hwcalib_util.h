@@ -2,8 +2,9 @@
  * hwcalib_util.h -- fixtures the calibration tests share
  * (test_hwcalib.c, test_hwcalib_sim.c, test_hwcalib_cli.c, test_seed.c,
  * test_gemm_align.c, test_conv_align.c,
- * test_calibrate_import.c, test_calfit.c, test_calrnn.c): a temporary
- * database, samples stored as a run, a fit found by kind, the hand-worked
+ * test_calibrate_import.c, test_calfit.c, test_calfit_conv.c,
+ * test_calrnn.c): a temporary database, samples made and stored as a
+ * run with reproducible noise, a fit found by kind, the hand-worked
  * fits test_hwcalib.c's head comment describes, and a made-up system to
  * run them on.
  */
@@ -39,6 +40,21 @@ void put_fits(struct db *db, const char *hw);
 
 /* Store samples s[0, n) as one run of tool "test" on hw. */
 void put_samples(struct db *db, const char *hw, struct db_sample *s, int n);
+
+/* Park & Miller's minimal standard, as test_fit.c: the same noise, in
+ * [-0.5, 0.5), on every run. */
+double calib_noise(unsigned long *state);
+
+/* *s as one summary sample (rep -1) of bench with params, value, unit. */
+void calib_sample(struct db_sample *s, const char *bench,
+		  const char *params, double value, const char *unit);
+
+/* A fitted value v is within three standard deviations (variance var)
+ * of the value the synthetic data was made with. */
+#define WITHIN_3_SIGMA(v, want, var) \
+	ck_assert_msg(fabs((v) - (want)) <= 3.0 * sqrt(var), \
+		      "%s = %g +- %g, expected %g", #v, (v), sqrt(var), \
+		      (double)(want))
 
 /* The fit of kind in r; NULL if there is none. */
 const struct cal_fitted *fit_find(const struct cal_fit_report *r,

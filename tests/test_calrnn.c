@@ -29,18 +29,10 @@
 #define RATE 2e13
 #define BW 4e11
 
-/* Park & Miller's minimal standard, as test_fit.c: the same noise on
- * every run. */
-static double noise(unsigned long *state)
-{
-	*state = (*state * 48271UL) % 2147483647UL;
-	return (double)*state / 2147483647.0 - 0.5;
-}
-
 static double synthetic(double F, double Q, double L, unsigned long *st)
 {
 	return (T_ONCE + L * T_CALL + F / RATE + Q / BW) *
-	       (1.0 + 0.02 * noise(st));
+	       (1.0 + 0.02 * calib_noise(st));
 }
 
 /* ---------------------------------------------------------------- */

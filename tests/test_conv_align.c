@@ -15,7 +15,9 @@
 #include "tests.h"
 #include "cli_util.h"
 #include "hwcalib_util.h"
+#include "model_util.h"
 #include "dlsim.h"
+#include "models/model.h"
 #include "sim/sim.h"
 
 /* ---------------------------------------------------------------- */
@@ -79,6 +81,34 @@ START_TEST(conv_channel_pad_marks_the_first_layer)
 }
 END_TEST
 
+/* A grouped convolution on 3 channels (3 groups of one: vector work,
+ * model_layer.c) is not of the class; a dense one on the same input is,
+ * in every pass. */
+START_TEST(conv_channel_pad_skips_grouped_convs)
+{
+	struct model_builder b;
+	struct model_conv_spec sp;
+	struct model_pass_cost c;
+	struct model *m;
+	int dense, grouped, p;
+
+	model_util_start(&b, 3, 9, 9);
+	model_conv_spec_init(&sp, 6, 3, 1, 1);
+	dense = model_add_conv(&b, MODEL_IN, "dense", &sp);
+	sp.groups = 3;
+	grouped = model_add_conv(&b, MODEL_IN, "grouped", &sp);
+	m = model_util_finish(&b);
+	for (p = MODEL_PASS_FWD; p <= MODEL_PASS_BWD_WEIGHT; p++) {
+		model_layer_cost(&m->layers[dense], p, 2, 2, 2, &c);
+		ck_assert_double_eq_tol(c.channel_pad, 8.0 / 3.0, 1e-15);
+		model_layer_cost(&m->layers[grouped], p, 2, 2, 2, &c);
+		ck_assert_int_eq(c.kernel, MODEL_KERNEL_VECTOR);
+		ck_assert_double_eq(c.channel_pad, 0.0);
+	}
+	model_free(m);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- */
 /* The simulator                                                     */
 /* ---------------------------------------------------------------- */
@@ -134,6 +164,11 @@ START_TEST(conv_unaligned_takes_its_fit_at_the_padded_work)
 		ck_assert_msg(hw_calib_load(t.db, "box", &c, &err) ==
 			      DLSIM_OK, "%s", err.msg);
 		tmpdb_close(&t);
+		/* without its own fit, none: not the conv or GEMM one */
+		ck_assert(with || sim_calib_kernel(&c,
+			  MODEL_KERNEL_CONV_UNALIGNED, DLSIM_FP16) == NULL);
+		ck_assert(sim_calib_kernel(&c, MODEL_KERNEL_CONV, DLSIM_FP16) ==
+			  &c.kernel[MODEL_KERNEL_CONV][DLSIM_FP16]);
 		sim_roof_init(&roof, &r.dev, DLSIM_FP16, &c);
 		ck_assert_rel(sim_pass_time(&roof, &off, &b),
 			      with ? 26.886666666666667e-3 : 1.11e-3, 1e-9);
@@ -151,17 +186,85 @@ START_TEST(conv_unaligned_takes_its_fit_at_the_padded_work)
 				    DLSIM_FP16) == NULL);
 	sim_roof_init(&roof, &r.dev, DLSIM_FP16, &c);
 	ck_assert_rel(sim_pass_time(&roof, &off, &b), 1.11e-3, 1e-9);
-	/* no fallback to another class's fit: only its own */
-	ck_assert(sim_calib_kernel(&c, MODEL_KERNEL_CONV_UNALIGNED,
-				   DLSIM_FP32) == NULL);
 }
 END_TEST
 
-/* The fits a prediction names are the ones its layers used, with the
- * calibration the seed makes: ResNet-50 in fp16 on a V100 (tensor cores,
- * DeepBench's 16-bit rows on 1 or 3 channels fitted) names
- * conv_unaligned:fp16 for its stem; on a P100 (no tensor cores, the same
- * fit stored) and in fp32 on the V100 it does not. */
+/* 1 when r names a fit of kind. */
+static int names_fit(const struct sim_result *r, const char *kind)
+{
+	int i;
+
+	for (i = 0; i < r->n_calib_used; i++)
+		if (strcmp(r->calib_used[i].kind, kind) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A network of a 7x7/2 stem on 3 channels and a 3x3/1 convolution, in
+ * fp16 on the rig with conv:fp16, conv3x3:fp16 and conv_unaligned:fp16
+ * fits: with tensor cores (matrix 8e12 > vector 2e12 FLOP/s) the stem
+ * runs the unaligned fit, and the prediction names it and conv3x3, not
+ * conv (no other layer is of the stem's window class); without them
+ * (matrix = vector) the stem runs its window's fit, conv, which the
+ * prediction names instead.
+ */
+START_TEST(conv_unaligned_names_the_fit_the_stem_ran)
+{
+	struct dlsim_err err = { 0, "" };
+	struct model_builder b;
+	struct model_conv_spec sp;
+	struct model *m;
+	struct sim_options o;
+	struct sim_result res;
+	struct calib_rig r;
+	struct hw_calib c;
+	struct tmpdb t;
+	int tensor, stem;
+
+	model_util_start(&b, 3, 32, 32);
+	model_conv_spec_init(&sp, 8, 7, 2, 3);
+	stem = model_add_conv(&b, MODEL_IN, "stem", &sp);
+	model_conv_spec_init(&sp, 8, 3, 1, 1);
+	model_add_conv(&b, stem, "body", &sp);
+	m = model_util_finish(&b);
+	calib_rig_init(&r);
+	r.dev.peak[DLSIM_FP16] = r.dev.peak[DLSIM_FP32];
+	tmpdb_open(&t);
+	put_fp16_conv_fits(t.db, 1);
+	put_fit(t.db, "box", "conv3x3:fp16", "{\"benchmark\": \"conv\", "
+		"\"group\": \"dtype=fp16 class=3x3s1\", \"fixed_s\": 1e-5, "
+		"\"s_per_flop\": 1e-12, \"s_per_byte\": 1e-10, "
+		"\"flops_per_s\": 1e12}", "[[0, 0, 0], [0, 0, 0], [0, 0, 0]]",
+		2000.0);
+	ck_assert_msg(hw_calib_load(t.db, "box", &c, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	tmpdb_close(&t);
+	r.sys.calib = &c;
+	r.sys.devices_per_node = 1;
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP16;
+	o.batch_per_device = 4;
+	for (tensor = 0; tensor < 2; tensor++) {
+		r.dev.peak[DLSIM_FP16].matrix_flops = tensor ? 8e12 : 2e12;
+		r.dev.peak[DLSIM_FP16].vector_flops = 2e12;
+		ck_assert_msg(sim_predict(m, &r.sys, &o, &res, &err) ==
+			      DLSIM_OK, "%s", err.msg);
+		ck_assert(names_fit(&res, "conv3x3:fp16"));
+		ck_assert_int_eq(names_fit(&res, "conv_unaligned:fp16"),
+				 tensor);
+		ck_assert_int_eq(names_fit(&res, "conv:fp16"), !tensor);
+		sim_result_release(&res);
+	}
+	model_free(m);
+}
+END_TEST
+
+/* With the calibration the seed makes: ResNet-50 in fp16 on a V100
+ * (tensor cores, DeepBench's 16-bit rows on 1 or 3 channels fitted)
+ * names conv_unaligned:fp16 for its stem; on a P100 (no tensor cores,
+ * the same fit stored) and in fp32 on the V100 it does not. */
 START_TEST(conv_unaligned_prediction_names_the_fit_it_used)
 {
 	static const struct {
@@ -197,7 +300,9 @@ Suite *suite_conv_align(void)
 	tcase_set_timeout(c, 60);
 	tcase_add_test(c, conv_channel_pad_rule);
 	tcase_add_test(c, conv_channel_pad_marks_the_first_layer);
+	tcase_add_test(c, conv_channel_pad_skips_grouped_convs);
 	tcase_add_test(c, conv_unaligned_takes_its_fit_at_the_padded_work);
+	tcase_add_test(c, conv_unaligned_names_the_fit_the_stem_ran);
 	tcase_add_test(c, conv_unaligned_prediction_names_the_fit_it_used);
 	suite_add_tcase(s, c);
 	return s;

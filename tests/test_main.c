@@ -40,6 +40,7 @@ static const struct suite_entry suites[] = {
 	{ "calibrate_import", suite_calibrate_import },
 	{ "fit", suite_fit },
 	{ "calfit", suite_calfit },
+	{ "calfit_conv", suite_calfit_conv },
 	{ "gemm_align", suite_gemm_align },
 	{ "conv_align", suite_conv_align },
 	{ "calrnn", suite_calrnn },

@@ -31,6 +31,7 @@ Suite *suite_calibrate(void);
 Suite *suite_calibrate_import(void);
 Suite *suite_fit(void);
 Suite *suite_calfit(void);
+Suite *suite_calfit_conv(void);
 Suite *suite_gemm_align(void);
 Suite *suite_conv_align(void);
 Suite *suite_calrnn(void);

@@ -31,8 +31,9 @@ where, for every convolution class,
       where DeepBench leaves bwd-data empty ("N/A*": no input gradient is
       needed there and total_ms holds only two passes);
   half-precision rows with C not a multiple of 8 are left out (cuDNN 7 ran
-      them on fallback kernels, 1.3-19x slower than the same FP32 shapes;
-      the calibration's fits leave them out too, calibrate/cal_points.c);
+      them on fallback kernels, 0.9-19x the time of the same FP32 shapes;
+      the calibration fits them as a class of their own, conv_unaligned,
+      calibrate/cal_points.c);
 and a row is compute-bound when its FLOPs over its bytes (e the input
 width: GEMM e*(M*K + K*N + M*N); convolution, one pass as the simulator
 counts it, e*(N*C*H*W + K*C*R*S + N*K*P*Q)) are at or above the ridge,
