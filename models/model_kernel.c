@@ -53,14 +53,22 @@
  * an H100 (data/measurements/h100/profile.txt: GPT-2's 50,257-wide
  * vocabulary projection), which is why Megatron-LM and NVIDIA's BERT pad
  * their vocabularies (to 128 x TP and to 8).
- * A grouped or depthwise conv (groups > 1) is vector work instead: each
- * output sums over only C_in/g channels (one, for depthwise), too short a
+ * A grouped conv (groups > 1) of fewer than 8 input channels a group
+ * (model_conv_grouped_vector; a depthwise one has one) is vector work
+ * instead: each output sums over only C_in/g channels, too short a
  * reduction to tile into the matrix units' fragments, and cuDNN's usual
  * kernels for them are direct kernels on the ordinary cores, like the
  * depthwise kernels frameworks wrote for themselves before cuDNN 7 had
  * any (PyTorch issue #1708, MXNet PR #11076).  They also do few MACs per
  * byte, so the memory bound usually decides them anyway.  Their FLOPs are
- * still the direct count.
+ * still the direct count.  With 8 channels a group or more (the 16-byte
+ * vector of 16-bit channels the kernels load, as the unaligned class
+ * below counts them) each group is a dense convolution of C_in/g into
+ * C_out/g channels, in its window's class: Krizhevsky's two-tower
+ * AlexNet (48 and 192 a group, model_zoo_alexnet_bvlc), which Torch7's
+ * cudnn bindings ran as one cuDNN convolution a group (cudnn.torch,
+ * SpatialConvolution.lua, a loop over groups) and cuDNN 7 and later as
+ * one call over the groups (cudnnSetConvolutionGroupCount).
  *
  * A 16-bit convolution whose input channels are not a multiple of 8 (an
  * image's first layer, C = 3; DeepSpeech's spectrogram, C = 1) keeps its
@@ -137,6 +145,11 @@ enum model_kernel model_conv_class(double kh, double kw, double sh,
 	if (unit_stride && kh == 3.0 && dilation == 1.0)
 		return MODEL_KERNEL_CONV3X3;
 	return MODEL_KERNEL_CONV;
+}
+
+int model_conv_grouped_vector(double c_in_per_group, int64_t groups)
+{
+	return groups > 1 && c_in_per_group < 8.0;
 }
 
 double model_conv_channel_pad(double c_in, int elem_bytes)

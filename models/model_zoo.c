@@ -37,6 +37,10 @@
 	X("lenet5", "LeNet-5, 1x32x32 (LeCun et al. 1998)", \
 	  model_zoo_lenet5) \
 	X("alexnet", "AlexNet, 3x224x224 (torchvision)", model_zoo_alexnet) \
+	X("alexnet_bvlc", "AlexNet, two towers: grouped convs, LRN, " \
+	  "3x224x224 (Caffe)", model_zoo_alexnet_bvlc) \
+	X("alexnet_tf", "AlexNet, 64-192-384-384-256, 3x227x227 " \
+	  "(tf_cnn_benchmarks)", model_zoo_alexnet_tf) \
 	X("vgg11", "VGG-11, 3x224x224 (torchvision)", model_zoo_vgg11) \
 	X("vgg16", "VGG-16, 3x224x224 (torchvision)", model_zoo_vgg16) \
 	X("vgg19", "VGG-19, 3x224x224 (torchvision)", model_zoo_vgg19) \

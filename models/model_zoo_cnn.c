@@ -1,6 +1,7 @@
 /*
  * model_zoo_cnn.c -- the plain (branch-free) CNNs of the zoo: LeNet-5,
- * AlexNet and the VGG family.
+ * AlexNet (torchvision's and tf_cnn_benchmarks' one-tower nets, Caffe's
+ * two-tower one) and the VGG family.
  */
 #include "model.h"
 #include "core/banned.h"
@@ -82,6 +83,102 @@ int model_zoo_alexnet(struct model_builder *b)
 	x = model_relu(b, model_add_fc(b, x, NULL, 4096, 1));
 	x = model_add_fc(b, x, "fc", 1000, 1);
 	return model_add_simple(b, MODEL_SOFTMAX_XENT, x, "loss");
+}
+
+/* Caffe's and TensorFlow's AlexNet classifier: flatten, fc 4096, ReLU,
+ * dropout (after the ReLU, where torchvision drops out before the fc),
+ * twice, fc over classes, the loss. */
+static int two_tower_head(struct model_builder *b, int x, int64_t classes)
+{
+	int i;
+
+	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
+	for (i = 0; i < 2; i++)
+		x = model_add_simple(b, MODEL_DROPOUT, model_relu(b,
+				     model_add_fc(b, x, NULL, 4096, 1)), NULL);
+	x = model_add_fc(b, x, "fc", classes, 1);
+	return model_add_simple(b, MODEL_SOFTMAX_XENT, x, "loss");
+}
+
+/* A conv with bias in groups groups, then ReLU. */
+static int grouped_conv_relu(struct model_builder *b, int in,
+			     int64_t out_channels, int64_t kernel,
+			     int64_t pad, int64_t groups)
+{
+	struct model_conv_spec s;
+
+	model_conv_spec_init(&s, out_channels, kernel, 1, pad);
+	s.groups = groups;
+	s.bias = 1;
+	return model_relu(b, model_add_conv(b, in, NULL, &s));
+}
+
+/* Caffe's max pool 3/2, which rounds its output size up. */
+static int caffe_maxpool(struct model_builder *b, int in)
+{
+	struct model_pool_spec pool;
+
+	model_pool_spec_init(&pool, 3, 2, 0);
+	pool.ceil_mode = 1;
+	return model_add_pool(b, MODEL_MAXPOOL, in, NULL, &pool);
+}
+
+/*
+ * AlexNet as Krizhevsky et al. trained it on two GPUs (NIPS 2012, Sec.
+ * 3.5 and Fig. 2) and as Caffe ships it (BVLC/caffe models/bvlc_alexnet/
+ * deploy.prototxt): 96-256-384-384-256 channels, conv2, conv4 and conv5
+ * in two groups (each tower's half of the channels), local response
+ * normalisation (size 5) after conv1 and conv2, max pools of 3/2 that
+ * round up, fc 4096-4096-1000 with dropout.  This is the AlexNet of
+ * jcjohnson/cnn-benchmarks ("We use the BVLC AlexNet from Caffe", at a
+ * 224x224 input: conv1 floor(213 / 4) + 1 = 54, pools 27, 13 and 6).
+ * Parameters 34,944 + 307,456 + 885,120 + 663,936 + 442,624 + 37,752,832
+ * + 16,781,312 + 4,097,000 = 60,965,224.  Default batch 128 as alexnet.
+ */
+int model_zoo_alexnet_bvlc(struct model_builder *b)
+{
+	struct model_shape in = { 3, 224, 224 };
+	int x;
+
+	model_builder_init(b, "alexnet_bvlc", in, 128,
+			   "BVLC/caffe models/bvlc_alexnet/deploy.prototxt "
+			   "(Krizhevsky et al., NIPS 2012, Fig. 2); batch: "
+			   "Sec. 5");
+	x = conv_relu(b, MODEL_IN, 96, 11, 4, 0);
+	x = caffe_maxpool(b, model_add_lrn(b, x, NULL, 5));
+	x = grouped_conv_relu(b, x, 256, 5, 2, 2);
+	x = caffe_maxpool(b, model_add_lrn(b, x, NULL, 5));
+	x = conv_relu(b, x, 384, 3, 1, 1);
+	x = grouped_conv_relu(b, x, 384, 3, 1, 2);
+	x = caffe_maxpool(b, grouped_conv_relu(b, x, 256, 3, 1, 2));
+	return two_tower_head(b, x, 1000);
+}
+
+/*
+ * AlexNet as tf_cnn_benchmarks builds it (tensorflow/benchmarks
+ * scripts/tf_cnn_benchmarks/models/alexnet_model.py): the one-tower net
+ * of 64-192-384-384-256 channels (torchvision's fourth conv has 256), no
+ * LRN, on a 227x227 input ("224 + 3": its first conv is VALID, floor(216
+ * / 4) + 1 = 55; pools 3/2 VALID to 27, 13 and 6), fc 4096-4096 with
+ * dropout and a classifier over ImageNet's 1,001 labels (tf_cnn_
+ * benchmarks counts a background class).  Parameters 23,296 + 307,392 +
+ * 663,936 + 1,327,488 + 884,992 + 37,752,832 + 16,781,312 + 4,101,097 =
+ * 61,842,345.  Default batch 512, the model's own.
+ */
+int model_zoo_alexnet_tf(struct model_builder *b)
+{
+	struct model_shape in = { 3, 227, 227 };
+	int x;
+
+	model_builder_init(b, "alexnet_tf", in, 512,
+			   "tensorflow/benchmarks tf_cnn_benchmarks "
+			   "models/alexnet_model.py");
+	x = maxpool(b, conv_relu(b, MODEL_IN, 64, 11, 4, 0), 3, 2);
+	x = maxpool(b, conv_relu(b, x, 192, 5, 1, 2), 3, 2);
+	x = conv_relu(b, x, 384, 3, 1, 1);
+	x = conv_relu(b, x, 384, 3, 1, 1);
+	x = maxpool(b, conv_relu(b, x, 256, 3, 1, 1), 3, 2);
+	return two_tower_head(b, x, 1001);
 }
 
 /* In a VGG configuration, a max pool 2/2 rather than a conv width. */

@@ -81,31 +81,54 @@ START_TEST(conv_channel_pad_marks_the_first_layer)
 }
 END_TEST
 
-/* A grouped convolution on 3 channels (3 groups of one: vector work,
- * model_layer.c) is not of the class; a dense one on the same input is,
- * in every pass. */
-START_TEST(conv_channel_pad_skips_grouped_convs)
+/*
+ * Grouped convolutions (model_kernel.c): 3 groups of one channel
+ * (depthwise) and 2 groups of 3 are vector work, not of the class; 2
+ * groups of 10 (fewer than 8 is vector, 8 or more dense) are dense 3x3
+ * convolutions, each group's 10 channels padded to 16 in fp16 (16/10)
+ * and not in fp32; 2 groups of 48 (AlexNet's conv2) are dense and on 8
+ * channels.  A dense conv on 3 channels is of the class, in every pass.
+ */
+START_TEST(conv_channel_pad_counts_a_group_s_channels)
 {
+	static const struct {
+		int64_t c, groups;
+		enum model_kernel kernel;
+		double pad16;
+	} g[] = {
+		{ 3, 1, MODEL_KERNEL_CONV3X3, 8.0 / 3.0 },
+		{ 3, 3, MODEL_KERNEL_VECTOR, 0.0 },
+		{ 6, 2, MODEL_KERNEL_VECTOR, 0.0 },
+		{ 20, 2, MODEL_KERNEL_CONV3X3, 1.6 },
+		{ 96, 2, MODEL_KERNEL_CONV3X3, 0.0 },
+	};
 	struct model_builder b;
 	struct model_conv_spec sp;
 	struct model_pass_cost c;
 	struct model *m;
-	int dense, grouped, p;
+	size_t i;
+	int p;
 
-	model_util_start(&b, 3, 9, 9);
-	model_conv_spec_init(&sp, 6, 3, 1, 1);
-	dense = model_add_conv(&b, MODEL_IN, "dense", &sp);
-	sp.groups = 3;
-	grouped = model_add_conv(&b, MODEL_IN, "grouped", &sp);
-	m = model_util_finish(&b);
-	for (p = MODEL_PASS_FWD; p <= MODEL_PASS_BWD_WEIGHT; p++) {
-		model_layer_cost(&m->layers[dense], p, 2, 2, 2, &c);
-		ck_assert_double_eq_tol(c.channel_pad, 8.0 / 3.0, 1e-15);
-		model_layer_cost(&m->layers[grouped], p, 2, 2, 2, &c);
-		ck_assert_int_eq(c.kernel, MODEL_KERNEL_VECTOR);
-		ck_assert_double_eq(c.channel_pad, 0.0);
+	for (i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+		model_util_start(&b, g[i].c, 9, 9);
+		model_conv_spec_init(&sp, 2 * g[i].groups, 3, 1, 1);
+		sp.groups = g[i].groups;
+		ck_assert(model_add_conv(&b, MODEL_IN, "conv", &sp) == 1);
+		m = model_util_finish(&b);
+		for (p = MODEL_PASS_FWD; p <= MODEL_PASS_BWD_WEIGHT; p++) {
+			model_layer_cost(&m->layers[1], p, 2, 2, 2, &c);
+			ck_assert_msg(c.kernel == g[i].kernel, "case %zu", i);
+			ck_assert_msg(fabs(c.channel_pad - g[i].pad16) < 1e-15,
+				      "case %zu: %g", i, c.channel_pad);
+			model_layer_cost(&m->layers[1], p, 2, 4, 4, &c);
+			ck_assert_int_eq(c.kernel, g[i].kernel);
+			ck_assert_double_eq(c.channel_pad, 0.0);
+		}
+		model_free(m);
 	}
-	model_free(m);
+	ck_assert_int_eq(model_conv_grouped_vector(7.0, 2), 1);
+	ck_assert_int_eq(model_conv_grouped_vector(8.0, 2), 0);
+	ck_assert_int_eq(model_conv_grouped_vector(1.0, 1), 0);
 }
 END_TEST
 
@@ -300,7 +323,7 @@ Suite *suite_conv_align(void)
 	tcase_set_timeout(c, 60);
 	tcase_add_test(c, conv_channel_pad_rule);
 	tcase_add_test(c, conv_channel_pad_marks_the_first_layer);
-	tcase_add_test(c, conv_channel_pad_skips_grouped_convs);
+	tcase_add_test(c, conv_channel_pad_counts_a_group_s_channels);
 	tcase_add_test(c, conv_unaligned_takes_its_fit_at_the_padded_work);
 	tcase_add_test(c, conv_unaligned_names_the_fit_the_stem_ran);
 	tcase_add_test(c, conv_unaligned_prediction_names_the_fit_it_used);

@@ -33,6 +33,8 @@ static const struct zoo_expect expect[] = {
 	/* hand count in models/model_zoo_cnn.c */
 	{ "lenet5", 61706, 0.00041652 },
 	{ "alexnet", 61100840, 0.71 },
+	{ "alexnet_bvlc", 60965224, 0.7206 },
+	{ "alexnet_tf", 61842345, 0.8388 },
 	{ "vgg11", 132863336, 7.61 },
 	{ "vgg16", 138357544, 15.47 },
 	{ "vgg19", 143667240, 19.63 },
@@ -158,6 +160,25 @@ START_TEST(test_zoo_macs_by_hand)
 	 * 149,520,384 + 99,680,256; fc 9216x4096 + 4096x4096 + 4096x1000 */
 	m = build("alexnet");
 	ck_assert_rel(model_forward_macs(m), 714188480.0, 1e-12);
+	model_free(m);
+	/* Caffe's AlexNet at 224: conv1 96 x 54^2 x 363 = 101,616,768;
+	 * grouped (two groups, C_in / 2 a group) conv2 256 x 27^2 x 48 x 25 =
+	 * 223,948,800, conv4 384 x 13^2 x 192 x 9 = 112,140,288, conv5 256 x
+	 * 13^2 x 192 x 9 = 74,760,192; conv3 384 x 13^2 x 256 x 9 =
+	 * 149,520,384; fc 37,748,736 + 16,777,216 + 4,096,000 */
+	m = build("alexnet_bvlc");
+	ck_assert_rel(model_forward_macs(m), 720608384.0, 1e-12);
+	model_util_assert_shape(m->layers[1].out, 96, 54, 54);
+	model_util_assert_shape(m->layers[4].out, 96, 27, 27);
+	model_util_assert_shape(m->layers[15].out, 256, 6, 6);
+	model_free(m);
+	/* tf_cnn_benchmarks' AlexNet at 227: 70,276,800 + 223,948,800 +
+	 * 112,140,288 + 224,280,576 (384 x 13^2 x 384 x 9) + 149,520,384
+	 * (256 x 13^2 x 384 x 9); fc 37,748,736 + 16,777,216 + 4,100,096
+	 * (1,001 labels) */
+	m = build("alexnet_tf");
+	ck_assert_rel(model_forward_macs(m), 838792896.0, 1e-12);
+	model_util_assert_shape(m->layers[1].out, 64, 55, 55);
 	model_free(m);
 	/* SSD300, conv by conv, (H_out W_out) C_in C_out k^2: stem
 	 * 150^2 x 3 x 64 x 49 = 211,680,000; layer1 at 75x75 1,198,080,000;

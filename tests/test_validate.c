@@ -344,13 +344,14 @@ START_TEST(validate_cnn_cloud_predicts_the_cloud_gpus)
 	ck_assert_str_eq(j->row[0].what, "AlexNet on Quadro P5000");
 	ck_assert_rel(j->row[0].measured, 19.58e-3, 1e-12);
 	ck_assert_rel(j->row[0].predicted,
-		      seeded_batch16_time("quadro-p5000", "alexnet",
+		      seeded_batch16_time("quadro-p5000", "alexnet_bvlc",
 					  &calibrated), 1e-12);
 	ck_assert_int_eq(calibrated, 0);
 	ck_assert_str_eq(j->row[2].what, "AlexNet on Tesla M60");
 	ck_assert_rel(j->row[2].measured, 35.32e-3, 1e-12);
 	ck_assert_rel(j->row[2].predicted,
-		      seeded_batch16_time("m60", "alexnet", &calibrated),
+		      seeded_batch16_time("m60", "alexnet_bvlc",
+					  &calibrated),
 		      1e-12);
 	ck_assert_int_eq(calibrated, 0);
 	cal_val_report_release(&rep);
@@ -395,7 +396,8 @@ END_TEST
  * cnn-benchmarks' 116 rows: 78 predicted (the four GPUs with cuDNN and
  * the dual Xeon), 32 GPU rows without cuDNN (Torch's nn kernels) and 6
  * ResNet-200 rows (not in the zoo) skipped with their reasons.  Its
- * first row is AlexNet on the GTX 1080 Ti, 4.31 + 9.58 = 13.89 ms.
+ * first row is AlexNet on the GTX 1080 Ti, 4.31 + 9.58 = 13.89 ms, the
+ * BVLC (Caffe) AlexNet its README names: the zoo's alexnet_bvlc.
  */
 START_TEST(validate_jcjohnson_predicts_the_gpus_with_cudnn)
 {
@@ -415,7 +417,7 @@ START_TEST(validate_jcjohnson_predicts_the_gpus_with_cudnn)
 	/* predicted as one GTX 1080 Ti at batch 16, fp32, forward plus
 	 * backward: the same call made here, with the seeded calibration */
 	ck_assert_rel(j->row[0].predicted,
-		      seeded_batch16_time("gtx-1080-ti", "alexnet",
+		      seeded_batch16_time("gtx-1080-ti", "alexnet_bvlc",
 					  &calibrated), 1e-12);
 	ck_assert_int_eq(calibrated, 1);
 	cal_val_report_release(&rep);
