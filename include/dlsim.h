@@ -324,9 +324,11 @@ struct model_layer {
  * ones apart because they are GEMMs over the channels (no filter window
  * to gather), at stride 1 (MODEL_KERNEL_CONV1X1) and strided (every s-th
  * pixel read: MODEL_KERNEL_CONV1X1_STRIDED), each with its own catalog
- * efficiency and calibration fit.  Grouped
- * and depthwise convolutions (groups > 1) count as vector work: cuDNN's
- * usual kernels for them do not use tensor units (model_layer.c says why).
+ * efficiency and calibration fit.  Depthwise convolutions and grouped
+ * ones of fewer than 8 input channels a group count as vector work:
+ * cuDNN's usual kernels for them do not use tensor units; with 8 or
+ * more a group they are dense work in their window's class
+ * (model_conv_grouped_vector; models/model_kernel.c says why).
  * A recurrent layer's forward and backward-data passes are chains of
  * small dependent GEMMs, one class per cell (MODEL_KERNEL_LSTM,
  * MODEL_KERNEL_GRU, MODEL_KERNEL_RNN_TANH: cuDNN runs each cell's own
@@ -429,6 +431,14 @@ int model_gemm_unaligned(double m, double n, double k, int elem_bytes);
  * (calibrate/cal_points.c).
  */
 double model_conv_channel_pad(double c_in, int elem_bytes);
+
+/*
+ * 1 when a conv of groups groups, each of c_in_per_group input channels,
+ * is vector work (groups > 1 and fewer than 8 channels a group:
+ * depthwise and its kin); 0 when it is matrix work, each group a dense
+ * convolution in its window's class.
+ */
+int model_conv_grouped_vector(double c_in_per_group, int64_t groups);
 
 /* 1 for the recurrent classes (a pooled or a cell's chain). */
 static inline int model_kernel_is_recurrent(enum model_kernel k)

@@ -49,12 +49,6 @@ struct model_pool_spec {
 	int ceil_mode;
 };
 
-/* 1 when a conv of groups groups, each of c_in_per_group input channels,
- * is vector work (groups > 1 and fewer than 8 channels a group:
- * depthwise and its kin); 0 when it is matrix work in its window's class
- * (model_kernel.c). */
-int model_conv_grouped_vector(double c_in_per_group, int64_t groups);
-
 void model_conv_spec_init(struct model_conv_spec *s, int64_t out_channels,
 			  int64_t kernel, int64_t stride, int64_t pad);
 void model_pool_spec_init(struct model_pool_spec *s, int64_t kernel,

@@ -8,8 +8,9 @@
  *
  * THE CLASSES
  *
- * fc is a GEMM; conv2d is a convolution, and a dense 3x3
- * stride-1 one (no groups, no dilation) is its own class, because cuDNN
+ * fc is a GEMM; conv2d is a convolution, and a 3x3 stride-1 one without
+ * dilation (dense, or grouped with 8 channels a group or more, below) is
+ * its own class, because cuDNN
  * and MIOpen run those with Winograd's minimal filtering (Lavin & Gray,
  * CVPR 2016), which needs 2.25x to 4x fewer multiplies than the direct
  * count below.  The FLOPs stay the direct count; the efficiency measured
@@ -26,7 +27,17 @@
  * own) was tried and not kept: held out over the four fold splits it
  * gave 15.10, 15.47, 17.15 and 15.85% against 15.52, 14.96, 16.75 and
  * 16.05% (mean 15.89 against 15.82), though in-sample and on
- * tf_cnn_p100 (P90 25.7% to 20.8%) it looked better.
+ * tf_cnn_p100 (P90 25.7% to 20.8%) it looked better.  Nor was a class
+ * for 5x5 windows at stride 1 (which cuDNN can run with FFT and, from
+ * 5.1, Winograd), counted in class other too as the non-square class
+ * is: DeepBench's 36 such rows went from a +14.7% bias to -3.1% in-sample
+ * and their held-out mean |log error| from 0.39 to 0.36 (fold bit 0) and
+ * 0.37 to 0.36 (bit 1), but the held-out set went from 14.92, 14.66,
+ * 16.23 and 15.62% to 14.80, 14.83, 16.28 and 15.62% (mean 15.38 against
+ * 15.36).  Kept, it would have taken tf_cnn_p100's P90 from 26.4% to
+ * 20.4% and jcjohnson's median from 11.1% to 10.5% (their AlexNets'
+ * 5x5 convolutions); in the 3x3 class instead the held-out set rose on
+ * every fold (15.32, 15.53, 16.83, 16.33%).
  * A window that is not square (kh != kw: DeepSpeech's 5x20 and 5x10,
  * Inception v3's 1x7, 7x1, 1x3 and 3x1) is a class of its own
  * (MODEL_KERNEL_CONV_NONSQUARE, model_conv_class).  Held out, with the
@@ -68,7 +79,10 @@
  * AlexNet (48 and 192 a group, model_zoo_alexnet_bvlc), which Torch7's
  * cudnn bindings ran as one cuDNN convolution a group (cudnn.torch,
  * SpatialConvolution.lua, a loop over groups) and cuDNN 7 and later as
- * one call over the groups (cudnnSetConvolutionGroupCount).
+ * one call over the groups (cudnnSetConvolutionGroupCount).  It is
+ * costed as one call: Torch7's extra calls a group (AlexNet's three
+ * grouped layers, 0.3-0.7 ms in steps of 14-26 ms at batch 16 with the
+ * shipped fits) are not.
  *
  * A 16-bit convolution whose input channels are not a multiple of 8 (an
  * image's first layer, C = 3; DeepSpeech's spectrogram, C = 1) keeps its
@@ -81,8 +95,9 @@
  * times the time of the same shapes in fp32 (V100 0.9-8.2, T4 1.3-5.5,
  * P100 1.8-19; shared/data/deepbench_conv.csv); costed with their
  * windows' fits, nine of the ten on the V100 and on the T4 came out
- * 54-91% fast (the tenth, a 3x3/2 on 108x108, 32% and 51% slow).  Where a calibration fitted that
- * population (kind conv_unaligned:<dtype>), the pass takes that fit, on
+ * 54-91% fast (the tenth, a 3x3/2 on 108x108, 32% and 51% slow).
+ * Where a calibration fitted that population (kind
+ * conv_unaligned:<dtype>), the pass takes that fit, on
  * a device whose matrix units outrun its vector ones at the precision
  * (tensor cores; sim_device_kernel); elsewhere its window's, since no
  * catalog figure describes fallback kernels.

@@ -85,10 +85,10 @@ int model_zoo_alexnet(struct model_builder *b)
 	return model_add_simple(b, MODEL_SOFTMAX_XENT, x, "loss");
 }
 
-/* Caffe's and TensorFlow's AlexNet classifier: flatten, fc 4096, ReLU,
- * dropout (after the ReLU, where torchvision drops out before the fc),
- * twice, fc over classes, the loss. */
-static int two_tower_head(struct model_builder *b, int x, int64_t classes)
+/* Caffe's and tf_cnn_benchmarks' AlexNet classifier: flatten, fc 4096,
+ * ReLU, dropout (after the ReLU, where torchvision drops out before the
+ * fc), twice, fc over classes, the loss. */
+static int alexnet_head(struct model_builder *b, int x, int64_t classes)
 {
 	int i;
 
@@ -151,7 +151,7 @@ int model_zoo_alexnet_bvlc(struct model_builder *b)
 	x = conv_relu(b, x, 384, 3, 1, 1);
 	x = grouped_conv_relu(b, x, 384, 3, 1, 2);
 	x = caffe_maxpool(b, grouped_conv_relu(b, x, 256, 3, 1, 2));
-	return two_tower_head(b, x, 1000);
+	return alexnet_head(b, x, 1000);
 }
 
 /*
@@ -178,7 +178,7 @@ int model_zoo_alexnet_tf(struct model_builder *b)
 	x = conv_relu(b, x, 384, 3, 1, 1);
 	x = conv_relu(b, x, 384, 3, 1, 1);
 	x = maxpool(b, conv_relu(b, x, 256, 3, 1, 1), 3, 2);
-	return two_tower_head(b, x, 1001);
+	return alexnet_head(b, x, 1001);
 }
 
 /* In a VGG configuration, a max pool 2/2 rather than a conv width. */

@@ -16,7 +16,7 @@ import sys
 
 DATA = sys.argv[1] if len(sys.argv) > 1 else "../shared/data"
 MODELS = {"InceptionV3": "inception_v3", "ResNet-50": "resnet50",
-          "ResNet-152": "resnet152", "AlexNet": "alexnet", "VGG16": "vgg16"}
+          "ResNet-152": "resnet152", "AlexNet": "alexnet_tf", "VGG16": "vgg16"}
 
 
 def predict(model, hw, batch, precision):
