@@ -601,7 +601,8 @@ static int row_jcjohnson(const struct cal_vctx *v, struct cal_vrow *r)
 	static const struct {
 		const char *file_name, *zoo;
 	} models[] = {
-		{ "AlexNet", "alexnet_bvlc" }, { "Inception-V1", "googlenet" },
+		{ "AlexNet", "alexnet_bvlc" },
+		{ "Inception-V1", "googlenet_torch" },
 		{ "VGG-16", "vgg16" }, { "VGG-19", "vgg19" },
 		{ "ResNet-18", "resnet18" }, { "ResNet-34", "resnet34" },
 		{ "ResNet-50", "resnet50" }, { "ResNet-101", "resnet101" },

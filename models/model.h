@@ -306,6 +306,7 @@ int model_zoo_lenet5(struct model_builder *b);
 int model_zoo_alexnet(struct model_builder *b);
 int model_zoo_alexnet_bvlc(struct model_builder *b);
 int model_zoo_alexnet_tf(struct model_builder *b);
+int model_zoo_googlenet_torch(struct model_builder *b);
 int model_zoo_vgg11(struct model_builder *b);
 int model_zoo_vgg16(struct model_builder *b);
 int model_zoo_vgg19(struct model_builder *b);

@@ -46,6 +46,8 @@
 	X("vgg19", "VGG-19, 3x224x224 (torchvision)", model_zoo_vgg19) \
 	X("googlenet", "GoogLeNet / Inception v1 without aux heads " \
 	  "(+6.38 M params), 3x224x224 (torchvision)", model_zoo_googlenet) \
+	X("googlenet_torch", "GoogLeNet with 5x5 branches, no batch norm, " \
+	  "3x224x224 (soumith/inception.torch)", model_zoo_googlenet_torch) \
 	X("inception_v3", "Inception v3 with aux head, 3x299x299 " \
 	  "(torchvision)", model_zoo_inception_v3) \
 	X("resnet18", "ResNet-18, 3x224x224 (torchvision)", \

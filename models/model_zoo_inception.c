@@ -1,8 +1,9 @@
 /*
  * model_zoo_inception.c -- the Inception family as torchvision builds it:
- * GoogLeNet (Inception v1) and Inception v3.
+ * GoogLeNet (Inception v1) and Inception v3; and GoogLeNet as Torch7 ran
+ * it (soumith/inception.torch), which cnn-benchmarks timed.
  *
- * Both use torchvision's BasicConv2d everywhere: a conv without bias,
+ * torchvision's two use its BasicConv2d everywhere: a conv without bias,
  * batch norm (eps 0.001, which changes no count) and ReLU, i.e.
  * model_conv_bn_relu().  A module's branches meet in one channel concat
  * named as torchvision names the module ("inception4a", "Mixed_6e").
@@ -125,6 +126,90 @@ int model_zoo_googlenet(struct model_builder *b)
 	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
 	x = model_add_simple(b, MODEL_DROPOUT, x, NULL);
 	x = model_add_fc(b, x, "fc", 1000, 1);
+	return model_add_simple(b, MODEL_SOFTMAX_XENT, x, "loss");
+}
+
+/* ---------------------------------------------------------------- */
+/* GoogLeNet in Torch7                                               */
+/* ---------------------------------------------------------------- */
+
+/* Its widths, as googlenet.lua gives them: Google's released weights
+ * (inception5h), which differ from the paper's Table 1 in 4a's 3x3 (204,
+ * so 4b takes 508 channels) and 5a's 5x5 reduction (48). */
+static const struct gnet_module torch_modules[] = {
+	{ "mixed3a", 64, 96, 128, 16, 32, 32, 0 },
+	{ "mixed3b", 128, 128, 192, 32, 96, 64, 3 },
+	{ "mixed4a", 192, 96, 204, 16, 48, 64, 0 },
+	{ "mixed4b", 160, 112, 224, 24, 64, 64, 0 },
+	{ "mixed4c", 128, 128, 256, 24, 64, 64, 0 },
+	{ "mixed4d", 112, 144, 288, 32, 64, 64, 0 },
+	{ "mixed4e", 256, 160, 320, 32, 128, 128, 3 },
+	{ "mixed5a", 256, 160, 320, 48, 128, 128, 0 },
+	{ "mixed5b", 384, 192, 384, 48, 128, 128, 0 },
+};
+
+#define TORCH_N ((int)(sizeof(torch_modules) / sizeof(torch_modules[0])))
+
+/* A conv with bias, then ReLU, at stride 1. */
+static int conv_relu(struct model_builder *b, int in, int64_t out_channels,
+		     int64_t kernel, int64_t pad)
+{
+	return model_relu(b, model_conv(b, in, out_channels, kernel, 1, pad,
+					1));
+}
+
+/* googlenet.lua's inception(): the paper's 5x5, no batch norm, and the
+ * pool branch's max pool 3/1 pad 1 in Torch's floor mode. */
+static int torch_inception(struct model_builder *b, int in,
+			   const struct gnet_module *m)
+{
+	int br[4];
+
+	br[0] = conv_relu(b, in, m->c1, 1, 0);
+	br[1] = conv_relu(b, conv_relu(b, in, m->c3_reduce, 1, 0), m->c3,
+			  3, 1);
+	br[2] = conv_relu(b, conv_relu(b, in, m->c5_reduce, 1, 0), m->c5,
+			  5, 2);
+	br[3] = conv_relu(b, pool(b, MODEL_MAXPOOL, in, 3, 1, 1, 0),
+			  m->pool_proj, 1, 0);
+	return model_add_merge(b, MODEL_CONCAT, 4, br, m->name);
+}
+
+/*
+ * GoogLeNet as soumith/inception.torch builds it (googlenet.lua), the
+ * Inception-V1 of jcjohnson/cnn-benchmarks: Google's inception5h graph
+ * in Torch7, every conv with bias and ReLU and no batch norm; its two
+ * local response normalisations are constructed but never added to the
+ * model, so there are none; no auxiliary heads, no dropout; max pools
+ * 3/2 in Torch's floor mode, padded by 1 but after 3b (224 -> 112, 56,
+ * 28, 13, 7); a 7x7 average pool, then fc 1024 -> 1008 (Google's
+ * labels; the model narrows to 1,000 afterwards, a view).  Parameters
+ * 9,472 + 4,160 + 110,784 (stem) + 163,696 + 388,736 (3a, 3b) + 372,716
+ * + 447,720 + 510,104 + 605,376 + 868,352 (4a-e) + 1,107,984 +
+ * 1,444,080 (5a, 5b) + 1,033,200 (fc) = 7,066,380.  Default batch 32 as
+ * googlenet.
+ */
+int model_zoo_googlenet_torch(struct model_builder *b)
+{
+	struct model_shape in = { 3, 224, 224 };
+	int i, x;
+
+	model_builder_init(b, "googlenet_torch", in, 32,
+			   "soumith/inception.torch googlenet.lua (Google's "
+			   "inception5h; Szegedy et al., CVPR 2015)");
+	x = model_relu(b, model_conv(b, MODEL_IN, 64, 7, 2, 3, 1));
+	x = pool(b, MODEL_MAXPOOL, x, 3, 2, 1, 0);
+	x = conv_relu(b, conv_relu(b, x, 64, 1, 0), 192, 3, 1);
+	x = pool(b, MODEL_MAXPOOL, x, 3, 2, 1, 0);
+	for (i = 0; i < TORCH_N; i++) {
+		x = torch_inception(b, x, &torch_modules[i]);
+		if (torch_modules[i].pool_after)
+			x = pool(b, MODEL_MAXPOOL, x, 3, 2,
+				 i == 1 ? 0 : 1, 0);
+	}
+	x = model_add_globalpool(b, x, "avgpool");
+	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
+	x = model_add_fc(b, x, "fc", 1008, 1);
 	return model_add_simple(b, MODEL_SOFTMAX_XENT, x, "loss");
 }
 

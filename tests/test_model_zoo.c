@@ -39,6 +39,8 @@ static const struct zoo_expect expect[] = {
 	{ "vgg16", 138357544, 15.47 },
 	{ "vgg19", 143667240, 19.63 },
 	{ "googlenet", 6624904, 1.5 },
+	/* counted by hand in models/model_zoo_inception.c */
+	{ "googlenet_torch", 7066380, 1.5093 },
 	/* We count 5.7189 G: the aux head's 5.68 M MACs (conv 128 1x1,
 	 * conv 768 5x5, fc 1000) run in training; torchvision counted in
 	 * eval mode, where Inception3.forward skips the aux head, giving
@@ -179,6 +181,19 @@ START_TEST(test_zoo_macs_by_hand)
 	m = build("alexnet_tf");
 	ck_assert_rel(model_forward_macs(m), 838792896.0, 1e-12);
 	model_util_assert_shape(m->layers[1].out, 64, 55, 55);
+	model_free(m);
+	/* GoogLeNet in Torch7: stem 112^2 x 64 x 147 + 56^2 x 64 x 64 +
+	 * 56^2 x 192 x 576 = 477,675,520; a module H^2 (C c1 + C r3 + r3 c3 9
+	 * + C r5 + r5 c5 25 + C pp): 3a 128,049,152, 3b 304,267,264 (28^2),
+	 * 4a 62,884,224, 4b 75,555,168, 4c 86,095,360, 4d 102,189,568, 4e
+	 * 146,578,432 (13^2), 5a 54,240,256, 5b 70,697,984 (7^2); fc 1024 x
+	 * 1008 = 1,032,192 */
+	m = build("googlenet_torch");
+	ck_assert_rel(model_forward_macs(m), 1509265120.0, 1e-12);
+	model_util_assert_shape(model_util_layer(m, "mixed4e")->out, 832, 13,
+				13);
+	model_util_assert_shape(model_util_layer(m, "mixed5b")->out, 1024, 7,
+				7);
 	model_free(m);
 	/* SSD300, conv by conv, (H_out W_out) C_in C_out k^2: stem
 	 * 150^2 x 3 x 64 x 49 = 211,680,000; layer1 at 75x75 1,198,080,000;

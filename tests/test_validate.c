@@ -433,6 +433,14 @@ START_TEST(validate_jcjohnson_predicts_the_gpus_with_cudnn)
 		      seeded_batch16_time("gtx-1080-ti", "alexnet_bvlc",
 					  &calibrated), 1e-12);
 	ck_assert_int_eq(calibrated, 1);
+	/* its Inception-V1 is soumith/inception.torch's (googlenet_torch),
+	 * not torchvision's: the ninth row, on the same card */
+	ck_assert_str_eq(j->row[8].what, "Inception-V1 on GTX 1080 Ti");
+	ck_assert_rel(j->row[8].predicted,
+		      seeded_batch16_time("gtx-1080-ti", "googlenet_torch",
+					  &calibrated), 1e-12);
+	ck_assert(fabs(j->row[8].predicted / seeded_batch16_time(
+		  "gtx-1080-ti", "googlenet", &calibrated) - 1.0) > 0.01);
 	cal_val_report_release(&rep);
 }
 END_TEST
