@@ -133,8 +133,10 @@ int cal_val_dp_row(const struct cal_vctx *v, const char *model,
 static const struct {
 	const char *file_name, *zoo;
 } tf_models[] = {
-	{ "InceptionV3", "inception_v3" }, { "ResNet-50", "resnet50" },
-	{ "ResNet-152", "resnet152" }, { "AlexNet", "alexnet_tf" },
+	{ "InceptionV3", "inception_v3" },
+	{ "ResNet-50", "resnet:depth=50,v1=1" },
+	{ "ResNet-152", "resnet:depth=152,v1=1" },
+	{ "AlexNet", "alexnet_tf" },
 	{ "VGG16", "vgg16" },
 };
 
@@ -240,7 +242,8 @@ static int row_horovod(const struct cal_vctx *v, struct cal_vrow *r)
 	static const struct {
 		const char *file_name, *zoo;
 	} models[] = {
-		{ "Inception V3", "inception_v3" }, { "ResNet-101", "resnet101" },
+		{ "Inception V3", "inception_v3" },
+		{ "ResNet-101", "resnet:depth=101,v1=1" },
 		{ "VGG-16", "vgg16" },
 	};
 	const char *name = cal_val_col(v, "model");

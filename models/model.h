@@ -257,7 +257,7 @@ enum model_tf_key {
 	MODEL_KEY_UNFUSED, MODEL_KEY_EAGER_GELU
 };
 
-enum model_resnet_key { MODEL_KEY_DEPTH = 0, MODEL_KEY_WIDTH };
+enum model_resnet_key { MODEL_KEY_DEPTH = 0, MODEL_KEY_WIDTH, MODEL_KEY_V1 };
 
 /* gnmt takes all four, deepspeech2 the first three (seq: spectrogram
  * frames), dlrm only dim. */
@@ -286,13 +286,19 @@ int model_zoo_dlrm(struct model_builder *b, const struct model_spec *s);
  * backbone (SSD300, model_zoo_ssd.c).  model_resnet_stem: the 7x7/2 conv,
  * batch norm, ReLU and 3/2 max pool on the input.  model_resnet_stage:
  * stage `stage` (1-4, planes 64 << (stage - 1), blocks named
- * "layer<stage>.<i>") of `blocks` blocks after x, the first with
- * `stride`; *channels is x's width on entry and the stage's on return.
+ * "layer<stage>.<i>") of `blocks` blocks of kind `block` after x, the
+ * first with `stride`; *channels is x's width on entry and the stage's
+ * on return.
  */
+enum model_resnet_block {
+	MODEL_RESNET_BASIC = 0,      /* two 3x3 convs (ResNet-18, -34) */
+	MODEL_RESNET_BOTTLENECK,     /* 1x1, 3x3 strided, 1x1: v1.5 */
+	MODEL_RESNET_BOTTLENECK_V1   /* 1x1 strided, 3x3, 1x1: He et al.'s */
+};
 int model_resnet_stem(struct model_builder *b);
 int model_resnet_stage(struct model_builder *b, int x, int64_t *channels,
 		       int stage, int blocks, int64_t stride,
-		       int use_bottleneck, int64_t width);
+		       enum model_resnet_block block, int64_t width);
 
 /* The zoo's table of builders (model_zoo.c). */
 struct model_zoo_entry {

@@ -241,6 +241,7 @@ static const struct model_key tf_keys[] = {
 static const struct model_key resnet_keys[] = {
 	{ "depth", 1, 152, 1 },
 	{ "width", 1, 64, 0 },
+	{ "v1", 1, 1, 0 },
 	{ NULL, 0, 0, 0 }
 };
 

@@ -93,7 +93,7 @@ int model_zoo_ssd300(struct model_builder *b)
 	struct model_shape in = { 3, 300, 300 };
 	int64_t channels = 64;
 	int feed[SSD_MAPS], loc[SSD_MAPS], conf[SSD_MAPS];
-	const int bottleneck = 1;
+	const enum model_resnet_block bottleneck = MODEL_RESNET_BOTTLENECK;
 	const int64_t width = 1;
 	int i, x;
 

@@ -43,6 +43,30 @@ START_TEST(spec_good_strings)
 	ck_assert_int_eq(model_util_params("resnet:depth=50"), model_util_params("resnet50"));
 	ck_assert_int_eq(model_util_params("resnet:depth=50,width=2"), 68883240);
 	ck_assert_int_eq(model_util_params("resnet:depth=18"), 11689512);
+	/* v1=1 moves the first three strided bottlenecks' stride to their
+	 * first 1x1, run then at 28^2, 14^2 and 7^2 positions instead of
+	 * 56^2, 28^2, 14^2: 3 x (56^2 - 28^2) x 256 x 128 = 231,211,008
+	 * fewer MACs at every depth, the same parameters */
+	ck_assert_int_eq(model_util_params("resnet:depth=50,v1=1"), 25557032);
+	{
+		static const char *const d[][2] = {
+			{ "resnet:depth=50,v1=1", "resnet50" },
+			{ "resnet:depth=152,v1=1", "resnet152" },
+		};
+		int i;
+
+		for (i = 0; i < 2; i++) {
+			struct model *a = model_util_build(d[i][0]);
+			struct model *c = model_util_build(d[i][1]);
+
+			ck_assert_double_eq(model_forward_macs(c) -
+					    model_forward_macs(a),
+					    231211008.0);
+			ck_assert(strstr(a->source, "first 1x1") != NULL);
+			model_free(a);
+			model_free(c);
+		}
+	}
 	m = model_util_build("resnet:depth=152");
 	ck_assert_int_eq(m->dataset_size, 1281167);
 	model_free(m);
@@ -58,6 +82,10 @@ END_TEST
 
 START_TEST(spec_errors_name_the_key_and_string)
 {
+	model_util_build_fails("resnet:depth=34,v1=1", DLSIM_EINVAL,
+			       "key 'v1' needs depth 50, 101 or 152");
+	model_util_build_fails("resnet:depth=50,v1=2", DLSIM_ERANGE,
+			       "'v1'");
 	model_util_build_fails("gpt:layers=2,hidden=64,heads=4,seq=32,vocab=100,"
 		    "depth=3", DLSIM_EINVAL, "unknown key 'depth' (takes "
 		    "layers, hidden, heads, seq, vocab, ffn, kv_heads, unfused, "

@@ -299,6 +299,12 @@ START_TEST(validate_tf_cnn_runs_plain_sgd)
 		      "alexnet_tf", &o).throughput, 1e-12);
 	ck_assert(fabs(j->row[i].predicted / seeded_predict("p100x1",
 		  "alexnet", &o).throughput - 1.0) > 0.01);
+	/* and its ResNets are He et al.'s v1, its resnet_model.py's */
+	ck_assert_str_eq(j->row[1].what, "resnet:depth=50,v1=1 p100x1 batch "
+			 "64 fp32");
+	o.batch_per_device = 64;
+	ck_assert_rel(j->row[1].predicted, seeded_predict("p100x1",
+		      "resnet:depth=50,v1=1", &o).throughput, 1e-12);
 	cal_val_report_release(&rep);
 }
 END_TEST

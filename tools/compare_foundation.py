@@ -15,8 +15,9 @@ import subprocess
 import sys
 
 DATA = sys.argv[1] if len(sys.argv) > 1 else "../shared/data"
-MODELS = {"InceptionV3": "inception_v3", "ResNet-50": "resnet50",
-          "ResNet-152": "resnet152", "AlexNet": "alexnet_tf", "VGG16": "vgg16"}
+MODELS = {"InceptionV3": "inception_v3", "ResNet-50": "resnet:depth=50,v1=1",
+          "ResNet-152": "resnet:depth=152,v1=1", "AlexNet": "alexnet_tf",
+          "VGG16": "vgg16"}
 
 
 def predict(model, hw, batch, precision):
