@@ -234,6 +234,35 @@ static double weight_elems(const struct model_layer *l)
 	return (double)l->params;
 }
 
+/*
+ * A dense convolution's bias is a kernel of its own: cuDNN's convolution
+ * takes none (cudnnConvolutionForward computes y = w * x), so the stacks
+ * dlsim models add it after (cudnnAddTensor in Caffe's and Torch7's
+ * cuDNN layers and PyTorch's, TensorFlow's BiasAdd op) and take its
+ * gradient apart (cudnnConvolutionBackwardBias, TensorFlow's
+ * BiasAddGrad).  Forward reads and writes the output once more, the
+ * weight pass reads dy once more; each writes or reads the K values.  The
+ * pass splits (model_pass_cost.gemm_flops): the convolution its matrix
+ * part in its class, the bias the rest, element-wise, a launch of its
+ * own.  DeepBench's convolutions, which the fits are of, have no bias.
+ */
+static void conv_bias_apart(const struct model_layer *l, enum model_pass p,
+			    double out, double a, double wb,
+			    struct model_pass_cost *c)
+{
+	if (l->kind != MODEL_CONV2D || !l->has_bias ||
+	    c->kernel == MODEL_KERNEL_VECTOR ||
+	    (p != MODEL_PASS_FWD && p != MODEL_PASS_BWD_WEIGHT))
+		return;
+	c->gemm_flops = c->flops - out;
+	c->gemm_bytes = c->bytes;
+	c->gemm_kernel = c->kernel;
+	c->kernel = MODEL_KERNEL_VECTOR;
+	c->bytes += (p == MODEL_PASS_FWD ? 2.0 : 1.0) * a * out +
+		    wb * (double)l->out.c;
+	c->launches = 2.0;
+}
+
 static void cost_matrix(const struct model_layer *l, enum model_pass p,
 			double n, double a, double wb,
 			struct model_pass_cost *c)
@@ -291,6 +320,7 @@ static void cost_matrix(const struct model_layer *l, enum model_pass p,
 	default:
 		break;
 	}
+	conv_bias_apart(l, p, out, a, wb, c);
 }
 
 static void cost_pool(const struct model_layer *l, enum model_pass p,

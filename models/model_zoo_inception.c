@@ -36,24 +36,25 @@ static int conv1x1(struct model_builder *b, int in, int64_t out_channels)
 /* GoogLeNet                                                         */
 /* ---------------------------------------------------------------- */
 
-/* One inception module's widths (Szegedy et al., CVPR 2015, Table 1) and
- * the kernel of the stride-2 max pool that follows it (0: none). */
+/* One inception module's widths (torchvision's: Szegedy et al., CVPR
+ * 2015, Table 1), the kernel of the stride-2 max pool that follows it
+ * (0: none) and that pool's padding. */
 struct gnet_module {
 	const char *name;
 	int64_t c1, c3_reduce, c3, c5_reduce, c5, pool_proj;
-	int64_t pool_after;
+	int64_t pool_after, pool_pad;
 };
 
 static const struct gnet_module gnet_modules[] = {
-	{ "inception3a", 64, 96, 128, 16, 32, 32, 0 },
-	{ "inception3b", 128, 128, 192, 32, 96, 64, 3 },
-	{ "inception4a", 192, 96, 208, 16, 48, 64, 0 },
-	{ "inception4b", 160, 112, 224, 24, 64, 64, 0 },
-	{ "inception4c", 128, 128, 256, 24, 64, 64, 0 },
-	{ "inception4d", 112, 144, 288, 32, 64, 64, 0 },
-	{ "inception4e", 256, 160, 320, 32, 128, 128, 2 },
-	{ "inception5a", 256, 160, 320, 32, 128, 128, 0 },
-	{ "inception5b", 384, 192, 384, 48, 128, 128, 0 },
+	{ "inception3a", 64, 96, 128, 16, 32, 32, 0, 0 },
+	{ "inception3b", 128, 128, 192, 32, 96, 64, 3, 0 },
+	{ "inception4a", 192, 96, 208, 16, 48, 64, 0, 0 },
+	{ "inception4b", 160, 112, 224, 24, 64, 64, 0, 0 },
+	{ "inception4c", 128, 128, 256, 24, 64, 64, 0, 0 },
+	{ "inception4d", 112, 144, 288, 32, 64, 64, 0, 0 },
+	{ "inception4e", 256, 160, 320, 32, 128, 128, 2, 0 },
+	{ "inception5a", 256, 160, 320, 32, 128, 128, 0, 0 },
+	{ "inception5b", 384, 192, 384, 48, 128, 128, 0, 0 },
 };
 
 #define GNET_N ((int)(sizeof(gnet_modules) / sizeof(gnet_modules[0])))
@@ -120,7 +121,8 @@ int model_zoo_googlenet(struct model_builder *b)
 		x = gnet_inception(b, x, &gnet_modules[i]);
 		if (gnet_modules[i].pool_after)
 			x = pool(b, MODEL_MAXPOOL, x,
-				 gnet_modules[i].pool_after, 2, 0, 1);
+				 gnet_modules[i].pool_after, 2,
+				 gnet_modules[i].pool_pad, 1);
 	}
 	x = model_add_globalpool(b, x, "avgpool");
 	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
@@ -137,22 +139,22 @@ int model_zoo_googlenet(struct model_builder *b)
  * (inception5h), which differ from the paper's Table 1 in 4a's 3x3 (204,
  * so 4b takes 508 channels) and 5a's 5x5 reduction (48). */
 static const struct gnet_module torch_modules[] = {
-	{ "mixed3a", 64, 96, 128, 16, 32, 32, 0 },
-	{ "mixed3b", 128, 128, 192, 32, 96, 64, 3 },
-	{ "mixed4a", 192, 96, 204, 16, 48, 64, 0 },
-	{ "mixed4b", 160, 112, 224, 24, 64, 64, 0 },
-	{ "mixed4c", 128, 128, 256, 24, 64, 64, 0 },
-	{ "mixed4d", 112, 144, 288, 32, 64, 64, 0 },
-	{ "mixed4e", 256, 160, 320, 32, 128, 128, 3 },
-	{ "mixed5a", 256, 160, 320, 48, 128, 128, 0 },
-	{ "mixed5b", 384, 192, 384, 48, 128, 128, 0 },
+	{ "mixed3a", 64, 96, 128, 16, 32, 32, 0, 0 },
+	{ "mixed3b", 128, 128, 192, 32, 96, 64, 3, 0 },
+	{ "mixed4a", 192, 96, 204, 16, 48, 64, 0, 0 },
+	{ "mixed4b", 160, 112, 224, 24, 64, 64, 0, 0 },
+	{ "mixed4c", 128, 128, 256, 24, 64, 64, 0, 0 },
+	{ "mixed4d", 112, 144, 288, 32, 64, 64, 0, 0 },
+	{ "mixed4e", 256, 160, 320, 32, 128, 128, 3, 1 },
+	{ "mixed5a", 256, 160, 320, 48, 128, 128, 0, 0 },
+	{ "mixed5b", 384, 192, 384, 48, 128, 128, 0, 0 },
 };
 
 #define TORCH_N ((int)(sizeof(torch_modules) / sizeof(torch_modules[0])))
 
-/* A conv with bias, then ReLU, at stride 1. */
-static int conv_relu(struct model_builder *b, int in, int64_t out_channels,
-		     int64_t kernel, int64_t pad)
+/* A conv with bias, then ReLU, at stride 1: googlenet.lua's unit. */
+static int torch_unit(struct model_builder *b, int in, int64_t out_channels,
+		      int64_t kernel, int64_t pad)
 {
 	return model_relu(b, model_conv(b, in, out_channels, kernel, 1, pad,
 					1));
@@ -165,12 +167,12 @@ static int torch_inception(struct model_builder *b, int in,
 {
 	int br[4];
 
-	br[0] = conv_relu(b, in, m->c1, 1, 0);
-	br[1] = conv_relu(b, conv_relu(b, in, m->c3_reduce, 1, 0), m->c3,
+	br[0] = torch_unit(b, in, m->c1, 1, 0);
+	br[1] = torch_unit(b, torch_unit(b, in, m->c3_reduce, 1, 0), m->c3,
 			  3, 1);
-	br[2] = conv_relu(b, conv_relu(b, in, m->c5_reduce, 1, 0), m->c5,
+	br[2] = torch_unit(b, torch_unit(b, in, m->c5_reduce, 1, 0), m->c5,
 			  5, 2);
-	br[3] = conv_relu(b, pool(b, MODEL_MAXPOOL, in, 3, 1, 1, 0),
+	br[3] = torch_unit(b, pool(b, MODEL_MAXPOOL, in, 3, 1, 1, 0),
 			  m->pool_proj, 1, 0);
 	return model_add_merge(b, MODEL_CONCAT, 4, br, m->name);
 }
@@ -183,7 +185,9 @@ static int torch_inception(struct model_builder *b, int in,
  * model, so there are none; no auxiliary heads, no dropout; max pools
  * 3/2 in Torch's floor mode, padded by 1 but after 3b (224 -> 112, 56,
  * 28, 13, 7); a 7x7 average pool, then fc 1024 -> 1008 (Google's
- * labels; the model narrows to 1,000 afterwards, a view).  Parameters
+ * labels; the model narrows to 1,000 afterwards, a view, and ends in
+ * LogSoftMax, costed here as the zoo's softmax cross-entropy: a few
+ * microseconds either way).  Parameters
  * 9,472 + 4,160 + 110,784 (stem) + 163,696 + 388,736 (3a, 3b) + 372,716
  * + 447,720 + 510,104 + 605,376 + 868,352 (4a-e) + 1,107,984 +
  * 1,444,080 (5a, 5b) + 1,033,200 (fc) = 7,066,380.  Default batch 32 as
@@ -199,13 +203,14 @@ int model_zoo_googlenet_torch(struct model_builder *b)
 			   "inception5h; Szegedy et al., CVPR 2015)");
 	x = model_relu(b, model_conv(b, MODEL_IN, 64, 7, 2, 3, 1));
 	x = pool(b, MODEL_MAXPOOL, x, 3, 2, 1, 0);
-	x = conv_relu(b, conv_relu(b, x, 64, 1, 0), 192, 3, 1);
+	x = torch_unit(b, torch_unit(b, x, 64, 1, 0), 192, 3, 1);
 	x = pool(b, MODEL_MAXPOOL, x, 3, 2, 1, 0);
 	for (i = 0; i < TORCH_N; i++) {
 		x = torch_inception(b, x, &torch_modules[i]);
 		if (torch_modules[i].pool_after)
-			x = pool(b, MODEL_MAXPOOL, x, 3, 2,
-				 i == 1 ? 0 : 1, 0);
+			x = pool(b, MODEL_MAXPOOL, x,
+				 torch_modules[i].pool_after, 2,
+				 torch_modules[i].pool_pad, 0);
 	}
 	x = model_add_globalpool(b, x, "avgpool");
 	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);

@@ -22,7 +22,8 @@ _Static_assert(MODEL_KERNEL_COUNT <= 32, "kernels_used has a bit a class");
  * bit k for class k (a GEMM's class depends on both: model_gemm_
  * unaligned).  Every training pass counts: a recurrent layer's forward
  * is recurrent, its input GEMM (model_pass_cost.gemm_kernel) a GEMM,
- * its weight gradient a GEMM.  A convolution off 8 channels
+ * its weight gradient a GEMM; a biased convolution's matrix part is its
+ * gemm_kernel, its bias the vector rest.  A convolution off 8 channels
  * (model_pass_cost.channel_pad) sets MODEL_KERNEL_CONV_UNALIGNED's bit
  * and its window's in *off, which sim_list_calib_used reads when that
  * class has no fit. */
@@ -40,14 +41,21 @@ static unsigned kernels_used(const struct model *m, int64_t b, int act,
 		for (j = 0; j < 3; j++) {
 			model_layer_cost(&m->layers[i], passes[j], b > 0 ? b : 1,
 					 act, act, &c);
-			if (c.flops > 0.0 && c.channel_pad > 0.0) {
-				used |= 1u << MODEL_KERNEL_CONV_UNALIGNED;
-				*off |= 1u << c.kernel;
-			} else if (c.flops > 0.0) {
+			int split = c.gemm_flops > 0.0 &&
+				    c.gemm_flops < c.flops;
+			enum model_kernel mat = split ? c.gemm_kernel :
+						c.kernel;
+
+			if (!(c.flops > 0.0))
+				continue;
+			if (split)
 				used |= 1u << c.kernel;
+			if (c.channel_pad > 0.0) {
+				used |= 1u << MODEL_KERNEL_CONV_UNALIGNED;
+				*off |= 1u << mat;
+			} else {
+				used |= 1u << mat;
 			}
-			if (c.gemm_flops > 0.0)
-				used |= 1u << c.gemm_kernel;
 		}
 	return used;
 }

@@ -244,10 +244,12 @@ static double split_time(const struct sim_roof *r,
 	gemm.bytes = c->gemm_bytes;
 	gemm.work = c->gemm_flops / 2.0;
 	gemm.kernel = c->gemm_kernel;
+	gemm.channel_pad = c->channel_pad;   /* a convolution's padding */
 	rest.flops -= c->gemm_flops;
 	rest.bytes -= c->gemm_bytes;
 	rest.work -= gemm.work;
 	rest.gemm_flops = rest.gemm_bytes = 0.0;
+	rest.channel_pad = 0.0;
 	/* the pass's launches count the GEMM's one */
 	if (rest.launches > 1.0)
 		rest.launches -= 1.0;

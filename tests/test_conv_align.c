@@ -224,13 +224,19 @@ static int names_fit(const struct sim_result *r, const char *kind)
 }
 
 /*
- * A network of a 7x7/2 stem on 3 channels and a 3x3/1 convolution, in
- * fp16 on the rig with conv:fp16, conv3x3:fp16 and conv_unaligned:fp16
- * fits: with tensor cores (matrix 8e12 > vector 2e12 FLOP/s) the stem
- * runs the unaligned fit, and the prediction names it and conv3x3, not
- * conv (no other layer is of the stem's window class); without them
- * (matrix = vector) the stem runs its window's fit, conv, which the
- * prediction names instead.
+ * A network of a 7x7/2 stem on 3 channels, with bias, and a 3x3/1
+ * convolution, in fp16 on the rig with conv:fp16, conv3x3:fp16 and
+ * conv_unaligned:fp16 fits: with tensor cores (matrix 8e12 > vector 2e12
+ * FLOP/s) the stem runs the unaligned fit, and the prediction names it
+ * and conv3x3, not conv (no other layer is of the stem's window class);
+ * without them (matrix = vector) the stem runs its window's fit, conv,
+ * which the prediction names instead.  The stem's forward at batch 4,
+ * by hand: out 8 x 16 x 16, MACs 4 x 8 x 256 x 147 = 1,204,224, so F =
+ * 2,408,448 and at 3 channels padded to 8 F' = 6,422,528; bytes 2 x
+ * (12,288 in + 8,192 out) + 2 x 1,184 weights = 43,328: 2e-5 + F' x
+ * 1e-11 + 43,328 x 2e-10 = 92.89088 us; then its bias, a kernel apart,
+ * 2 x 2 x 8,192 + 2 x 8 = 32,784 bytes at the rig's 1e11 B/s, 0.32784
+ * us (no launch cost on the rig): 93.21872 us.
  */
 START_TEST(conv_unaligned_names_the_fit_the_stem_ran)
 {
@@ -247,7 +253,9 @@ START_TEST(conv_unaligned_names_the_fit_the_stem_ran)
 
 	model_util_start(&b, 3, 32, 32);
 	model_conv_spec_init(&sp, 8, 7, 2, 3);
+	sp.bias = 1;
 	stem = model_add_conv(&b, MODEL_IN, "stem", &sp);
+	sp.bias = 0;
 	model_conv_spec_init(&sp, 8, 3, 1, 1);
 	model_add_conv(&b, stem, "body", &sp);
 	m = model_util_finish(&b);
@@ -279,6 +287,17 @@ START_TEST(conv_unaligned_names_the_fit_the_stem_ran)
 				 tensor);
 		ck_assert_int_eq(names_fit(&res, "conv:fp16"), !tensor);
 		sim_result_release(&res);
+	}
+	{
+		struct model_pass_cost pc;
+		struct sim_roof roof;
+		enum sim_bound bd;
+
+		model_layer_cost(&m->layers[stem], MODEL_PASS_FWD, 4, 2, 2,
+				 &pc);
+		sim_roof_init(&roof, &r.dev, DLSIM_FP16, &c);
+		ck_assert_rel(sim_pass_time(&roof, &pc, &bd), 93.21872e-6,
+			      1e-9);
 	}
 	model_free(m);
 }
