@@ -461,11 +461,13 @@ struct model_pass_cost {
 	int fused;         /* 1: runs inside the kernel of the pass before
 			      it (sim_options.fuse_elementwise): no launch
 			      of its own */
-	/* Of flops and bytes, the part done by one separate large GEMM of
-	 * class gemm_kernel: a recurrent layer's input projection, which
-	 * cuDNN runs for all steps at once before the recurrence (dx: after
-	 * it), model_layer_rnn.c.  sim_pass_time times it as that GEMM and
-	 * the rest as the recurrence; 0: none. */
+	/* Of flops and bytes, the part done by one separate matrix kernel
+	 * of class gemm_kernel, the rest being kernel's: a recurrent
+	 * layer's input projection, which cuDNN runs for all steps at once
+	 * before the recurrence (dx: after it), model_layer_rnn.c; a biased
+	 * convolution's convolution, its bias added (and its gradient
+	 * taken) by an element-wise kernel apart, model_layer.c.
+	 * sim_pass_time times the two apart; 0: none. */
 	double gemm_flops, gemm_bytes;
 	enum model_kernel gemm_kernel;
 	/* Above 0: a 16-bit convolution off 8 input channels, whose work

@@ -71,9 +71,10 @@
  *   every cell's, "rnn:<dtype>", measured on such chains)
  *   pays that fit's fixed cost once and its per-call cost k times.  A
  *   pass fused into the kernel before it (model_pass_cost.fused) pays
- *   none.  A pass with a GEMM part of its own (model_pass_cost.
- *   gemm_flops: a recurrent layer's input GEMM) is two: that GEMM in its
- *   class, one of the pass's launches, and the rest in the pass's.
+ *   none.  A pass with a matrix part of its own (model_pass_cost.
+ *   gemm_flops: a recurrent layer's input GEMM, a biased convolution's
+ *   convolution) is two: that part in its class, one of the pass's
+ *   launches, and the rest (the recurrence, the bias) in the pass's.
  */
 #include <math.h>
 #include <string.h>
@@ -228,9 +229,10 @@ static double fitted_time(const struct sim_roof *r,
 	return t0 + tc + tm;
 }
 
-/* A pass whose part is one large GEMM (a recurrent layer's input
- * projection, model_pass_cost.gemm_flops): that GEMM in its class, then
- * the rest in the pass's; bound by the longer. */
+/* A pass whose part is one matrix kernel (a recurrent layer's input
+ * projection, a biased convolution's convolution: model_pass_cost.
+ * gemm_flops): that part in its class, with the pass's channel padding,
+ * then the rest in the pass's; bound by the longer. */
 static double split_time(const struct sim_roof *r,
 			 const struct model_pass_cost *c,
 			 enum sim_bound *bound)
