@@ -456,8 +456,9 @@ struct model_pass_cost {
 	double launches;   /* kernel calls the pass makes one after the
 			      other: a recurrent layer's 2T + 1 (a GEMM and an
 			      element-wise kernel a step) in forward and
-			      backward-data, an unfused attention's 3-6;
-			      0 or 1: one */
+			      backward-data, an unfused attention's 3-6, a
+			      biased convolution's 2 (its bias a kernel
+			      apart); 0 or 1: one */
 	int fused;         /* 1: runs inside the kernel of the pass before
 			      it (sim_options.fuse_elementwise): no launch
 			      of its own */

@@ -241,10 +241,14 @@ static double weight_elems(const struct model_layer *l)
  * cuDNN layers and PyTorch's, TensorFlow's BiasAdd op) and take its
  * gradient apart (cudnnConvolutionBackwardBias, TensorFlow's
  * BiasAddGrad).  Forward reads and writes the output once more, the
- * weight pass reads dy once more; each writes or reads the K values.  The
+ * weight pass reads dy once more; each reads or writes the K values (in
+ * the bias kernel's bytes, not the convolution's).  The
  * pass splits (model_pass_cost.gemm_flops): the convolution its matrix
  * part in its class, the bias the rest, element-wise, a launch of its
  * own.  DeepBench's convolutions, which the fits are of, have no bias.
+ * Element-wise fusion (--fuse-elementwise) still charges it: XLA can fold
+ * a BiasAdd into the activation after it, and no fused stack dlsim
+ * validates has a biased convolution.
  */
 static void conv_bias_apart(const struct model_layer *l, enum model_pass p,
 			    double out, double a, double wb,
@@ -255,11 +259,10 @@ static void conv_bias_apart(const struct model_layer *l, enum model_pass p,
 	    (p != MODEL_PASS_FWD && p != MODEL_PASS_BWD_WEIGHT))
 		return;
 	c->gemm_flops = c->flops - out;
-	c->gemm_bytes = c->bytes;
+	c->gemm_bytes = c->bytes - wb * (double)l->out.c;
 	c->gemm_kernel = c->kernel;
 	c->kernel = MODEL_KERNEL_VECTOR;
-	c->bytes += (p == MODEL_PASS_FWD ? 2.0 : 1.0) * a * out +
-		    wb * (double)l->out.c;
+	c->bytes += (p == MODEL_PASS_FWD ? 2.0 : 1.0) * a * out;
 	c->launches = 2.0;
 }
 

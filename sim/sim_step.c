@@ -63,7 +63,9 @@
  * - A recurrent pass is paced as 2T + 1 kernels of equal time, though
  *   its input GEMM is one large kernel (first in fwd, last in dx): a
  *   host-bound dx ends early by about that GEMM's time less a kernel's
- *   share.
+ *   share.  A biased convolution's forward and weight passes are paced
+ *   the same way, as two equal kernels (the convolution and its much
+ *   shorter bias kernel).
  * - The allreduce's use of memory bandwidth and SMs does not slow the
  *   backward pass it overlaps with.
  */
