@@ -167,9 +167,16 @@ int model_conv_grouped_vector(double c_in_per_group, int64_t groups)
 	return groups > 1 && c_in_per_group < 8.0;
 }
 
+/* Every conv pass asks (model_layer_cost is the prediction's hot path),
+ * so a whole count is tested in integers, fmod only for what is not. */
 double model_conv_channel_pad(double c_in, int elem_bytes)
 {
-	if (elem_bytes != 2 || !(c_in > 0.0) || fmod(c_in, 8.0) == 0.0)
+	int64_t c;
+
+	if (elem_bytes != 2 || !(c_in > 0.0))
 		return 0.0;
-	return 8.0 * ceil(c_in / 8.0) / c_in;
+	c = c_in < 9.2e18 ? (int64_t)c_in : 0;
+	if ((double)c == c_in)
+		return c % 8 ? (double)((c + 7) / 8 * 8) / c_in : 0.0;
+	return fmod(c_in, 8.0) == 0.0 ? 0.0 : 8.0 * ceil(c_in / 8.0) / c_in;
 }

@@ -280,8 +280,8 @@ static void cost_matrix(const struct model_layer *l, enum model_pass p,
 		    core_ceil_log2((double)l->kernel_w);
 
 	c->kernel = MODEL_KERNEL_GEMM;
-	if (l->kind == MODEL_CONV2D && model_conv_grouped_vector(cin,
-								  l->groups))
+	if (l->kind == MODEL_CONV2D && l->groups > 1 &&
+	    model_conv_grouped_vector(cin, l->groups))
 		c->kernel = MODEL_KERNEL_VECTOR;   /* model_kernel.c */
 	else if (l->kind == MODEL_CONV2D)
 		c->kernel = model_conv_class((double)l->kernel_h,
@@ -289,8 +289,9 @@ static void cost_matrix(const struct model_layer *l, enum model_pass p,
 					     (double)l->stride_h,
 					     (double)l->stride_w,
 					     (double)l->dilation);
-	/* a group's channels, as its kernels load them */
-	if (l->kind == MODEL_CONV2D && c->kernel != MODEL_KERNEL_VECTOR)
+	/* a group's channels, as its kernels load them (16 bits only) */
+	if (a == 2.0 && l->kind == MODEL_CONV2D &&
+	    c->kernel != MODEL_KERNEL_VECTOR)
 		c->channel_pad = model_conv_channel_pad(cin, (int)a);
 	if (l->kind == MODEL_FC) {
 		cin = (double)l->in_elems;
