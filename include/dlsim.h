@@ -362,8 +362,9 @@ struct model_layer {
  * with the fit of every other window (MODEL_KERNEL_CONV: 5x5, 7x7,
  * strided 3x3), DeepBench's non-square rows came out about 14% and 35%
  * fast (held out) where the square ones were slow; with a fit of their
- * own the held-out error falls in every fold (model_layer.c gives the
- * figures).  Its fit is "conv_nonsquare:<dtype>" (a roofline of its own
+ * own the held-out error falls in every fold (models/model_kernel.c
+ * gives the figures).  Its fit is "conv_nonsquare:<dtype>" (a roofline
+ * of its own
  * from two shapes or more, else the conv fit times one factor), else
  * the convolution fit; the catalog has no figure of its own for it.
  * A convolution on 16-bit values whose input channels are not a
@@ -2346,7 +2347,7 @@ double cal_roof_time(const struct cal_roof_fit *f, double flops,
  *                         conv likewise against the direct-convolution
  *                         FLOPs 2 N K P Q C R S (P, Q from h, w, r, s,
  *                         pad and stride) and e (NCHW + KCRS + NKPQ)
- *                         bytes, in five classes as the simulator's
+ *                         bytes, in six classes as the simulator's
  *                         kernels: kind "conv3x3:<dtype>" for 3x3
  *                         filters at stride 1 (Winograd's domain),
  *                         "conv1x1:<dtype>" for 1x1 filters at stride

@@ -17,7 +17,10 @@
  * Sources: the CNNs are those of torchvision 0.x
  * (torchvision/models/<family>.py) where torchvision has them, so that
  * parameter counts match its published table exactly; LeNet-5 and
- * MobileNet v1 come from their papers (cited in their builders).  Each
+ * MobileNet v1 come from their papers, and alexnet_bvlc, alexnet_tf and
+ * googlenet_torch from the code the measurements that use them ran
+ * (Caffe's, tf_cnn_benchmarks', soumith/inception.torch's; cited in
+ * their builders).  Each
  * preset's numbers come from the paper table or the official config file
  * cited above it.
  */

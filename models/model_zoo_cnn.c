@@ -172,7 +172,7 @@ int model_zoo_alexnet_tf(struct model_builder *b)
 
 	model_builder_init(b, "alexnet_tf", in, 512,
 			   "tensorflow/benchmarks tf_cnn_benchmarks "
-			   "models/alexnet_model.py");
+			   "models/alexnet_model.py; batch: its own");
 	x = maxpool(b, conv_relu(b, MODEL_IN, 64, 11, 4, 0), 3, 2);
 	x = maxpool(b, conv_relu(b, x, 192, 5, 1, 2), 3, 2);
 	x = conv_relu(b, x, 384, 3, 1, 1);

@@ -36,9 +36,9 @@ static int conv1x1(struct model_builder *b, int in, int64_t out_channels)
 /* GoogLeNet                                                         */
 /* ---------------------------------------------------------------- */
 
-/* One inception module's widths (torchvision's: Szegedy et al., CVPR
- * 2015, Table 1), the kernel of the stride-2 max pool that follows it
- * (0: none) and that pool's padding. */
+/* One inception module's widths (torchvision's table: Szegedy et al.,
+ * CVPR 2015, Table 1; Torch7's: googlenet.lua's), the kernel of the
+ * stride-2 max pool that follows it (0: none) and that pool's padding. */
 struct gnet_module {
 	const char *name;
 	int64_t c1, c3_reduce, c3, c5_reduce, c5, pool_proj;
@@ -191,7 +191,7 @@ static int torch_inception(struct model_builder *b, int in,
  * 9,472 + 4,160 + 110,784 (stem) + 163,696 + 388,736 (3a, 3b) + 372,716
  * + 447,720 + 510,104 + 605,376 + 868,352 (4a-e) + 1,107,984 +
  * 1,444,080 (5a, 5b) + 1,033,200 (fc) = 7,066,380.  Default batch 32 as
- * googlenet.
+ * googlenet (cnn-benchmarks timed batch 16; googlenet.lua names none).
  */
 int model_zoo_googlenet_torch(struct model_builder *b)
 {

@@ -11,8 +11,9 @@
  * tf_cnn_benchmarks' resnet_model.py builds "resnet50" (its
  * bottleneck_block_v1: "Stride used in the first layer of the
  * bottleneck block"), 231,211,008 fewer MACs per sample at every depth
- * (the three strided blocks' first 1x1 at a quarter of the positions:
- * 3 x (56^2 - 28^2) x 256 x 128).  Every conv
+ * at width 1 (the three strided blocks' first 1x1 at a quarter of the
+ * positions: 3 x (56^2 - 28^2) x 256 x 128; a wider v1 saves more, and
+ * no source builds one).  Every conv
  * has no bias and is followed by batch norm; a block whose stride or width
  * changes projects its shortcut with a strided 1x1 conv and batch norm.
  *

@@ -37,15 +37,15 @@ static unsigned kernels_used(const struct model *m, int64_t b, int act,
 	unsigned used = 0;
 	int i, j;
 
-	for (i = 0; i < m->n_layers; i++)
+	for (i = 0; i < m->n_layers; i++) {
 		for (j = 0; j < 3; j++) {
-			model_layer_cost(&m->layers[i], passes[j], b > 0 ? b : 1,
-					 act, act, &c);
-			int split = c.gemm_flops > 0.0 &&
-				    c.gemm_flops < c.flops;
-			enum model_kernel mat = split ? c.gemm_kernel :
-						c.kernel;
+			int split;
+			enum model_kernel mat;
 
+			model_layer_cost(&m->layers[i], passes[j],
+					 b > 0 ? b : 1, act, act, &c);
+			split = c.gemm_flops > 0.0 && c.gemm_flops < c.flops;
+			mat = split ? c.gemm_kernel : c.kernel;
 			if (!(c.flops > 0.0))
 				continue;
 			if (split)
@@ -57,6 +57,7 @@ static unsigned kernels_used(const struct model *m, int64_t b, int act,
 				used |= 1u << mat;
 			}
 		}
+	}
 	return used;
 }
 

@@ -19,7 +19,7 @@
  * bytes / (eta_m B_mem)) + launch overhead).
  *
  * Attainable = peak x efficiency, both from the hardware catalog, for the
- * pass's kernel class (model_layer.c): GEMMs, convolutions, 3x3
+ * pass's kernel class (model_kernel.c): GEMMs, convolutions, 3x3
  * stride-1 convolutions, and 1x1 convolutions at stride 1 and strided
  * each have an efficiency measured by microbenchmarks at that precision
  * (DeepBench's compute-bound kernels; see each device's eff_source); a

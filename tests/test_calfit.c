@@ -70,15 +70,16 @@ static void store_synthetic(struct db *db)
 
 		snprintf(params, sizeof(params), "m=%.0f n=%.0f k=%.0f "
 			 "dtype=fp32", m, nn, m);
-		calib_sample(&s[n++], "gemm", params, (5e-6 + F / 1e13 + Q / 1e12) *
-		       (1.0 + 0.02 * calib_noise(&st)), "s");
+		calib_sample(&s[n++], "gemm", params,
+			     (5e-6 + F / 1e13 + Q / 1e12) *
+			     (1.0 + 0.02 * calib_noise(&st)), "s");
 	}
-	calib_sample(&s[n++], "allgather", "bytes=8 ranks=4 op=none inplace=0 "
-	       "dtype=fp32", 1e-5, "s");
-	calib_sample(&s[n++], "allgather", "bytes=16 ranks=4 op=none inplace=0 "
-	       "dtype=fp32", 1.1e-5, "s");
-	calib_sample(&s[n++], "conv", "n=1 c=3 h=224 w=224 k=64 r=7 s=7 stride=2 "
-	       "pad=3 dtype=fp32", 1e-3, "s");
+	calib_sample(&s[n++], "allgather", "bytes=8 ranks=4 op=none "
+		     "inplace=0 dtype=fp32", 1e-5, "s");
+	calib_sample(&s[n++], "allgather", "bytes=16 ranks=4 op=none "
+		     "inplace=0 dtype=fp32", 1.1e-5, "s");
+	calib_sample(&s[n++], "conv", "n=1 c=3 h=224 w=224 k=64 r=7 s=7 "
+		     "stride=2 pad=3 dtype=fp32", 1e-3, "s");
 	put_samples(db, "synth", s, n);
 }
 

@@ -5,7 +5,7 @@
  * in 16 bits only), the simulator's use of the class's fit (at the
  * padded work, on a device with tensor cores, else the window's fit),
  * and the fits a prediction names.  The calibration's grouping and
- * sizing of such samples is test_calfit.c's
+ * sizing of such samples is test_calfit_conv.c's
  * cal_fit_conv_recovers_roofline_per_class.
  */
 #include <math.h>

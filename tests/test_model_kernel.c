@@ -20,11 +20,12 @@
 #define assert_shape model_util_assert_shape
 
 /*
- * The kernel class picks the efficiency a pass gets (model_layer.c):
+ * The kernel class picks the efficiency a pass gets (model_kernel.c):
  * only a dense 3x3 stride-1 conv (no groups, no dilation) is the
  * Winograd class; a dense 1x1 conv is a 1x1 class (a GEMM over the
  * channels), one at stride 1 and one strided (reading every s-th pixel);
- * grouped and depthwise convs are vector work (cuDNN's usual kernels for
+ * grouped convs of under 8 channels a group (these have 4 and 1) and
+ * depthwise ones are vector work (cuDNN's usual kernels for
  * them do not use tensor units); other convs are plain convolutions, fc
  * a GEMM, and everything else vector work.
  */
