@@ -170,6 +170,10 @@ int model_relu(struct model_builder *b, int in);
 /* conv (no bias) -> batch norm -> relu, the unit of most modern CNNs */
 int model_conv_bn_relu(struct model_builder *b, int in, int64_t out_channels,
 		       int64_t kernel, int64_t stride, int64_t pad);
+/* conv with bias -> relu, the unit of the pre-batch-norm CNNs (AlexNet,
+ * VGG, Torch7's GoogLeNet) */
+int model_conv_relu(struct model_builder *b, int in, int64_t out_channels,
+		    int64_t kernel, int64_t stride, int64_t pad);
 
 /* Index of a layer kind by its name ("conv2d", ...); -1 if unknown. */
 int model_layer_kind_parse(const char *name);

@@ -619,6 +619,13 @@ int model_conv_bn_relu(struct model_builder *b, int in, int64_t out_channels,
 	return model_relu(b, x);
 }
 
+int model_conv_relu(struct model_builder *b, int in, int64_t out_channels,
+		    int64_t kernel, int64_t stride, int64_t pad)
+{
+	return model_relu(b, model_conv(b, in, out_channels, kernel, stride,
+					pad, 1));
+}
+
 /*
  * Activations kept for backward, per sample.  In-place ReLU (as in
  * torchvision) overwrites its input and keeps no tensor of its own; a

@@ -33,14 +33,6 @@ int model_zoo_lenet5(struct model_builder *b)
 	return model_add_simple(b, MODEL_SOFTMAX_XENT, x, "loss");
 }
 
-/* conv with bias, then ReLU: the unit of the pre-batch-norm networks */
-static int conv_relu(struct model_builder *b, int in, int64_t out_channels,
-		     int64_t kernel, int64_t stride, int64_t pad)
-{
-	return model_relu(b, model_conv(b, in, out_channels, kernel, stride,
-					pad, 1));
-}
-
 static int maxpool(struct model_builder *b, int in, int64_t kernel,
 		   int64_t stride)
 {
@@ -69,11 +61,11 @@ int model_zoo_alexnet(struct model_builder *b)
 			   "torchvision alexnet.py (Krizhevsky, "
 			   "arXiv:1404.5997); batch: Krizhevsky et al., "
 			   "NIPS 2012, Sec. 5");
-	x = maxpool(b, conv_relu(b, MODEL_IN, 64, 11, 4, 2), 3, 2);
-	x = maxpool(b, conv_relu(b, x, 192, 5, 1, 2), 3, 2);
-	x = conv_relu(b, x, 384, 3, 1, 1);
-	x = conv_relu(b, x, 256, 3, 1, 1);
-	x = maxpool(b, conv_relu(b, x, 256, 3, 1, 1), 3, 2);
+	x = maxpool(b, model_conv_relu(b, MODEL_IN, 64, 11, 4, 2), 3, 2);
+	x = maxpool(b, model_conv_relu(b, x, 192, 5, 1, 2), 3, 2);
+	x = model_conv_relu(b, x, 384, 3, 1, 1);
+	x = model_conv_relu(b, x, 256, 3, 1, 1);
+	x = maxpool(b, model_conv_relu(b, x, 256, 3, 1, 1), 3, 2);
 	/* 256 x 6 x 6 = 9216 features; torchvision drops out before each
 	 * of the first two fc layers */
 	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
@@ -144,11 +136,11 @@ int model_zoo_alexnet_bvlc(struct model_builder *b)
 			   "BVLC/caffe models/bvlc_alexnet/deploy.prototxt "
 			   "(Krizhevsky et al., NIPS 2012, Fig. 2); batch: "
 			   "Sec. 5");
-	x = conv_relu(b, MODEL_IN, 96, 11, 4, 0);
+	x = model_conv_relu(b, MODEL_IN, 96, 11, 4, 0);
 	x = caffe_maxpool(b, model_add_lrn(b, x, NULL, 5));
 	x = grouped_conv_relu(b, x, 256, 5, 2, 2);
 	x = caffe_maxpool(b, model_add_lrn(b, x, NULL, 5));
-	x = conv_relu(b, x, 384, 3, 1, 1);
+	x = model_conv_relu(b, x, 384, 3, 1, 1);
 	x = grouped_conv_relu(b, x, 384, 3, 1, 2);
 	x = caffe_maxpool(b, grouped_conv_relu(b, x, 256, 3, 1, 2));
 	return alexnet_head(b, x, 1000);
@@ -173,11 +165,11 @@ int model_zoo_alexnet_tf(struct model_builder *b)
 	model_builder_init(b, "alexnet_tf", in, 512,
 			   "tensorflow/benchmarks tf_cnn_benchmarks "
 			   "models/alexnet_model.py; batch: its own");
-	x = maxpool(b, conv_relu(b, MODEL_IN, 64, 11, 4, 0), 3, 2);
-	x = maxpool(b, conv_relu(b, x, 192, 5, 1, 2), 3, 2);
-	x = conv_relu(b, x, 384, 3, 1, 1);
-	x = conv_relu(b, x, 384, 3, 1, 1);
-	x = maxpool(b, conv_relu(b, x, 256, 3, 1, 1), 3, 2);
+	x = maxpool(b, model_conv_relu(b, MODEL_IN, 64, 11, 4, 0), 3, 2);
+	x = maxpool(b, model_conv_relu(b, x, 192, 5, 1, 2), 3, 2);
+	x = model_conv_relu(b, x, 384, 3, 1, 1);
+	x = model_conv_relu(b, x, 384, 3, 1, 1);
+	x = maxpool(b, model_conv_relu(b, x, 256, 3, 1, 1), 3, 2);
 	return alexnet_head(b, x, 1001);
 }
 
@@ -205,7 +197,7 @@ static int vgg(struct model_builder *b, const char *name,
 			   "classification README");
 	for (i = 0; i < n; i++)
 		x = cfg[i] == VGG_POOL ? maxpool(b, x, 2, 2) :
-			conv_relu(b, x, cfg[i], 3, 1, 1);
+			model_conv_relu(b, x, cfg[i], 3, 1, 1);
 	/* 512 x 7 x 7 = 25088 features; dropout follows each ReLU */
 	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
 	x = model_relu(b, model_add_fc(b, x, NULL, 4096, 1));

@@ -59,25 +59,37 @@ static const struct gnet_module gnet_modules[] = {
 
 #define GNET_N ((int)(sizeof(gnet_modules) / sizeof(gnet_modules[0])))
 
+/* How a family builds its inception modules: its conv unit (torchvision's
+ * BasicConv2d or Torch7's conv and ReLU), the window of its "5x5" branch
+ * and the pool branch's rounding. */
+struct gnet_style {
+	int (*unit)(struct model_builder *b, int in, int64_t out_channels,
+		    int64_t kernel, int64_t stride, int64_t pad);
+	int64_t k5;
+	int pool_ceil;
+};
+
 /*
- * torchvision's Inception block.  Its third branch uses a 3x3 conv where
- * the paper has 5x5 ("a known bug", googlenet.py says, citing
- * pytorch/vision issue #906, kept so that the ported weights load); we
- * follow torchvision so the parameter count is its 6,624,904.
- * The pool branch's max pool 3/1 pad 1 uses ceil_mode, as torchvision's.
+ * An inception module: 1x1; 1x1 then 3x3; 1x1 then the "5x5" branch's
+ * window; max pool 3/1 pad 1 then 1x1; concatenated.  torchvision's
+ * third branch uses a 3x3 conv where the paper has 5x5 ("a known bug",
+ * googlenet.py says, citing pytorch/vision issue #906, kept so that the
+ * ported weights load), and its pools use ceil_mode; googlenet.lua keeps
+ * the 5x5 and Torch's floor mode.
  */
 static int gnet_inception(struct model_builder *b, int in,
-			  const struct gnet_module *m)
+			  const struct gnet_module *m,
+			  const struct gnet_style *st)
 {
 	int br[4];
 
-	br[0] = conv1x1(b, in, m->c1);
-	br[1] = model_conv_bn_relu(b, conv1x1(b, in, m->c3_reduce), m->c3,
-				   3, 1, 1);
-	br[2] = model_conv_bn_relu(b, conv1x1(b, in, m->c5_reduce), m->c5,
-				   3, 1, 1);
-	br[3] = conv1x1(b, pool(b, MODEL_MAXPOOL, in, 3, 1, 1, 1),
-			m->pool_proj);
+	br[0] = st->unit(b, in, m->c1, 1, 1, 0);
+	br[1] = st->unit(b, st->unit(b, in, m->c3_reduce, 1, 1, 0), m->c3,
+			 3, 1, 1);
+	br[2] = st->unit(b, st->unit(b, in, m->c5_reduce, 1, 1, 0), m->c5,
+			 st->k5, 1, st->k5 / 2);
+	br[3] = st->unit(b, pool(b, MODEL_MAXPOOL, in, 3, 1, 1,
+				 st->pool_ceil), m->pool_proj, 1, 1, 0);
 	return model_add_merge(b, MODEL_CONCAT, 4, br, m->name);
 }
 
@@ -105,6 +117,7 @@ static int gnet_inception(struct model_builder *b, int in,
  */
 int model_zoo_googlenet(struct model_builder *b)
 {
+	static const struct gnet_style style = { model_conv_bn_relu, 3, 1 };
 	struct model_shape in = { 3, 224, 224 };
 	int i, x;
 
@@ -118,7 +131,7 @@ int model_zoo_googlenet(struct model_builder *b)
 	x = model_conv_bn_relu(b, x, 192, 3, 1, 1);
 	x = pool(b, MODEL_MAXPOOL, x, 3, 2, 0, 1);
 	for (i = 0; i < GNET_N; i++) {
-		x = gnet_inception(b, x, &gnet_modules[i]);
+		x = gnet_inception(b, x, &gnet_modules[i], &style);
 		if (gnet_modules[i].pool_after)
 			x = pool(b, MODEL_MAXPOOL, x,
 				 gnet_modules[i].pool_after, 2,
@@ -152,31 +165,6 @@ static const struct gnet_module torch_modules[] = {
 
 #define TORCH_N ((int)(sizeof(torch_modules) / sizeof(torch_modules[0])))
 
-/* A conv with bias, then ReLU, at stride 1: googlenet.lua's unit. */
-static int torch_unit(struct model_builder *b, int in, int64_t out_channels,
-		      int64_t kernel, int64_t pad)
-{
-	return model_relu(b, model_conv(b, in, out_channels, kernel, 1, pad,
-					1));
-}
-
-/* googlenet.lua's inception(): the paper's 5x5, no batch norm, and the
- * pool branch's max pool 3/1 pad 1 in Torch's floor mode. */
-static int torch_inception(struct model_builder *b, int in,
-			   const struct gnet_module *m)
-{
-	int br[4];
-
-	br[0] = torch_unit(b, in, m->c1, 1, 0);
-	br[1] = torch_unit(b, torch_unit(b, in, m->c3_reduce, 1, 0), m->c3,
-			  3, 1);
-	br[2] = torch_unit(b, torch_unit(b, in, m->c5_reduce, 1, 0), m->c5,
-			  5, 2);
-	br[3] = torch_unit(b, pool(b, MODEL_MAXPOOL, in, 3, 1, 1, 0),
-			  m->pool_proj, 1, 0);
-	return model_add_merge(b, MODEL_CONCAT, 4, br, m->name);
-}
-
 /*
  * GoogLeNet as soumith/inception.torch builds it (googlenet.lua), the
  * Inception-V1 of jcjohnson/cnn-benchmarks: Google's inception5h graph
@@ -195,18 +183,20 @@ static int torch_inception(struct model_builder *b, int in,
  */
 int model_zoo_googlenet_torch(struct model_builder *b)
 {
+	static const struct gnet_style style = { model_conv_relu, 5, 0 };
 	struct model_shape in = { 3, 224, 224 };
 	int i, x;
 
 	model_builder_init(b, "googlenet_torch", in, 32,
 			   "soumith/inception.torch googlenet.lua (Google's "
 			   "inception5h; Szegedy et al., CVPR 2015)");
-	x = model_relu(b, model_conv(b, MODEL_IN, 64, 7, 2, 3, 1));
+	x = model_conv_relu(b, MODEL_IN, 64, 7, 2, 3);
 	x = pool(b, MODEL_MAXPOOL, x, 3, 2, 1, 0);
-	x = torch_unit(b, torch_unit(b, x, 64, 1, 0), 192, 3, 1);
+	x = model_conv_relu(b, model_conv_relu(b, x, 64, 1, 1, 0), 192, 3, 1,
+			    1);
 	x = pool(b, MODEL_MAXPOOL, x, 3, 2, 1, 0);
 	for (i = 0; i < TORCH_N; i++) {
-		x = torch_inception(b, x, &torch_modules[i]);
+		x = gnet_inception(b, x, &torch_modules[i], &style);
 		if (torch_modules[i].pool_after)
 			x = pool(b, MODEL_MAXPOOL, x,
 				 torch_modules[i].pool_after, 2,
