@@ -250,17 +250,24 @@ int dlsim_parse_number(const char *s, double *out, const char *what,
 	return core_parse_double(s, out, err, what);
 }
 
+/*
+ * Exact, unlike log2() near powers of two beyond 2^40.  A finite x > 1 is
+ * a normal IEEE 754 binary64, 1.f x 2^(E - 1023): its ceil log2 is
+ * E - 1023, plus one unless the fraction f is zero.  Read from the bits
+ * rather than with frexp(), a libm call: the simulator asks this of
+ * every layer's every pass (a reduction's depth), and frexp and its
+ * wrapper were 8% of a prediction's instructions.
+ */
 double core_ceil_log2(double x)
 {
+	uint64_t bits;
 	int e;
-	double m;
 
-	if (!(x > 1.0))
+	if (!(x > 1.0) || !isfinite(x))
 		return 0.0;
-	/* x = m 2^e with m in [0.5, 1): exact, unlike log2() near powers
-	 * of two beyond 2^40 */
-	m = frexp(x, &e);
-	return m == 0.5 ? (double)(e - 1) : (double)e;
+	memcpy(&bits, &x, sizeof(bits));
+	e = (int)((bits >> 52) & 0x7ffu) - 1023;
+	return (double)(e + ((bits & 0xfffffffffffffull) != 0));
 }
 
 /* ---------------------------------------------------------------- */

@@ -52,7 +52,8 @@ int core_parse_double(const char *s, double *out, struct dlsim_err *err,
 int core_read_file(const char *path, char **text, size_t *len,
 		   struct dlsim_err *err);
 
-/* ceil(log2(x)) for x >= 1; 0 for x <= 1. */
+/* ceil(log2(x)) for finite x >= 1; 0 for x <= 1, infinity and NaN (as
+ * glibc's frexp() gave infinity before). */
 double core_ceil_log2(double x);
 
 #endif /* DLSIM_CORE_CORE_H */

@@ -248,75 +248,6 @@ struct model_shape {
 };
 
 /*
- * One layer.  Shapes are per sample; counts for a batch come from
- * model_layer_cost().  Fields that a kind does not use are zero.
- */
-struct model_layer {
-	enum model_layer_kind kind;
-	char name[MODEL_NAME_LEN];
-	int n_inputs;                    /* producers, by index in the model */
-	int inputs[MODEL_MAX_INPUTS];    /* -1 never appears */
-	struct model_shape in;           /* first input's shape */
-	struct model_shape out;
-	/* conv2d and pooling */
-	int64_t kernel_h, kernel_w;
-	int64_t stride_h, stride_w;
-	int64_t pad_h, pad_w;
-	int64_t dilation;
-	int64_t groups;
-	int has_bias;                    /* conv2d, fc, linear, lstm, gru */
-	/* lrn */
-	int64_t lrn_size;
-	/* embedding: rows of its tables, each row H = out.c values wide;
-	 * params (vocab + pos_rows + type_rows) x H unless tied */
-	int64_t vocab;                   /* token rows V */
-	int64_t pos_rows;                /* learned position rows; 0: none
-					    (sinusoidal, rotary, relative) */
-	int64_t type_rows;               /* token-type rows (BERT: 2) */
-	/* embedding and linear: the earlier layer (an embedding) whose
-	 * table this layer uses as its weight (GPT's logits, a decoder's
-	 * shared input embedding); 0: its own (layer 0, the input, owns no
-	 * weight).  A tied layer has no params of its own (a tied linear
-	 * keeps its bias), yet its bwd_weight pass computes a gradient
-	 * that is added to that layer's */
-	int tied_to;
-	/* attention: A query heads and K key/value heads (K = A: multi-head,
-	 * K < A: grouped-query) of head_dim d; queries are out.h tokens,
-	 * keys kv_len tokens (out.h for self-attention; the encoder's S
-	 * for cross-attention, whose second input holds K and V) */
-	int64_t heads, kv_heads, head_dim, kv_len;
-	int causal;                      /* masked; changes no count */
-	/* lstm and gru: the input's h is T timesteps of I = in.c x in.w
-	 * features each; hidden H per direction; out (H or 2H, T, 1).
-	 * steps = T, the number of dependent steps of the fwd and
-	 * bwd_data passes: step t needs step t - 1's h (and c), so each
-	 * step is at least one kernel launch (cuDNN: a GEMM and a fused
-	 * element-wise kernel), in order, per direction (the two
-	 * directions are independent).  bwd_weight is one GEMM over all
-	 * steps.  model_layer_cost()'s depth grows with T, and its
-	 * launches are 2T and the input GEMM's, 2T + 1
-	 * (model_pass_cost.launches).
-	 * 0 for every other kind. */
-	int64_t hidden;
-	int64_t steps;
-	/* embedding_bag: ids, and so rows pooled, per sample (vocab holds
-	 * the table's rows, out.c its width) */
-	int64_t lookups;
-	unsigned flags;                  /* enum model_layer_flags */
-	/* the transformer block (0 .. model.tf.blocks - 1) the layer is
-	 * part of; -1 outside blocks (embeddings, final norm, logits, loss)
-	 * and in every CNN.  The one field whose unused value is not 0 */
-	int block;
-	/* derived */
-	int64_t params;                  /* trainable parameters */
-	int64_t in_elems;                /* sum over inputs, per sample */
-	int n_consumers;                 /* layers that read this output
-					    (an input listed twice counts
-					    twice); model_builder_finish()
-					    fills it */
-};
-
-/*
  * The class of kernel a pass runs, which decides the unit and the measured
  * efficiency it gets: element-wise work runs on vector units; GEMMs and
  * convolutions on matrix (tensor) units, with 3x3 stride-1 convolutions
@@ -399,6 +330,90 @@ enum model_kernel {
 					only, model_pass_cost.channel_pad */
 	MODEL_KERNEL_COUNT
 };
+
+/*
+ * One layer.  Shapes are per sample; counts for a batch come from
+ * model_layer_cost().  Fields that a kind does not use are zero.
+ */
+struct model_layer {
+	enum model_layer_kind kind;
+	char name[MODEL_NAME_LEN];
+	int n_inputs;                    /* producers, by index in the model */
+	int inputs[MODEL_MAX_INPUTS];    /* -1 never appears */
+	struct model_shape in;           /* first input's shape */
+	struct model_shape out;
+	/* conv2d and pooling */
+	int64_t kernel_h, kernel_w;
+	int64_t stride_h, stride_w;
+	int64_t pad_h, pad_w;
+	int64_t dilation;
+	int64_t groups;
+	int has_bias;                    /* conv2d, fc, linear, lstm, gru */
+	/* lrn */
+	int64_t lrn_size;
+	/* embedding: rows of its tables, each row H = out.c values wide;
+	 * params (vocab + pos_rows + type_rows) x H unless tied */
+	int64_t vocab;                   /* token rows V */
+	int64_t pos_rows;                /* learned position rows; 0: none
+					    (sinusoidal, rotary, relative) */
+	int64_t type_rows;               /* token-type rows (BERT: 2) */
+	/* embedding and linear: the earlier layer (an embedding) whose
+	 * table this layer uses as its weight (GPT's logits, a decoder's
+	 * shared input embedding); 0: its own (layer 0, the input, owns no
+	 * weight).  A tied layer has no params of its own (a tied linear
+	 * keeps its bias), yet its bwd_weight pass computes a gradient
+	 * that is added to that layer's */
+	int tied_to;
+	/* attention: A query heads and K key/value heads (K = A: multi-head,
+	 * K < A: grouped-query) of head_dim d; queries are out.h tokens,
+	 * keys kv_len tokens (out.h for self-attention; the encoder's S
+	 * for cross-attention, whose second input holds K and V) */
+	int64_t heads, kv_heads, head_dim, kv_len;
+	int causal;                      /* masked; changes no count */
+	/* lstm and gru: the input's h is T timesteps of I = in.c x in.w
+	 * features each; hidden H per direction; out (H or 2H, T, 1).
+	 * steps = T, the number of dependent steps of the fwd and
+	 * bwd_data passes: step t needs step t - 1's h (and c), so each
+	 * step is at least one kernel launch (cuDNN: a GEMM and a fused
+	 * element-wise kernel), in order, per direction (the two
+	 * directions are independent).  bwd_weight is one GEMM over all
+	 * steps.  model_layer_cost()'s depth grows with T, and its
+	 * launches are 2T and the input GEMM's, 2T + 1
+	 * (model_pass_cost.launches).
+	 * 0 for every other kind. */
+	int64_t hidden;
+	int64_t steps;
+	/* embedding_bag: ids, and so rows pooled, per sample (vocab holds
+	 * the table's rows, out.c its width) */
+	int64_t lookups;
+	unsigned flags;                  /* enum model_layer_flags */
+	/* the transformer block (0 .. model.tf.blocks - 1) the layer is
+	 * part of; -1 outside blocks (embeddings, final norm, logits, loss)
+	 * and in every CNN.  The one field whose unused value is not 0 */
+	int block;
+	/* derived */
+	int64_t params;                  /* trainable parameters */
+	int64_t in_elems;                /* sum over inputs, per sample */
+	int n_consumers;                 /* layers that read this output
+					    (an input listed twice counts
+					    twice); model_builder_finish()
+					    fills it */
+	/* what a pass's cost takes from the layer alone, whatever the
+	 * batch, precision or device: model_builder_finish() fixes them
+	 * once (model_layer_derive), since model_layer_cost() would
+	 * otherwise work them out on every pass of every prediction */
+	double macs;                     /* multiply-adds per sample */
+	double window_depth;             /* conv2d, pooling: ceil log2 kh
+					    + ceil log2 kw */
+	enum model_kernel matrix_kernel; /* conv2d: its class
+					    (model_conv_class, or vector
+					    when grouped below 8 a group);
+					    fc, linear: GEMM; else vector */
+	double channel_pad16;            /* conv2d off the vector class:
+					    model_conv_channel_pad(C_in /
+					    groups, 2); else 0 */
+};
+
 
 /*
  * The class of a dense convolution by its window (kh x kw) and strides:

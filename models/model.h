@@ -152,6 +152,11 @@ int model_add_interaction(struct model_builder *b, int n_in, const int *in,
  */
 int64_t model_layer_saved_elems(const struct model_layer *l);
 
+/* Fix l's derived cost facts (macs, window_depth, matrix_kernel,
+ * channel_pad16: dlsim.h) from its shape; model_builder_finish() calls
+ * it on every layer. */
+void model_layer_derive(struct model_layer *l);
+
 /* Costs of the kinds in model_layer_rnn.c, for model_layer_cost() (n
  * samples, a and wb bytes per activation and weight value; *c zeroed). */
 int model_rnn_gates(enum model_layer_kind k);   /* 4, 3, 1; 0: no RNN */

@@ -679,6 +679,7 @@ int model_builder_finish(struct model_builder *b, struct model **out,
 			 struct dlsim_err *err)
 {
 	struct model *m = b->m;
+	int i;
 
 	*out = NULL;
 	if (m && b->err.code == DLSIM_OK && m->n_layers < 2)
@@ -692,6 +693,8 @@ int model_builder_finish(struct model_builder *b, struct model **out,
 		return dlsim_err_set(err, b->err.code, "%s", b->err.msg);
 	}
 	count_consumers(m);
+	for (i = 0; i < m->n_layers; i++)
+		model_layer_derive(&m->layers[i]);
 	*out = m;
 	b->m = NULL;
 	return DLSIM_OK;

@@ -6,6 +6,7 @@
  * These are the pieces every message and count in the library rests on,
  * so each is pinned to exact values worked out by hand.
  */
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -265,6 +266,15 @@ START_TEST(ceil_log2_small_values)
 	ck_assert(core_ceil_log2(0.5) == 0.0);
 	ck_assert(core_ceil_log2(0.0) == 0.0);
 	ck_assert(core_ceil_log2(-8.0) == 0.0);
+	/* not finite: 0 (header) */
+	ck_assert(core_ceil_log2(INFINITY) == 0.0);
+	ck_assert(core_ceil_log2(NAN) == 0.0);
+	/* the fraction decides: 2^1023 (the largest power), 3 x 2^1022 */
+	ck_assert(core_ceil_log2(ldexp(1.0, 1023)) == 1023.0);
+	ck_assert(core_ceil_log2(ldexp(1.5, 1023)) == 1024.0);
+	ck_assert(core_ceil_log2(DBL_MAX) == 1024.0);
+	/* just above 1: 1 + 2^-52 needs one doubling */
+	ck_assert(core_ceil_log2(1.0 + DBL_EPSILON) == 1.0);
 }
 END_TEST
 

@@ -155,6 +155,71 @@ START_TEST(kernel_class_sets_nonsquare_windows_apart)
 }
 END_TEST
 
+/*
+ * model_builder_finish fixes each layer's shape-only cost facts once
+ * (model_layer_derive), and the passes read them.  By hand, on a 3 x 9 x
+ * 9 input:
+ * - stem: 7x7/2, pad 3, 3 -> 8 channels: out 8 x 5 x 5 = 200 values, 3 x
+ *   49 = 147 multiply-adds each: 29,400; depth ceil log2 7 twice = 6;
+ *   class conv (strided, square); 16-bit channel padding 8/3;
+ * - a 3x3/1 on its 8 channels: 200 x 72 = 14,400, depth 4, the Winograd
+ *   class, no padding (8 is whole);
+ * - the same grouped by 4 (2 channels a group, below 8): vector work, no
+ *   padding, 200 x 18 = 3,600;
+ * - fc of the 200 values into 10: 2,000, a GEMM, depth 0;
+ * - BatchNorm: none of these (vector, 0 multiply-adds).
+ * A 16-bit pass takes the padding, a 4-byte one none; the stem's forward
+ * work is its multiply-adds and its depth the reduction over 3 channels
+ * (ceil log2 3 = 2) and the window's 6.
+ */
+START_TEST(kernel_facts_fixed_when_the_model_is_finished)
+{
+	struct model_builder b;
+	struct model_conv_spec s;
+	struct model_pass_cost c;
+	struct model *m;
+	int stem, c3, g3, fc, bn;
+
+	start(&b, 3, 9, 9);
+	model_conv_spec_init(&s, 8, 7, 2, 3);
+	stem = model_add_conv(&b, MODEL_IN, "stem", &s);
+	model_conv_spec_init(&s, 8, 3, 1, 1);
+	c3 = model_add_conv(&b, stem, "c3", &s);
+	s.groups = 4;
+	g3 = model_add_conv(&b, stem, "g3", &s);
+	fc = model_add_fc(&b, g3, "fc", 10, 1);
+	bn = model_add_batchnorm(&b, c3, "bn");
+	m = finish(&b);
+	assert_shape(m->layers[stem].out, 8, 5, 5);
+	ck_assert_double_eq(m->layers[stem].macs, 29400.0);
+	ck_assert_double_eq(m->layers[stem].window_depth, 6.0);
+	ck_assert_int_eq(m->layers[stem].matrix_kernel, MODEL_KERNEL_CONV);
+	ck_assert_double_eq_tol(m->layers[stem].channel_pad16, 8.0 / 3.0,
+				1e-15);
+	ck_assert_double_eq(m->layers[c3].macs, 14400.0);
+	ck_assert_double_eq(m->layers[c3].window_depth, 4.0);
+	ck_assert_int_eq(m->layers[c3].matrix_kernel, MODEL_KERNEL_CONV3X3);
+	ck_assert_double_eq(m->layers[c3].channel_pad16, 0.0);
+	ck_assert_double_eq(m->layers[g3].macs, 3600.0);
+	ck_assert_int_eq(m->layers[g3].matrix_kernel, MODEL_KERNEL_VECTOR);
+	ck_assert_double_eq(m->layers[g3].channel_pad16, 0.0);
+	ck_assert_double_eq(m->layers[fc].macs, 2000.0);
+	ck_assert_double_eq(m->layers[fc].window_depth, 0.0);
+	ck_assert_int_eq(m->layers[fc].matrix_kernel, MODEL_KERNEL_GEMM);
+	ck_assert_double_eq(m->layers[bn].macs, 0.0);
+	ck_assert_int_eq(m->layers[bn].matrix_kernel, MODEL_KERNEL_VECTOR);
+	model_layer_cost(&m->layers[stem], MODEL_PASS_FWD, N, 2, 2, &c);
+	ck_assert_double_eq_tol(c.channel_pad, 8.0 / 3.0, 1e-15);
+	ck_assert_int_eq(c.kernel, MODEL_KERNEL_CONV);
+	/* work is the multiply-adds; depth ceil log2 3 + the window's 6 */
+	ck_assert_double_eq(c.work, N * 29400.0);
+	ck_assert_double_eq(c.depth, 8.0);
+	model_layer_cost(&m->layers[stem], MODEL_PASS_FWD, N, A, WB, &c);
+	ck_assert_double_eq(c.channel_pad, 0.0);
+	model_free(m);
+}
+END_TEST
+
 Suite *suite_model_kernel(void)
 {
 	Suite *s = suite_create("model_kernel");
@@ -162,6 +227,7 @@ Suite *suite_model_kernel(void)
 
 	tcase_add_test(tc, kernel_class_sets_winograd_convs_apart);
 	tcase_add_test(tc, kernel_class_sets_nonsquare_windows_apart);
+	tcase_add_test(tc, kernel_facts_fixed_when_the_model_is_finished);
 	suite_add_tcase(s, tc);
 	return s;
 }
