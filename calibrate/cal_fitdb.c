@@ -154,34 +154,11 @@ static int skip_add(struct cal_fit_report *r, const char *what,
 	return 0;
 }
 
-/* What a class adds to the kind's benchmark: "conv3x3", "conv1x1",
- * "conv1x1s", "conv_nonsquare", "conv_unaligned" or plain "conv" (class
- * "other", and GEMMs on 16-byte rows, which have none);
- * "gemm_unaligned" for the other GEMMs; a recurrent
- * cell "rnn_lstm", "rnn_gru" or "rnn_tanh" (a vanilla RNN, cuDNN's
- * CUDNN_RNN_TANH). */
-static const char *class_suffix(const char *cls)
-{
-	static const struct {
-		const char *cls, *suffix;
-	} map[] = {
-		{ "3x3s1", "3x3" }, { "1x1s1", "1x1" },
-		{ "1x1strided", "1x1s" },
-		{ "lstm", "_lstm" }, { "gru", "_gru" }, { "vanilla", "_tanh" },
-		{ "unaligned", "_unaligned" }, { "nonsquare", "_nonsquare" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (strcmp(cls, map[i].cls) == 0)
-			return map[i].suffix;
-	return "";
-}
-
 /* The kind, dtype and device of a fit from its group's parameters. */
 static int make_kind(struct cal_fitted *f, char *dtype, char *device,
 		     size_t n)
 {
+	const char *name;
 	char v[64];
 	int w;
 
@@ -191,11 +168,14 @@ static int make_kind(struct cal_fitted *f, char *dtype, char *device,
 		w = snprintf(f->kind, sizeof(f->kind), "alphabeta:%s:%s",
 			     f->benchmark, cal_param_get(f->group, "ranks", v,
 						     sizeof(v))[0] ? v : "0");
-	else if (f->model == CAL_MODEL_ROOFLINE)
-		w = snprintf(f->kind, sizeof(f->kind), "%s%s:%s",
-			     f->benchmark, class_suffix(cal_param_get(
-				     f->group, "class", v, sizeof(v))),
+	else if (f->model == CAL_MODEL_ROOFLINE &&
+		 (name = model_kernel_fit_kind(cal_class_kernel(
+			 f->benchmark, cal_param_get(f->group, "class", v,
+						     sizeof(v))))))
+		w = snprintf(f->kind, sizeof(f->kind), "%s:%s", name,
 			     dtype[0] ? dtype : "unknown");
+	else if (f->model == CAL_MODEL_ROOFLINE)
+		return 1;
 	else
 		w = snprintf(f->kind, sizeof(f->kind), "stream:%s",
 			     cal_param_get(f->group, "kernel", v,

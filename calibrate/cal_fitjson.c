@@ -251,17 +251,18 @@ static int read_roofline(const struct cal_json_doc *p,
 	}
 }
 
-/* A kind cal_fit_from_row reads (its prefix). */
+/* A kind cal_fit_from_row reads (its prefix): a kernel class's roofline
+ * (model_kernel_of_fit_kind) or one of the other models' kinds. */
 static int known_kind(const char *kind)
 {
 	static const char *const prefix[] = {
-		"alphabeta:", "gemm:", "conv:", "conv3x3:", "conv1x1:",
-		"conv1x1s:", "rnn:", "rnn_lstm:", "rnn_gru:", "rnn_tanh:",
-		"gemm_unaligned:", "conv_nonsquare:", "conv_unaligned:",
-		"bwcurve:", "stream:"
+		"alphabeta:", "bwcurve:", "stream:"
 	};
+	enum model_kernel k;
 	size_t i;
 
+	if (model_kernel_of_fit_kind(kind, &k))
+		return 1;
 	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
 		if (strncmp(kind, prefix[i], strlen(prefix[i])) == 0)
 			return 1;
@@ -364,6 +365,7 @@ int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 	struct cal_json_doc p = { 0 }, c = { 0 };
 	char *pt = NULL, *ct = NULL;
 	const struct cal_json *v, *cov;
+	enum model_kernel kernel;
 	int ok = -1, i;
 
 	if (!known_kind(row->kind))
@@ -404,19 +406,9 @@ int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 			l->cov_bb = jnum_at(&c, jat(&c, cov, i), 1, 1);
 		}
 		f->n_segments = i;
-	} else if (strncmp(f->kind, "gemm:", 5) == 0 ||
-		   strncmp(f->kind, "gemm_unaligned:", 15) == 0 ||
-		   strncmp(f->kind, "conv:", 5) == 0 ||
-		   strncmp(f->kind, "conv3x3:", 8) == 0 ||
-		   strncmp(f->kind, "conv1x1:", 8) == 0 ||
-		   strncmp(f->kind, "conv1x1s:", 9) == 0 ||
-		   strncmp(f->kind, "conv_nonsquare:", 15) == 0 ||
-		   strncmp(f->kind, "conv_unaligned:", 15) == 0 ||
-		   strncmp(f->kind, "rnn", 3) == 0) {
-		/* "rnn" here is rnn: and the cells' rnn_lstm: and so on,
-		 * known_kind having let no other through */
+	} else if (model_kernel_of_fit_kind(f->kind, &kernel)) {
 		f->model = CAL_MODEL_ROOFLINE;
-		if (read_roofline(&p, &c, cov, strncmp(f->kind, "rnn", 3) == 0,
+		if (read_roofline(&p, &c, cov, model_kernel_is_recurrent(kernel),
 				  &f->roof))
 			goto cleanup;
 		f->roof.n = (int)f->n_samples;

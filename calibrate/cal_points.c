@@ -231,21 +231,57 @@ static int tensor_gemm(const char *params)
 	return strcmp(buf, "fp32") != 0 && strcmp(buf, "fp64") != 0;
 }
 
-/* The class a conv's samples are grouped by (the file's head). */
+/*
+ * The classes samples are grouped by (the file's head), as a group's
+ * "class" parameter spells them, and the kernel class each group's fit
+ * is of (its kind: model_kernel_fit_kind).  A benchmark's first row is
+ * its plain class.  A recurrent sample's class is its cell.
+ */
+static const struct {
+	const char *benchmark, *cls;
+	enum model_kernel k;
+} classes[] = {
+	{ "gemm", "", MODEL_KERNEL_GEMM },
+	{ "gemm", "unaligned", MODEL_KERNEL_GEMM_UNALIGNED },
+	{ "conv", "other", MODEL_KERNEL_CONV },
+	{ "conv", "3x3s1", MODEL_KERNEL_CONV3X3 },
+	{ "conv", "1x1s1", MODEL_KERNEL_CONV1X1 },
+	{ "conv", "1x1strided", MODEL_KERNEL_CONV1X1_STRIDED },
+	{ "conv", "nonsquare", MODEL_KERNEL_CONV_NONSQUARE },
+	{ "conv", "unaligned", MODEL_KERNEL_CONV_UNALIGNED },
+	{ "rnn", "", MODEL_KERNEL_RECURRENT },
+	{ "rnn", "lstm", MODEL_KERNEL_LSTM },
+	{ "rnn", "gru", MODEL_KERNEL_GRU },
+	{ "rnn", "vanilla", MODEL_KERNEL_RNN_TANH },
+};
+
+#define N_CLASSES ((int)(sizeof(classes) / sizeof(classes[0])))
+
+/* The class a conv of kernel class k is grouped by. */
 static const char *conv_class_name(enum model_kernel k)
 {
-	switch (k) {
-	case MODEL_KERNEL_CONV1X1:
-		return "1x1s1";
-	case MODEL_KERNEL_CONV1X1_STRIDED:
-		return "1x1strided";
-	case MODEL_KERNEL_CONV3X3:
-		return "3x3s1";
-	case MODEL_KERNEL_CONV_NONSQUARE:
-		return "nonsquare";
-	default:
-		return "other";
+	int i;
+
+	for (i = 0; i < N_CLASSES; i++)
+		if (classes[i].k == k && strcmp(classes[i].benchmark,
+						"conv") == 0)
+			return classes[i].cls;
+	return "other";
+}
+
+enum model_kernel cal_class_kernel(const char *benchmark, const char *cls)
+{
+	int i, plain = -1;
+
+	for (i = 0; i < N_CLASSES; i++) {
+		if (strcmp(classes[i].benchmark, benchmark) != 0)
+			continue;
+		if (plain < 0)
+			plain = i;
+		if (strcmp(classes[i].cls, cls) == 0)
+			return classes[i].k;
 	}
+	return plain < 0 ? MODEL_KERNEL_VECTOR : classes[plain].k;
 }
 
 /*

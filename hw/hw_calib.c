@@ -49,38 +49,16 @@ static void provenance(struct hw_calib_fit *p, const struct db_fit *f)
 	p->created_s = f->created_s;
 }
 
-/* "gemm:fp32" -> GEMM, fp32; -1 for another kind or precision. */
+/* "gemm:fp32" -> GEMM, fp32; -1 for another kind or precision (the
+ * classes' fit names: model_kernel_of_fit_kind). */
 static int kernel_of(const char *kind, enum model_kernel *k,
 		     enum dlsim_precision *p)
 {
-	static const struct {
-		const char *prefix;
-		enum model_kernel k;
-	} map[] = {
-		{ "gemm:", MODEL_KERNEL_GEMM },
-		{ "conv:", MODEL_KERNEL_CONV },
-		{ "conv3x3:", MODEL_KERNEL_CONV3X3 },
-		{ "conv1x1:", MODEL_KERNEL_CONV1X1 },
-		{ "conv1x1s:", MODEL_KERNEL_CONV1X1_STRIDED },
-		{ "rnn:", MODEL_KERNEL_RECURRENT },
-		{ "rnn_lstm:", MODEL_KERNEL_LSTM },
-		{ "rnn_gru:", MODEL_KERNEL_GRU },
-		{ "rnn_tanh:", MODEL_KERNEL_RNN_TANH },
-		{ "gemm_unaligned:", MODEL_KERNEL_GEMM_UNALIGNED },
-		{ "conv_nonsquare:", MODEL_KERNEL_CONV_NONSQUARE },
-		{ "conv_unaligned:", MODEL_KERNEL_CONV_UNALIGNED },
-	};
-	size_t i, n;
+	size_t n = model_kernel_of_fit_kind(kind, k);
 
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		n = strlen(map[i].prefix);
-		if (strncmp(kind, map[i].prefix, n) == 0) {
-			*k = map[i].k;
-			return dlsim_precision_parse(kind + n, p, NULL) ? -1 :
-			       0;
-		}
-	}
-	return -1;
+	if (!n)
+		return -1;
+	return dlsim_precision_parse(kind + n + 1, p, NULL) ? -1 : 0;
 }
 
 /* Count row as damaged in c: read, but not usable. */

@@ -456,6 +456,21 @@ double model_conv_channel_pad(double c_in, int elem_bytes);
  */
 int model_conv_grouped_vector(double c_in_per_group, int64_t groups);
 
+/*
+ * The calibration's name of class k's fit ("gemm", "conv3x3", "rnn_lstm",
+ * "conv_unaligned", ...: the text a fit kind such as "conv3x3:fp16"
+ * begins with); NULL for a class that has no fit of its own (vector work,
+ * MODEL_KERNEL_ATTENTION_F32).  models/model_kernel.c holds the one list.
+ */
+const char *model_kernel_fit_kind(enum model_kernel k);
+
+/*
+ * The class of a fit kind "NAME:REST" whose NAME is a class's fit name
+ * into *k, returning NAME's length (REST starts one past it); 0, *k
+ * untouched, when kind has no ':' or NAME is no class's.
+ */
+size_t model_kernel_of_fit_kind(const char *kind, enum model_kernel *k);
+
 /* 1 for the recurrent classes (a pooled or a cell's chain). */
 static inline int model_kernel_is_recurrent(enum model_kernel k)
 {

@@ -131,6 +131,7 @@
  * kernels wherever the device's fit is DeepBench's.
  */
 #include <math.h>
+#include <string.h>
 
 #include "model.h"
 #include "core/banned.h"
@@ -169,8 +170,9 @@ int model_conv_grouped_vector(double c_in_per_group, int64_t groups)
 	return groups > 1 && c_in_per_group < 8.0;
 }
 
-/* Every conv pass asks (model_layer_cost is the prediction's hot path),
- * so a whole count is tested in integers, fmod only for what is not. */
+/* Asked of every convolution a model builds (model_layer_derive) and of
+ * every conv sample a calibration reads, so a whole count is tested in
+ * integers, fmod only for what is not. */
 double model_conv_channel_pad(double c_in, int elem_bytes)
 {
 	int64_t c;
@@ -181,4 +183,59 @@ double model_conv_channel_pad(double c_in, int elem_bytes)
 	if ((double)c == c_in)
 		return c % 8 ? (double)((c + 7) / 8 * 8) / c_in : 0.0;
 	return fmod(c_in, 8.0) == 0.0 ? 0.0 : 8.0 * ceil(c_in / 8.0) / c_in;
+}
+
+/*
+ * The calibration's name of each class's fit: the text before the ':' of
+ * a kind such as "conv3x3:fp16".  The fits are named by it
+ * (calibrate/cal_fitdb.c), read back by it (calibrate/cal_fitjson.c) and
+ * found by it for a pass (hw/hw_calib.c), so this list is the one a new
+ * class joins.  Vector work and the fused fp32 attention have no fit of
+ * their own.
+ */
+static const struct {
+	enum model_kernel k;
+	const char *kind;
+} fit_kinds[] = {
+	{ MODEL_KERNEL_GEMM, "gemm" },
+	{ MODEL_KERNEL_CONV, "conv" },
+	{ MODEL_KERNEL_CONV3X3, "conv3x3" },
+	{ MODEL_KERNEL_CONV1X1, "conv1x1" },
+	{ MODEL_KERNEL_CONV1X1_STRIDED, "conv1x1s" },
+	{ MODEL_KERNEL_RECURRENT, "rnn" },
+	{ MODEL_KERNEL_LSTM, "rnn_lstm" },
+	{ MODEL_KERNEL_GRU, "rnn_gru" },
+	{ MODEL_KERNEL_RNN_TANH, "rnn_tanh" },
+	{ MODEL_KERNEL_GEMM_UNALIGNED, "gemm_unaligned" },
+	{ MODEL_KERNEL_CONV_NONSQUARE, "conv_nonsquare" },
+	{ MODEL_KERNEL_CONV_UNALIGNED, "conv_unaligned" },
+};
+
+#define N_FIT_KINDS (sizeof(fit_kinds) / sizeof(fit_kinds[0]))
+
+const char *model_kernel_fit_kind(enum model_kernel k)
+{
+	size_t i;
+
+	for (i = 0; i < N_FIT_KINDS; i++)
+		if (fit_kinds[i].k == k)
+			return fit_kinds[i].kind;
+	return NULL;
+}
+
+size_t model_kernel_of_fit_kind(const char *kind, enum model_kernel *k)
+{
+	const char *colon = strchr(kind, ':');
+	size_t i, n;
+
+	if (!colon)
+		return 0;
+	n = (size_t)(colon - kind);
+	for (i = 0; i < N_FIT_KINDS; i++)
+		if (strlen(fit_kinds[i].kind) == n &&
+		    strncmp(kind, fit_kinds[i].kind, n) == 0) {
+			*k = fit_kinds[i].k;
+			return n;
+		}
+	return 0;
 }

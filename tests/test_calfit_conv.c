@@ -18,6 +18,7 @@
 #include "cli_util.h"
 #include "hwcalib_util.h"
 #include "dlsim.h"
+#include "calibrate/cal.h"
 
 /* ---------------------------------------------------------------- */
 /* The classes                                                       */
@@ -370,6 +371,43 @@ START_TEST(cal_cli_fit_prints_conv_classes)
 }
 END_TEST
 
+/*
+ * The fit a roofline group makes, by its benchmark and class parameter
+ * (cal_points.c's list): each class its own, a class the list does not
+ * have the benchmark's plain one (GEMM, convolution, the pooled
+ * recurrent fit), a benchmark no roofline has no class's.
+ */
+START_TEST(cal_class_kernel_names_each_group)
+{
+	ck_assert_int_eq(cal_class_kernel("gemm", ""), MODEL_KERNEL_GEMM);
+	ck_assert_int_eq(cal_class_kernel("gemm", "unaligned"),
+			 MODEL_KERNEL_GEMM_UNALIGNED);
+	ck_assert_int_eq(cal_class_kernel("conv", "other"), MODEL_KERNEL_CONV);
+	ck_assert_int_eq(cal_class_kernel("conv", "3x3s1"),
+			 MODEL_KERNEL_CONV3X3);
+	ck_assert_int_eq(cal_class_kernel("conv", "1x1s1"),
+			 MODEL_KERNEL_CONV1X1);
+	ck_assert_int_eq(cal_class_kernel("conv", "1x1strided"),
+			 MODEL_KERNEL_CONV1X1_STRIDED);
+	ck_assert_int_eq(cal_class_kernel("conv", "nonsquare"),
+			 MODEL_KERNEL_CONV_NONSQUARE);
+	ck_assert_int_eq(cal_class_kernel("conv", "unaligned"),
+			 MODEL_KERNEL_CONV_UNALIGNED);
+	ck_assert_int_eq(cal_class_kernel("rnn", "lstm"), MODEL_KERNEL_LSTM);
+	ck_assert_int_eq(cal_class_kernel("rnn", "gru"), MODEL_KERNEL_GRU);
+	ck_assert_int_eq(cal_class_kernel("rnn", "vanilla"),
+			 MODEL_KERNEL_RNN_TANH);
+	/* not listed: the plain class */
+	ck_assert_int_eq(cal_class_kernel("conv", ""), MODEL_KERNEL_CONV);
+	ck_assert_int_eq(cal_class_kernel("conv", "5x5s1"), MODEL_KERNEL_CONV);
+	ck_assert_int_eq(cal_class_kernel("rnn", ""), MODEL_KERNEL_RECURRENT);
+	ck_assert_int_eq(cal_class_kernel("gemm", "3x3s1"), MODEL_KERNEL_GEMM);
+	ck_assert_int_eq(cal_class_kernel("stream", ""), MODEL_KERNEL_VECTOR);
+	ck_assert_int_eq(cal_class_kernel("allreduce", ""),
+			 MODEL_KERNEL_VECTOR);
+}
+END_TEST
+
 Suite *suite_calfit_conv(void)
 {
 	Suite *s = suite_create("calfit_conv");
@@ -380,6 +418,7 @@ Suite *suite_calfit_conv(void)
 	tcase_add_test(c, cal_fit_conv_fits_nonsquare_windows_apart);
 	tcase_add_test(c, cal_fit_conv_scales_one_nonsquare_shape);
 	tcase_add_test(c, cal_cli_fit_prints_conv_classes);
+	tcase_add_test(c, cal_class_kernel_names_each_group);
 	suite_add_tcase(s, c);
 	return s;
 }

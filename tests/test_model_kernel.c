@@ -5,6 +5,7 @@
  * from test_model_layer.c, whose counts these tests share the
  * conventions of: batch N = 2, 4-byte activations and weights.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "tests.h"
@@ -220,6 +221,59 @@ START_TEST(kernel_facts_fixed_when_the_model_is_finished)
 }
 END_TEST
 
+/*
+ * A class's fit name and its parse (model_kernel.c's one list): the names
+ * dlsim has stored since the classes came in (calibrate/cal_fitdb.c's
+ * kinds, the seeded database's), each read back to its class with the
+ * length of the name before the ':'; a class without a fit of its own
+ * has none; a kind without ':' or with a name no class has is none.
+ */
+START_TEST(kernel_fit_kinds_round_trip)
+{
+	static const struct {
+		enum model_kernel k;
+		const char *name;
+	} want[] = {
+		{ MODEL_KERNEL_GEMM, "gemm" },
+		{ MODEL_KERNEL_CONV, "conv" },
+		{ MODEL_KERNEL_CONV3X3, "conv3x3" },
+		{ MODEL_KERNEL_CONV1X1, "conv1x1" },
+		{ MODEL_KERNEL_CONV1X1_STRIDED, "conv1x1s" },
+		{ MODEL_KERNEL_RECURRENT, "rnn" },
+		{ MODEL_KERNEL_LSTM, "rnn_lstm" },
+		{ MODEL_KERNEL_GRU, "rnn_gru" },
+		{ MODEL_KERNEL_RNN_TANH, "rnn_tanh" },
+		{ MODEL_KERNEL_GEMM_UNALIGNED, "gemm_unaligned" },
+		{ MODEL_KERNEL_CONV_NONSQUARE, "conv_nonsquare" },
+		{ MODEL_KERNEL_CONV_UNALIGNED, "conv_unaligned" },
+	};
+	enum model_kernel k = MODEL_KERNEL_COUNT;
+	char kind[64];
+	size_t i;
+
+	/* every class but vector work and the fp32 attention */
+	ck_assert_int_eq(sizeof(want) / sizeof(want[0]),
+			 MODEL_KERNEL_COUNT - 2);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		ck_assert_str_eq(model_kernel_fit_kind(want[i].k),
+				 want[i].name);
+		snprintf(kind, sizeof(kind), "%s:fp16", want[i].name);
+		ck_assert_uint_eq(model_kernel_of_fit_kind(kind, &k),
+				  strlen(want[i].name));
+		ck_assert_int_eq(k, want[i].k);
+	}
+	ck_assert_ptr_null(model_kernel_fit_kind(MODEL_KERNEL_VECTOR));
+	ck_assert_ptr_null(model_kernel_fit_kind(MODEL_KERNEL_ATTENTION_F32));
+	k = MODEL_KERNEL_COUNT;
+	ck_assert_uint_eq(model_kernel_of_fit_kind("conv3x3", &k), 0);
+	ck_assert_uint_eq(model_kernel_of_fit_kind("conv3:fp16", &k), 0);
+	ck_assert_uint_eq(model_kernel_of_fit_kind("conv3x3s:fp16", &k), 0);
+	ck_assert_uint_eq(model_kernel_of_fit_kind("stream:triad", &k), 0);
+	ck_assert_uint_eq(model_kernel_of_fit_kind(":fp16", &k), 0);
+	ck_assert_int_eq(k, MODEL_KERNEL_COUNT);
+}
+END_TEST
+
 Suite *suite_model_kernel(void)
 {
 	Suite *s = suite_create("model_kernel");
@@ -228,6 +282,7 @@ Suite *suite_model_kernel(void)
 	tcase_add_test(tc, kernel_class_sets_winograd_convs_apart);
 	tcase_add_test(tc, kernel_class_sets_nonsquare_windows_apart);
 	tcase_add_test(tc, kernel_facts_fixed_when_the_model_is_finished);
+	tcase_add_test(tc, kernel_fit_kinds_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
 }
