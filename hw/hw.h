@@ -192,15 +192,17 @@ struct hw_raw_file {
 };
 
 /*
- * Load text (`name` in messages) against the schema, then check that
- * every integer and number under a schema key is well formed, using doc
- * (the same text, parsed once by the caller).  On success *out is freed
- * with hw_schema_free(); on failure *out is NULL and err says
- * "name:line: what" (DLSIM_EPARSE, or DLSIM_ENOMEM if doc is NULL).
+ * Load text (`name` in messages) against the schema, then, with check,
+ * check that every integer and number under a schema key is well formed,
+ * using doc (the same text, parsed once by the caller); without check
+ * (the compiled-in catalog: hw_catalog.c says why) doc is not read.  On
+ * success *out is freed with hw_schema_free(); on failure *out is NULL
+ * and err says "name:line: what" (DLSIM_EPARSE, or DLSIM_ENOMEM if a
+ * check has no doc).
  */
 int hw_schema_load(const char *name, const char *text, size_t len,
-		   struct core_yaml_doc *doc, struct hw_raw_file **out,
-		   struct dlsim_err *err);
+		   struct core_yaml_doc *doc, int check,
+		   struct hw_raw_file **out, struct dlsim_err *err);
 
 void hw_schema_free(struct hw_raw_file *f);
 
@@ -212,8 +214,18 @@ void hw_schema_free(struct hw_raw_file *f);
  * document (for lines) and where the error goes. */
 struct hw_reader {
 	const char *name;
-	struct core_yaml_doc *doc;
+	struct core_yaml_doc *doc;       /* NULL: lines off text (below) */
 	struct dlsim_err *err;
+	const char *text;                /* the file, for hw_line_of */
+	size_t len;
+	/* where hw_line_of's last read of text stopped: the next item of
+	 * the same key resumes there, as conversion asks them in order */
+	struct hw_item_cursor {
+		char key[16];
+		size_t at, col;          /* the next line; items' column */
+		long seen;               /* items of key before at, less 1 */
+		int line;                /* lines before at */
+	} cursor;
 };
 
 /* What a number may be; hw_check.c words each one's message. */
@@ -297,19 +309,31 @@ struct hw_file_system {
 
 /*
  * Range-check every entry of f and convert it into *b (freed with
- * hw_batch_free()), and its system entry into *sys.  doc is f's text,
- * parsed, for the lines of entries and errors.  On failure *b is empty
- * and err says "name:line: what" (DLSIM_EPARSE or DLSIM_ENOMEM).
+ * hw_batch_free()), and its system entry into *sys.  doc is f's text
+ * (text, len), parsed, for the lines of entries and errors; without it
+ * (the compiled-in files: hw_catalog.c) an entry's line is read off the
+ * text (hw_line_of) and an error's may be 0.  On failure *b is empty and
+ * err says "name:line: what" (DLSIM_EPARSE or DLSIM_ENOMEM).
  */
 int hw_convert(const struct hw_raw_file *f, const char *name,
-	       struct core_yaml_doc *doc, struct hw_batch *b,
-	       struct hw_file_system *sys, struct dlsim_err *err);
+	       struct core_yaml_doc *doc, const char *text, size_t len,
+	       struct hw_batch *b, struct hw_file_system *sys,
+	       struct dlsim_err *err);
 
 void hw_batch_free(struct hw_batch *b);
 
 /* ---------------------------------------------------------------- */
 /* Reading files (hw_catalog.c)                                      */
 /* ---------------------------------------------------------------- */
+
+/*
+ * hw_catalog_load with the compiled-in files read as a user's file is,
+ * every number read again and an error's line found (hw_catalog_load
+ * skips both for them: hw_catalog.c says why).  For the tests, which so
+ * check what hw_catalog_load trusts.
+ */
+int hw_catalog_load_checked(const char *dir_path, struct hw_catalog **out,
+			    struct dlsim_err *err);
 
 /* One compiled-in catalog file (build/gen/hw_builtin.c). */
 struct hw_builtin_file {

@@ -678,10 +678,18 @@ static int convert_all(struct hw_reader *r, const struct hw_raw_file *f,
 }
 
 int hw_convert(const struct hw_raw_file *f, const char *name,
-	       struct core_yaml_doc *doc, struct hw_batch *b,
-	       struct hw_file_system *sys, struct dlsim_err *err)
+	       struct core_yaml_doc *doc, const char *text, size_t len,
+	       struct hw_batch *b, struct hw_file_system *sys,
+	       struct dlsim_err *err)
 {
-	struct hw_reader r = { name, doc, err };
+	struct hw_reader r;
+
+	memset(&r, 0, sizeof(r));
+	r.name = name;
+	r.doc = doc;
+	r.err = err;
+	r.text = text;
+	r.len = len;
 	int rc;
 
 	memset(sys, 0, sizeof(*sys));

@@ -3,7 +3,8 @@
  * directories (what they add, and clashes refused), --hw files (their
  * entries and system: entry, content errors, and that a failed one adds
  * nothing), entries that stay where they are as the catalog grows, and
- * capacity against bandwidth tiers.
+ * capacity against bandwidth tiers; and the compiled-in files, which
+ * hw_catalog_load trusts, read the checked way.
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "tests.h"
 #include "dlsim.h"
 #include "hw_util.h"
+#include "hw/hw.h"
 
 #define DIR HW_TEST_DIR
 
@@ -263,6 +265,67 @@ START_TEST(catalog_dlsim_path_adds_and_refuses_clashes)
 }
 END_TEST
 
+/*
+ * hw_catalog_load trusts the compiled-in files: it reads them without
+ * reading every number again and without a document for error lines
+ * (hw_catalog.c).  So here they are read the checked way, as a user's
+ * file is: every one passes, and the two loads give the same catalog,
+ * entry for entry (devices whole: a device holds no pointer), each
+ * entry's line too, which hw_catalog_load reads off the text.
+ */
+START_TEST(builtin_catalog_passes_the_checked_read)
+{
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *fast = NULL, *checked = NULL;
+	int i;
+
+	ck_assert_msg(hw_catalog_load_checked(NULL, &checked, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(hw_catalog_load(NULL, &fast, &err), DLSIM_OK);
+	ck_assert_int_ge(fast->devices.n, 60);   /* 63 in 2026-11 */
+	ck_assert_int_eq(fast->devices.n, checked->devices.n);
+	ck_assert_int_eq(fast->links.n, checked->links.n);
+	ck_assert_int_eq(fast->nodes.n, checked->nodes.n);
+	ck_assert_int_eq(fast->networks.n, checked->networks.n);
+	for (i = 0; i < fast->devices.n; i++)
+		ck_assert_msg(memcmp(fast->devices.v[i], checked->devices.v[i],
+				     sizeof(struct hw_device)) == 0,
+			      "device %d (%s) differs", i,
+			      ((struct hw_device *)fast->devices.v[i])->name);
+	for (i = 0; i < fast->links.n; i++) {
+		const struct hw_link *a = fast->links.v[i];
+		const struct hw_link *b = checked->links.v[i];
+
+		ck_assert_str_eq(a->name, b->name);
+		ck_assert_str_eq(a->file, b->file);
+		ck_assert_int_eq(a->line, b->line);
+		ck_assert_int_gt(a->line, 0);
+	}
+	for (i = 0; i < fast->nodes.n; i++) {
+		const struct hw_node *a = fast->nodes.v[i];
+		const struct hw_node *b = checked->nodes.v[i];
+
+		ck_assert_str_eq(a->name, b->name);
+		ck_assert_str_eq(a->file, b->file);
+		ck_assert_int_eq(a->line, b->line);
+		ck_assert_int_gt(a->line, 0);
+	}
+	for (i = 0; i < fast->networks.n; i++) {
+		const struct hw_network *a = fast->networks.v[i];
+		const struct hw_network *b = checked->networks.v[i];
+
+		ck_assert_str_eq(a->name, b->name);
+		ck_assert_int_eq(a->line, b->line);
+		ck_assert_int_gt(a->line, 0);
+	}
+	for (i = 0; i < fast->devices.n; i++)
+		ck_assert_int_gt(((struct hw_device *)
+				  fast->devices.v[i])->line, 0);
+	hw_catalog_free(fast);
+	hw_catalog_free(checked);
+}
+END_TEST
+
 Suite *suite_catalog_files(void)
 {
 	Suite *s = suite_create("catalog_files");
@@ -274,6 +337,7 @@ Suite *suite_catalog_files(void)
 	tcase_add_test(c, entries_never_move_when_the_catalog_grows);
 	tcase_add_test(c, capacity_is_the_largest_tier_bandwidth_tier_0);
 	tcase_add_test(c, catalog_dlsim_path_adds_and_refuses_clashes);
+	tcase_add_test(c, builtin_catalog_passes_the_checked_read);
 	suite_add_tcase(s, c);
 	return s;
 }
