@@ -154,7 +154,9 @@ static int skip_add(struct cal_fit_report *r, const char *what,
 	return 0;
 }
 
-/* The kind, dtype and device of a fit from its group's parameters. */
+/* The kind, dtype and device of a fit from its group's parameters: 0; 1
+ * when the kind does not fit its 31 characters, 2 for a roofline group
+ * whose class has no fit name (cal_class_kernel, model_kernel_fit_kind). */
 static int make_kind(struct cal_fitted *f, char *dtype, char *device,
 		     size_t n)
 {
@@ -175,7 +177,7 @@ static int make_kind(struct cal_fitted *f, char *dtype, char *device,
 		w = snprintf(f->kind, sizeof(f->kind), "%s:%s", name,
 			     dtype[0] ? dtype : "unknown");
 	else if (f->model == CAL_MODEL_ROOFLINE)
-		return 1;
+		return 2;
 	else
 		w = snprintf(f->kind, sizeof(f->kind), "stream:%s",
 			     cal_param_get(f->group, "kernel", v,
@@ -442,9 +444,10 @@ static int fit_group(struct db *db, const char *hw, struct cal_fit_report *r,
 			 f->n_points, f->n_points == 1 ? "" : "s",
 			 min_points[f->model]);
 		rc = 1;
-	} else if (make_kind(f, dtype, device, sizeof(dtype))) {
-		snprintf(why, sizeof(why), "its kind is longer than 31 "
-			 "characters");
+	} else if ((rc = make_kind(f, dtype, device, sizeof(dtype)))) {
+		snprintf(why, sizeof(why), "%s", rc == 2 ? "no kernel class "
+			 "has a fit of this benchmark and class" : "its kind "
+			 "is longer than 31 characters");
 		rc = 1;
 	} else if (f->model == CAL_MODEL_LINES) {
 		rc = cal_model_lines(f, why, sizeof(why));

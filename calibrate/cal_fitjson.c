@@ -408,8 +408,8 @@ int cal_fit_from_row(struct cal_fitted *f, const struct db_fit *row)
 		f->n_segments = i;
 	} else if (model_kernel_of_fit_kind(f->kind, &kernel)) {
 		f->model = CAL_MODEL_ROOFLINE;
-		if (read_roofline(&p, &c, cov, model_kernel_is_recurrent(kernel),
-				  &f->roof))
+		if (read_roofline(&p, &c, cov,
+				  model_kernel_is_recurrent(kernel), &f->roof))
 			goto cleanup;
 		f->roof.n = (int)f->n_samples;
 		f->roof.rms = f->residual_rms;

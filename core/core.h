@@ -53,7 +53,8 @@ int core_read_file(const char *path, char **text, size_t *len,
 		   struct dlsim_err *err);
 
 /* ceil(log2(x)) for finite x >= 1; 0 for x <= 1, infinity and NaN (as
- * glibc's frexp() gave infinity before). */
+ * the frexp() version did under glibc, whose exponent of an infinity is
+ * 0). */
 double core_ceil_log2(double x);
 
 #endif /* DLSIM_CORE_CORE_H */

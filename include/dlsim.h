@@ -414,7 +414,6 @@ struct model_layer {
 					    groups, 2); else 0 */
 };
 
-
 /*
  * The class of a dense convolution by its window (kh x kw) and strides:
  * MODEL_KERNEL_CONV1X1 (1x1, stride 1), MODEL_KERNEL_CONV1X1_STRIDED,
@@ -691,7 +690,10 @@ const char *model_pass_name(enum model_pass p);
  * The cost of pass p of layer l for a batch of `batch` samples whose
  * activations take act_bytes bytes per value and whose weights take
  * weight_bytes bytes per value.  The update pass is left to the simulator
- * (it depends on the optimizer) and comes back as zeros.
+ * (it depends on the optimizer) and comes back as zeros.  l is a layer of
+ * a finished model (model_resolve, model_zoo_build, model_load_yaml):
+ * the facts model_builder_finish derives (struct model_layer's macs,
+ * window_depth, matrix_kernel, channel_pad16) are read, not worked out.
  */
 void model_layer_cost(const struct model_layer *l, enum model_pass p,
 		      int64_t batch, int act_bytes, int weight_bytes,

@@ -27,7 +27,8 @@
  *
  * Fan-out: model_builder_finish() counts each layer's consumers, which
  * model_grad_accum_cost() (model_layer.c) turns into the gradient sums of
- * the backward pass.
+ * the backward pass.  It also fixes each layer's shape-only cost facts
+ * (model_layer_derive), which every pass of every prediction reads.
  */
 #include "model.h"
 

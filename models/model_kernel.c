@@ -190,8 +190,9 @@ double model_conv_channel_pad(double c_in, int elem_bytes)
  * a kind such as "conv3x3:fp16".  The fits are named by it
  * (calibrate/cal_fitdb.c), read back by it (calibrate/cal_fitjson.c) and
  * found by it for a pass (hw/hw_calib.c), so this list is the one a new
- * class joins.  Vector work and the fused fp32 attention have no fit of
- * their own.
+ * class joins; a class the calibration groups samples into joins its
+ * groups' list too (calibrate/cal_points.c, classes).  Vector work and
+ * the fused fp32 attention have no fit of their own.
  */
 static const struct {
 	enum model_kernel k;

@@ -402,6 +402,13 @@ START_TEST(cal_class_kernel_names_each_group)
 	ck_assert_int_eq(cal_class_kernel("conv", "5x5s1"), MODEL_KERNEL_CONV);
 	ck_assert_int_eq(cal_class_kernel("rnn", ""), MODEL_KERNEL_RECURRENT);
 	ck_assert_int_eq(cal_class_kernel("gemm", "3x3s1"), MODEL_KERNEL_GEMM);
+	/* a cell is spelled as DeepBench does: "tanh" is no cell's */
+	ck_assert_int_eq(cal_class_kernel("rnn", "tanh"),
+			 MODEL_KERNEL_RECURRENT);
+	/* another benchmark's class is this one's plain class */
+	ck_assert_int_eq(cal_class_kernel("conv", "lstm"), MODEL_KERNEL_CONV);
+	ck_assert_int_eq(cal_class_kernel("rnn", "unaligned"),
+			 MODEL_KERNEL_RECURRENT);
 	ck_assert_int_eq(cal_class_kernel("stream", ""), MODEL_KERNEL_VECTOR);
 	ck_assert_int_eq(cal_class_kernel("allreduce", ""),
 			 MODEL_KERNEL_VECTOR);
