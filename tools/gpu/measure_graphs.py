@@ -9,7 +9,10 @@ host's share of a step, on tiny inputs (where the device waits for it).
     python3 tools/gpu/measure_graphs.py OUTDIR [--budget-s SECONDS]
 
 Writes gemm_graph.csv (dlsim calibrate import gemm-csv), conv_graph.csv
-(conv-csv, per pass), launches.csv and log.txt in OUTDIR.
+(conv-csv, per pass; NCHW tensors), conv_graph_nhwc.csv (the same sweep
+on channels-last tensors, 16-bit and TF32: no importer takes a layout
+yet, so it is a measurement to keep, not a calibration), launches.csv and
+log.txt in OUTDIR.
 """
 import csv
 import os
@@ -100,11 +103,21 @@ def gemm(w, deadline):
     M.set_tf32(False)
 
 
-def conv(w, deadline):
+def conv(w, deadline, channels_last=False):
+    """The conv sweep; channels_last: the tensors (input, filter, output
+    and gradients) in NHWC, as torch.channels_last stores them and as
+    NVIDIA's MLPerf and channels-last PyTorch runs train.  The shipped
+    fits are of NCHW sweeps (DeepBench's, and this one's conv_graph.csv),
+    and the H100 profile of a channels-last ResNet-50 step (profile.txt)
+    spent about 16.5 ms in convolutions where those fits give 31.1: the
+    layouts need fits apart, and only the tensor-core types differ."""
     torch.backends.cudnn.benchmark = True
     cb = torch.ops.aten.convolution_backward
     kinds = [("fp16", torch.float16, False), ("tf32", torch.float32, True),
              ("fp32", torch.float32, False), ("bf16", torch.bfloat16, False)]
+    if channels_last:
+        kinds = [k for k in kinds if k[0] != "fp32"]
+    fmt = torch.channels_last if channels_last else torch.contiguous_format
     for name, dt, tf32 in kinds:
         M.set_tf32(tf32)
         done = 0
@@ -113,10 +126,12 @@ def conv(w, deadline):
                 M.log("conv graph: budget spent in", name)
                 break
             try:
-                x = torch.randn(n, c, h, wd, device="cuda", dtype=dt)
-                wt = torch.randn(k, c, r, s, device="cuda", dtype=dt)
+                x = torch.randn(n, c, h, wd, device="cuda", dtype=dt
+                                ).to(memory_format=fmt)
+                wt = torch.randn(k, c, r, s, device="cuda", dtype=dt
+                                 ).to(memory_format=fmt)
                 y = F.conv2d(x, wt, stride=(sh, sw), padding=(ph, pw))
-                gy = torch.randn_like(y)
+                gy = torch.randn_like(y).to(memory_format=fmt)
                 args = (gy, x, wt, None, [sh, sw], [ph, pw], [1, 1], False,
                         [0, 0], 1)
                 for pname, fn in (
@@ -196,6 +211,10 @@ def launches(w):
         torch.cuda.empty_cache()
 
 
+CONV_HEAD = ["n", "c", "h", "w", "k", "r", "s", "stride_h", "stride_w",
+             "pad_h", "pad_w", "pass", "dtype", "time_s"]
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -208,10 +227,10 @@ def main():
              lambda w: launches(w)),
             ("gemm_graph.csv", ["m", "n", "k", "dtype", "time_s"],
              lambda w: gemm(w, 0.25 * BUDGET)),
-            ("conv_graph.csv", ["n", "c", "h", "w", "k", "r", "s",
-                                "stride_h", "stride_w", "pad_h", "pad_w",
-                                "pass", "dtype", "time_s"],
-             lambda w: conv(w, 0.95 * BUDGET))):
+            ("conv_graph.csv", CONV_HEAD,
+             lambda w: conv(w, 0.6 * BUDGET)),
+            ("conv_graph_nhwc.csv", CONV_HEAD,
+             lambda w: conv(w, 0.95 * BUDGET, channels_last=True))):
         try:
             with open(os.path.join(out, fname), "w", newline="") as f:
                 w = csv.writer(f)
