@@ -264,7 +264,9 @@ struct hw_num {
 };
 
 /* The line of the value at a dotted path ("devices.3.peak.0.eff_conv"),
- * or of its deepest part that exists. */
+ * or of its deepest part that exists; without a document (r->doc NULL:
+ * the compiled-in files) only of an entry, "KEY.N", read off r->text
+ * (moving r's cursor), and 0 for any other path. */
 int hw_line_of(struct hw_reader *r, const char *path);
 
 /* Set "NAME:LINE: 'KEY' WHAT (got GOT)" and return DLSIM_EPARSE. */
@@ -327,10 +329,11 @@ void hw_batch_free(struct hw_batch *b);
 /* ---------------------------------------------------------------- */
 
 /*
- * hw_catalog_load with the compiled-in files read as a user's file is,
- * every number read again and an error's line found (hw_catalog_load
- * skips both for them: hw_catalog.c says why).  For the tests, which so
- * check what hw_catalog_load trusts.
+ * hw_catalog_load with the compiled-in files' every number read again and
+ * entries' and errors' lines found in a libyaml document, as a user's
+ * file's are (hw_catalog_load skips both for them: hw_catalog.c says
+ * why; both skip the nesting check, which a user's file also gets).  For
+ * the tests, which so check what hw_catalog_load trusts.
  */
 int hw_catalog_load_checked(const char *dir_path, struct hw_catalog **out,
 			    struct dlsim_err *err);

@@ -211,8 +211,10 @@ static int builtin_read(struct hw_catalog *cat,
 	int rc = yaml_read_as(cat, f->name, f->data, f->size, checked, NULL,
 			      &converted, err);
 
-	if (rc && !checked && !converted)
+	if (rc && !checked && !converted) {
+		dlsim_err_clear(err);    /* the first error is kept: this one */
 		rc = yaml_read(cat, f->name, f->data, f->size, NULL, err);
+	}
 	return rc;
 }
 

@@ -50,7 +50,10 @@ static size_t indent_of(const char *t, size_t at, size_t end)
  * lines match a libyaml document's: test_catalog_files.c), where
  * hw_catalog.c reads no document; 0 for a path not of that form or not
  * found.  A later item of the key last asked resumes at the cursor, so
- * a file's entries, asked in order, cost one read of it.
+ * a file's entries, asked in order, cost one read of it a top-level key.
+ * Block style only: a flow sequence, a quoted key or a multi-line string
+ * back at column 0 gives 0 (none is in configs/hw; the tests compare
+ * every compiled-in entry's line with libyaml's).
  */
 static int item_line(const char *t, size_t len, const char *path,
 		     struct hw_item_cursor *k)
@@ -64,7 +67,7 @@ static int item_line(const char *t, size_t len, const char *path,
 	if (!dot || !klen || klen >= sizeof(k->key))
 		return 0;
 	want = strtol(dot + 1, &end, 10);
-	if (*end || want < 0)
+	if (*end || end == dot + 1 || want < 0)
 		return 0;
 	in_key = strncmp(k->key, path, klen) == 0 && k->key[klen] == '\0' &&
 		 want > k->seen;
@@ -77,15 +80,19 @@ static int item_line(const char *t, size_t len, const char *path,
 			;
 		k->line++;
 		c = indent_of(t, i, eol);
-		if (i + c == eol || t[i + c] == '#')
+		/* a CRLF line's end, and blank lines, are no key */
+		if (i + c == eol || t[i + c] == '#' ||
+		    (t[i + c] == '\r' && i + c + 1 == eol))
 			continue;
 		item = t[i + c] == '-' && (i + c + 1 == eol ||
-					   t[i + c + 1] == ' ');
+					   t[i + c + 1] == ' ' ||
+					   t[i + c + 1] == '\r');
 		if (c == 0 && !item) {
 			in_key = eol - i > klen &&
 				 strncmp(t + i, path, klen) == 0 &&
 				 t[i + klen] == ':';
-			memcpy(k->key, in_key ? path : "", in_key ? klen : 1);
+			if (in_key)
+				memcpy(k->key, path, klen);
 			k->key[in_key ? klen : 0] = '\0';
 			k->seen = -1;
 		} else if (in_key && item && (k->seen < 0 || c == k->col)) {

@@ -682,14 +682,8 @@ int hw_convert(const struct hw_raw_file *f, const char *name,
 	       struct hw_batch *b, struct hw_file_system *sys,
 	       struct dlsim_err *err)
 {
-	struct hw_reader r;
-
-	memset(&r, 0, sizeof(r));
-	r.name = name;
-	r.doc = doc;
-	r.err = err;
-	r.text = text;
-	r.len = len;
+	struct hw_reader r = { .name = name, .doc = doc, .err = err,
+			       .text = text, .len = len };
 	int rc;
 
 	memset(sys, 0, sizeof(*sys));

@@ -16,6 +16,7 @@
 #include "dlsim.h"
 #include "hw_util.h"
 #include "hw/hw.h"
+#include "core/yaml.h"
 
 #define DIR HW_TEST_DIR
 
@@ -270,7 +271,7 @@ END_TEST
  * reading every number again and without a document for error lines
  * (hw_catalog.c).  So here they are read the checked way, as a user's
  * file is: every one passes, and the two loads give the same catalog,
- * entry for entry (devices whole: a device holds no pointer), each
+ * entry for entry, byte for byte (no entry holds a pointer), each
  * entry's line too, which hw_catalog_load reads off the text.
  */
 START_TEST(builtin_catalog_passes_the_checked_read)
@@ -296,33 +297,117 @@ START_TEST(builtin_catalog_passes_the_checked_read)
 		const struct hw_link *a = fast->links.v[i];
 		const struct hw_link *b = checked->links.v[i];
 
-		ck_assert_str_eq(a->name, b->name);
-		ck_assert_str_eq(a->file, b->file);
-		ck_assert_int_eq(a->line, b->line);
 		ck_assert_int_gt(a->line, 0);
+		ck_assert_mem_eq(a, b, sizeof(*a));
 	}
 	for (i = 0; i < fast->nodes.n; i++) {
 		const struct hw_node *a = fast->nodes.v[i];
 		const struct hw_node *b = checked->nodes.v[i];
 
-		ck_assert_str_eq(a->name, b->name);
-		ck_assert_str_eq(a->file, b->file);
-		ck_assert_int_eq(a->line, b->line);
 		ck_assert_int_gt(a->line, 0);
+		ck_assert_mem_eq(a, b, sizeof(*a));
 	}
 	for (i = 0; i < fast->networks.n; i++) {
 		const struct hw_network *a = fast->networks.v[i];
 		const struct hw_network *b = checked->networks.v[i];
 
-		ck_assert_str_eq(a->name, b->name);
-		ck_assert_int_eq(a->line, b->line);
 		ck_assert_int_gt(a->line, 0);
+		ck_assert_mem_eq(a, b, sizeof(*a));
 	}
 	for (i = 0; i < fast->devices.n; i++)
 		ck_assert_int_gt(((struct hw_device *)
 				  fast->devices.v[i])->line, 0);
 	hw_catalog_free(fast);
 	hw_catalog_free(checked);
+}
+END_TEST
+
+/* The entry lines of text read with a libyaml document and without one
+ * (hw_line_of off the text), link by link: the same, each above 0. */
+static void links_lines_agree(const char *name, const char *text,
+			      size_t len)
+{
+	struct dlsim_err err = { 0, "" };
+	struct core_yaml_doc *doc = core_yaml_doc_open(text, len);
+	struct hw_raw_file *f = NULL;
+	struct hw_batch with, without;
+	struct hw_file_system sys;
+	int i;
+
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_msg(hw_schema_load(name, text, len, doc, 1, &f, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(hw_convert(f, name, doc, text, len, &with, &sys,
+				    &err), DLSIM_OK);
+	ck_assert_int_eq(hw_convert(f, name, NULL, text, len, &without, &sys,
+				    &err), DLSIM_OK);
+	ck_assert_int_ge(with.n_links, 40);
+	ck_assert_int_eq(with.n_links, without.n_links);
+	for (i = 0; i < with.n_links; i++) {
+		ck_assert_msg(with.links[i].line > 0 &&
+			      with.links[i].line == without.links[i].line,
+			      "%s: link %d (%s) at line %d, read off the text "
+			      "%d", name, i, with.links[i].name,
+			      with.links[i].line, without.links[i].line);
+		ck_assert_mem_eq(&with.links[i], &without.links[i],
+				 sizeof(struct hw_link));
+	}
+	hw_batch_free(&with);
+	hw_batch_free(&without);
+	hw_schema_free(f);
+	core_yaml_doc_close(doc);
+}
+
+/*
+ * The entry lines hw_catalog_load reads off a compiled-in file's text
+ * (hw_check.c, item_line) against libyaml's, on the links file as
+ * shipped and written otherwise: with CRLF line ends, with its items at
+ * column 0 (every line of the sequence two spaces less), and after a
+ * second top-level key that the scanner must pass over (an empty
+ * "networks" list ahead of it).
+ */
+START_TEST(entry_lines_read_off_the_text_match_libyaml)
+{
+	const struct hw_builtin_file *b;
+	char *crlf, *flat, *two;
+	size_t i, n, len = 0;
+	const char *text = NULL, *key;
+
+	for (b = hw_builtin_files; b->name; b++)
+		if (strstr(b->name, "links.yaml")) {
+			text = b->data;
+			len = b->size;
+		}
+	ck_assert_ptr_nonnull(text);
+	links_lines_agree("links.yaml", text, len);
+	crlf = malloc(2 * len + 1);
+	flat = malloc(len + 1);
+	two = malloc(len + 64);
+	ck_assert(crlf && flat && two);
+	for (i = n = 0; i < len; i++) {
+		if (text[i] == '\n')
+			crlf[n++] = '\r';
+		crlf[n++] = text[i];
+	}
+	links_lines_agree("crlf.yaml", crlf, n);
+	key = strstr(text, "\nlinks:\n");
+	ck_assert_ptr_nonnull(key);
+	for (i = n = 0; i < len; i++) {
+		/* drop two leading spaces of each line after the key */
+		if (text + i > key && text[i - 1] == '\n' && text[i] == ' ' &&
+		    i + 1 < len && text[i + 1] == ' ') {
+			i++;
+			continue;
+		}
+		flat[n++] = text[i];
+	}
+	links_lines_agree("flat.yaml", flat, n);
+	n = (size_t)snprintf(two, 64, "networks: []\n# a comment\n");
+	memcpy(two + n, text, len);
+	links_lines_agree("two.yaml", two, n + len);
+	free(crlf);
+	free(flat);
+	free(two);
 }
 END_TEST
 
@@ -338,6 +423,7 @@ Suite *suite_catalog_files(void)
 	tcase_add_test(c, capacity_is_the_largest_tier_bandwidth_tier_0);
 	tcase_add_test(c, catalog_dlsim_path_adds_and_refuses_clashes);
 	tcase_add_test(c, builtin_catalog_passes_the_checked_read);
+	tcase_add_test(c, entry_lines_read_off_the_text_match_libyaml);
 	suite_add_tcase(s, c);
 	return s;
 }
