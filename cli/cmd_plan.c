@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/core.h"
 #include "core/banned.h"
 
 #define PLAN_MAX_HW 16
@@ -39,6 +40,11 @@ static const struct cli_option options[] = {
 	  "torch.optim's default foreach kernels (predict's)" },
 	{ "autocast", NULL, CLI_FLAG, "fp16 or bf16 as torch.autocast runs "
 	  "it (predict's)" },
+	{ "seq-lengths", "CSV", CLI_STRING,
+	  "sequences of many lengths (predict's histogram): each strategy "
+	  "costed at every bin and ranked by the mix" },
+	{ "seq-bin", "W", CLI_COUNT,
+	  "with --seq-lengths: tokens a bin spans (default 64, LDDL's)" },
 	CLI_CALIB_OPTIONS,
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
 	{ "help", NULL, CLI_FLAG, "this text" },
@@ -57,6 +63,8 @@ struct plan_args {
 	int precision_auto;
 	enum sim_optimizer optimizer;
 	enum report_format fmt;
+	const char *model_arg;              /* as given, for the bins */
+	const struct model_seq_bins *bins;  /* --seq-lengths; NULL: none */
 };
 
 static int args_from(const struct cli_command *cmd, const struct cli_values *v,
@@ -126,7 +134,10 @@ static int plan_one(struct cli_calib_src *src, struct hw_catalog *cat,
 				     "%s peak in the catalog",
 				     cs.sys.device->name,
 				     dlsim_precision_name(prec));
-	if ((rc = sim_plan(m, &cs.sys, prec, a->optimizer, &a->po, &p, err)))
+	if ((rc = a->bins ? sim_plan_binned(a->model_arg, a->bins, &cs.sys,
+					    prec, a->optimizer, &a->po, &p,
+					    err) :
+		  sim_plan(m, &cs.sys, prec, a->optimizer, &a->po, &p, err)))
 		return rc;
 	if (a->fmt == REPORT_JSON && !first)
 		fputs(",\n", stdout);
@@ -203,6 +214,30 @@ static int expand(struct cli_calib_src *src, struct hw_catalog *cat,
 	return n;
 }
 
+/* --seq-lengths FILE [--seq-bin W] read into *bins (a->bins then). */
+static int read_bins(const struct cli_command *cmd,
+		     const struct cli_values *v, struct model_seq_bins *bins,
+		     struct plan_args *a, struct dlsim_err *err)
+{
+	int i = cli_opt(cmd, "seq-bin");
+	const char *path = v->str[cli_opt(cmd, "seq-lengths")];
+	char *text = NULL;
+	size_t len;
+	int rc;
+
+	if (!v->set[cli_opt(cmd, "seq-lengths")])
+		return v->set[i] ? dlsim_err_set(err, DLSIM_EINVAL, "--seq-bin "
+						 "needs --seq-lengths") :
+		       DLSIM_OK;
+	if (!(rc = core_read_file(path, &text, &len, err)) &&
+	    !(rc = model_seq_bins_read(text, len, path,
+				       v->set[i] ? v->count[i] : 64, bins,
+				       err)))
+		a->bins = bins;
+	free(text);
+	return rc;
+}
+
 int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct dlsim_err err = { 0, "" };
@@ -211,6 +246,7 @@ int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 	struct cli_calib_src src = { NULL };
 	struct cli_values v;
 	struct plan_args a;
+	struct model_seq_bins *bins = NULL;
 	char hwbuf[1024], *hw[PLAN_MAX_HW], specbuf[8192];
 	char *spec[PLAN_MAX_SPECS];
 	double score[PLAN_MAX_SPECS];
@@ -221,6 +257,8 @@ int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 		return rc;
 	if (args_from(cmd, &v, &a, &err))
 		return cli_fail(cmd, &err);
+	a.model_arg = v.positional[0];
+	a.bins = NULL;
 	snprintf(hwbuf, sizeof(hwbuf), "%s", v.str[cli_opt(cmd, "hw")]);
 	if ((n_hw = cli_split(hwbuf, hw, PLAN_MAX_HW, "--hw", &err)) < 0)
 		return cli_fail(cmd, &err);
@@ -228,8 +266,12 @@ int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 		return rc;
 	if (v.set[i = cli_opt(cmd, "max-devices")])
 		max_devices = v.count[i];
-	rc = model_resolve(v.positional[0], &m, &err) ||
-	     cli_calib_open(cmd, &v, &src, &err);
+	if (!(bins = malloc(sizeof(*bins))))
+		rc = dlsim_err_set(&err, DLSIM_ENOMEM, "out of memory");
+	else
+		rc = model_resolve(v.positional[0], &m, &err) ||
+		     read_bins(cmd, &v, bins, &a, &err) ||
+		     cli_calib_open(cmd, &v, &src, &err);
 	if (!rc && (n = expand(&src, cat, hw, n_hw, max_devices, specbuf,
 			       sizeof(specbuf), spec, &err)) < 0)
 		rc = 1;
@@ -254,5 +296,6 @@ int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 	cli_calib_close(&src);
 	model_free(m);
 	hw_catalog_free(cat);
+	free(bins);
 	return rc;
 }

@@ -314,6 +314,28 @@ static int refuse_with_strategy(const struct cli_command *cmd,
 	return DLSIM_OK;
 }
 
+/* --strategy auto's search: the best one strategy for the batch and the
+ * stack's settings st holds. */
+static void auto_plan_options(const struct sim_strategy *st,
+			      struct sim_plan_options *po)
+{
+	sim_plan_options_init(po);
+	po->global_batch = st->global_batch;
+	po->dispatch_s = st->dispatch_s;
+	po->optimizer_foreach = st->optimizer_foreach;
+	po->autocast = st->autocast;
+	po->top_k = 1;
+}
+
+/* --strategy auto when the plan kept nothing. */
+static int auto_none_fits(const struct sim_plan_result *plan,
+			  struct dlsim_err *err)
+{
+	return dlsim_err_set(err, DLSIM_EINVAL, "--strategy auto: none of "
+			     "%lld strategies fits in memory (dlsim plan says "
+			     "by how much)", (long long)plan->n_evaluated);
+}
+
 /* Cost the strategy asked for, or with --strategy auto the plan's best. */
 static int predict_parallel(const struct cli_command *cmd,
 			    const struct cli_values *v,
@@ -336,19 +358,11 @@ static int predict_parallel(const struct cli_command *cmd,
 			return rc;
 		return report_parallel(stdout, fmt, m, s, &r, err);
 	}
-	sim_plan_options_init(&po);
-	po.global_batch = st->global_batch;
-	po.dispatch_s = st->dispatch_s;
-	po.optimizer_foreach = st->optimizer_foreach;
-	po.autocast = st->autocast;
-	po.top_k = 1;
+	auto_plan_options(st, &po);
 	if ((rc = sim_plan(m, s, p, opt, &po, &plan, err)))
 		return rc;
 	if (plan.n_top == 0)
-		rc = dlsim_err_set(err, DLSIM_EINVAL, "--strategy auto: none "
-				   "of %lld strategies fits in memory (dlsim "
-				   "plan says by how much)",
-				   (long long)plan.n_evaluated);
+		rc = auto_none_fits(&plan, err);
 	else
 		rc = report_parallel(stdout, fmt, m, s, &plan.top[0], err);
 	sim_plan_release(&plan);
@@ -382,8 +396,33 @@ static int refuse_with_lengths(const struct cli_command *cmd,
 	return DLSIM_OK;
 }
 
+/* --strategy auto over bins: the best of sim_plan_binned (as `dlsim plan
+ * --seq-lengths` ranks them) into *st, which holds the asked batch and
+ * the stack's settings. */
+static int best_binned(const char *model_arg, const struct hw_system *s,
+		       const struct sim_options *o,
+		       const struct model_seq_bins *bins,
+		       struct sim_strategy *st, struct dlsim_err *err)
+{
+	struct sim_plan_options po;
+	struct sim_plan_result plan;
+	int rc;
+
+	auto_plan_options(st, &po);
+	if ((rc = sim_plan_binned(model_arg, bins, s, o->precision,
+				  o->optimizer, &po, &plan, err)))
+		return rc;
+	if (plan.n_top == 0)
+		rc = auto_none_fits(&plan, err);
+	else
+		*st = plan.top[0].strategy;
+	sim_plan_release(&plan);
+	return rc;
+}
+
 /* Predict over the histogram --seq-lengths names: the strategy's step
- * with par, else the data-parallel one. */
+ * with par (with auto_pick the best over the bins), else the
+ * data-parallel one. */
 static int predict_binned(const struct cli_command *cmd,
 			  const struct cli_values *v,
 			  const struct sim_options *o,
@@ -397,14 +436,11 @@ static int predict_binned(const struct cli_command *cmd,
 	struct model_seq_bins *bins = NULL;
 	struct sim_binned *r = NULL;
 	struct sim_options po = *o;
+	struct sim_strategy best = *st;
 	char *text = NULL;
 	size_t len;
 	int rc;
 
-	if (auto_pick)
-		return dlsim_err_set(err, DLSIM_EINVAL, "--strategy auto is "
-				     "not available with --seq-lengths (name "
-				     "the strategy)");
 	bins = malloc(sizeof(*bins));
 	r = malloc(sizeof(*r));
 	if (!bins || !r)
@@ -415,8 +451,10 @@ static int predict_binned(const struct cli_command *cmd,
 					    bins, err)) &&
 		 !(rc = par ? par_setup(cmd, v, o, s, &po.precision,
 					&po.optimizer, err) : DLSIM_OK) &&
+		 !(rc = auto_pick ? best_binned(v->positional[0], s, &po,
+						bins, &best, err) : DLSIM_OK) &&
 		 !(rc = sim_binned_predict(v->positional[0], s, &po,
-					   par ? st : NULL, bins, r, err)))
+					   par ? &best : NULL, bins, r, err)))
 		rc = report_binned(stdout, fmt, v->positional[0], s, path, r,
 				   err);
 	free(text);

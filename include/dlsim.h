@@ -1772,6 +1772,11 @@ struct sim_binned {
 	double memory_bytes, capacity_bytes;       /* per device, the
 						      longest bin's */
 	int fits;                                  /* the longest bin's */
+	int has_strategy;                          /* 1: the steps are of
+						      strategy's */
+	struct sim_strategy strategy;              /* as costed (a picked
+						      one: --strategy
+						      auto) */
 };
 
 /*
@@ -1827,6 +1832,12 @@ struct sim_plan_result {
 	struct sim_par_result least_oom;  /* the smallest that does not fit
 					     (have_least_oom) */
 	int have_least_oom;
+	/* sim_plan_binned's histogram (bins 0: one length, sim_plan) */
+	int bins;
+	int64_t bin_width, longest;  /* tokens a bin spans; the longest
+					bin's padded length */
+	double mean_length;          /* tokens a sample, unpadded */
+	double mean_padded;          /* and padded, the shares' mean */
 };
 
 /*
@@ -1840,6 +1851,21 @@ int sim_plan(const struct model *m, const struct hw_system *s,
 	     enum dlsim_precision p, enum sim_optimizer opt,
 	     const struct sim_plan_options *o, struct sim_plan_result *out,
 	     struct dlsim_err *err);
+
+/*
+ * sim_plan over sequences of many lengths (bins b, model_seq_bins_read):
+ * model_arg, a zoo transformer with a seq key, rebuilt at each bin's
+ * padded length (model_resolve_seq), and every strategy costed at each
+ * bin and ranked by the mix of them: the shares' mean step, as a loader
+ * that batches one bin at a time runs it (sim_binned_predict); a
+ * strategy fits when the longest bin's does, and its tokens are the
+ * histogram's real ones.  Errors as sim_plan, model_resolve_seq, or
+ * DLSIM_EINVAL for bins that are not usable.
+ */
+int sim_plan_binned(const char *model_arg, const struct model_seq_bins *b,
+		    const struct hw_system *s, enum dlsim_precision p,
+		    enum sim_optimizer opt, const struct sim_plan_options *o,
+		    struct sim_plan_result *out, struct dlsim_err *err);
 
 /* What r scores under objective o on s (lower is better). */
 double sim_plan_score(const struct sim_par_result *r,

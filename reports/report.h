@@ -22,6 +22,12 @@ const char *report_rate(double x, char *buf, size_t n);
 /* An age, "42 s", "17 min", "5 h", "12 d", into buf (negative: 0 s). */
 const char *report_age(double s, char *buf, size_t n);
 
+/* A strategy in words ("tp 1 x pp 1 x dp 8, micro-batch 32, ..."), and
+ * as a JSON object (report_plan.c). */
+void report_strategy_line(FILE *f, const struct sim_strategy *st,
+			  int64_t micro_batches);
+void report_json_strategy(FILE *f, const struct sim_strategy *st);
+
 /*
  * Plots (report_gnuplot.c).  report_plot_terminal() gives the gnuplot
  * terminal for IMAGE by its extension (.png, .svg; anything else is

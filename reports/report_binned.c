@@ -26,6 +26,14 @@ static void table(FILE *f, const char *model, const struct hw_system *s,
 		(long long)r->width, r->mean_padded, 100.0 * r->padding,
 		100.0 * (1.0 - r->mean_length / (double)r->padded[r->n - 1]),
 		(long long)r->padded[r->n - 1]);
+	if (r->has_strategy) {
+		const struct sim_strategy *st = &r->strategy;
+
+		fputs("strategy        ", f);
+		report_strategy_line(f, st, st->global_batch /
+				     (st->dp * st->micro_batch));
+		fputc('\n', f);
+	}
 	fprintf(f, "step time       %s (the bins' steps in their shares)\n",
 		report_seconds(r->step_time_s, a, sizeof(a)));
 	fprintf(f, "throughput      %s samples/s, %s tokens/s (unpadded), "
@@ -85,6 +93,10 @@ static void json(FILE *f, const char *model, const struct hw_system *s,
 	for (k = 0; k < sizeof(num) / sizeof(num[0]); k++) {
 		fprintf(f, ", \"%s\": ", num[k].key);
 		report_json_number(f, num[k].value);
+	}
+	if (r->has_strategy) {
+		fputs(", \"strategy\": ", f);
+		report_json_strategy(f, &r->strategy);
 	}
 	fprintf(f, ", \"fits\": %s, \"bins\": [", r->fits ? "true" : "false");
 	for (i = 0; i < r->n; i++) {

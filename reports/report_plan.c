@@ -27,7 +27,7 @@
 /* Shared pieces                                                     */
 /* ---------------------------------------------------------------- */
 
-static void strategy_line(FILE *f, const struct sim_strategy *st,
+void report_strategy_line(FILE *f, const struct sim_strategy *st,
 			  int64_t micro_batches)
 {
 	fprintf(f, "tp %lld x pp %lld x dp %lld, micro-batch %lld, %lld "
@@ -76,7 +76,7 @@ static void json_num(FILE *f, const char *key, double v, int first)
 	report_json_number(f, v);
 }
 
-static void json_strategy(FILE *f, const struct sim_strategy *st)
+void report_json_strategy(FILE *f, const struct sim_strategy *st)
 {
 	fprintf(f, "{\"tp\": %lld, \"pp\": %lld, \"dp\": %lld, "
 		"\"micro_batch\": %lld, \"global_batch\": %lld, \"zero\": %d, "
@@ -92,7 +92,7 @@ static void json_strategy(FILE *f, const struct sim_strategy *st)
 static void json_result(FILE *f, const struct sim_par_result *r)
 {
 	fputs("{\"strategy\": ", f);
-	json_strategy(f, &r->strategy);
+	report_json_strategy(f, &r->strategy);
 	fprintf(f, ", \"precision\": \"%s\", \"autocast\": %s, "
 		"\"devices\": %lld, \"micro_batches\": %lld, ",
 		dlsim_precision_name(r->precision),
@@ -170,7 +170,7 @@ static void par_table(FILE *f, const struct model *m,
 	fprintf(f, "hardware        %s: %lld x %s\n", s->spec,
 		(long long)s->n_devices, s->device->model);
 	fputs("strategy        ", f);
-	strategy_line(f, &r->strategy, r->micro_batches);
+	report_strategy_line(f, &r->strategy, r->micro_batches);
 	fprintf(f, "\nplacement       tp %s a node; dp %s; pp %s\n",
 		r->tp_in_node ? "inside" : "across",
 		r->dp_in_node ? "inside a node" : "across nodes",
@@ -251,6 +251,13 @@ static void plan_table(FILE *f, const struct model *m,
 		"ranked by %s\n", m->name, s->spec,
 		(long long)p->global_batch,
 		sim_objective_name(o));
+	if (p->bins)
+		fprintf(f, "sequences       %d length bins of %lld tokens, "
+			"the longest %lld: each strategy ranked by the "
+			"shares' mean step, %.1f tokens a sample (%.1f "
+			"padded)\n", p->bins, (long long)p->bin_width,
+			(long long)p->longest, p->mean_length,
+			p->mean_padded);
 	fprintf(f, "searched        %lld strategies: %lld fit, %lld do not "
 		"fit in memory, %lld invalid\n", (long long)p->n_evaluated,
 		(long long)p->n_feasible, (long long)p->n_oom,
@@ -313,9 +320,17 @@ int report_plan(FILE *f, enum report_format fmt, const struct model *m,
 		report_json_string(f, s->spec);
 		fprintf(f, ", \"objective\": \"%s\", \"evaluated\": %lld, "
 			"\"feasible\": %lld, \"out_of_memory\": %lld, "
-			"\"invalid\": %lld, \"top\": [", sim_objective_name(o),
+			"\"invalid\": %lld, ", sim_objective_name(o),
 			(long long)p->n_evaluated, (long long)p->n_feasible,
 			(long long)p->n_oom, (long long)p->n_invalid);
+		if (p->bins)
+			fprintf(f, "\"sequences\": {\"bins\": %d, "
+				"\"bin_width\": %lld, \"longest\": %lld, "
+				"\"mean_length\": %.17g, \"mean_padded\": "
+				"%.17g}, ", p->bins, (long long)p->bin_width,
+				(long long)p->longest, p->mean_length,
+				p->mean_padded);
+		fputs("\"top\": [", f);
 		for (i = 0; i < p->n_top; i++) {
 			fputs(i ? ",\n  " : "\n  ", f);
 			json_result(f, &p->top[i]);

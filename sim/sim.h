@@ -328,4 +328,22 @@ void sim_compress_plan(const struct sim_roof *roof, enum sim_compression c,
 		       double n, int width, int64_t ranks, double topk_ratio,
 		       struct sim_compress_plan *out);
 
+/* ---- Sequences of many lengths (sim_binned.c) ---- */
+
+/* DLSIM_OK if b's bins are usable (1 .. MODEL_SEQ_MAX_BINS of them, each
+ * 1 .. MODEL_SEQ_MAX_LENGTH tokens with a share in 0..1, positive
+ * means); else DLSIM_EINVAL naming the bin. */
+int sim_seq_bins_check(const struct model_seq_bins *b,
+		       struct dlsim_err *err);
+
+/* Mix one strategy's result over the bins into *acc: add bin's at share
+ * (first: the first bin, which *acc starts from; longest: the bin whose
+ * memory and fit the mix keeps), then finish with the histogram's mean
+ * length.  Times and FLOPs are the shares' means, rates those of the
+ * mean step, tokens the real ones. */
+void sim_par_mix_add(struct sim_par_result *acc,
+		     const struct sim_par_result *bin, double share, int first,
+		     int longest);
+void sim_par_mix_finish(struct sim_par_result *acc, double mean_length);
+
 #endif /* DLSIM_SIM_SIM_H */

@@ -13,7 +13,12 @@
  * step is a whole prediction of the model rebuilt at that length
  * (model_resolve_seq): the data-parallel step of sim_predict, or the
  * strategy's of sim_parallel_predict.  Memory is the longest bin's, which
- * a run must hold.
+ * a run must hold.  A plan over lengths (sim_plan_binned) ranks each
+ * strategy by the same mix of its bins' results (sim_par_mix_add), so
+ * that the strategy it picks is the best for the mix, not for one
+ * length: a micro-batch that runs out of memory only at 512 tokens, or
+ * a pipeline whose bubble only short sequences expose, counts as often
+ * as its bin is drawn.
  *
  * LIMITATIONS
  * - Every bin's batch holds the same number of sequences, as LDDL's and
@@ -24,7 +29,7 @@
  */
 #include <string.h>
 
-#include "dlsim.h"
+#include "sim/sim.h"
 #include "core/banned.h"
 
 /* What one bin's prediction gives the mix. */
@@ -74,6 +79,76 @@ static int bin_step(const char *arg, int64_t seq, const struct hw_system *s,
 	return rc;
 }
 
+int sim_seq_bins_check(const struct model_seq_bins *b,
+		       struct dlsim_err *err)
+{
+	int i;
+
+	if (b->n < 1 || b->n > MODEL_SEQ_MAX_BINS)
+		return dlsim_err_set(err, DLSIM_EINVAL, "sequence bins: %d "
+				     "bins (1 to %d)", b->n,
+				     MODEL_SEQ_MAX_BINS);
+	for (i = 0; i < b->n; i++)
+		if (!(b->padded[i] >= 1 &&
+		      b->padded[i] <= MODEL_SEQ_MAX_LENGTH &&
+		      b->share[i] >= 0.0 && b->share[i] <= 1.0))
+			return dlsim_err_set(err, DLSIM_EINVAL, "sequence "
+					     "bins: bin %d has %lld tokens "
+					     "and a share of %g", i + 1,
+					     (long long)b->padded[i],
+					     b->share[i]);
+	if (!(b->mean_padded > 0.0 && b->mean_length > 0.0))
+		return dlsim_err_set(err, DLSIM_EINVAL, "sequence bins: a mean "
+				     "length of %g tokens, padded %g",
+				     b->mean_length, b->mean_padded);
+	return DLSIM_OK;
+}
+
+/*
+ * A strategy's result over the bins, as sim_plan_binned ranks it: the
+ * times and the FLOPs of a step are the shares' means (a step is one
+ * bin's, drawn as often as its share), the memory and the fit the
+ * longest bin's (a run must hold it), the rates of the mean step, and
+ * the tokens those a sample really has (padding trains nothing).
+ */
+void sim_par_mix_add(struct sim_par_result *acc,
+		     const struct sim_par_result *bin, double share, int first,
+		     int longest)
+{
+	if (first) {
+		*acc = *bin;
+		acc->step_time_s = acc->stage_fwd_s = acc->stage_bwd_s = 0.0;
+		acc->compute_s = acc->bubble_s = acc->tp_comm_s = 0.0;
+		acc->pp_comm_s = acc->dp_comm_s = acc->optimizer_s = 0.0;
+		acc->model_flops = acc->hw_flops = 0.0;
+	}
+	acc->step_time_s += share * bin->step_time_s;
+	acc->stage_fwd_s += share * bin->stage_fwd_s;
+	acc->stage_bwd_s += share * bin->stage_bwd_s;
+	acc->compute_s += share * bin->compute_s;
+	acc->bubble_s += share * bin->bubble_s;
+	acc->tp_comm_s += share * bin->tp_comm_s;
+	acc->pp_comm_s += share * bin->pp_comm_s;
+	acc->dp_comm_s += share * bin->dp_comm_s;
+	acc->optimizer_s += share * bin->optimizer_s;
+	acc->model_flops += share * bin->model_flops;
+	acc->hw_flops += share * bin->hw_flops;
+	if (longest) {
+		acc->memory = bin->memory;
+		acc->worst_stage = bin->worst_stage;
+		acc->fits = bin->fits;
+	}
+}
+
+void sim_par_mix_finish(struct sim_par_result *acc, double mean_length)
+{
+	acc->samples_per_s = (double)acc->strategy.global_batch /
+			     acc->step_time_s;
+	acc->tokens_per_s = acc->samples_per_s * mean_length;
+	acc->tflops_per_device = acc->hw_flops / acc->step_time_s /
+				 (double)acc->devices / 1e12;
+}
+
 int sim_binned_predict(const char *model_arg, const struct hw_system *s,
 		       const struct sim_options *o,
 		       const struct sim_strategy *st,
@@ -86,26 +161,11 @@ int sim_binned_predict(const char *model_arg, const struct hw_system *s,
 	int i, rc;
 
 	memset(out, 0, sizeof(*out));
-	if (b->n < 1 || b->n > MODEL_SEQ_MAX_BINS)
-		return dlsim_err_set(err, DLSIM_EINVAL, "sequence bins: %d "
-				     "bins (1 to %d)", b->n,
-				     MODEL_SEQ_MAX_BINS);
-	for (i = 0; i < b->n; i++) {
-		if (!(b->padded[i] >= 1 &&
-		      b->padded[i] <= MODEL_SEQ_MAX_LENGTH &&
-		      b->share[i] >= 0.0 && b->share[i] <= 1.0))
-			return dlsim_err_set(err, DLSIM_EINVAL, "sequence "
-					     "bins: bin %d has %lld tokens "
-					     "and a share of %g", i + 1,
-					     (long long)b->padded[i],
-					     b->share[i]);
+	if ((rc = sim_seq_bins_check(b, err)))
+		return rc;
+	for (i = 0; i < b->n; i++)
 		if (b->padded[i] > longest)
 			longest = b->padded[i];
-	}
-	if (!(b->mean_padded > 0.0 && b->mean_length > 0.0))
-		return dlsim_err_set(err, DLSIM_EINVAL, "sequence bins: a mean "
-				     "length of %g tokens, padded %g",
-				     b->mean_length, b->mean_padded);
 	for (i = 0; i < b->n; i++) {
 		if ((rc = bin_step(model_arg, b->padded[i], s, o, st, &bo,
 				   err))) {
@@ -122,6 +182,10 @@ int sim_binned_predict(const char *model_arg, const struct hw_system *s,
 			out->fits = bo.fits;
 		}
 		out->global_batch = bo.global_batch;
+	}
+	if (st) {
+		out->has_strategy = 1;
+		out->strategy = *st;
 	}
 	out->n = b->n;
 	out->width = b->width;

@@ -26,6 +26,12 @@
  * fit in memory are counted, not ranked.  The best K by the objective
  * are kept in order (an insertion into a sorted array of K).
  *
+ * SEQUENCES OF MANY LENGTHS (sim_plan_binned): the model is rebuilt at
+ * each bin's padded length with a context of its own, every strategy is
+ * costed at each bin in the same loops, and the mix of its bins' results
+ * (sim_binned.c) is what is kept and ranked; the blocks and heads are
+ * the same at every length, so the strategy space is too.
+ *
  * OBJECTIVES: time ranks by step time (the global batch is fixed, so by
  * throughput); cost by step time x devices x the device's price (the
  * catalog's price_usd, or 1 when it has none, so device-seconds); energy
@@ -98,12 +104,33 @@ void sim_plan_release(struct sim_plan_result *r)
 /* ---------------------------------------------------------------- */
 
 struct search {
-	struct sim_par_ctx *ctx;
+	struct sim_par_ctx *const *ctx;  /* one, or one a length bin */
+	const struct model_seq_bins *bins;   /* NULL: one ctx, no mix */
+	int longest;            /* the bin whose memory a run must hold */
 	const struct hw_system *s;
 	const struct sim_plan_options *o;
 	struct sim_plan_result *out;
 	double *score;          /* of out->top[i] */
 };
+
+/* st's result: its one context's, or its bins' mix (sim_binned.c). */
+static int eval_strategy(struct search *sr, const struct sim_strategy *st,
+			 struct sim_par_result *r)
+{
+	struct sim_par_result b;
+	int i;
+
+	if (!sr->bins)
+		return sim_par_eval(sr->ctx[0], st, r, NULL);
+	for (i = 0; i < sr->bins->n; i++) {
+		if (sim_par_eval(sr->ctx[i], st, &b, NULL))
+			return -1;
+		sim_par_mix_add(r, &b, sr->bins->share[i], i == 0,
+				i == sr->longest);
+	}
+	sim_par_mix_finish(r, sr->bins->mean_length);
+	return 0;
+}
 
 /* Keep r if it is among the best K so far. */
 static void keep(struct search *sr, const struct sim_par_result *r)
@@ -132,7 +159,7 @@ static void evaluate(struct search *sr, const struct sim_strategy *st)
 	struct sim_par_result r;
 
 	sr->out->n_evaluated++;
-	if (sim_par_eval(sr->ctx, st, &r, NULL)) {
+	if (eval_strategy(sr, st, &r)) {
 		sr->out->n_invalid++;
 		return;
 	}
@@ -193,23 +220,20 @@ static void pipelines(struct search *sr, struct sim_strategy st,
 	}
 }
 
-int sim_plan(const struct model *m, const struct hw_system *s,
-	     enum dlsim_precision p, enum sim_optimizer opt,
-	     const struct sim_plan_options *o, struct sim_plan_result *out,
-	     struct dlsim_err *err)
+/*
+ * The search of sim_plan over the contexts sr->ctx already holds (one, or
+ * one a bin of sr->bins), for m's blocks and heads: the top K into out.
+ */
+static int plan_search(struct search *sr, const struct model *m,
+		       const struct hw_system *s,
+		       const struct sim_plan_options *o,
+		       struct sim_plan_result *out, struct dlsim_err *err)
 {
-	struct search sr;
 	struct sim_strategy st;
 	int64_t n = s->n_devices, L = m->tf.blocks, tp, b, d;
 	int64_t div[SIM_PLAN_MAX_DIVISORS];
-	int sp, rc, k, n_div = 0;
+	int sp, k, n_div = 0;
 
-	memset(out, 0, sizeof(*out));
-	if (o->global_batch < 1 || o->top_k < 1 ||
-	    o->global_batch > MODEL_MAX_BATCH)
-		return dlsim_err_set(err, DLSIM_EINVAL, "a plan needs a "
-				     "global batch in 1..%lld and top K of at "
-				     "least 1", (long long)MODEL_MAX_BATCH);
 	/* the micro-batches: the global batch's divisors, in order, found in
 	 * O(sqrt) */
 	for (d = 1; d * d <= o->global_batch; d++)
@@ -220,24 +244,17 @@ int sim_plan(const struct model *m, const struct hw_system *s,
 		if (d != div[k] && n_div < SIM_PLAN_MAX_DIVISORS)
 			div[n_div++] = d;
 	}
-	/* what every strategy would refuse, refused once with its reason */
-	if ((rc = sim_autocast_check(p, o->autocast, 0, err)) ||
-	    (rc = sim_optimizer_check(opt, o->optimizer_foreach, err)))
-		return rc;
-	if ((rc = sim_par_ctx_new(m, s, p, opt, &sr.ctx, err)))
-		return rc;
 	out->top = calloc((size_t)o->top_k, sizeof(*out->top));
-	sr.score = calloc((size_t)o->top_k, sizeof(double));
-	if (!out->top || !sr.score) {
-		free(sr.score);
-		sim_par_ctx_free(sr.ctx);
+	sr->score = calloc((size_t)o->top_k, sizeof(double));
+	if (!out->top || !sr->score) {
+		free(sr->score);
 		sim_plan_release(out);
 		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
 	}
 	out->global_batch = o->global_batch;
-	sr.s = s;
-	sr.o = o;
-	sr.out = out;
+	sr->s = s;
+	sr->o = o;
+	sr->out = out;
 	sim_strategy_init(&st);
 	st.global_batch = o->global_batch;
 	st.dispatch_s = o->dispatch_s;
@@ -256,11 +273,87 @@ int sim_plan(const struct model *m, const struct hw_system *s,
 			st.micro_batch = b;
 			for (sp = 0; sp <= (tp > 1); sp++) {
 				st.sequence_parallel = sp;
-				pipelines(&sr, st, n, L);
+				pipelines(sr, st, n, L);
 			}
 		}
 	}
-	free(sr.score);
-	sim_par_ctx_free(sr.ctx);
+	free(sr->score);
 	return DLSIM_OK;
+}
+
+/* What every strategy would refuse, refused once with its reason. */
+static int plan_check(enum dlsim_precision p, enum sim_optimizer opt,
+		      const struct sim_plan_options *o, struct dlsim_err *err)
+{
+	int rc;
+
+	if (o->global_batch < 1 || o->top_k < 1 ||
+	    o->global_batch > MODEL_MAX_BATCH)
+		return dlsim_err_set(err, DLSIM_EINVAL, "a plan needs a "
+				     "global batch in 1..%lld and top K of at "
+				     "least 1", (long long)MODEL_MAX_BATCH);
+	if ((rc = sim_autocast_check(p, o->autocast, 0, err)))
+		return rc;
+	return sim_optimizer_check(opt, o->optimizer_foreach, err);
+}
+
+int sim_plan(const struct model *m, const struct hw_system *s,
+	     enum dlsim_precision p, enum sim_optimizer opt,
+	     const struct sim_plan_options *o, struct sim_plan_result *out,
+	     struct dlsim_err *err)
+{
+	struct search sr;
+	struct sim_par_ctx *ctx;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&sr, 0, sizeof(sr));
+	if ((rc = plan_check(p, opt, o, err)) ||
+	    (rc = sim_par_ctx_new(m, s, p, opt, &ctx, err)))
+		return rc;
+	sr.ctx = &ctx;
+	rc = plan_search(&sr, m, s, o, out, err);
+	sim_par_ctx_free(ctx);
+	return rc;
+}
+
+int sim_plan_binned(const char *model_arg, const struct model_seq_bins *b,
+		    const struct hw_system *s, enum dlsim_precision p,
+		    enum sim_optimizer opt, const struct sim_plan_options *o,
+		    struct sim_plan_result *out, struct dlsim_err *err)
+{
+	struct model *m[MODEL_SEQ_MAX_BINS] = { NULL };
+	struct sim_par_ctx *ctx[MODEL_SEQ_MAX_BINS] = { NULL };
+	struct search sr;
+	int i, rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&sr, 0, sizeof(sr));
+	if ((rc = sim_seq_bins_check(b, err)) ||
+	    (rc = plan_check(p, opt, o, err)))
+		return rc;
+	for (i = 0; i < b->n; i++)
+		if (b->padded[i] > b->padded[sr.longest])
+			sr.longest = i;
+	for (i = 0; i < b->n && !rc; i++) {
+		if (!(rc = model_resolve_seq(model_arg, b->padded[i], &m[i],
+					     err)))
+			rc = sim_par_ctx_new(m[i], s, p, opt, &ctx[i], err);
+	}
+	sr.ctx = ctx;
+	sr.bins = b;
+	if (!rc)
+		rc = plan_search(&sr, m[sr.longest], s, o, out, err);
+	if (!rc) {
+		out->bins = b->n;
+		out->bin_width = b->width;
+		out->longest = b->padded[sr.longest];
+		out->mean_length = b->mean_length;
+		out->mean_padded = b->mean_padded;
+	}
+	for (i = 0; i < b->n; i++) {
+		sim_par_ctx_free(ctx[i]);
+		model_free(m[i]);
+	}
+	return rc;
 }

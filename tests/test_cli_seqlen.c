@@ -1,7 +1,8 @@
 /*
  * test_cli_seqlen.c -- `dlsim predict --seq-lengths`: a step over the
  * bins of a histogram of sequence lengths, in every format, and the input
- * it refuses (cli/cmd_predict.c, reports/report_binned.c).
+ * it refuses (cli/cmd_predict.c, reports/report_binned.c); `dlsim plan
+ * --seq-lengths`, strategies ranked by that mix (cli/cmd_plan.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -133,10 +134,67 @@ START_TEST(cli_seq_lengths_refuse_bad_input)
 	assert_one_error(&r, 2, "model 'resnet50' has no seq key");
 	run(&r, "predict configs/models/cifar-resnet8.yaml --hw v100 " SMALL);
 	assert_one_error(&r, 2, "a YAML model has one length");
-	run(&r, "predict " GPT " --hw v100x2 --strategy auto "
-	    "--global-batch 16 " SMALL);
-	assert_one_error(&r, 2, "--strategy auto is not available with "
-			 "--seq-lengths");
+}
+END_TEST
+
+/*
+ * `dlsim plan --seq-lengths`: with one length (one.csv, 100 tokens) the
+ * plan at that length, best for best; with small.csv the mix's figures
+ * in the JSON (two bins of 128 tokens, the longest 300, 150 tokens a
+ * sample, 150 padded: each bin's one length) and a table line saying how
+ * strategies were ranked.  predict --strategy auto over the same bins
+ * costs plan's best and names it.
+ */
+START_TEST(cli_plan_takes_seq_lengths)
+{
+	struct run r;
+	double best;
+
+	run(&r, "plan gpt:layers=2,hidden=256,heads=4,vocab=1000,seq=100 "
+	    "--hw v100x2 --global-batch 16 --uncalibrated --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	best = json_number(r.out, "step_time_s");
+	ck_assert(best > 0.0);
+	run(&r, "plan " GPT " --hw v100x2 --global-batch 16 --uncalibrated "
+	    "--seq-lengths tests/data/seqlen/one.csv --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_rel(json_number(r.out, "step_time_s"), best, 1e-12);
+	ck_assert(json_number(r.out, "bins") == 1.0);
+	run(&r, "plan " GPT " --hw v100x2 --global-batch 16 --uncalibrated "
+	    SMALL " --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_number(r.out, "bins") == 2.0);
+	ck_assert(json_number(r.out, "bin_width") == 128.0);
+	ck_assert(json_number(r.out, "longest") == 300.0);
+	ck_assert(json_number(r.out, "mean_length") == 150.0);
+	ck_assert(json_number(r.out, "mean_padded") == 150.0);
+	run(&r, "plan " GPT " --hw v100x2 --global-batch 16 --uncalibrated "
+	    SMALL);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "sequences       2 length bins "
+				     "of 128 tokens, the longest 300"));
+	/* predict --strategy auto over the bins: plan's best, named */
+	run(&r, "plan " GPT " --hw v100x2 --global-batch 16 --uncalibrated "
+	    SMALL " --format json");
+	best = json_number(r.out, "step_time_s");
+	run(&r, "predict " GPT " --hw v100x2 --strategy auto --global-batch "
+	    "16 --uncalibrated " SMALL " --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_rel(json_number(r.out, "step_time_s"), best, 1e-12);
+	ck_assert_ptr_nonnull(strstr(r.out, "\"strategy\": {\"tp\": "));
+	run(&r, "predict " GPT " --hw v100x2 --strategy auto --global-batch "
+	    "16 --uncalibrated " SMALL);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "\nstrategy        tp "));
+	run(&r, "plan " GPT " --hw v100x2 --global-batch 16 --seq-bin 64");
+	assert_one_error(&r, 2, "--seq-bin needs --seq-lengths");
+	run(&r, "plan " GPT " --hw v100x2 --global-batch 16 --seq-lengths "
+	    "tests/data/seqlen/no-such.csv");
+	assert_one_error(&r, 1, "tests/data/seqlen/no-such.csv");
+	run(&r, "plan " GPT " --hw v100x2 --global-batch 16 --seq-lengths "
+	    "tests/data/seqlen/bad-length.csv");
+	assert_one_error(&r, 1, "tests/data/seqlen/bad-length.csv:3: "
+			 "expected LENGTH,COUNT");
 }
 END_TEST
 
@@ -149,6 +207,7 @@ Suite *suite_cli_seqlen(void)
 	tcase_add_test(c, cli_seq_lengths_mix_the_bins);
 	tcase_add_test(c, cli_seq_lengths_take_a_strategy);
 	tcase_add_test(c, cli_seq_lengths_refuse_bad_input);
+	tcase_add_test(c, cli_plan_takes_seq_lengths);
 	suite_add_tcase(s, c);
 	return s;
 }

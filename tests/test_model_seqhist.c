@@ -268,6 +268,109 @@ START_TEST(binned_step_is_the_shares_mean)
 }
 END_TEST
 
+/*
+ * A plan over lengths (sim_plan_binned) ranks each strategy by its bins'
+ * mix.  The histogram above (3 of 100 tokens, 1 of 300, bins of 128) on
+ * the two-block GPT on v100x2, 16 sequences a step: every strategy of
+ * the plan at one length is one of the plan over the mix, the same
+ * count searched; the mix's best is checked against its strategy
+ * predicted alone at 100 and at 300 tokens (sim_parallel_predict):
+ * step 0.75 t(100) + 0.25 t(300), its stage times and FLOPs mixed the
+ * same way, samples/s 16 over the step, tokens/s that times 150, the
+ * memory and fit the 300-token bin's.  A histogram of one length plans
+ * as sim_plan at that length, result for result.
+ */
+START_TEST(binned_plan_ranks_by_the_mix)
+{
+	static const char text[] = "length,count\n100,3\n300,1\n";
+	static const char one[] = "length,count\n300,5\n";
+	static const char *gpt = "gpt:layers=2,hidden=256,heads=4,"
+				 "vocab=1000,seq=2048";
+	struct model_seq_bins b;
+	struct sim_plan_options po;
+	struct sim_plan_result mix, alone;
+	struct sim_par_result r100, r300;
+	struct hw_catalog *cat = NULL;
+	struct hw_system s;
+	struct model *m = NULL;
+	struct dlsim_err err = { 0, "" };
+	const struct sim_par_result *best;
+	double step;
+	int i;
+
+	ck_assert(hw_catalog_load(NULL, &cat, NULL) == DLSIM_OK);
+	ck_assert(hw_system_resolve(cat, "v100x2", &s, NULL) == DLSIM_OK);
+	sim_plan_options_init(&po);
+	po.global_batch = 16;
+	po.top_k = 1000;
+	ck_assert_int_eq(model_seq_bins_read(text, sizeof(text) - 1, "h.csv",
+					     128, &b, &err), DLSIM_OK);
+	ck_assert_msg(sim_plan_binned(gpt, &b, &s, DLSIM_FP16, SIM_OPT_ADAM,
+				      &po, &mix, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert_int_eq(mix.bins, 2);
+	ck_assert_int_eq(mix.bin_width, 128);
+	ck_assert_int_eq(mix.longest, 300);
+	ck_assert_rel(mix.mean_length, 150.0, 1e-15);
+	ck_assert_int_gt(mix.n_top, 1);
+	best = &mix.top[0];
+	ck_assert_int_eq(model_resolve_seq(gpt, 100, &m, &err), DLSIM_OK);
+	ck_assert_int_eq(sim_parallel_predict(m, &s, DLSIM_FP16, SIM_OPT_ADAM,
+					      &best->strategy, &r100, &err),
+			 DLSIM_OK);
+	model_free(m);
+	ck_assert_int_eq(model_resolve_seq(gpt, 300, &m, &err), DLSIM_OK);
+	ck_assert_int_eq(sim_parallel_predict(m, &s, DLSIM_FP16, SIM_OPT_ADAM,
+					      &best->strategy, &r300, &err),
+			 DLSIM_OK);
+	step = 0.75 * r100.step_time_s + 0.25 * r300.step_time_s;
+	ck_assert(r300.step_time_s > r100.step_time_s);
+	ck_assert_rel(best->step_time_s, step, 1e-12);
+	ck_assert_rel(best->stage_fwd_s, 0.75 * r100.stage_fwd_s +
+		      0.25 * r300.stage_fwd_s, 1e-12);
+	ck_assert_rel(best->hw_flops, 0.75 * r100.hw_flops +
+		      0.25 * r300.hw_flops, 1e-12);
+	ck_assert_rel(best->samples_per_s, 16.0 / step, 1e-12);
+	ck_assert_rel(best->tokens_per_s, 16.0 / step * 150.0, 1e-12);
+	ck_assert_rel(best->tflops_per_device, best->hw_flops / step / 2.0 /
+		      1e12, 1e-12);
+	ck_assert_rel(best->memory.total_bytes, r300.memory.total_bytes,
+		      1e-12);
+	ck_assert_int_eq(best->fits, r300.fits);
+	/* ranked by the mix: no later strategy is faster */
+	for (i = 1; i < mix.n_top; i++)
+		ck_assert(mix.top[i].step_time_s >= best->step_time_s);
+	/* one length: sim_plan's plan at it, result for result */
+	ck_assert_int_eq(sim_plan(m, &s, DLSIM_FP16, SIM_OPT_ADAM, &po, &alone,
+				  &err), DLSIM_OK);
+	sim_plan_release(&mix);
+	ck_assert_int_eq(model_seq_bins_read(one, sizeof(one) - 1, "h.csv",
+					     128, &b, &err), DLSIM_OK);
+	ck_assert_int_eq(sim_plan_binned(gpt, &b, &s, DLSIM_FP16, SIM_OPT_ADAM,
+					 &po, &mix, &err), DLSIM_OK);
+	ck_assert_int_eq(mix.n_evaluated, alone.n_evaluated);
+	ck_assert_int_eq(mix.n_top, alone.n_top);
+	for (i = 0; i < mix.n_top; i++) {
+		ck_assert_rel(mix.top[i].step_time_s, alone.top[i].step_time_s,
+			      1e-12);
+		ck_assert_int_eq(mix.top[i].strategy.tp,
+				 alone.top[i].strategy.tp);
+		ck_assert_int_eq(mix.top[i].strategy.micro_batch,
+				 alone.top[i].strategy.micro_batch);
+		ck_assert_rel(mix.top[i].tokens_per_s,
+			      alone.top[i].tokens_per_s, 1e-12);
+	}
+	/* no seq key: refused, nothing kept */
+	sim_plan_release(&mix);
+	ck_assert(sim_plan_binned("resnet50", &b, &s, DLSIM_FP16, SIM_OPT_ADAM,
+				  &po, &mix, &err) != DLSIM_OK);
+	ck_assert(mix.n_top == 0 && mix.top == NULL);
+	model_free(m);
+	sim_plan_release(&alone);
+	hw_catalog_free(cat);
+}
+END_TEST
+
 Suite *suite_model_seqhist(void)
 {
 	Suite *s = suite_create("model_seqhist");
@@ -277,6 +380,7 @@ Suite *suite_model_seqhist(void)
 	tcase_add_test(c, seq_bins_refuse_damaged_text);
 	tcase_add_test(c, resolve_seq_replaces_the_length);
 	tcase_add_test(c, binned_step_is_the_shares_mean);
+	tcase_add_test(c, binned_plan_ranks_by_the_mix);
 	suite_add_tcase(s, c);
 	return s;
 }
