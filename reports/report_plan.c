@@ -253,11 +253,11 @@ static void plan_table(FILE *f, const struct model *m,
 		sim_objective_name(o));
 	if (p->bins)
 		fprintf(f, "sequences       %d length bins of %lld tokens, "
-			"the longest %lld: each strategy ranked by the "
-			"shares' mean step, %.1f tokens a sample (%.1f "
-			"padded)\n", p->bins, (long long)p->bin_width,
-			(long long)p->longest, p->mean_length,
-			p->mean_padded);
+			"the longest %lld: the model at each bin's length, "
+			"each strategy ranked by the shares' mean step, %.1f "
+			"tokens a sample (%.1f padded)\n", p->bins,
+			(long long)p->bin_width, (long long)p->longest,
+			p->mean_length, p->mean_padded);
 	fprintf(f, "searched        %lld strategies: %lld fit, %lld do not "
 		"fit in memory, %lld invalid\n", (long long)p->n_evaluated,
 		(long long)p->n_feasible, (long long)p->n_oom,
@@ -324,8 +324,8 @@ int report_plan(FILE *f, enum report_format fmt, const struct model *m,
 			(long long)p->n_evaluated, (long long)p->n_feasible,
 			(long long)p->n_oom, (long long)p->n_invalid);
 		if (p->bins)
-			fprintf(f, "\"sequences\": {\"bins\": %d, "
-				"\"bin_width\": %lld, \"longest\": %lld, "
+			fprintf(f, "\"seq_lengths\": {\"bins\": %d, "
+				"\"bin_tokens\": %lld, \"longest\": %lld, "
 				"\"mean_length\": %.17g, \"mean_padded\": "
 				"%.17g}, ", p->bins, (long long)p->bin_width,
 				(long long)p->longest, p->mean_length,

@@ -140,6 +140,8 @@ void sim_par_mix_add(struct sim_par_result *acc,
 	}
 }
 
+/* The mix's rates, of its mean step: samples of the global batch,
+ * tokens a sample has unpadded (mean_length), FLOPs a device. */
 void sim_par_mix_finish(struct sim_par_result *acc, double mean_length)
 {
 	acc->samples_per_s = (double)acc->strategy.global_batch /

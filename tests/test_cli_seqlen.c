@@ -164,7 +164,7 @@ START_TEST(cli_plan_takes_seq_lengths)
 	    SMALL " --format json");
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert(json_number(r.out, "bins") == 2.0);
-	ck_assert(json_number(r.out, "bin_width") == 128.0);
+	ck_assert(json_number(r.out, "bin_tokens") == 128.0);
 	ck_assert(json_number(r.out, "longest") == 300.0);
 	ck_assert(json_number(r.out, "mean_length") == 150.0);
 	ck_assert(json_number(r.out, "mean_padded") == 150.0);
@@ -186,6 +186,11 @@ START_TEST(cli_plan_takes_seq_lengths)
 	    "16 --uncalibrated " SMALL);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_ptr_nonnull(strstr(r.out, "\nstrategy        tp "));
+	/* the model is tried at the bins before a line is printed (JSON's
+	 * head among them) */
+	run(&r, "plan configs/models/cifar-resnet8.yaml --hw v100x2 "
+	    "--global-batch 16 --format json " SMALL);
+	assert_one_error(&r, 2, "a YAML model has one length");
 	run(&r, "plan " GPT " --hw v100x2 --global-batch 16 --seq-bin 64");
 	assert_one_error(&r, 2, "--seq-bin needs --seq-lengths");
 	run(&r, "plan " GPT " --hw v100x2 --global-batch 16 --seq-lengths "
