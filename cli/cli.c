@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/core.h"
 #include "core/banned.h"
 
 #define CLI_MAX_COUNT DLSIM_MAX_COUNT
@@ -300,6 +301,38 @@ int cli_dispatch_s(const struct cli_command *cmd, const struct cli_values *v,
 				     v->str[i]);
 	*s = v->num[i] * 1e-6;
 	return DLSIM_OK;
+}
+
+int cli_seq_bins(const struct cli_command *cmd, const struct cli_values *v,
+		 const char *model_arg, struct model_seq_bins **out,
+		 struct dlsim_err *err)
+{
+	int i = cli_opt(cmd, "seq-bin");
+	const char *path = v->str[cli_opt(cmd, "seq-lengths")];
+	struct model *probe = NULL;
+	char *text = NULL;
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	if (!v->set[cli_opt(cmd, "seq-lengths")])
+		return v->set[i] ? dlsim_err_set(err, DLSIM_EINVAL, "--seq-bin "
+						 "needs --seq-lengths") :
+		       DLSIM_OK;
+	if (!(*out = malloc(sizeof(**out))))
+		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
+	if (!(rc = core_read_file(path, &text, &len, err)) &&
+	    !(rc = model_seq_bins_read(text, len, path,
+				       v->set[i] ? v->count[i] : 64, *out,
+				       err)))
+		rc = model_resolve_seq(model_arg, (*out)->longest, &probe, err);
+	model_free(probe);
+	free(text);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 /* Split "a,b,c" into at most max pieces in buf (modified in place). */

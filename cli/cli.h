@@ -192,6 +192,17 @@ int cli_dispatch_s(const struct cli_command *cmd, const struct cli_values *v,
 		   double *s, struct dlsim_err *err);
 
 /*
+ * --seq-lengths FILE [--seq-bin W] (predict, plan, scale): the histogram
+ * read into a new *out, which the caller frees (NULL without
+ * --seq-lengths), and model_arg built once at its longest bin, so that a
+ * model the bins cannot take (a YAML file, no seq key) is refused before
+ * anything is printed.  --seq-bin alone is refused.
+ */
+int cli_seq_bins(const struct cli_command *cmd, const struct cli_values *v,
+		 const char *model_arg, struct model_seq_bins **out,
+		 struct dlsim_err *err);
+
+/*
  * Resolve spec ("local", or what hw_system_resolve takes) into out, with
  * the newest fits for its device's name (else its node's) attached when
  * src has a database holding any.  "local" needs the database's fits.

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/core.h"
 #include "core/banned.h"
 
 #define PLAN_MAX_HW 16
@@ -214,41 +213,6 @@ static int expand(struct cli_calib_src *src, struct hw_catalog *cat,
 	return n;
 }
 
-/*
- * --seq-lengths FILE [--seq-bin W] read into a new *bins (a->bins then;
- * the caller frees it), and the model built once at the longest bin, so
- * that a model the bins cannot take (a YAML file, no seq key) is refused
- * before anything is printed.
- */
-static int read_bins(const struct cli_command *cmd,
-		     const struct cli_values *v, struct model_seq_bins **bins,
-		     struct plan_args *a, struct dlsim_err *err)
-{
-	int i = cli_opt(cmd, "seq-bin");
-	const char *path = v->str[cli_opt(cmd, "seq-lengths")];
-	struct model *probe = NULL;
-	char *text = NULL;
-	size_t len;
-	int rc;
-
-	if (!v->set[cli_opt(cmd, "seq-lengths")])
-		return v->set[i] ? dlsim_err_set(err, DLSIM_EINVAL, "--seq-bin "
-						 "needs --seq-lengths") :
-		       DLSIM_OK;
-	if (!(*bins = malloc(sizeof(**bins))))
-		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
-	if (!(rc = core_read_file(path, &text, &len, err)) &&
-	    !(rc = model_seq_bins_read(text, len, path,
-				       v->set[i] ? v->count[i] : 64, *bins,
-				       err)) &&
-	    !(rc = model_resolve_seq(a->model_arg, (*bins)->longest, &probe,
-				     err)))
-		a->bins = *bins;
-	model_free(probe);
-	free(text);
-	return rc;
-}
-
 int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct dlsim_err err = { 0, "" };
@@ -278,8 +242,9 @@ int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 	if (v.set[i = cli_opt(cmd, "max-devices")])
 		max_devices = v.count[i];
 	rc = model_resolve(v.positional[0], &m, &err) ||
-	     read_bins(cmd, &v, &bins, &a, &err) ||
+	     cli_seq_bins(cmd, &v, a.model_arg, &bins, &err) ||
 	     cli_calib_open(cmd, &v, &src, &err);
+	a.bins = bins;
 	if (!rc && (n = expand(&src, cat, hw, n_hw, max_devices, specbuf,
 			       sizeof(specbuf), spec, &err)) < 0)
 		rc = 1;

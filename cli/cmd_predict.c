@@ -432,23 +432,16 @@ static int predict_binned(const struct cli_command *cmd,
 			  struct dlsim_err *err)
 {
 	const char *path = v->str[cli_opt(cmd, "seq-lengths")];
-	int i = cli_opt(cmd, "seq-bin");
 	struct model_seq_bins *bins = NULL;
-	struct sim_binned *r = NULL;
+	struct sim_binned *r = malloc(sizeof(*r));
 	struct sim_options po = *o;
 	struct sim_strategy best = *st;
-	char *text = NULL;
-	size_t len;
 	int rc;
 
-	bins = malloc(sizeof(*bins));
-	r = malloc(sizeof(*r));
-	if (!bins || !r)
+	if (!r)
 		rc = dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
-	else if (!(rc = core_read_file(path, &text, &len, err)) &&
-		 !(rc = model_seq_bins_read(text, len, path,
-					    v->set[i] ? v->count[i] : 64,
-					    bins, err)) &&
+	else if (!(rc = cli_seq_bins(cmd, v, v->positional[0], &bins,
+				     err)) &&
 		 !(rc = par ? par_setup(cmd, v, o, s, &po.precision,
 					&po.optimizer, err) : DLSIM_OK) &&
 		 !(rc = auto_pick ? best_binned(v->positional[0], s, &po,
@@ -457,7 +450,6 @@ static int predict_binned(const struct cli_command *cmd,
 					   par ? &best : NULL, bins, r, err)))
 		rc = report_binned(stdout, fmt, v->positional[0], s, path, r,
 				   err);
-	free(text);
 	free(r);
 	free(bins);
 	return rc;

@@ -23,6 +23,11 @@ static const struct cli_option options[] = {
 	CLI_SIM_OPTIONS,
 	{ "dispatch-us", "US", CLI_NONNEG, "the software stack's host time "
 	  "per kernel launch, launches queued (predict's; default 0)" },
+	{ "seq-lengths", "CSV", CLI_STRING,
+	  "sequences of many lengths (predict's histogram): each point the "
+	  "data-parallel step over the bins" },
+	{ "seq-bin", "W", CLI_COUNT,
+	  "with --seq-lengths: tokens a bin spans (default 64, LDDL's)" },
 	CLI_CALIB_OPTIONS,
 	{ "format", "F", CLI_STRING, "table, csv, json (default table)" },
 	{ "plot", "FILE", CLI_STRING,
@@ -65,9 +70,17 @@ static int parse_counts(const char *arg, int64_t *counts, int *n,
 	return DLSIM_OK;
 }
 
+/* What every point is predicted for: the model, or with bins the model
+ * string rebuilt at each bin (sim_predict_binned). */
+struct scale_model {
+	const struct model *m;
+	const char *arg;
+	const struct model_seq_bins *bins;   /* NULL: one length */
+};
+
 /* Predict one point: resolve NAMExCOUNT, predict, keep the result. */
 static int point(struct cli_calib_src *src, struct hw_catalog *cat,
-		 const struct model *m, const char *hw, int64_t count,
+		 const struct scale_model *sm, const char *hw, int64_t count,
 		 const struct sim_options *o, struct sim_scale_point *p,
 		 struct dlsim_err *err)
 {
@@ -85,7 +98,9 @@ static int point(struct cli_calib_src *src, struct hw_catalog *cat,
 		snprintf(p->spec, sizeof(p->spec), "%sx%lld", hw,
 			 (long long)count);
 	if (!(rc = cli_system_resolve(src, cat, p->spec, cs, err)) &&
-	    !(rc = sim_predict(m, &cs->sys, o, &p->r, err)))
+	    !(rc = sm->bins ? sim_predict_binned(sm->arg, &cs->sys, o,
+						 sm->bins, &p->r, err) :
+		   sim_predict(sm->m, &cs->sys, o, &p->r, err)))
 		p->nodes = cs->sys.n_nodes;
 	free(cs);
 	return rc;
@@ -150,7 +165,7 @@ static int mode_of(const struct cli_command *cmd, const struct cli_values *v,
 
 static int sweep(const struct cli_command *cmd, struct cli_values *v,
 		 struct cli_calib_src *src,
-		 struct hw_catalog *cat, const struct model *m,
+		 struct hw_catalog *cat, const struct scale_model *sm,
 		 struct sim_scale_point *pts, int *n, const char **mode,
 		 struct dlsim_err *err)
 {
@@ -173,7 +188,7 @@ static int sweep(const struct cli_command *cmd, struct cli_values *v,
 	*n = 0;
 	for (i = 0; i < n_hw; i++)
 		for (j = 0; j < n_counts; j++) {
-			rc = point(src, cat, m, hw[i], counts[j], &o,
+			rc = point(src, cat, sm, hw[i], counts[j], &o,
 				   &pts[*n], err);
 			if (rc)
 				return rc;
@@ -204,6 +219,8 @@ int cmd_scale(const struct cli_command *cmd, int argc, char **argv)
 	struct hw_catalog *cat = NULL;
 	struct model *m = NULL;
 	struct sim_scale_point *pts;
+	struct model_seq_bins *bins = NULL;
+	struct scale_model sm;
 	struct cli_values v;
 	struct cli_calib_src src = { NULL };
 	enum report_format fmt;
@@ -227,12 +244,17 @@ int cmd_scale(const struct cli_command *cmd, int argc, char **argv)
 		free(pts);
 		return rc;
 	}
-	if (model_resolve(v.positional[0], &m, &err) ||
-	    cli_calib_open(cmd, &v, &src, &err) ||
-	    sweep(cmd, &v, &src, cat, m, pts, &n, &mode, &err) ||
+	sm.arg = v.positional[0];
+	rc = model_resolve(v.positional[0], &m, &err) ||
+	     cli_seq_bins(cmd, &v, sm.arg, &bins, &err) ||
+	     cli_calib_open(cmd, &v, &src, &err);
+	sm.m = m;
+	sm.bins = bins;
+	if (rc ||
+	    sweep(cmd, &v, &src, cat, &sm, pts, &n, &mode, &err) ||
 	    (v.set[cli_opt(cmd, "plot")] &&
 	     plot(cmd, &v, m, mode, pts, n, &err)) ||
-	    report_scaling(stdout, fmt, m, mode, pts, n, &err))
+	    report_scaling(stdout, fmt, m, mode, bins, pts, n, &err))
 		rc = cli_fail(cmd, &err);
 	else
 		rc = cli_finish(cmd, CLI_OK);
@@ -240,6 +262,7 @@ int cmd_scale(const struct cli_command *cmd, int argc, char **argv)
 	for (i = 0; i < n; i++)
 		sim_result_release(&pts[i].r);
 	free(pts);
+	free(bins);
 	model_free(m);
 	hw_catalog_free(cat);
 	return rc;

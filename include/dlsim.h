@@ -1794,6 +1794,20 @@ int sim_binned_predict(const char *model_arg, const struct hw_system *s,
 		       const struct model_seq_bins *b, struct sim_binned *out,
 		       struct dlsim_err *err);
 
+/*
+ * The data-parallel step of o over bins b (sim_binned_predict's without a
+ * strategy) as one whole result, for sweeps (dlsim scale): its step, its
+ * bounds, the one-device step and the breakdown the bins' means in their
+ * shares, throughput and scaling efficiency those of the mean step, the
+ * memory and fit the longest bin's, the rest the first bin's (no layer
+ * table or timeline).  Errors and *out on failure as sim_binned_predict;
+ * the caller releases *out (sim_result_release) as sim_predict's.
+ */
+int sim_predict_binned(const char *model_arg, const struct hw_system *s,
+		       const struct sim_options *o,
+		       const struct model_seq_bins *b, struct sim_result *out,
+		       struct dlsim_err *err);
+
 /* ---- Choosing a strategy (sim_plan.c) ---- */
 
 enum sim_objective {
@@ -2793,10 +2807,13 @@ int report_system(FILE *f, enum report_format fmt, const struct hw_system *s,
 
 /*
  * A scaling sweep as a table, CSV or JSON (model name and the sweep's
- * mode, "strong" or "weak", head the output).  DLSIM_EIO on write errors.
+ * mode, "strong" or "weak", head the output; with bins, each point the
+ * step over them, sim_predict_binned, the table says so in a line and
+ * JSON in "seq_lengths").  DLSIM_EIO on write errors.
  */
 int report_scaling(FILE *f, enum report_format fmt, const struct model *m,
-		   const char *mode, const struct sim_scale_point *p, int n,
+		   const char *mode, const struct model_seq_bins *bins,
+		   const struct sim_scale_point *p, int n,
 		   struct dlsim_err *err);
 
 /*

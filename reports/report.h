@@ -28,6 +28,16 @@ void report_strategy_line(FILE *f, const struct sim_strategy *st,
 			  int64_t micro_batches);
 void report_json_strategy(FILE *f, const struct sim_strategy *st);
 
+/* A length histogram's bins as plan and scale give them: the
+ * "seq_lengths" member (key, object and a trailing ", "), and the
+ * table's words for them ("8 length bins of 64 tokens, the longest 512,
+ * 255.8 tokens a sample (279.2 padded)", no newline) (report_plan.c). */
+void report_json_seq_lengths(FILE *f, int bins, int64_t width,
+			     int64_t longest, double mean_length,
+			     double mean_padded);
+void report_seq_lengths(FILE *f, int bins, int64_t width, int64_t longest,
+			double mean_length, double mean_padded);
+
 /*
  * Plots (report_gnuplot.c).  report_plot_terminal() gives the gnuplot
  * terminal for IMAGE by its extension (.png, .svg; anything else is

@@ -42,6 +42,24 @@ void report_strategy_line(FILE *f, const struct sim_strategy *st,
 		st->sequence_parallel ? ", sequence parallel" : "");
 }
 
+void report_json_seq_lengths(FILE *f, int bins, int64_t width,
+			     int64_t longest, double mean_length,
+			     double mean_padded)
+{
+	fprintf(f, "\"seq_lengths\": {\"bins\": %d, \"bin_tokens\": %lld, "
+		"\"longest\": %lld, \"mean_length\": %.17g, "
+		"\"mean_padded\": %.17g}, ", bins, (long long)width,
+		(long long)longest, mean_length, mean_padded);
+}
+
+void report_seq_lengths(FILE *f, int bins, int64_t width, int64_t longest,
+			double mean_length, double mean_padded)
+{
+	fprintf(f, "%d length bins of %lld tokens, the longest %lld, %.1f "
+		"tokens a sample (%.1f padded)", bins, (long long)width,
+		(long long)longest, mean_length, mean_padded);
+}
+
 /* The part of r's step furthest above best's, into buf. */
 static const char *why(const struct sim_par_result *r,
 		       const struct sim_par_result *best, char *buf,
@@ -251,13 +269,13 @@ static void plan_table(FILE *f, const struct model *m,
 		"ranked by %s\n", m->name, s->spec,
 		(long long)p->global_batch,
 		sim_objective_name(o));
-	if (p->bins)
-		fprintf(f, "sequences       %d length bins of %lld tokens, "
-			"the longest %lld: the model at each bin's length, "
-			"each strategy ranked by the shares' mean step, %.1f "
-			"tokens a sample (%.1f padded)\n", p->bins,
-			(long long)p->bin_width, (long long)p->longest,
-			p->mean_length, p->mean_padded);
+	if (p->bins) {
+		fputs("sequences       ", f);
+		report_seq_lengths(f, p->bins, p->bin_width, p->longest,
+				   p->mean_length, p->mean_padded);
+		fputs(": the model at each bin's length, each strategy "
+		      "ranked by the shares' mean step\n", f);
+	}
 	fprintf(f, "searched        %lld strategies: %lld fit, %lld do not "
 		"fit in memory, %lld invalid\n", (long long)p->n_evaluated,
 		(long long)p->n_feasible, (long long)p->n_oom,
@@ -324,12 +342,9 @@ int report_plan(FILE *f, enum report_format fmt, const struct model *m,
 			(long long)p->n_evaluated, (long long)p->n_feasible,
 			(long long)p->n_oom, (long long)p->n_invalid);
 		if (p->bins)
-			fprintf(f, "\"seq_lengths\": {\"bins\": %d, "
-				"\"bin_tokens\": %lld, \"longest\": %lld, "
-				"\"mean_length\": %.17g, \"mean_padded\": "
-				"%.17g}, ", p->bins, (long long)p->bin_width,
-				(long long)p->longest, p->mean_length,
-				p->mean_padded);
+			report_json_seq_lengths(f, p->bins, p->bin_width,
+						p->longest, p->mean_length,
+						p->mean_padded);
 		fputs("\"top\": [", f);
 		for (i = 0; i < p->n_top; i++) {
 			fputs(i ? ",\n  " : "\n  ", f);

@@ -58,11 +58,19 @@ static void table_calib(FILE *f, const struct sim_scale_point *p, int n)
 }
 
 static void table(FILE *f, const struct model *m, const char *mode,
+		  const struct model_seq_bins *bins,
 		  const struct sim_scale_point *p, int n)
 {
 	int i;
 
 	fprintf(f, "model %s, %s scaling\n", m->name, mode);
+	if (bins) {
+		fputs("sequences: ", f);
+		report_seq_lengths(f, bins->n, bins->width, bins->longest,
+				   bins->mean_length, bins->mean_padded);
+		fputs(": each point the model at each bin's length, its step "
+		      "the bins' mean\n", f);
+	}
 	fprintf(f, "%-20s %8s %7s %9s %11s %13s %8s %7s %6s\n", "hardware",
 		"devices", "batch", "global", "step", "samples/s", "speedup",
 		"effic.", "comm");
@@ -115,13 +123,18 @@ static void csv(FILE *f, const struct model *m, const char *mode,
 }
 
 static void json(FILE *f, const struct model *m, const char *mode,
+		 const struct model_seq_bins *bins,
 		 const struct sim_scale_point *p, int n)
 {
 	int i;
 
 	fputs("{\"model\": ", f);
 	report_json_string(f, m->name);
-	fprintf(f, ", \"mode\": \"%s\", \"points\": [", mode);
+	fprintf(f, ", \"mode\": \"%s\", ", mode);
+	if (bins)
+		report_json_seq_lengths(f, bins->n, bins->width, bins->longest,
+					bins->mean_length, bins->mean_padded);
+	fputs("\"points\": [", f);
 	for (i = 0; i < n; i++) {
 		const struct sim_result *r = &p[i].r;
 
@@ -150,15 +163,16 @@ static void json(FILE *f, const struct model *m, const char *mode,
 }
 
 int report_scaling(FILE *f, enum report_format fmt, const struct model *m,
-		   const char *mode, const struct sim_scale_point *p, int n,
+		   const char *mode, const struct model_seq_bins *bins,
+		   const struct sim_scale_point *p, int n,
 		   struct dlsim_err *err)
 {
 	if (fmt == REPORT_CSV)
 		csv(f, m, mode, p, n);
 	else if (fmt == REPORT_JSON)
-		json(f, m, mode, p, n);
+		json(f, m, mode, bins, p, n);
 	else
-		table(f, m, mode, p, n);
+		table(f, m, mode, bins, p, n);
 	return report_check(f, err);
 }
 

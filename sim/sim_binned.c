@@ -200,3 +200,80 @@ int sim_binned_predict(const char *model_arg, const struct hw_system *s,
 	out->padding = 1.0 - b->mean_length / b->mean_padded;
 	return DLSIM_OK;
 }
+
+/* ---------------------------------------------------------------- */
+/* A data-parallel step over the bins as one result (dlsim scale)    */
+/* ---------------------------------------------------------------- */
+
+/* Add bin's result to *acc at share: the times (the step's, its bounds,
+ * the one-device step's and the breakdown's) and bytes moved summed in
+ * the shares; the memory and fit the longest bin's; the rest the first
+ * bin's, which holds no layer table or timeline (none is asked). */
+static void mix_result(struct sim_result *acc, const struct sim_result *bin,
+		       double share, int first, int longest)
+{
+	struct sim_breakdown *a = &acc->breakdown;
+	const struct sim_breakdown *b = &bin->breakdown;
+
+	if (first) {
+		*acc = *bin;
+		acc->layers = NULL;
+		acc->events = NULL;
+		acc->n_layers = acc->n_events = 0;
+		acc->step_time_s = acc->step_time_s_low = 0.0;
+		acc->step_time_s_high = acc->single_device_step_s = 0.0;
+		acc->comm_bytes = 0.0;
+		memset(a, 0, sizeof(*a));
+	}
+	acc->step_time_s += share * bin->step_time_s;
+	acc->step_time_s_low += share * bin->step_time_s_low;
+	acc->step_time_s_high += share * bin->step_time_s_high;
+	acc->single_device_step_s += share * bin->single_device_step_s;
+	acc->comm_bytes += share * bin->comm_bytes;
+	a->forward_s += share * b->forward_s;
+	a->backward_s += share * b->backward_s;
+	a->optimizer_s += share * b->optimizer_s;
+	a->comm_s += share * b->comm_s;
+	a->comm_exposed_s += share * b->comm_exposed_s;
+	a->compress_s += share * b->compress_s;
+	if (longest) {
+		acc->memory = bin->memory;
+		acc->fits = bin->fits;
+	}
+}
+
+int sim_predict_binned(const char *model_arg, const struct hw_system *s,
+		       const struct sim_options *o,
+		       const struct model_seq_bins *b, struct sim_result *out,
+		       struct dlsim_err *err)
+{
+	struct sim_result r;
+	struct model *m;
+	int i, longest = 0, rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = sim_seq_bins_check(b, err)))
+		return rc;
+	for (i = 1; i < b->n; i++)
+		if (b->padded[i] > b->padded[longest])
+			longest = i;
+	for (i = 0; i < b->n; i++) {
+		m = NULL;
+		if ((rc = model_resolve_seq(model_arg, b->padded[i], &m,
+					    err)) ||
+		    (rc = sim_predict(m, s, o, &r, err))) {
+			model_free(m);
+			memset(out, 0, sizeof(*out));
+			return rc;
+		}
+		model_free(m);
+		mix_result(out, &r, b->share[i], i == 0, i == longest);
+		sim_result_release(&r);
+	}
+	out->throughput = (double)out->global_batch / out->step_time_s;
+	out->throughput_per_device = out->throughput / (double)out->devices;
+	out->scaling_efficiency = out->single_device_step_s /
+				  out->step_time_s;
+	return DLSIM_OK;
+}
+

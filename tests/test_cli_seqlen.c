@@ -2,7 +2,8 @@
  * test_cli_seqlen.c -- `dlsim predict --seq-lengths`: a step over the
  * bins of a histogram of sequence lengths, in every format, and the input
  * it refuses (cli/cmd_predict.c, reports/report_binned.c); `dlsim plan
- * --seq-lengths`, strategies ranked by that mix (cli/cmd_plan.c).
+ * --seq-lengths`, strategies ranked by that mix (cli/cmd_plan.c), and
+ * `dlsim scale --seq-lengths`, a sweep of it (cli/cmd_scale.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -203,6 +204,49 @@ START_TEST(cli_plan_takes_seq_lengths)
 }
 END_TEST
 
+/*
+ * `dlsim scale --seq-lengths`: each point the data-parallel step over
+ * the bins, the one predict --seq-lengths gives on that system (small.
+ * csv on one and two V100s, batch 8 a device), and the histogram in the
+ * JSON and the table.
+ */
+START_TEST(cli_scale_takes_seq_lengths)
+{
+	struct run r;
+	double one, two;
+
+	run(&r, "predict " GPT " --hw v100 --batch 8 --uncalibrated " SMALL
+	    " --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	one = json_number(r.out, "step_time_s");
+	run(&r, "predict " GPT " --hw v100x2 --batch 8 --uncalibrated " SMALL
+	    " --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	two = json_number(r.out, "step_time_s");
+	ck_assert(two > one);
+	run(&r, "scale " GPT " --hw v100 --devices 2 --batch 8 "
+	    "--uncalibrated " SMALL " --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	/* scale prints 9 digits */
+	ck_assert_rel(json_number(r.out, "step_time_s"), two, 1e-8);
+	ck_assert(json_number(r.out, "bin_tokens") == 128.0);
+	ck_assert(json_number(r.out, "mean_length") == 150.0);
+	run(&r, "scale " GPT " --hw v100 --devices 1,2 --batch 8 "
+	    "--uncalibrated " SMALL " --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_rel(json_number(r.out, "step_time_s"), one, 1e-8);
+	run(&r, "scale " GPT " --hw v100 --devices 1,2 --batch 8 "
+	    "--uncalibrated " SMALL);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "sequences: 2 length bins of "
+				     "128 tokens, the longest 300"));
+	run(&r, "scale " GPT " --hw v100 --seq-bin 64");
+	assert_one_error(&r, 2, "--seq-bin needs --seq-lengths");
+	run(&r, "scale resnet50 --hw v100 " SMALL);
+	assert_one_error(&r, 2, "model 'resnet50' has no seq key");
+}
+END_TEST
+
 Suite *suite_cli_seqlen(void)
 {
 	Suite *s = suite_create("cli_seqlen");
@@ -213,6 +257,7 @@ Suite *suite_cli_seqlen(void)
 	tcase_add_test(c, cli_seq_lengths_take_a_strategy);
 	tcase_add_test(c, cli_seq_lengths_refuse_bad_input);
 	tcase_add_test(c, cli_plan_takes_seq_lengths);
+	tcase_add_test(c, cli_scale_takes_seq_lengths);
 	suite_add_tcase(s, c);
 	return s;
 }

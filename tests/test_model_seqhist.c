@@ -397,6 +397,81 @@ START_TEST(binned_plan_ranks_by_the_mix)
 }
 END_TEST
 
+/*
+ * The data-parallel step over bins as one result (sim_predict_binned,
+ * what dlsim scale sweeps): the histogram of 90, 2 x 100 and 300 tokens
+ * in bins of 128 (shares 3/4 and 1/4, mean 147.5) on the two-block GPT,
+ * batch 8 on each of two V100s.  Against sim_predict at 100 and at 300
+ * tokens: the step, its bounds, the one-device step and every part of
+ * the breakdown 0.75 x (100's) + 0.25 x (300's); throughput the global
+ * batch (16) over the step, a device's half of it, scaling efficiency
+ * the one-device step over the step; memory and fit the 300-token
+ * bin's; no layer table.  And the same step sim_binned_predict gives.
+ */
+START_TEST(binned_result_mixes_every_time)
+{
+	static const char text[] = "length,count\n90,1\n100,2\n300,1\n";
+	static const char *gpt = "gpt:layers=2,hidden=256,heads=4,"
+				 "vocab=1000,seq=2048";
+	struct model_seq_bins b;
+	struct sim_result mix, r100, r300;
+	struct sim_binned sb;
+	struct hw_catalog *cat = NULL;
+	struct hw_system s;
+	struct sim_options o;
+	struct model *m = NULL;
+	struct dlsim_err err = { 0, "" };
+
+	ck_assert(hw_catalog_load(NULL, &cat, NULL) == DLSIM_OK);
+	ck_assert(hw_system_resolve(cat, "v100x2", &s, NULL) == DLSIM_OK);
+	sim_options_init(&o);
+	o.batch_per_device = 8;
+	ck_assert_int_eq(model_seq_bins_read(text, sizeof(text) - 1, "h.csv",
+					     128, &b, &err), DLSIM_OK);
+	ck_assert_int_eq(model_resolve_seq(gpt, 100, &m, &err), DLSIM_OK);
+	ck_assert_int_eq(sim_predict(m, &s, &o, &r100, &err), DLSIM_OK);
+	model_free(m);
+	ck_assert_int_eq(model_resolve_seq(gpt, 300, &m, &err), DLSIM_OK);
+	ck_assert_int_eq(sim_predict(m, &s, &o, &r300, &err), DLSIM_OK);
+	model_free(m);
+	ck_assert_msg(sim_predict_binned(gpt, &s, &o, &b, &mix, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	ck_assert(r300.step_time_s > r100.step_time_s);
+	ck_assert(r300.memory.total_bytes > r100.memory.total_bytes);
+#define MIXED(f) ck_assert_rel(mix.f, 0.75 * r100.f + 0.25 * r300.f, 1e-12)
+	MIXED(step_time_s);
+	MIXED(single_device_step_s);
+	MIXED(breakdown.forward_s);
+	MIXED(breakdown.backward_s);
+	MIXED(breakdown.optimizer_s);
+	MIXED(breakdown.comm_s);
+	MIXED(breakdown.comm_exposed_s);
+#undef MIXED
+	ck_assert(r100.breakdown.comm_s > 0.0);
+	ck_assert_int_eq(mix.global_batch, 16);
+	ck_assert_int_eq(mix.devices, 2);
+	ck_assert_rel(mix.throughput, 16.0 / mix.step_time_s, 1e-12);
+	ck_assert_rel(mix.throughput_per_device, 8.0 / mix.step_time_s,
+		      1e-12);
+	ck_assert_rel(mix.scaling_efficiency, mix.single_device_step_s /
+		      mix.step_time_s, 1e-12);
+	ck_assert_rel(mix.memory.total_bytes, r300.memory.total_bytes, 1e-12);
+	ck_assert_int_eq(mix.fits, r300.fits);
+	ck_assert_ptr_null(mix.layers);
+	ck_assert_int_eq(sim_binned_predict(gpt, &s, &o, NULL, &b, &sb, &err),
+			 DLSIM_OK);
+	ck_assert_rel(sb.step_time_s, mix.step_time_s, 1e-12);
+	sim_result_release(&mix);
+	/* no seq key: refused, the result zeroed */
+	ck_assert(sim_predict_binned("resnet50", &s, &o, &b, &mix, &err) !=
+		  DLSIM_OK);
+	ck_assert(mix.step_time_s == 0.0 && mix.layers == NULL);
+	sim_result_release(&r100);
+	sim_result_release(&r300);
+	hw_catalog_free(cat);
+}
+END_TEST
+
 Suite *suite_model_seqhist(void)
 {
 	Suite *s = suite_create("model_seqhist");
@@ -407,6 +482,7 @@ Suite *suite_model_seqhist(void)
 	tcase_add_test(c, resolve_seq_replaces_the_length);
 	tcase_add_test(c, binned_step_is_the_shares_mean);
 	tcase_add_test(c, binned_plan_ranks_by_the_mix);
+	tcase_add_test(c, binned_result_mixes_every_time);
 	suite_add_tcase(s, c);
 	return s;
 }
