@@ -200,11 +200,13 @@ static int sweep(const struct cli_command *cmd, struct cli_values *v,
 
 static int plot(const struct cli_command *cmd, const struct cli_values *v,
 		const struct model *m, const char *mode,
+		const struct model_seq_bins *bins,
 		const struct sim_scale_point *pts, int n,
 		struct dlsim_err *err)
 {
 	const char *image = v->str[cli_opt(cmd, "plot")];
-	int ran, rc = report_scaling_plot(image, m, mode, pts, n, &ran, err);
+	int ran, rc = report_scaling_plot(image, m, mode, bins, pts, n, &ran,
+					  err);
 
 	if (!rc && !ran)
 		fprintf(stderr, "dlsim: warning: gnuplot not found; wrote the "
@@ -253,7 +255,7 @@ int cmd_scale(const struct cli_command *cmd, int argc, char **argv)
 	if (rc ||
 	    sweep(cmd, &v, &src, cat, &sm, pts, &n, &mode, &err) ||
 	    (v.set[cli_opt(cmd, "plot")] &&
-	     plot(cmd, &v, m, mode, pts, n, &err)) ||
+	     plot(cmd, &v, m, mode, bins, pts, n, &err)) ||
 	    report_scaling(stdout, fmt, m, mode, bins, pts, n, &err))
 		rc = cli_fail(cmd, &err);
 	else

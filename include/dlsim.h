@@ -2820,13 +2820,16 @@ int report_scaling(FILE *f, enum report_format fmt, const struct model *m,
  * Draw the sweep with gnuplot into IMAGE (.png or .svg): throughput with
  * ideal linear scaling, parallel efficiency, and the step broken into
  * compute, optimizer and exposed communication; IMAGE.dat and IMAGE.gp
- * are written beside it.  *ran is 0 if gnuplot is not installed (the two
- * files are written all the same).  DLSIM_EINVAL for another extension,
- * DLSIM_EIO if a file cannot be written or gnuplot fails.
+ * are written beside it; with bins (sim_predict_binned's points) the
+ * title says the lengths were binned.  *ran is 0 if gnuplot is not
+ * installed (the two files are written all the same).  DLSIM_EINVAL for
+ * another extension, DLSIM_EIO if a file cannot be written or gnuplot
+ * fails.
  */
 int report_scaling_plot(const char *image, const struct model *m,
-			const char *mode, const struct sim_scale_point *p,
-			int n, int *ran, struct dlsim_err *err);
+			const char *mode, const struct model_seq_bins *bins,
+			const struct sim_scale_point *p, int n, int *ran,
+			struct dlsim_err *err);
 
 /*
  * Write result r's timeline (run sim_predict with want_trace) to PATH as

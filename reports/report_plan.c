@@ -55,9 +55,10 @@ void report_json_seq_lengths(FILE *f, int bins, int64_t width,
 void report_seq_lengths(FILE *f, int bins, int64_t width, int64_t longest,
 			double mean_length, double mean_padded)
 {
-	fprintf(f, "%d length bins of %lld tokens, the longest %lld, %.1f "
-		"tokens a sample (%.1f padded)", bins, (long long)width,
-		(long long)longest, mean_length, mean_padded);
+	fprintf(f, "%d length bin%s of %lld tokens, the longest %lld, %.1f "
+		"tokens a sample (%.1f padded)", bins, bins == 1 ? "" : "s",
+		(long long)width, (long long)longest, mean_length,
+		mean_padded);
 }
 
 /* The part of r's step furthest above best's, into buf. */

@@ -318,8 +318,8 @@ static void plot_panels(FILE *f, const char *dat, int k, const char *first,
 
 static char *plot_script(const char *image, const char *datpath,
 			 const char *terminal, const struct model *m,
-			 const char *mode, const struct sim_scale_point *p,
-			 int n)
+			 const char *mode, const struct model_seq_bins *bins,
+			 const struct sim_scale_point *p, int n)
 {
 	char *buf = NULL, *text = NULL, names[256], words[256], batch[96];
 	char title[512], dat[1100], *c;
@@ -341,8 +341,9 @@ static char *plot_script(const char *image, const char *datpath,
 	else
 		snprintf(batch, sizeof(batch), "batch %lld per device",
 			 (long long)p[0].r.batch_per_device);
-	snprintf(title, sizeof(title), "%s on %s: %s scaling, %s, %s",
-		 m->name, names, mode, batch, precision_of(p, n));
+	snprintf(title, sizeof(title), "%s on %s: %s scaling, %s, %s%s",
+		 m->name, names, mode, batch, precision_of(p, n),
+		 bins ? ", lengths binned" : "");
 	/* the data file, quoted, relative to the script's directory */
 	q = open_memstream(&text, &tlen);
 	if (q) {
@@ -372,8 +373,9 @@ static char *plot_script(const char *image, const char *datpath,
 }
 
 int report_scaling_plot(const char *image, const struct model *m,
-			const char *mode, const struct sim_scale_point *p,
-			int n, int *ran, struct dlsim_err *err)
+			const char *mode, const struct model_seq_bins *bins,
+			const struct sim_scale_point *p, int n, int *ran,
+			struct dlsim_err *err)
 {
 	const char *terminal;
 	char dat[1024], gp[1024], *data = NULL, *script = NULL;
@@ -384,8 +386,8 @@ int report_scaling_plot(const char *image, const struct model *m,
 	    (rc = report_plot_paths(image, dat, gp, sizeof(dat), err)))
 		return rc;
 	data = plot_data(p, n);
-	script = data ? plot_script(image, dat, terminal, m, mode, p, n) :
-		 NULL;
+	script = data ? plot_script(image, dat, terminal, m, mode, bins, p,
+				    n) : NULL;
 	if (!data || !script)
 		rc = dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
 	else

@@ -18,7 +18,8 @@
  * that the strategy it picks is the best for the mix, not for one
  * length: a micro-batch that runs out of memory only at 512 tokens, or
  * a pipeline whose bubble only short sequences expose, counts as often
- * as its bin is drawn.
+ * as its bin is drawn.  A sweep (dlsim scale) takes the data-parallel
+ * mix as one whole result (sim_predict_binned).
  *
  * LIMITATIONS
  * - Every bin's batch holds the same number of sequences, as LDDL's and
@@ -205,10 +206,30 @@ int sim_binned_predict(const char *model_arg, const struct hw_system *s,
 /* A data-parallel step over the bins as one result (dlsim scale)    */
 /* ---------------------------------------------------------------- */
 
+/* The fits of bin's result joined to *acc's, each once (bins of
+ * different lengths can use different ones: a GEMM off 16-byte rows at
+ * one length and not at another). */
+static void join_fits(struct sim_result *acc, const struct sim_result *bin)
+{
+	int i, j;
+
+	acc->calibrated |= bin->calibrated;
+	for (i = 0; i < bin->n_calib_used; i++) {
+		for (j = 0; j < acc->n_calib_used; j++)
+			if (acc->calib_used[j].id == bin->calib_used[i].id)
+				break;
+		if (j == acc->n_calib_used && j < SIM_CALIB_USED)
+			acc->calib_used[acc->n_calib_used++] =
+				bin->calib_used[i];
+	}
+}
+
 /* Add bin's result to *acc at share: the times (the step's, its bounds,
- * the one-device step's and the breakdown's) and bytes moved summed in
- * the shares; the memory and fit the longest bin's; the rest the first
- * bin's, which holds no layer table or timeline (none is asked). */
+ * the one-device step's and the breakdown's) and the bytes reduced and
+ * moved summed in the shares (a learned position table grows with the
+ * length); the memory, fit and gradient buckets the longest bin's; the
+ * fits every bin's; the rest the first bin's, with no layer table or
+ * timeline (sim_predict_binned asks for none). */
 static void mix_result(struct sim_result *acc, const struct sim_result *bin,
 		       double share, int first, int longest)
 {
@@ -222,14 +243,17 @@ static void mix_result(struct sim_result *acc, const struct sim_result *bin,
 		acc->n_layers = acc->n_events = 0;
 		acc->step_time_s = acc->step_time_s_low = 0.0;
 		acc->step_time_s_high = acc->single_device_step_s = 0.0;
-		acc->comm_bytes = 0.0;
+		acc->comm_bytes = acc->gradient_bytes = 0.0;
 		memset(a, 0, sizeof(*a));
+	} else {
+		join_fits(acc, bin);
 	}
 	acc->step_time_s += share * bin->step_time_s;
 	acc->step_time_s_low += share * bin->step_time_s_low;
 	acc->step_time_s_high += share * bin->step_time_s_high;
 	acc->single_device_step_s += share * bin->single_device_step_s;
 	acc->comm_bytes += share * bin->comm_bytes;
+	acc->gradient_bytes += share * bin->gradient_bytes;
 	a->forward_s += share * b->forward_s;
 	a->backward_s += share * b->backward_s;
 	a->optimizer_s += share * b->optimizer_s;
@@ -239,6 +263,9 @@ static void mix_result(struct sim_result *acc, const struct sim_result *bin,
 	if (longest) {
 		acc->memory = bin->memory;
 		acc->fits = bin->fits;
+		acc->n_buckets = bin->n_buckets;
+		acc->allreduce_used = bin->allreduce_used;
+		acc->allreduce_hierarchical = bin->allreduce_hierarchical;
 	}
 }
 
@@ -247,6 +274,7 @@ int sim_predict_binned(const char *model_arg, const struct hw_system *s,
 		       const struct model_seq_bins *b, struct sim_result *out,
 		       struct dlsim_err *err)
 {
+	struct sim_options one = *o;
 	struct sim_result r;
 	struct model *m;
 	int i, longest = 0, rc;
@@ -254,6 +282,8 @@ int sim_predict_binned(const char *model_arg, const struct hw_system *s,
 	memset(out, 0, sizeof(*out));
 	if ((rc = sim_seq_bins_check(b, err)))
 		return rc;
+	/* a mix has no one layer table or timeline */
+	one.want_layers = one.want_trace = 0;
 	for (i = 1; i < b->n; i++)
 		if (b->padded[i] > b->padded[longest])
 			longest = i;
@@ -261,7 +291,7 @@ int sim_predict_binned(const char *model_arg, const struct hw_system *s,
 		m = NULL;
 		if ((rc = model_resolve_seq(model_arg, b->padded[i], &m,
 					    err)) ||
-		    (rc = sim_predict(m, s, o, &r, err))) {
+		    (rc = sim_predict(m, s, &one, &r, err))) {
 			model_free(m);
 			memset(out, 0, sizeof(*out));
 			return rc;
@@ -276,4 +306,3 @@ int sim_predict_binned(const char *model_arg, const struct hw_system *s,
 				  out->step_time_s;
 	return DLSIM_OK;
 }
-

@@ -11,6 +11,7 @@
 
 #include "tests.h"
 #include "cli_util.h"
+#include "hwcalib_util.h"
 
 #define GPT "gpt:layers=2,hidden=256,heads=4,vocab=1000,seq=2048"
 #define SMALL "--seq-lengths tests/data/seqlen/small.csv --seq-bin 128"
@@ -247,6 +248,58 @@ START_TEST(cli_scale_takes_seq_lengths)
 }
 END_TEST
 
+/*
+ * scale --seq-lengths on fitted figures (the shipped seed): fits.csv
+ * holds one sequence of 64 tokens and one of 97, in bins of 64, on the
+ * small GPT at batch 1 on a V100 in fp16.  At 97 tokens its GEMMs' rows
+ * (97 a sequence) are off 16 bytes and take the unaligned fit, at 64
+ * they do not: the point names both fits, and its step's bounds are the
+ * halves of predict's bounds at each length.
+ */
+START_TEST(cli_scale_seq_lengths_on_fits)
+{
+	struct tmpdb t;
+	struct run r;
+	char args[512];
+	double lo[2], hi[2];
+	int i, len[2] = { 64, 97 };
+
+	tmpdb_seed_cli(&t, &r);
+	for (i = 0; i < 2; i++) {
+		snprintf(args, sizeof(args), "predict gpt:layers=2,hidden=256,"
+			 "heads=4,vocab=1000,seq=%d --hw v100 --batch 1 "
+			 "--precision fp16 --db %s --format json", len[i],
+			 t.path);
+		run(&r, args);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		ck_assert_msg(!strstr(r.out, "gemm_unaligned:fp16") == (i == 0),
+			      "%s", r.out);
+		lo[i] = json_number(r.out, "step_time_s_low");
+		hi[i] = json_number(r.out, "step_time_s_high");
+		ck_assert(lo[i] > 0.0 && hi[i] > lo[i]);
+	}
+	snprintf(args, sizeof(args), "scale " GPT " --hw v100 --devices 1 "
+		 "--batch 1 --precision fp16 --db %s --seq-lengths "
+		 "tests/data/seqlen/fits.csv --seq-bin 64 --format json",
+		 t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_rel(json_number(r.out, "step_time_s_low"),
+		      0.5 * lo[0] + 0.5 * lo[1], 1e-8);
+	ck_assert_rel(json_number(r.out, "step_time_s_high"),
+		      0.5 * hi[0] + 0.5 * hi[1], 1e-8);
+	ck_assert_ptr_nonnull(strstr(r.out, "\"calibrated\": true"));
+	snprintf(args, sizeof(args), "scale " GPT " --hw v100 --devices 1 "
+		 "--batch 1 --precision fp16 --db %s --seq-lengths "
+		 "tests/data/seqlen/fits.csv --seq-bin 64", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.out, "gemm:fp16 fit") &&
+		      strstr(r.out, "gemm_unaligned:fp16 fit"), "%s", r.out);
+	tmpdb_close(&t);
+}
+END_TEST
+
 Suite *suite_cli_seqlen(void)
 {
 	Suite *s = suite_create("cli_seqlen");
@@ -258,6 +311,7 @@ Suite *suite_cli_seqlen(void)
 	tcase_add_test(c, cli_seq_lengths_refuse_bad_input);
 	tcase_add_test(c, cli_plan_takes_seq_lengths);
 	tcase_add_test(c, cli_scale_takes_seq_lengths);
+	tcase_add_test(c, cli_scale_seq_lengths_on_fits);
 	suite_add_tcase(s, c);
 	return s;
 }

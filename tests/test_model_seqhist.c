@@ -401,12 +401,16 @@ END_TEST
  * The data-parallel step over bins as one result (sim_predict_binned,
  * what dlsim scale sweeps): the histogram of 90, 2 x 100 and 300 tokens
  * in bins of 128 (shares 3/4 and 1/4, mean 147.5) on the two-block GPT,
- * batch 8 on each of two V100s.  Against sim_predict at 100 and at 300
- * tokens: the step, its bounds, the one-device step and every part of
- * the breakdown 0.75 x (100's) + 0.25 x (300's); throughput the global
- * batch (16) over the step, a device's half of it, scaling efficiency
- * the one-device step over the step; memory and fit the 300-token
- * bin's; no layer table.  And the same step sim_binned_predict gives.
+ * batch 8 on each of two V100s, gradients sent as int8 (kernels of
+ * their own).  Against sim_predict at 100 and at 300 tokens: the step,
+ * the one-device step, every part of the breakdown and the bytes reduced
+ * and moved 0.75 x (100's) + 0.25 x (300's); throughput the global batch
+ * (16) over the step, a device's half of it, scaling efficiency the
+ * one-device step over the step; memory, fit and buckets the 300-token
+ * bin's; no layer table, though one was asked.  The same step
+ * sim_binned_predict gives.  A model wide enough that only the 300-token
+ * bin runs out of memory: the mix does not fit.  (The step's bounds, and
+ * the fits joined over the bins, need a calibration: test_cli_seqlen.c.)
  */
 START_TEST(binned_result_mixes_every_time)
 {
@@ -426,6 +430,8 @@ START_TEST(binned_result_mixes_every_time)
 	ck_assert(hw_system_resolve(cat, "v100x2", &s, NULL) == DLSIM_OK);
 	sim_options_init(&o);
 	o.batch_per_device = 8;
+	o.compression = SIM_COMPRESS_INT8;   /* kernels of its own */
+	o.want_layers = 1;                   /* asked, and not kept */
 	ck_assert_int_eq(model_seq_bins_read(text, sizeof(text) - 1, "h.csv",
 					     128, &b, &err), DLSIM_OK);
 	ck_assert_int_eq(model_resolve_seq(gpt, 100, &m, &err), DLSIM_OK);
@@ -446,8 +452,15 @@ START_TEST(binned_result_mixes_every_time)
 	MIXED(breakdown.optimizer_s);
 	MIXED(breakdown.comm_s);
 	MIXED(breakdown.comm_exposed_s);
+	MIXED(breakdown.compress_s);
+	MIXED(comm_bytes);
+	MIXED(gradient_bytes);
 #undef MIXED
 	ck_assert(r100.breakdown.comm_s > 0.0);
+	ck_assert(r100.breakdown.compress_s > 0.0);
+	/* the position table grows with the length, so do the gradients */
+	ck_assert(r300.gradient_bytes > r100.gradient_bytes);
+	ck_assert_int_eq(mix.n_buckets, r300.n_buckets);
 	ck_assert_int_eq(mix.global_batch, 16);
 	ck_assert_int_eq(mix.devices, 2);
 	ck_assert_rel(mix.throughput, 16.0 / mix.step_time_s, 1e-12);
@@ -462,6 +475,17 @@ START_TEST(binned_result_mixes_every_time)
 			 DLSIM_OK);
 	ck_assert_rel(sb.step_time_s, mix.step_time_s, 1e-12);
 	sim_result_release(&mix);
+	/* 4,096 wide at 128 a device: the 100-token bin fits a V100's
+	 * 16 GiB (11.9 GiB), the 300-token one does not (21.9): the mix
+	 * does not */
+	o.batch_per_device = 128;
+	ck_assert_int_eq(sim_predict_binned("gpt:layers=2,hidden=4096,"
+					    "heads=16,vocab=1000,seq=2048",
+					    &s, &o, &b, &mix, &err), DLSIM_OK);
+	ck_assert_int_eq(mix.fits, 0);
+	ck_assert(mix.memory.total_bytes > mix.memory.capacity_bytes);
+	sim_result_release(&mix);
+	o.batch_per_device = 8;
 	/* no seq key: refused, the result zeroed */
 	ck_assert(sim_predict_binned("resnet50", &s, &o, &b, &mix, &err) !=
 		  DLSIM_OK);
