@@ -71,7 +71,7 @@ static int parse_counts(const char *arg, int64_t *counts, int *n,
 }
 
 /* What every point is predicted for: the model, or with bins the model
- * string rebuilt at each bin (sim_predict_binned). */
+ * string rebuilt at each bin (sim_binned_result). */
 struct scale_model {
 	const struct model *m;
 	const char *arg;
@@ -98,7 +98,7 @@ static int point(struct cli_calib_src *src, struct hw_catalog *cat,
 		snprintf(p->spec, sizeof(p->spec), "%sx%lld", hw,
 			 (long long)count);
 	if (!(rc = cli_system_resolve(src, cat, p->spec, cs, err)) &&
-	    !(rc = sm->bins ? sim_predict_binned(sm->arg, &cs->sys, o,
+	    !(rc = sm->bins ? sim_binned_result(sm->arg, &cs->sys, o,
 						 sm->bins, &p->r, err) :
 		   sim_predict(sm->m, &cs->sys, o, &p->r, err)))
 		p->nodes = cs->sys.n_nodes;

@@ -8,9 +8,12 @@
  * by --hw.  Names are unique across the whole catalog (hw_store.c), so a
  * user file cannot silently change what a built-in name means.
  *
- * Reading a file parses its text twice, no more: once by libcyaml into
- * raw structs, once by libyaml into a document that every later step
- * (number checks, entry lines, error lines) shares.
+ * Reading a user's file parses its text twice, no more: once by libcyaml
+ * into raw structs, once by libyaml into a document that every later
+ * step (number checks, entry lines, error lines) shares.  A compiled-in
+ * file is parsed once, by libcyaml: its numbers are checked by `make
+ * check` (hw_catalog_load_checked) and its entries' lines read off the
+ * text (yaml_read_as says why).
  */
 #include "hw/hw.h"
 

@@ -8,7 +8,8 @@
  * HOW IT WORKS
  * A value is found again in the parsed document the caller keeps by its
  * dotted path ("devices.3.memory.0.bandwidth_GBps"), so a message gives
- * the line it was written on.  The allowed ranges are one table, so the
+ * the line it was written on; a compiled-in file, read without one, has
+ * its entries' lines read off the text (item_line: block style only).  The allowed ranges are one table, so the
  * words of a message are written down once: positive, not negative, a
  * fraction in (0, 1], a Winograd efficiency in (0, 4], at least 1, a rate
  * of at least HW_MIN_RATE, and nothing above HW_MAX_RAW in its written

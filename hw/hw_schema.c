@@ -12,9 +12,10 @@
  * libcyaml 1.3 reads a number by its leading digits: "2abc" loads as 2,
  * "1e3" and "4.9" as the integers 1 and 4, "0x10" as 16.  So after it
  * loads, every scalar under an integer or float key of this schema is
- * read again, whole, from the parsed document (core_yaml_check_numbers);
- * the key lists come from walking the schema, so a key added below is
- * checked without being listed twice.
+ * read again, whole, from the parsed document (core_yaml_check_numbers;
+ * for the compiled-in files, which hw_catalog_load trusts, only in `make
+ * check`); the key lists come from walking the schema, so a key added
+ * below is checked without being listed twice.
  */
 #include "hw/hw.h"
 

@@ -1803,7 +1803,7 @@ int sim_binned_predict(const char *model_arg, const struct hw_system *s,
  * table or timeline).  Errors and *out on failure as sim_binned_predict;
  * the caller releases *out (sim_result_release) as sim_predict's.
  */
-int sim_predict_binned(const char *model_arg, const struct hw_system *s,
+int sim_binned_result(const char *model_arg, const struct hw_system *s,
 		       const struct sim_options *o,
 		       const struct model_seq_bins *b, struct sim_result *out,
 		       struct dlsim_err *err);
@@ -2808,7 +2808,7 @@ int report_system(FILE *f, enum report_format fmt, const struct hw_system *s,
 /*
  * A scaling sweep as a table, CSV or JSON (model name and the sweep's
  * mode, "strong" or "weak", head the output; with bins, each point the
- * step over them, sim_predict_binned, the table says so in a line and
+ * step over them, sim_binned_result, the table says so in a line and
  * JSON in "seq_lengths").  DLSIM_EIO on write errors.
  */
 int report_scaling(FILE *f, enum report_format fmt, const struct model *m,
@@ -2820,7 +2820,7 @@ int report_scaling(FILE *f, enum report_format fmt, const struct model *m,
  * Draw the sweep with gnuplot into IMAGE (.png or .svg): throughput with
  * ideal linear scaling, parallel efficiency, and the step broken into
  * compute, optimizer and exposed communication; IMAGE.dat and IMAGE.gp
- * are written beside it; with bins (sim_predict_binned's points) the
+ * are written beside it; with bins (sim_binned_result's points) the
  * title says the lengths were binned.  *ran is 0 if gnuplot is not
  * installed (the two files are written all the same).  DLSIM_EINVAL for
  * another extension, DLSIM_EIO if a file cannot be written or gnuplot

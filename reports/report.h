@@ -31,7 +31,7 @@ void report_json_strategy(FILE *f, const struct sim_strategy *st);
 /* A length histogram's bins as plan and scale give them: the
  * "seq_lengths" member (key, object and a trailing ", "), and the
  * table's words for them ("8 length bins of 64 tokens, the longest 512,
- * 255.8 tokens a sample (279.2 padded)", no newline) (report_plan.c). */
+ * 255.8 tokens a sample (279.2 padded)", no newline) (report_binned.c). */
 void report_json_seq_lengths(FILE *f, int bins, int64_t width,
 			     int64_t longest, double mean_length,
 			     double mean_padded);

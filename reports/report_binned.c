@@ -110,6 +110,29 @@ static void json(FILE *f, const char *model, const struct hw_system *s,
 	fputs("]}\n", f);
 }
 
+/* ---------------------------------------------------------------- */
+/* The histogram in words, for plan and scale                        */
+/* ---------------------------------------------------------------- */
+
+void report_json_seq_lengths(FILE *f, int bins, int64_t width,
+			     int64_t longest, double mean_length,
+			     double mean_padded)
+{
+	fprintf(f, "\"seq_lengths\": {\"bin_count\": %d, \"bin_tokens\": %lld, "
+		"\"longest\": %lld, \"mean_length\": %.17g, "
+		"\"mean_padded\": %.17g}, ", bins, (long long)width,
+		(long long)longest, mean_length, mean_padded);
+}
+
+void report_seq_lengths(FILE *f, int bins, int64_t width, int64_t longest,
+			double mean_length, double mean_padded)
+{
+	fprintf(f, "%d length bin%s of %lld tokens, the longest %lld, %.1f "
+		"tokens a sample (%.1f padded)", bins, bins == 1 ? "" : "s",
+		(long long)width, (long long)longest, mean_length,
+		mean_padded);
+}
+
 int report_binned(FILE *f, enum report_format fmt, const char *model,
 		  const struct hw_system *s, const char *histogram,
 		  const struct sim_binned *r, struct dlsim_err *err)

@@ -42,25 +42,6 @@ void report_strategy_line(FILE *f, const struct sim_strategy *st,
 		st->sequence_parallel ? ", sequence parallel" : "");
 }
 
-void report_json_seq_lengths(FILE *f, int bins, int64_t width,
-			     int64_t longest, double mean_length,
-			     double mean_padded)
-{
-	fprintf(f, "\"seq_lengths\": {\"bins\": %d, \"bin_tokens\": %lld, "
-		"\"longest\": %lld, \"mean_length\": %.17g, "
-		"\"mean_padded\": %.17g}, ", bins, (long long)width,
-		(long long)longest, mean_length, mean_padded);
-}
-
-void report_seq_lengths(FILE *f, int bins, int64_t width, int64_t longest,
-			double mean_length, double mean_padded)
-{
-	fprintf(f, "%d length bin%s of %lld tokens, the longest %lld, %.1f "
-		"tokens a sample (%.1f padded)", bins, bins == 1 ? "" : "s",
-		(long long)width, (long long)longest, mean_length,
-		mean_padded);
-}
-
 /* The part of r's step furthest above best's, into buf. */
 static const char *why(const struct sim_par_result *r,
 		       const struct sim_par_result *best, char *buf,

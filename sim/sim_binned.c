@@ -19,7 +19,7 @@
  * length: a micro-batch that runs out of memory only at 512 tokens, or
  * a pipeline whose bubble only short sequences expose, counts as often
  * as its bin is drawn.  A sweep (dlsim scale) takes the data-parallel
- * mix as one whole result (sim_predict_binned).
+ * mix as one whole result (sim_binned_result).
  *
  * LIMITATIONS
  * - Every bin's batch holds the same number of sequences, as LDDL's and
@@ -229,7 +229,7 @@ static void join_fits(struct sim_result *acc, const struct sim_result *bin)
  * moved summed in the shares (a learned position table grows with the
  * length); the memory, fit and gradient buckets the longest bin's; the
  * fits every bin's; the rest the first bin's, with no layer table or
- * timeline (sim_predict_binned asks for none). */
+ * timeline (sim_binned_result asks for none). */
 static void mix_result(struct sim_result *acc, const struct sim_result *bin,
 		       double share, int first, int longest)
 {
@@ -269,7 +269,7 @@ static void mix_result(struct sim_result *acc, const struct sim_result *bin,
 	}
 }
 
-int sim_predict_binned(const char *model_arg, const struct hw_system *s,
+int sim_binned_result(const char *model_arg, const struct hw_system *s,
 		       const struct sim_options *o,
 		       const struct model_seq_bins *b, struct sim_result *out,
 		       struct dlsim_err *err)

@@ -336,8 +336,17 @@ int sim_plan_binned(const char *model_arg, const struct model_seq_bins *b,
 		if (b->padded[i] > b->padded[sr.longest])
 			sr.longest = i;
 	for (i = 0; i < b->n && !rc; i++) {
-		if (!(rc = model_resolve_seq(model_arg, b->padded[i], &m[i],
-					     err)))
+		if ((rc = model_resolve_seq(model_arg, b->padded[i], &m[i],
+					    err)))
+			break;
+		/* named as given, not as rebuilt for the bin */
+		if (m[i]->tf.blocks <= 0 || m[i]->tf.hidden <= 0)
+			rc = dlsim_err_set(err, DLSIM_EINVAL, "model '%s' is "
+					   "not a transformer: tensor and "
+					   "pipeline parallelism need one "
+					   "(gpt:, bert:, llama:, t5:)",
+					   model_arg);
+		else
 			rc = sim_par_ctx_new(m[i], s, p, opt, &ctx[i], err);
 	}
 	sr.ctx = ctx;

@@ -161,11 +161,11 @@ START_TEST(cli_plan_takes_seq_lengths)
 	    "--seq-lengths tests/data/seqlen/one.csv --format json");
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_rel(json_number(r.out, "step_time_s"), best, 1e-12);
-	ck_assert(json_number(r.out, "bins") == 1.0);
+	ck_assert(json_number(r.out, "bin_count") == 1.0);
 	run(&r, "plan " GPT " --hw v100x2 --global-batch 16 --uncalibrated "
 	    SMALL " --format json");
 	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert(json_number(r.out, "bins") == 2.0);
+	ck_assert(json_number(r.out, "bin_count") == 2.0);
 	ck_assert(json_number(r.out, "bin_tokens") == 128.0);
 	ck_assert(json_number(r.out, "longest") == 300.0);
 	ck_assert(json_number(r.out, "mean_length") == 150.0);
@@ -190,6 +190,8 @@ START_TEST(cli_plan_takes_seq_lengths)
 	ck_assert_ptr_nonnull(strstr(r.out, "\nstrategy        tp "));
 	/* the model is tried at the bins before a line is printed (JSON's
 	 * head among them) */
+	run(&r, "plan gnmt --hw v100x2 --global-batch 16 " SMALL);
+	assert_one_error(&r, 2, "model 'gnmt' is not a transformer");
 	run(&r, "plan configs/models/cifar-resnet8.yaml --hw v100x2 "
 	    "--global-batch 16 --format json " SMALL);
 	assert_one_error(&r, 2, "a YAML model has one length");

@@ -398,7 +398,7 @@ START_TEST(binned_plan_ranks_by_the_mix)
 END_TEST
 
 /*
- * The data-parallel step over bins as one result (sim_predict_binned,
+ * The data-parallel step over bins as one result (sim_binned_result,
  * what dlsim scale sweeps): the histogram of 90, 2 x 100 and 300 tokens
  * in bins of 128 (shares 3/4 and 1/4, mean 147.5) on the two-block GPT,
  * batch 8 on each of two V100s, gradients sent as int8 (kernels of
@@ -440,7 +440,7 @@ START_TEST(binned_result_mixes_every_time)
 	ck_assert_int_eq(model_resolve_seq(gpt, 300, &m, &err), DLSIM_OK);
 	ck_assert_int_eq(sim_predict(m, &s, &o, &r300, &err), DLSIM_OK);
 	model_free(m);
-	ck_assert_msg(sim_predict_binned(gpt, &s, &o, &b, &mix, &err) ==
+	ck_assert_msg(sim_binned_result(gpt, &s, &o, &b, &mix, &err) ==
 		      DLSIM_OK, "%s", err.msg);
 	ck_assert(r300.step_time_s > r100.step_time_s);
 	ck_assert(r300.memory.total_bytes > r100.memory.total_bytes);
@@ -479,7 +479,7 @@ START_TEST(binned_result_mixes_every_time)
 	 * 16 GiB (11.9 GiB), the 300-token one does not (21.9): the mix
 	 * does not */
 	o.batch_per_device = 128;
-	ck_assert_int_eq(sim_predict_binned("gpt:layers=2,hidden=4096,"
+	ck_assert_int_eq(sim_binned_result("gpt:layers=2,hidden=4096,"
 					    "heads=16,vocab=1000,seq=2048",
 					    &s, &o, &b, &mix, &err), DLSIM_OK);
 	ck_assert_int_eq(mix.fits, 0);
@@ -487,7 +487,7 @@ START_TEST(binned_result_mixes_every_time)
 	sim_result_release(&mix);
 	o.batch_per_device = 8;
 	/* no seq key: refused, the result zeroed */
-	ck_assert(sim_predict_binned("resnet50", &s, &o, &b, &mix, &err) !=
+	ck_assert(sim_binned_result("resnet50", &s, &o, &b, &mix, &err) !=
 		  DLSIM_OK);
 	ck_assert(mix.step_time_s == 0.0 && mix.layers == NULL);
 	sim_result_release(&r100);
