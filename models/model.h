@@ -179,6 +179,12 @@ int model_conv_bn_relu(struct model_builder *b, int in, int64_t out_channels,
  * VGG, Torch7's GoogLeNet) */
 int model_conv_relu(struct model_builder *b, int in, int64_t out_channels,
 		    int64_t kernel, int64_t stride, int64_t pad);
+/* a max or average pool of kernel/stride with pad, rounding its output
+ * size up with ceil_mode (PyTorch's, Caffe's pools): the zoo's one pool
+ * unit */
+int model_pool(struct model_builder *b, enum model_layer_kind kind, int in,
+	       const char *name, int64_t kernel, int64_t stride, int64_t pad,
+	       int ceil_mode);
 
 /* Index of a layer kind by its name ("conv2d", ...); -1 if unknown. */
 int model_layer_kind_parse(const char *name);

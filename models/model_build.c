@@ -627,6 +627,17 @@ int model_conv_relu(struct model_builder *b, int in, int64_t out_channels,
 					pad, 1));
 }
 
+int model_pool(struct model_builder *b, enum model_layer_kind kind, int in,
+	       const char *name, int64_t kernel, int64_t stride, int64_t pad,
+	       int ceil_mode)
+{
+	struct model_pool_spec s;
+
+	model_pool_spec_init(&s, kernel, stride, pad);
+	s.ceil_mode = ceil_mode;
+	return model_add_pool(b, kind, in, name, &s);
+}
+
 /*
  * Activations kept for backward, per sample.  In-place ReLU (as in
  * torchvision) overwrites its input and keeps no tensor of its own; a

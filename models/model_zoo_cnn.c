@@ -6,6 +6,13 @@
 #include "model.h"
 #include "core/banned.h"
 
+/* torchvision's max pool: no padding, rounding down */
+static int maxpool(struct model_builder *b, int in, int64_t kernel,
+		   int64_t stride)
+{
+	return model_pool(b, MODEL_MAXPOOL, in, NULL, kernel, stride, 0, 0);
+}
+
 /*
  * LeNet-5 as usually trained today: conv 6@5x5, max pool 2, conv 16@5x5,
  * max pool 2, fc 120, fc 84, fc 10, with biases and ReLU (LeCun et al.,
@@ -16,16 +23,14 @@
 int model_zoo_lenet5(struct model_builder *b)
 {
 	struct model_shape in = { 1, 32, 32 };
-	struct model_pool_spec pool;
 	int x;
 
 	model_builder_init(b, "lenet5", in, 64,
 			   "LeCun et al., Proc. IEEE 86(11), 1998, Sec. II.B");
-	model_pool_spec_init(&pool, 2, 2, 0);
-	x = model_relu(b, model_conv(b, MODEL_IN, 6, 5, 1, 0, 1));
-	x = model_add_pool(b, MODEL_MAXPOOL, x, NULL, &pool);
-	x = model_relu(b, model_conv(b, x, 16, 5, 1, 0, 1));
-	x = model_add_pool(b, MODEL_MAXPOOL, x, NULL, &pool);
+	x = model_conv_relu(b, MODEL_IN, 6, 5, 1, 0);
+	x = maxpool(b, x, 2, 2);
+	x = model_conv_relu(b, x, 16, 5, 1, 0);
+	x = maxpool(b, x, 2, 2);
 	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
 	x = model_relu(b, model_add_fc(b, x, NULL, 120, 1));
 	x = model_relu(b, model_add_fc(b, x, NULL, 84, 1));
@@ -33,14 +38,6 @@ int model_zoo_lenet5(struct model_builder *b)
 	return model_add_simple(b, MODEL_SOFTMAX_XENT, x, "loss");
 }
 
-static int maxpool(struct model_builder *b, int in, int64_t kernel,
-		   int64_t stride)
-{
-	struct model_pool_spec pool;
-
-	model_pool_spec_init(&pool, kernel, stride, 0);
-	return model_add_pool(b, MODEL_MAXPOOL, in, NULL, &pool);
-}
 
 /*
  * AlexNet as torchvision builds it (torchvision/models/alexnet.py): the
@@ -108,11 +105,7 @@ static int grouped_conv_relu(struct model_builder *b, int in,
 /* Caffe's max pool 3/2, which rounds its output size up. */
 static int caffe_maxpool(struct model_builder *b, int in)
 {
-	struct model_pool_spec pool;
-
-	model_pool_spec_init(&pool, 3, 2, 0);
-	pool.ceil_mode = 1;
-	return model_add_pool(b, MODEL_MAXPOOL, in, NULL, &pool);
+	return model_pool(b, MODEL_MAXPOOL, in, NULL, 3, 2, 0, 1);
 }
 
 /*

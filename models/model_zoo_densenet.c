@@ -48,11 +48,9 @@ static int dense_layer(struct model_builder *b, int in)
 static int transition(struct model_builder *b, int in, int64_t out_channels,
 		      const char *name)
 {
-	struct model_pool_spec s;
 	int x = bn_relu_conv(b, in, out_channels, 1, 0);
 
-	model_pool_spec_init(&s, 2, 2, 0);
-	return model_add_pool(b, MODEL_AVGPOOL, x, name, &s);
+	return model_pool(b, MODEL_AVGPOOL, x, name, 2, 2, 0, 0);
 }
 
 /*
@@ -67,7 +65,6 @@ int model_zoo_densenet121(struct model_builder *b)
 {
 	static const int blocks[4] = { 6, 12, 24, 16 };
 	struct model_shape in = { 3, 224, 224 };
-	struct model_pool_spec pool;
 	int64_t channels = 64;
 	char name[MODEL_NAME_LEN];
 	int i, j, x;
@@ -77,8 +74,7 @@ int model_zoo_densenet121(struct model_builder *b)
 			   "Table 1); batch: torchvision references/"
 			   "classification README");
 	x = model_conv_bn_relu(b, MODEL_IN, channels, 7, 2, 3);
-	model_pool_spec_init(&pool, 3, 2, 1);
-	x = model_add_pool(b, MODEL_MAXPOOL, x, "pool0", &pool);
+	x = model_pool(b, MODEL_MAXPOOL, x, "pool0", 3, 2, 1, 0);
 	for (i = 0; i < 4; i++) {
 		for (j = 0; j < blocks[i]; j++)
 			x = dense_layer(b, x);

@@ -15,17 +15,6 @@
 #include "model.h"
 #include "core/banned.h"
 
-/* A pooling layer with PyTorch's ceil_mode. */
-static int pool(struct model_builder *b, enum model_layer_kind kind, int in,
-		int64_t kernel, int64_t stride, int64_t pad, int ceil_mode)
-{
-	struct model_pool_spec s;
-
-	model_pool_spec_init(&s, kernel, stride, pad);
-	s.ceil_mode = ceil_mode;
-	return model_add_pool(b, kind, in, NULL, &s);
-}
-
 /* 1x1 BasicConv2d, the reduction that opens most branches */
 static int conv1x1(struct model_builder *b, int in, int64_t out_channels)
 {
@@ -88,8 +77,8 @@ static int gnet_inception(struct model_builder *b, int in,
 			 3, 1, 1);
 	br[2] = st->unit(b, st->unit(b, in, m->c5_reduce, 1, 1, 0), m->c5,
 			 st->k5, 1, st->k5 / 2);
-	br[3] = st->unit(b, pool(b, MODEL_MAXPOOL, in, 3, 1, 1,
-				 st->pool_ceil), m->pool_proj, 1, 1, 0);
+	br[3] = st->unit(b, model_pool(b, MODEL_MAXPOOL, in, NULL, 3, 1, 1,
+					st->pool_ceil), m->pool_proj, 1, 1, 0);
 	return model_add_merge(b, MODEL_CONCAT, 4, br, m->name);
 }
 
@@ -126,16 +115,16 @@ int model_zoo_googlenet(struct model_builder *b)
 			   "(Szegedy et al., CVPR 2015); batch: torchvision "
 			   "references/classification README");
 	x = model_conv_bn_relu(b, MODEL_IN, 64, 7, 2, 3);
-	x = pool(b, MODEL_MAXPOOL, x, 3, 2, 0, 1);
+	x = model_pool(b, MODEL_MAXPOOL, x, NULL, 3, 2, 0, 1);
 	x = conv1x1(b, x, 64);
 	x = model_conv_bn_relu(b, x, 192, 3, 1, 1);
-	x = pool(b, MODEL_MAXPOOL, x, 3, 2, 0, 1);
+	x = model_pool(b, MODEL_MAXPOOL, x, NULL, 3, 2, 0, 1);
 	for (i = 0; i < GNET_N; i++) {
 		x = gnet_inception(b, x, &gnet_modules[i], &style);
 		if (gnet_modules[i].pool_after)
-			x = pool(b, MODEL_MAXPOOL, x,
-				 gnet_modules[i].pool_after, 2,
-				 gnet_modules[i].pool_pad, 1);
+			x = model_pool(b, MODEL_MAXPOOL, x, NULL,
+				       gnet_modules[i].pool_after, 2,
+				       gnet_modules[i].pool_pad, 1);
 	}
 	x = model_add_globalpool(b, x, "avgpool");
 	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
@@ -191,16 +180,16 @@ int model_zoo_googlenet_torch(struct model_builder *b)
 			   "soumith/inception.torch googlenet.lua (Google's "
 			   "inception5h; Szegedy et al., CVPR 2015)");
 	x = model_conv_relu(b, MODEL_IN, 64, 7, 2, 3);
-	x = pool(b, MODEL_MAXPOOL, x, 3, 2, 1, 0);
+	x = model_pool(b, MODEL_MAXPOOL, x, NULL, 3, 2, 1, 0);
 	x = model_conv_relu(b, model_conv_relu(b, x, 64, 1, 1, 0), 192, 3, 1,
 			    1);
-	x = pool(b, MODEL_MAXPOOL, x, 3, 2, 1, 0);
+	x = model_pool(b, MODEL_MAXPOOL, x, NULL, 3, 2, 1, 0);
 	for (i = 0; i < TORCH_N; i++) {
 		x = gnet_inception(b, x, &torch_modules[i], &style);
 		if (torch_modules[i].pool_after)
-			x = pool(b, MODEL_MAXPOOL, x,
-				 torch_modules[i].pool_after, 2,
-				 torch_modules[i].pool_pad, 0);
+			x = model_pool(b, MODEL_MAXPOOL, x, NULL,
+				       torch_modules[i].pool_after, 2,
+				       torch_modules[i].pool_pad, 0);
 	}
 	x = model_add_globalpool(b, x, "avgpool");
 	x = model_add_simple(b, MODEL_FLATTEN, x, NULL);
@@ -233,7 +222,7 @@ static int conv_hw(struct model_builder *b, int in, int64_t out_channels,
 /* The pool branch of modules A, C and E: avg pool 3/1 pad 1, then 1x1 */
 static int avg_branch(struct model_builder *b, int in, int64_t out_channels)
 {
-	return conv1x1(b, pool(b, MODEL_AVGPOOL, in, 3, 1, 1, 0),
+	return conv1x1(b, model_pool(b, MODEL_AVGPOOL, in, NULL, 3, 1, 1, 0),
 		       out_channels);
 }
 
@@ -266,7 +255,7 @@ static int inc_b(struct model_builder *b, int in, const char *name)
 
 	br[0] = model_conv_bn_relu(b, in, 384, 3, 2, 0);
 	br[1] = dbl3x3(b, in, 2);
-	br[2] = pool(b, MODEL_MAXPOOL, in, 3, 2, 0, 0);
+	br[2] = model_pool(b, MODEL_MAXPOOL, in, NULL, 3, 2, 0, 0);
 	return model_add_merge(b, MODEL_CONCAT, 3, br, name);
 }
 
@@ -295,7 +284,7 @@ static int inc_d(struct model_builder *b, int in, const char *name)
 	x = conv_hw(b, conv1x1(b, in, 192), 192, 1, 7);
 	br[1] = model_conv_bn_relu(b, conv_hw(b, x, 192, 7, 1), 192, 3, 2,
 				   0);
-	br[2] = pool(b, MODEL_MAXPOOL, in, 3, 2, 0, 0);
+	br[2] = model_pool(b, MODEL_MAXPOOL, in, NULL, 3, 2, 0, 0);
 	return model_add_merge(b, MODEL_CONCAT, 3, br, name);
 }
 
@@ -334,7 +323,7 @@ static int inc_e(struct model_builder *b, int in, const char *name)
  */
 static int inc_aux(struct model_builder *b, int in)
 {
-	int x = pool(b, MODEL_AVGPOOL, in, 5, 3, 0, 0);
+	int x = model_pool(b, MODEL_AVGPOOL, in, NULL, 5, 3, 0, 0);
 
 	x = model_conv_bn_relu(b, conv1x1(b, x, 128), 768, 5, 1, 0);
 	x = model_add_globalpool(b, x, NULL);
@@ -350,10 +339,10 @@ static int v3_stem(struct model_builder *b)
 
 	x = model_conv_bn_relu(b, x, 32, 3, 1, 0);
 	x = model_conv_bn_relu(b, x, 64, 3, 1, 1);
-	x = pool(b, MODEL_MAXPOOL, x, 3, 2, 0, 0);
+	x = model_pool(b, MODEL_MAXPOOL, x, NULL, 3, 2, 0, 0);
 	x = conv1x1(b, x, 80);
 	x = model_conv_bn_relu(b, x, 192, 3, 1, 0);
-	return pool(b, MODEL_MAXPOOL, x, 3, 2, 0, 0);
+	return model_pool(b, MODEL_MAXPOOL, x, NULL, 3, 2, 0, 0);
 }
 
 /*

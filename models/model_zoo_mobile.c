@@ -200,11 +200,7 @@ static int conv_relu(struct model_builder *b, int in, int64_t out_channels,
 /* Max pool 3/2 with ceil_mode, as torchvision's SqueezeNet */
 static int maxpool_ceil(struct model_builder *b, int in)
 {
-	struct model_pool_spec s;
-
-	model_pool_spec_init(&s, 3, 2, 0);
-	s.ceil_mode = 1;
-	return model_add_pool(b, MODEL_MAXPOOL, in, NULL, &s);
+	return model_pool(b, MODEL_MAXPOOL, in, NULL, 3, 2, 0, 1);
 }
 
 /* A fire module (Iandola et al. Sec. 3.2): 1x1 squeeze, then 1x1 and

@@ -95,11 +95,9 @@ static int bottleneck(struct model_builder *b, int in, int64_t in_channels,
 
 int model_resnet_stem(struct model_builder *b)
 {
-	struct model_pool_spec pool;
 	int x = model_conv_bn_relu(b, MODEL_IN, 64, 7, 2, 3);
 
-	model_pool_spec_init(&pool, 3, 2, 1);
-	return model_add_pool(b, MODEL_MAXPOOL, x, "maxpool", &pool);
+	return model_pool(b, MODEL_MAXPOOL, x, "maxpool", 3, 2, 1, 0);
 }
 
 int model_resnet_stage(struct model_builder *b, int x, int64_t *channels,
