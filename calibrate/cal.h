@@ -440,16 +440,25 @@ int cal_val_row_nccl(const struct cal_vctx *v, struct cal_vrow *r);
 int cal_val_row_deepbench_allreduce(const struct cal_vctx *v,
 				    struct cal_vrow *r);
 
+/* How a data-parallel row's gradients meet: dlsim's default allreduce;
+ * as Horovod reduces them (NCCL's ring, 64 MB Tensor Fusion buffers);
+ * in a parameter server on the host CPUs (sim_options.update_on_host). */
+enum cal_val_reduce {
+	CAL_REDUCE_DEFAULT = 0,
+	CAL_REDUCE_HOROVOD,
+	CAL_REDUCE_HOST
+};
+
 /* A data-parallel row (cal_validate_rows.c): model (a zoo name or
  * "NAME:key=value,...") on n devices dev at batch per device and
  * precision p with optimizer opt, element-wise fusion with fuse, the
- * gradients reduced as Horovod reduces them with horovod (NCCL's ring,
- * 64 MB Tensor Fusion buffers); predicted in samples/s against measured.
+ * gradients met as reduce says; predicted in samples/s against measured.
  * 0, or cal_val_skip's 1 with the reason. */
 int cal_val_dp_row(const struct cal_vctx *v, const char *model,
 		   const char *dev, int64_t n, int64_t batch,
-		   enum dlsim_precision p, int fuse, int horovod,
-		   enum sim_optimizer opt, double measured, struct cal_vrow *r);
+		   enum dlsim_precision p, int fuse,
+		   enum cal_val_reduce reduce, enum sim_optimizer opt,
+		   double measured, struct cal_vrow *r);
 
 /* DeepLearningExamples' BERT-Large pre-training rows (cal_validate_bert.c). */
 int cal_val_row_dle_bert(const struct cal_vctx *v, struct cal_vrow *r);

@@ -158,7 +158,8 @@ int cal_val_row_dle_gnmt(const struct cal_vctx *v, struct cal_vrow *r)
 	if (!(gpus > 0 && batch > 0))
 		return cal_val_skip(r, "GPUs or batch not usable");
 	snprintf(model, sizeof(model), "gnmt:seq=%d", NMT_SEQ);
-	rc = cal_val_dp_row(v, model, dev, gpus, batch, p, 0, 0, SIM_OPT_ADAM,
+	rc = cal_val_dp_row(v, model, dev, gpus, batch, p, 0,
+			    CAL_REDUCE_DEFAULT, SIM_OPT_ADAM,
 			    cal_val_num(v, "value"), r);
 	/* the row's own words, not the data-parallel helper's */
 	snprintf(r->what, sizeof(r->what), "%s", what);

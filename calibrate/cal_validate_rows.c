@@ -91,8 +91,9 @@ void cal_val_note_calib(const struct cal_vctx *v, const char *spec,
 
 int cal_val_dp_row(const struct cal_vctx *v, const char *model,
 		   const char *dev, int64_t n, int64_t batch,
-		   enum dlsim_precision p, int fuse, int horovod,
-		   enum sim_optimizer opt, double measured, struct cal_vrow *r)
+		   enum dlsim_precision p, int fuse,
+		   enum cal_val_reduce reduce, enum sim_optimizer opt,
+		   double measured, struct cal_vrow *r)
 {
 	struct model *m = NULL;
 	struct hw_system s;
@@ -116,10 +117,11 @@ int cal_val_dp_row(const struct cal_vctx *v, const char *model,
 	o.batch_per_device = batch;
 	o.fuse_elementwise = fuse;
 	o.optimizer = opt;
-	if (horovod) {
+	if (reduce == CAL_REDUCE_HOROVOD) {
 		o.allreduce = SIM_ALGO_RING;
 		o.bucket_bytes = 64.0 * 1024 * 1024;
 	}
+	o.update_on_host = reduce == CAL_REDUCE_HOST;
 	rc = sim_predict(m, &s, &o, &res, NULL);
 	model_free(m);
 	if (rc)
@@ -130,20 +132,31 @@ int cal_val_dp_row(const struct cal_vctx *v, const char *model,
 	return 0;
 }
 
+/* The DGX-1 table's variable_update and local_parameter_device
+ * (tensorflow/docs site/en/r1/guide/performance/benchmarks.md, "Details
+ * for NVIDIA DGX-1"): InceptionV3 and the ResNets ran parameter_server
+ * with the variables on the CPU, AlexNet and VGG16 replicated with
+ * NCCL. */
 static const struct {
 	const char *file_name, *zoo;
+	int dgx1_cpu_variables;
 } tf_models[] = {
-	{ "InceptionV3", "inception_v3" },
-	{ "ResNet-50", "resnet:depth=50,v1=1" },
-	{ "ResNet-152", "resnet:depth=152,v1=1" },
-	{ "AlexNet", "alexnet_tf" },
-	{ "VGG16", "vgg16" },
+	{ "InceptionV3", "inception_v3", 1 },
+	{ "ResNet-50", "resnet:depth=50,v1=1", 1 },
+	{ "ResNet-152", "resnet:depth=152,v1=1", 1 },
+	{ "AlexNet", "alexnet_tf", 0 },
+	{ "VGG16", "vgg16", 0 },
 };
 
 /* tf_cnn_benchmarks 2017: every model ran plain SGD (tensorflow/docs
  * site/en/r1/guide/performance/benchmarks.md, each platform's table
  * "Optimizer | sgd"; tf_cnn_benchmarks' default), not dlsim's default
- * momentum. */
+ * momentum.  On the DGX-1 the models whose variables lived on the CPU
+ * are predicted with the update on the host (its two Xeon E5-2698 v4,
+ * sim_host.c).  The K80 machines ran them so too (GCE: every model;
+ * EC2: InceptionV3), but their hosts' CPUs have no public datasheet
+ * (EC2's p2 runs a custom Xeon E5-2686 v4, GCE names no part): those
+ * rows keep the allreduce, and their note says what they lack. */
 static int tf_cnn_row(const struct cal_vctx *v, const char *gpu, const char *dev,
 		      struct cal_vrow *r)
 {
@@ -157,8 +170,11 @@ static int tf_cnn_row(const struct cal_vctx *v, const char *gpu, const char *dev
 			return cal_val_dp_row(v, tf_models[i].zoo, dev,
 				       cal_val_int(v, "num_gpus"),
 				       cal_val_int(v, "batch_per_gpu"), DLSIM_FP32,
-				       0, 0, SIM_OPT_SGD,
-				       cal_val_num(v, "throughput"), r);
+				       0, strcmp(dev, "p100") == 0 &&
+				       tf_models[i].dgx1_cpu_variables ?
+				       CAL_REDUCE_HOST : CAL_REDUCE_DEFAULT,
+				       SIM_OPT_SGD, cal_val_num(v, "throughput"),
+				       r);
 	snprintf(r->what, sizeof(r->what), "%s", name);
 	return cal_val_skip(r, "model not in the zoo");
 }
@@ -218,8 +234,9 @@ static int row_dle(const struct cal_vctx *v, struct cal_vrow *r)
 		return cal_val_skip(r, "precision not fp32, tf32 or mixed");
 	return cal_val_dp_row(v, "resnet50", gpus[g].device, cal_val_int(v, "gpus"),
 		       cal_val_int(v, "batch_per_gpu"), precisions[k].p,
-		       strstr(cal_val_col(v, "column"), "XLA") != NULL, 1,
-		       SIM_OPT_MOMENTUM, cal_val_num(v, "value"), r);
+		       strstr(cal_val_col(v, "column"), "XLA") != NULL,
+		       CAL_REDUCE_HOROVOD, SIM_OPT_MOMENTUM,
+		       cal_val_num(v, "value"), r);
 }
 
 /*

@@ -66,7 +66,8 @@ int cal_val_row_dle_ssd(const struct cal_vctx *v, struct cal_vrow *r)
 		return cal_val_skip(r, "precision not fp32, tf32 or mixed");
 	if (!(gpus > 0 && batch > 0))
 		return cal_val_skip(r, "GPUs or batch not usable");
-	rc = cal_val_dp_row(v, "ssd300", dev, gpus, batch, p, 0, 0,
+	rc = cal_val_dp_row(v, "ssd300", dev, gpus, batch, p, 0,
+			    CAL_REDUCE_DEFAULT,
 			    SIM_OPT_MOMENTUM, cal_val_num(v, "value"), r);
 	/* the row's own words, not the data-parallel helper's */
 	snprintf(r->what, sizeof(r->what), "%s", what);

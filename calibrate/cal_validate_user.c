@@ -21,7 +21,7 @@
  *   batch, global-batch, precision, optimizer, dispatch-us,
  *   optimizer-foreach, autocast   both steps' options
  *   fuse-elementwise, no-overlap, allreduce, bucket-mb, compression,
- *   topk-ratio                    the data-parallel step's alone
+ *   topk-ratio, update-on         the data-parallel step's alone
  *   tp, pp, dp, micro-batch, zero, recompute, schedule, chunks,
  *   sequence-parallel             a hybrid-parallel strategy (any of them
  *                                 set, or dispatch-us above 0 on a
@@ -55,7 +55,7 @@ static const char *const columns[] = {
 	"batch", "global-batch", "precision", "optimizer", "dispatch-us",
 	"optimizer-foreach", "autocast", "fuse-elementwise", "no-overlap",
 	"allreduce",
-	"bucket-mb", "compression", "topk-ratio",
+	"bucket-mb", "compression", "topk-ratio", "update-on",
 	"tp", "pp", "dp", "micro-batch", "zero", "recompute", "schedule",
 	"chunks", "sequence-parallel",
 	"source", "note", NULL
@@ -71,7 +71,8 @@ static const char *const strategy_columns[] = {
 /* The data-parallel step's alone, refused with a strategy (the flags
  * when yes). */
 static const char *const single_columns[] = {
-	"allreduce", "bucket-mb", "compression", "topk-ratio", NULL
+	"allreduce", "bucket-mb", "compression", "topk-ratio", "update-on",
+	NULL
 };
 
 static const char *const required[] = {
@@ -280,6 +281,14 @@ static int read_options(const struct cal_vctx *v, struct user_row *u,
 					     "topk");
 		rc = read_positive(v, "topk-ratio", 1.0, &o->topk_ratio, err);
 	}
+	s = cal_val_col(v, "update-on");
+	if (!rc && *s) {
+		if (strcmp(s, "host") && strcmp(s, "device"))
+			return dlsim_err_set(err, DLSIM_EINVAL, "column "
+					     "'update-on': '%s' is not device "
+					     "or host", s);
+		o->update_on_host = strcmp(s, "host") == 0;
+	}
 	s = cal_val_col(v, "dispatch-us");
 	if (!rc && *s) {
 		if ((rc = dlsim_parse_number(s, &us, "column 'dispatch-us'",
@@ -394,6 +403,9 @@ static void what_options(const struct user_row *u, struct cal_vrow *r)
 		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n,
 				      " interleaved x%lld",
 				      (long long)u->st.chunks);
+	if (n < sizeof(r->what) && u->o.update_on_host)
+		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n,
+				      " update on host");
 	if (n < sizeof(r->what) && u->o.allreduce != SIM_ALGO_AUTO)
 		n += (size_t)snprintf(r->what + n, sizeof(r->what) - n, " %s",
 				      sim_algo_name(u->o.allreduce));

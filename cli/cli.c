@@ -282,6 +282,13 @@ int cli_sim_options(const struct cli_command *cmd,
 	if (v->set[i = cli_opt(cmd, "bucket-mb")])
 		o->bucket_bytes = v->num[i] * 1048576.0;
 	o->overlap = !v->set[cli_opt(cmd, "no-overlap")];
+	if (!rc && v->set[i = cli_opt(cmd, "update-on")]) {
+		if (strcmp(v->str[i], "host") && strcmp(v->str[i], "device"))
+			return dlsim_err_set(err, DLSIM_EINVAL, "--update-on "
+					     "takes device or host (got '%s')",
+					     v->str[i]);
+		o->update_on_host = strcmp(v->str[i], "host") == 0;
+	}
 	o->fuse_elementwise = v->set[cli_opt(cmd, "fuse-elementwise")];
 	o->optimizer_foreach = v->set[cli_opt(cmd, "optimizer-foreach")];
 	o->autocast = v->set[cli_opt(cmd, "autocast")];

@@ -89,6 +89,9 @@ int cli_opt_find(const struct cli_command *cmd, const char *name);
 	  "gradient bucket size in MiB (default 25)" }, \
 	{ "no-overlap", NULL, CLI_FLAG, \
 	  "reduce gradients after backward, not during it" }, \
+	{ "update-on", "WHERE", CLI_STRING, \
+	  "device, or host: weights and optimizer in host memory, a " \
+	  "parameter server on the host CPUs (default device)" }, \
 	{ "compression", "C", CLI_STRING, \
 	  "gradients on the wire: none, fp16, bf16, int8, topk" }, \
 	{ "topk-ratio", "R", CLI_NUMBER, \

@@ -300,7 +300,7 @@ static int refuse_with_strategy(const struct cli_command *cmd,
 		"layers", "trace", "record", "epochs", "dataset-size",
 		"price-per-device-hour", "years", "allreduce", "bucket-mb",
 		"no-overlap", "compression", "topk-ratio", "fuse-elementwise",
-		NULL
+		"update-on", NULL
 	};
 	int i, asked = 0;
 

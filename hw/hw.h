@@ -167,6 +167,10 @@ struct hw_raw_node {
 	int64_t nics_per_node;
 	char *host_link;             /* optional: NULL when absent */
 	char *host_link_source;      /* required with host_link */
+	int64_t devices_per_host_link;  /* optional: 0 when absent */
+	char *host_cpu;              /* optional: NULL when absent */
+	int64_t host_cpus;           /* required with host_cpu */
+	char *host_cpu_source;       /* required with host_cpu */
 	double *overhead_W;          /* optional: NULL when absent */
 	char *overhead_source;       /* required with overhead_W */
 	char *calibration_from;      /* optional: NULL when absent */

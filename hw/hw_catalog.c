@@ -347,11 +347,19 @@ int hw_catalog_check(struct hw_catalog *cat, struct dlsim_err *err)
 			what = "network", ref = n->network;
 		else if (n->host_link[0] && !hw_link_find(cat, n->host_link))
 			what = "host_link", ref = n->host_link;
+		else if (n->host_cpu[0] && !hw_device_find(cat, n->host_cpu))
+			what = "host_cpu", ref = n->host_cpu;
 		if (what)
 			return dlsim_err_set(err, DLSIM_EPARSE,
 					     "%s:%d: node '%s': %s '%s' is "
 					     "not in the catalog", n->file,
 					     n->line, n->name, what, ref);
+		if (n->host_cpu[0] &&
+		    hw_device_find(cat, n->host_cpu)->kind != HW_CPU)
+			return dlsim_err_set(err, DLSIM_EPARSE,
+					     "%s:%d: node '%s': host_cpu '%s' "
+					     "is not a CPU", n->file, n->line,
+					     n->name, n->host_cpu);
 		if (n->host_link[0] && !n->host_link_source[0])
 			return dlsim_err_set(err, DLSIM_EPARSE,
 					     "%s:%d: node '%s': host_link "

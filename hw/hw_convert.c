@@ -435,6 +435,37 @@ static int convert_network(struct hw_reader *r, unsigned i,
 /* Nodes and the system entry                                        */
 /* ---------------------------------------------------------------- */
 
+/* The host side: how many devices share a host link, and the host CPU
+ * with its socket count and source, all or none of the three. */
+static int node_host(struct hw_reader *r, unsigned i,
+		     const struct hw_raw_node *rn)
+{
+	char p[96];
+	int rc;
+
+	PATH(p, "nodes.%u.devices_per_host_link", i);
+	if ((rc = hw_check_int(r, p, rn->devices_per_host_link, 0,
+			       rn->devices_per_node)))
+		return rc;
+	if (rn->devices_per_host_link > 0 && !rn->host_link)
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: 'devices_per_host_link' needs "
+				     "a 'host_link'", r->name,
+				     hw_line_of(r, p));
+	PATH(p, "nodes.%u.host_cpus", i);
+	if ((rc = hw_check_int(r, p, rn->host_cpus, 0, 64)))
+		return rc;
+	PATH(p, "nodes.%u", i);
+	if (!rn->host_cpu != !rn->host_cpus ||
+	    !rn->host_cpu != !rn->host_cpu_source)
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: node '%s': 'host_cpu', "
+				     "'host_cpus' and 'host_cpu_source' go "
+				     "together (all three or none)", r->name,
+				     hw_line_of(r, p), rn->name);
+	return DLSIM_OK;
+}
+
 static int node_numbers(struct hw_reader *r, unsigned i,
 			const struct hw_raw_node *rn)
 {
@@ -462,6 +493,8 @@ static int node_numbers(struct hw_reader *r, unsigned i,
 				     "%s:%d: 'devices_per_pcie_switch' needs "
 				     "intra_topology pcie-tree", r->name,
 				     hw_line_of(r, p));
+	if ((rc = node_host(r, i, rn)))
+		return rc;
 	PATH(p, "nodes.%u.overhead_W", i);
 	if (rn->overhead_W &&
 	    (rc = hw_check_range(r, p, *rn->overhead_W, HW_NON_NEGATIVE)))
@@ -593,6 +626,12 @@ static int convert_node(struct hw_reader *r, unsigned i,
 		     sizeof(n->host_link));
 	core_strlcpy(n->host_link_source, rn->host_link_source ?
 		     rn->host_link_source : "", sizeof(n->host_link_source));
+	n->devices_per_host_link = rn->devices_per_host_link;
+	core_strlcpy(n->host_cpu, rn->host_cpu ? rn->host_cpu : "",
+		     sizeof(n->host_cpu));
+	n->host_cpus = rn->host_cpus;
+	core_strlcpy(n->host_cpu_source, rn->host_cpu_source ?
+		     rn->host_cpu_source : "", sizeof(n->host_cpu_source));
 	n->overhead_w = rn->overhead_W ? *rn->overhead_W : 0.0;
 	core_strlcpy(n->overhead_source, rn->overhead_source,
 		     sizeof(n->overhead_source));

@@ -73,6 +73,8 @@ static int attach_links(const struct hw_catalog *cat, const struct hw_node *n,
 	s->host = hw_link_find(cat, n->host_link[0] ? n->host_link :
 			       n->intra_topology == HW_TOPO_PCIE_TREE ?
 			       n->intra_link : "");
+	s->host_cpu = n->host_cpu[0] ? hw_device_find(cat, n->host_cpu) :
+		      NULL;
 	if (s->n_nodes > 1) {
 		if (!n->nic_link[0])
 			return fail(err, pl, pl->count, DLSIM_EINVAL,

@@ -878,6 +878,14 @@ struct hw_node {
 					(PCIe); empty: not stated, then the
 					intra link of a pcie-tree node */
 	char host_link_source[HW_SOURCE_LEN];
+	int64_t devices_per_host_link; /* devices whose host traffic shares
+					  one host link (a PCIe switch's
+					  uplink); 0: not stated, each its
+					  own */
+	char host_cpu[HW_NAME_LEN];  /* the host's CPU, a catalog device of
+					kind cpu; empty: not stated */
+	int64_t host_cpus;           /* sockets of host_cpu in the node */
+	char host_cpu_source[HW_SOURCE_LEN];
 	int64_t nics_per_node;
 	char network[HW_NAME_LEN];
 	double overhead_w;           /* the node's draw beyond its devices
@@ -935,6 +943,9 @@ struct hw_system {
 	const struct hw_link *nic;       /* NULL if one node */
 	const struct hw_link *host;      /* a device's link to host memory;
 					    NULL if the node states none */
+	const struct hw_device *host_cpu; /* one socket of the node's host
+					    CPUs; NULL if the node states
+					    none */
 	const struct hw_network *network;
 	int64_t n_devices;
 	int64_t devices_per_node;        /* used per node */
@@ -1386,6 +1397,12 @@ struct sim_options {
 					(sim_autocast.c); 0: every
 					activation 16-bit (Megatron, apex
 					O2) */
+	int update_on_host;          /* 1: the weights and the optimizer
+					live in host memory, a parameter
+					server on the host CPUs (sim_host.c):
+					gradients to the host, its update,
+					weights back, after backward; one
+					node, no allreduce */
 };
 
 /*
@@ -1448,6 +1465,7 @@ struct sim_result {
 	int fused_edges;                 /* element-wise edges kept on chip
 					    (sim_options.fuse_elementwise) */
 	int autocast;                    /* sim_options.autocast's */
+	int update_on_host;              /* sim_options.update_on_host's */
 	int fits;
 	enum sim_algo allreduce_used;  /* for the largest bucket */
 	int allreduce_hierarchical;      /* 1: inside nodes, then across */

@@ -156,6 +156,20 @@ static void system_table(FILE *f, const struct hw_system *s)
 			s->intra->name, s->intra->bandwidth_Bps / 1e9,
 			s->intra->line_rate_Bps / 1e9, s->intra->efficiency,
 			s->intra->latency_s * 1e6);
+	if (s->host && s->node->devices_per_host_link > 1)
+		fprintf(f, "host link    %s, %.1f GB/s/dir, shared by %lld "
+			"devices\n", s->host->name,
+			s->host->bandwidth_Bps / 1e9,
+			(long long)s->node->devices_per_host_link);
+	else if (s->host)
+		fprintf(f, "host link    %s, %.1f GB/s/dir, one a device\n",
+			s->host->name, s->host->bandwidth_Bps / 1e9);
+	if (s->host_cpu)
+		fprintf(f, "host CPU     %lld x %s, %.1f GB/s each (x %.2f "
+			"attainable)\n  source     %s\n",
+			(long long)s->node->host_cpus, s->host_cpu->name,
+			s->host_cpu->mem[0].bandwidth_Bps / 1e9,
+			s->host_cpu->eff_memory, s->node->host_cpu_source);
 	if (s->node && s->node->overhead_w > 0.0)
 		fprintf(f, "node power   %.0f W beyond the devices\n",
 			s->node->overhead_w);
@@ -251,6 +265,13 @@ static void system_json(FILE *f, const struct hw_system *s)
 	report_json_string(f, s->intra ? s->intra->name : "");
 	fputs(", \"nic_link\": ", f);
 	report_json_string(f, s->nic ? s->nic->name : "");
+	fputs(", \"host_link\": ", f);
+	report_json_string(f, s->host ? s->host->name : "");
+	fprintf(f, ", \"devices_per_host_link\": %lld, \"host_cpu\": ",
+		(long long)(s->node ? s->node->devices_per_host_link : 0));
+	report_json_string(f, s->host_cpu ? s->host_cpu->name : "");
+	fprintf(f, ", \"host_cpus\": %lld",
+		(long long)(s->host_cpu ? s->node->host_cpus : 0));
 	fputs("}\n", f);
 }
 

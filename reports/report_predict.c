@@ -30,6 +30,8 @@
 static const char *algo_label(const struct sim_result *r, char *buf,
 			      size_t n)
 {
+	if (r->update_on_host)
+		return "host";
 	if (r->devices <= 1)
 		return "none";
 	snprintf(buf, n, "%s%s", r->allreduce_hierarchical ?
@@ -109,8 +111,10 @@ static void table_layers(FILE *f, const struct model *m,
 }
 
 static void table_memory(FILE *f, const struct hw_system *s,
-			 const struct sim_memory *mem, int fits)
+			 const struct sim_result *r)
 {
+	const struct sim_memory *mem = &r->memory;
+	int fits = r->fits;
 	char a[32], b[32], c[32];
 
 	fprintf(f, "memory/device   %s of %s", report_bytes(mem->total_bytes,
@@ -132,7 +136,13 @@ static void table_memory(FILE *f, const struct hw_system *s,
 		report_bytes(mem->activations_bytes, a, sizeof(a)));
 	fprintf(f, "  workspace     %s\n", report_bytes(mem->workspace_bytes,
 		a, sizeof(a)));
-	if (mem->host_bytes > 0.0)
+	if (mem->host_bytes > 0.0 && r->update_on_host)
+		fprintf(f, "host memory     %s (the weights, gradients and "
+			"optimizer state the host's %s updates, over %s)\n",
+			report_bytes(mem->host_bytes, a, sizeof(a)),
+			s->host_cpu ? s->host_cpu->name : "CPU",
+			s->host ? s->host->name : "the host link");
+	else if (mem->host_bytes > 0.0)
 		fprintf(f, "host memory     %s (embedding tables, read and "
 			"updated over %s)\n", report_bytes(mem->host_bytes, a,
 							  sizeof(a)),
@@ -245,7 +255,13 @@ static void table(FILE *f, const struct model *m, const struct hw_system *s,
 		report_seconds(bd->optimizer_s, b, sizeof(b)));
 	fprintf(f, "  comm total    %s", report_seconds(bd->comm_s, a,
 		sizeof(a)));
-	if (r->devices > 1) {
+	if (r->update_on_host) {
+		fprintf(f, " (gradients to the host and weights back over "
+			"%s, %s a device both ways",
+			s->host ? s->host->name : "the host link",
+			report_bytes(r->comm_bytes, c, sizeof(c)));
+		fputs("; the optimizer is the host's update)", f);
+	} else if (r->devices > 1) {
 		char label[96];
 
 		fprintf(f, " (%s, %d bucket%s, %s of gradients",
@@ -263,7 +279,7 @@ static void table(FILE *f, const struct model *m, const struct hw_system *s,
 						  sizeof(a)));
 	fprintf(f, "\n  comm exposed  %s\n", report_seconds(bd->comm_exposed_s,
 		a, sizeof(a)));
-	table_memory(f, s, &r->memory, r->fits);
+	table_memory(f, s, r);
 	if (train)
 		table_train(f, train);
 	if (layers && r->layers)

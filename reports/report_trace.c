@@ -23,14 +23,18 @@ static void event_name(FILE *f, const struct model *m,
 {
 	char name[160];
 
-	if (e->stream == SIM_STREAM_COMM)
+	if (e->stream == SIM_STREAM_COMM && r->update_on_host)
+		snprintf(name, sizeof(name), "%s", e->bucket ?
+			 "weights from the host" : "gradients to the host");
+	else if (e->stream == SIM_STREAM_COMM)
 		snprintf(name, sizeof(name), "%s bucket %d",
 			 sim_collective_name(r->grad_collective), e->bucket);
 	else if (e->layer >= 0)
 		snprintf(name, sizeof(name), "%s %s", m->layers[e->layer].name,
 			 model_pass_name((enum model_pass)e->pass));
 	else if (e->pass == MODEL_PASS_UPDATE)
-		snprintf(name, sizeof(name), "optimizer update");
+		snprintf(name, sizeof(name), "optimizer update%s",
+			 r->update_on_host ? " on the host" : "");
 	else if (e->bucket >= 0)
 		snprintf(name, sizeof(name), "%s compress bucket %d",
 			 sim_compression_name(r->compression), e->bucket);
@@ -77,7 +81,9 @@ static void write_events(FILE *f, const struct model *m,
 			sim_bound_name(e->bound));
 		if (e->layer >= 0)
 			fprintf(f, ", \"layer\": %d", e->layer);
-		if (e->stream == SIM_STREAM_COMM)
+		if (e->stream == SIM_STREAM_COMM && r->update_on_host)
+			fputs(", \"algorithm\": \"host\"", f);
+		else if (e->stream == SIM_STREAM_COMM)
 			fprintf(f, ", \"algorithm\": \"%s%s\"",
 				r->allreduce_hierarchical ? "hierarchical " :
 				"", sim_algo_name(r->allreduce_used));

@@ -286,6 +286,34 @@ int sim_optimizer_cost(const struct sim_sizes *sz, enum sim_optimizer opt,
 int sim_optimizer_check(enum sim_optimizer opt, int foreach,
 			struct dlsim_err *err);
 
+/* ---------------------------------------------------------------- */
+/* sim_host.c: the weights and the optimizer in host memory          */
+/* ---------------------------------------------------------------- */
+
+/* One step's trip to the host and back, and the host's update. */
+struct sim_host_update {
+	double push_s;        /* a device's gradients to the host */
+	double update_s;      /* the host's sum and optimizer */
+	double pull_s;        /* the new weights back to a device */
+	double push_bytes;    /* a device's, each way: */
+	double pull_bytes;
+	double host_bytes;    /* the update's host memory traffic */
+};
+
+/* DLSIM_OK unless o asks for the update on the host and s cannot run it
+ * (no host link or host CPU stated, more than one node) or o asks for
+ * what it replaces (an allreduce algorithm, compression): DLSIM_EINVAL,
+ * err saying which. */
+int sim_host_update_check(const struct hw_system *s,
+			  const struct sim_options *o, struct dlsim_err *err);
+
+/* The three phases for `params` parameters at widths sz and `devices`
+ * devices of s (which sim_host_update_check passed). */
+void sim_host_update_time(const struct hw_system *s,
+			  const struct sim_sizes *sz, enum sim_optimizer opt,
+			  double params, int64_t devices,
+			  struct sim_host_update *out);
+
 /* Its time on device d with roofline roof: the larger of its FLOPs over
  * the fp32 vector peak and its bytes over the bandwidth, plus a launch
  * a kernel; 0 for no parameters. */

@@ -11,6 +11,13 @@
  * Capacity is the device's largest memory tier (hw_device's
  * mem_capacity_bytes).
  *
+ * UPDATE ON THE HOST
+ * With sim_options.update_on_host (sim_host.c) the device holds the
+ * compute copy of the weights and their gradients; the host holds the
+ * weights it updates (the fp32 master under mixed precision), the
+ * gradients' sum and the optimizer state, reported as host bytes.  No
+ * DDP buckets: the gradients go to the host, not through an allreduce.
+ *
  * HOST TABLES
  * An embedding table too large for the device (DLRM's: 24 G parameters)
  * may live in host memory, as DLRM's reference code keeps its tables on
@@ -67,7 +74,17 @@ void sim_memory(const struct model *m, const struct hw_system *s,
 	mem->optimizer_bytes = params * state_bytes[o->optimizer];
 	mem->activations_bytes = (double)m->activation_elems * batch * sz->act;
 	mem->workspace_bytes = widest * batch * sz->act +
-			       (s->n_devices > 1 ? params * sz->grad : 0.0);
+			       (s->n_devices > 1 && !o->update_on_host ?
+				params * sz->grad : 0.0);
+	if (o->update_on_host) {
+		/* the host keeps the weights it updates, the gradients'
+		 * sum and the state; the device its compute copy */
+		mem->host_bytes += params * ((sim_mixed(sz) ? sz->master :
+					      sz->weight) + sz->grad +
+					     state_bytes[o->optimizer]);
+		mem->weights_bytes = params * sz->weight;
+		mem->optimizer_bytes = 0.0;
+	}
 	mem->total_bytes = mem->weights_bytes + mem->gradients_bytes +
 			   mem->optimizer_bytes + mem->activations_bytes +
 			   mem->workspace_bytes;

@@ -247,6 +247,10 @@ struct step {
 	double largest;                 /* largest bucket, whose algorithm */
 	enum sim_algo used;             /* is the one reported */
 	int hierarchical;
+	double tail;                    /* comm after the optimizer: the
+					   weights' pull from the host */
+	double single;                  /* the step on one device, when
+					   it is not the compute time */
 };
 
 /* Append a span to the timeline (no-op unless one is wanted). */
@@ -397,7 +401,8 @@ static void flush(struct step *st, double ready)
 	struct sim_comm_result cr;
 	double start;
 
-	if (st->bucket <= 0.0 || st->sys->n_devices <= 1 || st->failed) {
+	if (st->bucket <= 0.0 || st->sys->n_devices <= 1 || st->failed ||
+	    st->o->update_on_host) {
 		st->bucket = 0.0;
 		return;
 	}
@@ -496,19 +501,19 @@ static void finish(struct step *st, double fwd, double bwd_end,
 	double compute = bwd_end + st->decompress + opt;
 
 	r->step_time_s = (st->free_at > bwd_end ? st->free_at : bwd_end) +
-			 st->decompress + opt;
+			 st->decompress + opt + st->tail;
 	r->breakdown.forward_s = fwd;
 	r->breakdown.backward_s = bwd_end - fwd;
 	r->breakdown.optimizer_s = opt;
 	r->breakdown.comm_s = st->total;
 	r->breakdown.compress_s = st->compress + st->decompress;
 	r->breakdown.comm_exposed_s = r->step_time_s - compute;
-	r->single_device_step_s = compute;
+	r->single_device_step_s = st->single > 0.0 ? st->single : compute;
 	r->devices = st->sys->n_devices;
 	r->throughput = (double)r->global_batch / r->step_time_s;
 	r->throughput_per_device = r->throughput /
 				   (double)st->sys->n_devices;
-	r->scaling_efficiency = compute / r->step_time_s;
+	r->scaling_efficiency = r->single_device_step_s / r->step_time_s;
 	r->allreduce_used = st->n_buckets ? st->used : st->o->allreduce;
 	r->allreduce_hierarchical = st->hierarchical;
 	r->gradient_bytes = (double)st->m->params * st->sz.grad;
@@ -516,6 +521,38 @@ static void finish(struct step *st, double fwd, double bwd_end,
 	r->n_buckets = st->n_buckets;
 	r->compression = st->o->compression;
 	r->grad_collective = st->coll;
+	r->update_on_host = st->o->update_on_host;
+}
+
+/*
+ * The host's parameter server (sim_host.c) after backward ends at
+ * bwd_end: the gradients' push on the comm stream, the host's update as
+ * the optimizer, the weights' pull after it (st->tail); the one-device
+ * step for the scaling efficiency pays the same trip alone.  Returns the
+ * update's time.
+ */
+static double host_update(struct step *st, const struct sim_sizes *sz,
+			  double params, double bwd_end)
+{
+	struct sim_host_update h, one;
+	struct model_pass_cost c = { .kernel = MODEL_KERNEL_VECTOR };
+
+	sim_host_update_time(st->sys, sz, st->o->optimizer, params,
+			     st->sys->n_devices, &h);
+	sim_host_update_time(st->sys, sz, st->o->optimizer, params, 1, &one);
+	c.bytes = h.push_bytes;
+	emit(st, SIM_STREAM_COMM, -1, MODEL_PASS_BWD_WEIGHT, 0, bwd_end,
+	     h.push_s, &c, SIM_BOUND_NONE);
+	c.bytes = h.pull_bytes;
+	emit(st, SIM_STREAM_COMM, -1, MODEL_PASS_FWD, 1,
+	     bwd_end + h.push_s + h.update_s, h.pull_s, &c, SIM_BOUND_NONE);
+	st->free_at = bwd_end + h.push_s;
+	st->tail = h.pull_s;
+	st->total = h.push_s + h.pull_s;
+	st->wire = h.push_bytes + h.pull_bytes;
+	st->single = bwd_end + st->decompress + one.push_s + one.update_s +
+		     one.pull_s;
+	return h.update_s;
 }
 
 /* ---------------------------------------------------------------- */
@@ -554,7 +591,8 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 				     "kernel must be at least 0 and below 1 s "
 				     "(got %g s)", o->dispatch_s);
 	}
-	if ((rc = sim_autocast_check(r->precision, o->autocast,
+	if ((rc = sim_host_update_check(s, o, err)) ||
+	    (rc = sim_autocast_check(r->precision, o->autocast,
 				     o->fuse_elementwise, err)) ||
 	    (rc = sim_optimizer_check(o->optimizer, o->optimizer_foreach,
 				      err))) {
@@ -613,12 +651,16 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 		pass(&st, i, MODEL_PASS_FWD);
 	fwd = st.t;
 	backward(&st);
-	if (o->overlap)
+	/* with the update on the host nothing went into a bucket */
+	if (!o->update_on_host && o->overlap)
 		flush(&st, st.t);
-	else
+	else if (!o->update_on_host)
 		reduce_after(&st);
 	bwd_end = st.t;   /* with any compression kernels */
-	opt = sim_optimizer_time(&st.roof, s->device, &opt_sz, o->optimizer,
+	opt = o->update_on_host ?
+	      host_update(&st, &opt_sz, (double)m->params - host_params,
+			  bwd_end) :
+	      sim_optimizer_time(&st.roof, s->device, &opt_sz, o->optimizer,
 				 o->optimizer_foreach,
 				 (double)m->params - host_params);
 	st.t = st.free_at > bwd_end ? st.free_at : bwd_end;

@@ -191,6 +191,22 @@ START_TEST(cli_predict_yaml_model_and_listing)
 	ck_assert(strstr(r.out, "calibration  p100's fits when it has none: "
 			 "time per FLOP x 1.140 (FP32), per byte x 1.000") !=
 		  NULL);
+	/* the DGX-1's host: two GPUs to a PCIe switch's uplink, two Xeon
+	 * E5-2698 v4 of 4 x DDR4-2133 x 8 B = 68.3 GB/s; the H100 node
+	 * states its link alone */
+	run(&r, "hw show dgx1-p100");
+	ck_assert(strstr(r.out, "host link    pcie3, 15.8 GB/s/dir, shared "
+			 "by 2 devices\nhost CPU     2 x xeon-e5-2698v4, 68.3 "
+			 "GB/s each (x 0.81 attainable)\n") != NULL);
+	run(&r, "hw show dgx1-p100 --format json");
+	ck_assert(json_valid(r.out));
+	ck_assert(strstr(r.out, "\"host_cpu\": \"xeon-e5-2698v4\"") != NULL);
+	ck_assert(json_number(r.out, "host_cpus") == 2.0);
+	ck_assert(json_number(r.out, "devices_per_host_link") == 2.0);
+	run(&r, "hw show dgx-h100");
+	ck_assert(strstr(r.out, "host link    pcie5, 63.0 GB/s/dir, one a "
+			 "device\n") != NULL);
+	ck_assert(strstr(r.out, "host CPU") == NULL);
 }
 END_TEST
 

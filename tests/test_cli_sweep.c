@@ -446,6 +446,77 @@ START_TEST(cli_predict_trace_is_chrome_trace_json)
 }
 END_TEST
 
+/*
+ * --update-on host: LeNet-5's 61,706 parameters on two V100s of a DGX-1
+ * (mixed precision by default there): the host holds the fp32 weights,
+ * the gradients' sum and the momentum, 12 B a parameter (740,472 B);
+ * each device moves its fp32 gradients out and the fp16 weights back,
+ * 6 B a parameter (370,236 B), all of it exposed; the JSON names the
+ * host where an allreduce would be, and the trace its trips.  What it
+ * cannot run with is refused with exit 2.
+ */
+START_TEST(cli_predict_update_on_host)
+{
+	char dir[] = "/tmp/dlsim-host-XXXXXX", args[256], path[128];
+	static char doc[1 << 20];
+	static const struct {
+		const char *args, *want;
+	} bad[] = {
+		{ "--hw v100x8 --update-on nowhere",
+		  "--update-on takes device or host (got 'nowhere')" },
+		{ "--hw h100x8 --update-on host",
+		  "node 'dgx-h100' states no host CPU (host_cpu)" },
+		{ "--hw v100x16 --update-on host",
+		  "runs within one node: 16 devices span 2 nodes" },
+		{ "--hw v100x8 --update-on host --allreduce ring",
+		  "drop --allreduce" },
+	};
+	struct run r;
+	size_t i;
+
+	run(&r, "predict lenet5 --hw v100x2 --update-on host --format json");
+	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+	ck_assert(json_valid(r.out));
+	ck_assert(strstr(r.out, "\"allreduce\": \"host\"") != NULL);
+	ck_assert(json_number(r.out, "host") == 740472.0);
+	ck_assert(json_number(r.out, "comm_bytes") == 370236.0);
+	ck_assert(json_number(r.out, "optimizer") == 0.0);   /* memory */
+	ck_assert_rel(json_number(r.out, "comm_exposed"),
+		      json_number(r.out, "comm"), 1e-9);
+	run(&r, "predict lenet5 --hw v100x2 --update-on host");
+	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+	ck_assert(strstr(r.out, "(gradients to the host and weights back "
+			 "over pcie3, 361.56 KiB a device both ways") != NULL);
+	ck_assert(strstr(r.out, "host memory     723.12 KiB (the weights, "
+			 "gradients and optimizer state the host's "
+			 "xeon-e5-2698v4 updates") != NULL);
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	snprintf(args, sizeof(args), "predict lenet5 --hw v100x2 --update-on "
+		 "host --trace %s", path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+	slurp(path, doc, sizeof(doc));
+	ck_assert(json_valid(doc));
+	ck_assert(strstr(doc, "\"name\": \"gradients to the host\"") != NULL);
+	ck_assert(strstr(doc, "\"name\": \"weights from the host\"") != NULL);
+	ck_assert(strstr(doc, "\"name\": \"optimizer update on the host\"") !=
+		  NULL);
+	ck_assert(strstr(doc, "\"algorithm\": \"host\"") != NULL);
+	ck_assert(strstr(doc, "bucket") == NULL);
+	unlink(path);
+	rmdir(dir);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(args, sizeof(args), "predict lenet5 %s", bad[i].args);
+		run(&r, args);
+		assert_one_error(&r, 2, bad[i].want);
+	}
+	run(&r, "predict gpt2 --hw v100x8 --tp 2 --update-on host");
+	assert_one_error(&r, 2, "--update-on is not available with a "
+			 "parallel strategy");
+}
+END_TEST
+
 /* ImageNet models carry 90 epochs of 1,281,167 images: steps =
  * ceil(90 x 1281167 / global batch); a price per device-hour gives the
  * cost; lenet5 has no epoch count, so asking for it without --epochs is
@@ -493,6 +564,7 @@ Suite *suite_cli_sweep(void)
 	tcase_add_test(c, cli_scale_plot_writes_data_and_script);
 	tcase_add_test(c, cli_predict_trace_is_chrome_trace_json);
 	tcase_add_test(c, cli_predict_time_energy_cost_to_train);
+	tcase_add_test(c, cli_predict_update_on_host);
 	suite_add_tcase(s, c);
 	return s;
 }

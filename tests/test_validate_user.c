@@ -251,6 +251,13 @@ START_TEST(validate_user_refuses_bad_fields)
 		  "t.csv:2: column 'allreduce':" },
 		{ "model,hw,metric,measured,compression\nvgg16,v100x8,step_s,1,zip\n",
 		  "t.csv:2: column 'compression':" },
+		{ "model,hw,metric,measured,update-on\nvgg16,v100x8,step_s,1,cpu\n",
+		  "t.csv:2: column 'update-on': 'cpu' is not device or host" },
+		{ "model,hw,metric,measured,update-on\nvgg16,h100x8,step_s,1,host\n",
+		  "t.csv:2: --update-on host: node 'dgx-h100' states no host CPU" },
+		{ "model,hw,metric,measured,update-on,tp\n"
+		  "gpt3-175b,a100x8,step_s,1,host,2\n",
+		  "t.csv:2: column 'update-on'" },
 		{ "model,hw,metric,measured,recompute\n"
 		  "gpt3-175b,a100x8,step_s,1,most\n",
 		  "t.csv:2: column 'recompute':" },
@@ -442,6 +449,10 @@ START_TEST(validate_user_takes_the_other_options)
 		"gpt3-175b,a100x1024,1536,,bf16,8,16,1,interleaved,,,,,step_s,"
 		"20\n"
 		"vgg16,v100x64,,32,fp32,,,,,ring,50,topk,0.02,step_s,0.5\n";
+	static const char host[] =
+		"model,hw,batch,precision,optimizer,update-on,metric,measured\n"
+		"inception_v3,p100x8,64,fp32,sgd,host,samples_per_s,1131\n"
+		"inception_v3,p100x8,64,fp32,sgd,device,samples_per_s,1131\n";
 	struct dlsim_err err = { 0, "" };
 	struct sim_strategy st;
 	struct sim_options o;
@@ -473,6 +484,22 @@ START_TEST(validate_user_takes_the_other_options)
 	ck_assert_rel(out.row[1].predicted, res.step_time_s, 1e-12);
 	ck_assert(strstr(out.row[1].what, "ring bucket 50 MiB topk 0.02 "
 			 "gradients (s)"));
+	sim_result_release(&res);
+	free(out.row);
+	/* update-on host is the parameter server on the host; device, the
+	 * default */
+	ck_assert_msg(run_user(host, &out, &err) == DLSIM_OK, "%s", err.msg);
+	sim_options_init(&o);
+	o.batch_per_device = 64;
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP32;
+	o.optimizer = SIM_OPT_SGD;
+	o.update_on_host = 1;
+	dp_direct("p100x8", "inception_v3", &o, &res);
+	ck_assert_rel(out.row[0].predicted, res.throughput, 1e-12);
+	ck_assert(strstr(out.row[0].what, " update on host"));
+	ck_assert(!strstr(out.row[1].what, "update on host"));
+	ck_assert(out.row[1].predicted > out.row[0].predicted * 1.05);
 	sim_result_release(&res);
 	free(out.row);
 }

@@ -39,6 +39,7 @@ Suite *suite_calrun(void);
 Suite *suite_sim(void);
 Suite *suite_sim_step(void);
 Suite *suite_sim_optimizer(void);
+Suite *suite_sim_host(void);
 Suite *suite_sim_autocast(void);
 Suite *suite_collective(void);
 Suite *suite_topology(void);

@@ -1,0 +1,108 @@
+/*
+ * sim_host.c -- the weights and the optimizer in the host's memory: a
+ * parameter server on the host CPUs.
+ *
+ * HOW IT WORKS
+ * TensorFlow 1.x's tf_cnn_benchmarks runs its parameter_server mode with
+ * --local_parameter_device=cpu: the variables live in host memory, every
+ * GPU reads them at the start of a step and sends its gradients back, and
+ * the host sums the GPUs' gradients and applies the optimizer (tensorflow
+ * benchmarks scripts/tf_cnn_benchmarks/variable_mgr.py,
+ * VariableMgrLocalFetchFromPS; the configuration of its published DGX-1
+ * and K80 runs, tensorflow/docs site/en/r1/guide/performance/
+ * benchmarks.md).  A step then has, after backward, three phases that no
+ * pass overlaps, as sim_options.update_on_host costs them:
+ *   push    each device's gradients to the host over its host link;
+ *   update  the host reads the devices' gradients, writes their sum, and
+ *           runs the optimizer over the weights, all of it element-wise
+ *           and so bound by the host's memory bandwidth (the roofline's
+ *           memory side: the CPUs' sockets x their DDR bandwidth x the
+ *           STREAM efficiency the catalog gives them);
+ *   pull    the new weights back to each device.
+ * Devices behind one host link (two GPUs on a PCIe switch's uplink, the
+ * node's devices_per_host_link) share its bandwidth; each direction pays
+ * the link's latency once.  The sizes are the device step's: the
+ * gradients at their width, the weights at their compute width, the
+ * optimizer's traffic as sim_optimizer_cost counts it for one kernel.
+ *
+ * LIMITATIONS
+ * - Nothing overlaps: TensorFlow could start a layer's weights' copy
+ *   early, or send gradients as backward makes them; the step waits for
+ *   the whole trip instead.  (On one P100 the published ResNet-50 and
+ *   Inception v3 steps exceed the device's by a constant of 19-24 ms at
+ *   batch 32 and 64, which an overlapped trip would shrink as the batch
+ *   grows.)
+ * - One node: parameter servers across nodes (TensorFlow's
+ *   distributed_replicated) are not this.
+ * - The host's update runs at its memory bandwidth with every core
+ *   working; the DMA traffic of the push and pull also lands in host
+ *   memory but during the link's time, which is longer.
+ * - The host CPUs take the catalog's figures, not a calibration.
+ */
+#include <string.h>
+
+#include "sim/sim.h"
+#include "core/banned.h"
+
+int sim_host_update_check(const struct hw_system *s,
+			  const struct sim_options *o, struct dlsim_err *err)
+{
+	const char *node = s->node ? s->node->name : s->device->name;
+
+	if (!o->update_on_host)
+		return DLSIM_OK;
+	if (!s->host)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on host: "
+				     "node '%s' states no host link "
+				     "(host_link)", node);
+	if (!s->host_cpu)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on host: "
+				     "node '%s' states no host CPU (host_cpu)",
+				     node);
+	if (s->n_nodes > 1)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on host "
+				     "runs within one node: %lld devices span "
+				     "%lld nodes", (long long)s->n_devices,
+				     (long long)s->n_nodes);
+	if (o->allreduce != SIM_ALGO_AUTO)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on host "
+				     "sends the gradients to the host, not "
+				     "through an allreduce: drop --allreduce");
+	if (o->compression != SIM_COMPRESS_NONE)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on host "
+				     "sends the gradients whole: drop "
+				     "--compression");
+	return DLSIM_OK;
+}
+
+/* Bytes per second of the host's memory: every socket's. */
+static double host_memory_Bps(const struct hw_system *s)
+{
+	const struct hw_device *cpu = s->host_cpu;
+
+	return (double)s->node->host_cpus * cpu->mem[0].bandwidth_Bps *
+	       cpu->eff_memory;
+}
+
+void sim_host_update_time(const struct hw_system *s,
+			  const struct sim_sizes *sz, enum sim_optimizer opt,
+			  double params, int64_t devices,
+			  struct sim_host_update *out)
+{
+	int64_t per_link = s->node->devices_per_host_link > 0 ?
+			   s->node->devices_per_host_link : 1;
+	double share = (double)(devices < per_link ? devices : per_link);
+	double link_Bps = s->host->bandwidth_Bps / share;
+	struct model_pass_cost c;
+
+	memset(out, 0, sizeof(*out));
+	sim_optimizer_cost(sz, opt, 0, params, &c);
+	out->push_bytes = params * sz->grad;
+	out->pull_bytes = params * sz->weight;
+	/* one device's gradients are the sum; more are read and summed */
+	out->host_bytes = c.bytes + (devices > 1 ? (double)(devices + 1) *
+				     out->push_bytes : 0.0);
+	out->push_s = s->host->latency_s + out->push_bytes / link_Bps;
+	out->update_s = out->host_bytes / host_memory_Bps(s);
+	out->pull_s = s->host->latency_s + out->pull_bytes / link_Bps;
+}
