@@ -352,6 +352,15 @@ struct hw_builtin_file {
 extern const struct hw_builtin_file hw_builtin_files[];
 
 /*
+ * Read one file into cat as hw_catalog_load reads a compiled-in one: the
+ * unchecked way, and, should that fail before its entries are merged, a
+ * second time the checked way, so that the message names the line.  For
+ * the tests, which cannot build a broken compiled-in catalog.
+ */
+int hw_builtin_read(struct hw_catalog *cat, const struct hw_builtin_file *f,
+		    struct dlsim_err *err);
+
+/*
  * Parse YAML text and append its entries to cat.  `name` is the file name
  * used in messages.  On failure nothing is appended (entries of a bad
  * file never reach the catalog) and err says "name:line: what"; text

@@ -221,6 +221,12 @@ static int builtin_read(struct hw_catalog *cat,
 	return rc;
 }
 
+int hw_builtin_read(struct hw_catalog *cat, const struct hw_builtin_file *f,
+		    struct dlsim_err *err)
+{
+	return builtin_read(cat, f, 0, err);
+}
+
 int hw_yaml_read(struct hw_catalog *cat, const char *name, const char *text,
 		 size_t len, struct hw_file_system *sys,
 		 struct dlsim_err *err)

@@ -622,12 +622,69 @@ START_TEST(catalog_check_finds_unknown_link)
 }
 END_TEST
 
+/*
+ * A compiled-in file is read unchecked; one that fails before its entries
+ * are merged is read again the checked way, so that its message names
+ * the line, as a user file's does: a negative latency on line 6 (the
+ * unchecked read names no line: 0).  One that fails at the merge, a name
+ * the catalog already holds, keeps the first message, which names the
+ * entry's line.  Good text reads as the checked reader reads it.
+ */
+START_TEST(builtin_read_names_the_line_of_a_broken_file)
+{
+	static const char broken[] =
+		"links:\n"
+		"  - name: blink\n"
+		"    kind: nvlink\n"
+		"    bandwidth_GBps: 50\n"
+		"    source: \"made up\"\n"
+		"    latency_us: -1\n";
+	static const char dup[] =
+		"links:\n"
+		"  - name: tlink\n"
+		"    kind: nvlink\n"
+		"    bandwidth_GBps: 50\n"
+		"    latency_us: 1\n"
+		"    source: \"made up\"\n";
+	static const char good[] =
+		"links:\n"
+		"  - name: glink\n"
+		"    kind: nvlink\n"
+		"    bandwidth_GBps: 50\n"
+		"    latency_us: 1\n"
+		"    source: \"made up\"\n";
+	struct hw_builtin_file f = { "b.yaml", broken, sizeof(broken) - 1 };
+	struct hw_catalog *cat = hw_test_catalog();
+	struct dlsim_err err = { 0 };
+	int n = hw_catalog_n_links(cat);
+
+	ck_assert_int_eq(hw_builtin_read(cat, &f, &err), DLSIM_EPARSE);
+	ck_assert_msg(strstr(err.msg, "b.yaml:6:") != NULL, "%s", err.msg);
+	ck_assert_int_eq(hw_catalog_n_links(cat), n);
+	dlsim_err_clear(&err);
+	f.data = dup;
+	f.size = sizeof(dup) - 1;
+	ck_assert_int_eq(hw_builtin_read(cat, &f, &err), DLSIM_EPARSE);
+	ck_assert_msg(strstr(err.msg, "b.yaml:2:") != NULL &&
+		      strstr(err.msg, "tlink") != NULL, "%s", err.msg);
+	ck_assert_int_eq(hw_catalog_n_links(cat), n);
+	dlsim_err_clear(&err);
+	f.data = good;
+	f.size = sizeof(good) - 1;
+	ck_assert_int_eq(hw_builtin_read(cat, &f, &err), DLSIM_OK);
+	ck_assert_int_eq(hw_catalog_n_links(cat), n + 1);
+	ck_assert_int_eq(hw_link_find(cat, "glink")->line, 2);
+	hw_catalog_free(cat);
+}
+END_TEST
+
 Suite *suite_hw(void)
 {
 	Suite *s = suite_create("hw");
 	TCase *tc = tcase_create("catalog");
 
 	tcase_add_test(tc, units_convert_to_si);
+	tcase_add_test(tc, builtin_read_names_the_line_of_a_broken_file);
 	tcase_add_test(tc, links_networks_and_nodes_are_read);
 	tcase_add_test(tc, lookups_by_name_and_alias);
 	tcase_add_test(tc, kind_and_topology_names);
