@@ -104,9 +104,10 @@ int cal_val_dp_row(const struct cal_vctx *v, const char *model,
 	int rc;
 
 	snprintf(spec, sizeof(spec), "%sx%lld", dev, (long long)n);
-	snprintf(r->what, sizeof(r->what), "%s %s batch %lld %s%s", model,
+	snprintf(r->what, sizeof(r->what), "%s %s batch %lld %s%s%s", model,
 		 spec, (long long)batch, dlsim_precision_name(p),
-		 fuse ? " fused" : "");
+		 fuse ? " fused" : "",
+		 reduce == CAL_REDUCE_HOST ? " update on host" : "");
 	if (cal_val_system(v, spec, &s, &cal))
 		return cal_val_skip(r, "no such system in the catalog");
 	if (model_zoo_build(model, &m, NULL))
@@ -156,7 +157,7 @@ static const struct {
  * sim_host.c).  The K80 machines ran them so too (GCE: every model;
  * EC2: InceptionV3), but their hosts' CPUs have no public datasheet
  * (EC2's p2 runs a custom Xeon E5-2686 v4, GCE names no part): those
- * rows keep the allreduce, and their note says what they lack. */
+ * rows keep the allreduce (their interconnect column says how they ran). */
 static int tf_cnn_row(const struct cal_vctx *v, const char *gpu, const char *dev,
 		      struct cal_vrow *r)
 {

@@ -288,6 +288,10 @@ static int read_options(const struct cal_vctx *v, struct user_row *u,
 					     "'update-on': '%s' is not device "
 					     "or host", s);
 		o->update_on_host = strcmp(s, "host") == 0;
+		if (o->update_on_host && u->bucket_given)
+			return dlsim_err_set(err, DLSIM_EINVAL, "column "
+					     "'bucket-mb': the update on the "
+					     "host fills no gradient buckets");
 	}
 	s = cal_val_col(v, "dispatch-us");
 	if (!rc && *s) {
@@ -322,7 +326,10 @@ static int read_strategy(const struct cal_vctx *v, const struct model *m,
 	if (!(u->strategy = asker != NULL))
 		return DLSIM_OK;
 	for (i = 0, s = NULL; single_columns[i] && !s; i++)
-		if (*cal_val_col(v, single_columns[i]))
+		if (*cal_val_col(v, single_columns[i]) &&
+		    /* the default's value asks for nothing */
+		    !(strcmp(single_columns[i], "update-on") == 0 &&
+		      !u->o.update_on_host))
 			s = single_columns[i];
 	if (!s && (u->o.fuse_elementwise || !u->o.overlap))
 		s = u->o.fuse_elementwise ? "fuse-elementwise" : "no-overlap";

@@ -288,6 +288,12 @@ int cli_sim_options(const struct cli_command *cmd,
 					     "takes device or host (got '%s')",
 					     v->str[i]);
 		o->update_on_host = strcmp(v->str[i], "host") == 0;
+		/* the host's update fills no buckets (sim_host.c refuses
+		 * --no-overlap, which it can see) */
+		if (o->update_on_host && v->set[cli_opt(cmd, "bucket-mb")])
+			return dlsim_err_set(err, DLSIM_EINVAL, "--update-on "
+					     "host fills no gradient buckets: "
+					     "drop --bucket-mb");
 	}
 	o->fuse_elementwise = v->set[cli_opt(cmd, "fuse-elementwise")];
 	o->optimizer_foreach = v->set[cli_opt(cmd, "optimizer-foreach")];

@@ -71,8 +71,9 @@ int cli_opt_find(const struct cli_command *cmd, const char *name);
  * The options every simulating command shares (predict, scale), spliced
  * into their tables, and the function that reads them into sim_options:
  * batch sizes, precision, optimizer, allreduce algorithm, buckets,
- * overlap, gradient compression, element-wise fusion, the optimizer's
- * kernels, autocast.  Returns 0 or an error code in err.
+ * overlap, where the update runs, gradient compression, element-wise
+ * fusion, the optimizer's kernels, autocast.  Returns 0 or an error code
+ * in err.
  */
 #define CLI_SIM_OPTIONS \
 	{ "batch", "N", CLI_COUNT, "samples per device per step (with a " \

@@ -178,7 +178,7 @@ static void record_inputs(FILE *f, const struct cli_command *cmd,
 		"\"compression\": \"%s\", \"topk_ratio\": %.17g, "
 		"\"fuse_elementwise\": %s, \"dispatch_s\": %.17g, "
 		"\"optimizer_foreach\": %s, \"autocast\": %s, "
-		"\"uncalibrated\": %s}}",
+		"\"update_on_host\": %s, \"uncalibrated\": %s}}",
 		(long long)r->batch_per_device, (long long)r->global_batch,
 		dlsim_precision_name(r->precision),
 		o->precision_auto ? "true" : "false",
@@ -188,6 +188,7 @@ static void record_inputs(FILE *f, const struct cli_command *cmd,
 		o->fuse_elementwise ? "true" : "false", o->dispatch_s,
 		o->optimizer_foreach ? "true" : "false",
 		o->autocast ? "true" : "false",
+		o->update_on_host ? "true" : "false",
 		v->set[cli_opt(cmd, "uncalibrated")] ? "true" : "false");
 }
 
@@ -307,7 +308,10 @@ static int refuse_with_strategy(const struct cli_command *cmd,
 	for (i = 0; strategy[i]; i++)
 		asked |= cli_asks_strategy(cmd, v, m, strategy[i]);
 	for (i = 0; asked && single[i]; i++)
-		if (v->set[cli_opt(cmd, single[i])])
+		if (v->set[cli_opt(cmd, single[i])] &&
+		    /* the default's value asks for nothing */
+		    !(strcmp(single[i], "update-on") == 0 &&
+		      strcmp(v->str[cli_opt(cmd, single[i])], "device") == 0))
 			return dlsim_err_set(err, DLSIM_EINVAL, "--%s is not "
 					     "available with a parallel "
 					     "strategy", single[i]);

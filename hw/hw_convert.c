@@ -435,11 +435,12 @@ static int convert_network(struct hw_reader *r, unsigned i,
 /* Nodes and the system entry                                        */
 /* ---------------------------------------------------------------- */
 
-/* The host side: how many devices share a host link, and the host CPU
- * with its socket count and source, all or none of the three. */
+/* The host side: how many devices share a host link (dividing the
+ * node's), and the host CPU with its socket count and source. */
 static int node_host(struct hw_reader *r, unsigned i,
 		     const struct hw_raw_node *rn)
 {
+	const char *missing = NULL;
 	char p[96];
 	int rc;
 
@@ -452,17 +453,30 @@ static int node_host(struct hw_reader *r, unsigned i,
 				     "%s:%d: 'devices_per_host_link' needs "
 				     "a 'host_link'", r->name,
 				     hw_line_of(r, p));
+	if (rn->devices_per_host_link > 0 &&
+	    rn->devices_per_node % rn->devices_per_host_link)
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: 'devices_per_host_link' (%lld) "
+				     "must divide devices_per_node (%lld)",
+				     r->name, hw_line_of(r, p),
+				     (long long)rn->devices_per_host_link,
+				     (long long)rn->devices_per_node);
 	PATH(p, "nodes.%u.host_cpus", i);
 	if ((rc = hw_check_int(r, p, rn->host_cpus, 0, 64)))
 		return rc;
+	if (rn->host_cpu && rn->host_cpus < 1)
+		missing = "'host_cpu' needs 'host_cpus' (1 to 64 sockets)";
+	else if (rn->host_cpu && !rn->host_cpu_source)
+		missing = "'host_cpu' needs a 'host_cpu_source'";
+	else if (!rn->host_cpu && rn->host_cpus)
+		missing = "'host_cpus' needs a 'host_cpu'";
+	else if (!rn->host_cpu && rn->host_cpu_source)
+		missing = "'host_cpu_source' needs a 'host_cpu'";
 	PATH(p, "nodes.%u", i);
-	if (!rn->host_cpu != !rn->host_cpus ||
-	    !rn->host_cpu != !rn->host_cpu_source)
-		return dlsim_err_set(r->err, DLSIM_EPARSE,
-				     "%s:%d: node '%s': 'host_cpu', "
-				     "'host_cpus' and 'host_cpu_source' go "
-				     "together (all three or none)", r->name,
-				     hw_line_of(r, p), rn->name);
+	if (missing)
+		return dlsim_err_set(r->err, DLSIM_EPARSE, "%s:%d: node '%s': "
+				     "%s", r->name, hw_line_of(r, p), rn->name,
+				     missing);
 	return DLSIM_OK;
 }
 

@@ -303,3 +303,17 @@ int hw_system_resolve(struct hw_catalog *cat, const char *spec,
 	}
 	return DLSIM_OK;
 }
+
+int64_t hw_system_host_sharing(const struct hw_system *s)
+{
+	const struct hw_node *n = s->node;
+
+	if (!n)
+		return 1;
+	if (n->devices_per_host_link > 0)
+		return n->devices_per_host_link;
+	if (!n->host_link[0] && n->intra_topology == HW_TOPO_PCIE_TREE &&
+	    n->devices_per_pcie_switch > 0)
+		return n->devices_per_pcie_switch;
+	return 1;
+}

@@ -1059,6 +1059,11 @@ enum dlsim_precision hw_device_auto_precision(const struct hw_device *d);
 /* 1 if the device has a peak figure at precision p. */
 int hw_device_supports(const struct hw_device *d, enum dlsim_precision p);
 
+/* How many of s's devices share one link to the host: the node's
+ * devices_per_host_link; else, where the host link is a pcie-tree
+ * node's intra link, its devices_per_pcie_switch; else 1. */
+int64_t hw_system_host_sharing(const struct hw_system *s);
+
 /* ---- Calibration attached to a system (hw_calib.c) ---- */
 
 struct db;
@@ -1356,13 +1361,18 @@ int sim_compression_parse(const char *name, enum sim_compression *out,
 			  struct dlsim_err *err);
 
 /* One span of the simulated step on one stream, for timelines. */
-enum sim_stream { SIM_STREAM_COMPUTE = 0, SIM_STREAM_COMM = 1 };
+/* The host stream carries the update on the host (sim_host.c). */
+enum sim_stream {
+	SIM_STREAM_COMPUTE = 0, SIM_STREAM_COMM = 1, SIM_STREAM_HOST = 2
+};
 
 struct sim_event {
 	enum sim_stream stream;
 	int layer;                   /* model layer, or -1 (bucket, update) */
 	int pass;                    /* enum model_pass, or -1 */
-	int bucket;                  /* allreduce bucket, or -1 */
+	int bucket;                  /* allreduce bucket, or -1; with the
+					update on the host, 0 the gradients'
+					trip to it, 1 the weights' back */
 	double start_s, dur_s;
 	double flops, bytes;
 	enum sim_bound bound;
@@ -1442,7 +1452,10 @@ struct sim_memory {
 	double capacity_bytes;
 	double host_bytes;           /* embedding tables placed in host
 					memory, with their gradients and
-					optimizer state (not in total) */
+					optimizer state, and with the
+					update on the host what it holds
+					(not in total) */
+	int host_tables;             /* embedding tables placed there */
 };
 
 /* The most fits one prediction can use: a kernel roofline per matrix

@@ -156,11 +156,11 @@ static void system_table(FILE *f, const struct hw_system *s)
 			s->intra->name, s->intra->bandwidth_Bps / 1e9,
 			s->intra->line_rate_Bps / 1e9, s->intra->efficiency,
 			s->intra->latency_s * 1e6);
-	if (s->host && s->node->devices_per_host_link > 1)
+	if (s->host && hw_system_host_sharing(s) > 1)
 		fprintf(f, "host link    %s, %.1f GB/s/dir, shared by %lld "
 			"devices\n", s->host->name,
 			s->host->bandwidth_Bps / 1e9,
-			(long long)s->node->devices_per_host_link);
+			(long long)hw_system_host_sharing(s));
 	else if (s->host)
 		fprintf(f, "host link    %s, %.1f GB/s/dir, one a device\n",
 			s->host->name, s->host->bandwidth_Bps / 1e9);
@@ -268,7 +268,7 @@ static void system_json(FILE *f, const struct hw_system *s)
 	fputs(", \"host_link\": ", f);
 	report_json_string(f, s->host ? s->host->name : "");
 	fprintf(f, ", \"devices_per_host_link\": %lld, \"host_cpu\": ",
-		(long long)(s->node ? s->node->devices_per_host_link : 0));
+		(long long)(s->host ? hw_system_host_sharing(s) : 0));
 	report_json_string(f, s->host_cpu ? s->host_cpu->name : "");
 	fprintf(f, ", \"host_cpus\": %lld",
 		(long long)(s->host_cpu ? s->node->host_cpus : 0));

@@ -138,9 +138,10 @@ static void table_memory(FILE *f, const struct hw_system *s,
 		a, sizeof(a)));
 	if (mem->host_bytes > 0.0 && r->update_on_host)
 		fprintf(f, "host memory     %s (the weights, gradients and "
-			"optimizer state the host's %s updates, over %s)\n",
+			"optimizer state the host's %s updates%s, over %s)\n",
 			report_bytes(mem->host_bytes, a, sizeof(a)),
 			s->host_cpu ? s->host_cpu->name : "CPU",
+			mem->host_tables ? ", embedding tables with them" : "",
 			s->host ? s->host->name : "the host link");
 	else if (mem->host_bytes > 0.0)
 		fprintf(f, "host memory     %s (embedding tables, read and "
@@ -495,6 +496,7 @@ static void json(FILE *f, const struct model *m, const struct hw_system *s,
 		r->fused_edges, r->autocast ? "true" : "false",
 		algo_label(r, algo, sizeof(algo)), r->n_buckets,
 		sim_compression_name(r->compression),
+		r->update_on_host ? "none" :
 		sim_collective_name(r->grad_collective));
 	json_kv(f, "gradient_bytes", r->gradient_bytes, 0);
 	json_kv(f, "comm_bytes", r->comm_bytes, 1);

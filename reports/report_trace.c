@@ -49,6 +49,8 @@ static const char *event_cat(const struct model *m, const struct sim_event *e)
 {
 	if (e->stream == SIM_STREAM_COMM)
 		return "comm";
+	if (e->stream == SIM_STREAM_HOST)
+		return "optimizer";
 	if (e->layer >= 0)
 		return model_layer_kind_name(m->layers[e->layer].kind);
 	return e->pass == MODEL_PASS_UPDATE ? "optimizer" : "compression";
@@ -67,6 +69,10 @@ static void write_events(FILE *f, const struct model *m,
 	      "\"tid\": 1, \"args\": {\"name\": \"compute\"}},\n"
 	      "  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, "
 	      "\"tid\": 2, \"args\": {\"name\": \"communication\"}}", f);
+	if (r->update_on_host)
+		fputs(",\n  {\"name\": \"thread_name\", \"ph\": \"M\", "
+		      "\"pid\": 1, \"tid\": 3, \"args\": {\"name\": "
+		      "\"host\"}}", f);
 	for (i = 0; i < r->n_events; i++) {
 		const struct sim_event *e = &r->events[i];
 
@@ -76,6 +82,7 @@ static void write_events(FILE *f, const struct model *m,
 			"\"tid\": %d, \"ts\": %.6f, \"dur\": %.6f, \"args\": "
 			"{\"flops\": %.9g, \"bytes\": %.9g, \"bound\": \"%s\"",
 			event_cat(m, e),
+			e->stream == SIM_STREAM_HOST ? 3 :
 			e->stream == SIM_STREAM_COMM ? 2 : 1, e->start_s * 1e6,
 			e->dur_s * 1e6, e->flops, e->bytes,
 			sim_bound_name(e->bound));

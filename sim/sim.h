@@ -308,10 +308,11 @@ int sim_host_update_check(const struct hw_system *s,
 			  const struct sim_options *o, struct dlsim_err *err);
 
 /* The three phases for `params` parameters at widths sz and `devices`
- * devices of s (which sim_host_update_check passed). */
+ * devices of s (which sim_host_update_check passed), the optimizer's
+ * traffic as one kernel or (foreach) torch.optim's kernels move it. */
 void sim_host_update_time(const struct hw_system *s,
 			  const struct sim_sizes *sz, enum sim_optimizer opt,
-			  double params, int64_t devices,
+			  int foreach, double params, int64_t devices,
 			  struct sim_host_update *out);
 
 /* Its time on device d with roofline roof: the larger of its FLOPs over

@@ -19,11 +19,12 @@
  *           memory side: the CPUs' sockets x their DDR bandwidth x the
  *           STREAM efficiency the catalog gives them);
  *   pull    the new weights back to each device.
- * Devices behind one host link (two GPUs on a PCIe switch's uplink, the
- * node's devices_per_host_link) share its bandwidth; each direction pays
- * the link's latency once.  The sizes are the device step's: the
- * gradients at their width, the weights at their compute width, the
- * optimizer's traffic as sim_optimizer_cost counts it for one kernel.
+ * Devices behind one host link (two GPUs on a PCIe switch's uplink:
+ * hw_system_host_sharing) share its bandwidth; each direction pays the
+ * link's latency once.  The sizes are the device step's: the gradients
+ * at their width, the weights at their compute width (fp32 under
+ * autocast), the optimizer's traffic as sim_optimizer_cost counts it,
+ * one kernel or torch.optim's foreach kernels as asked.
  *
  * LIMITATIONS
  * - Nothing overlaps: TensorFlow could start a layer's weights' copy
@@ -37,7 +38,10 @@
  * - The host's update runs at its memory bandwidth with every core
  *   working; the DMA traffic of the push and pull also lands in host
  *   memory but during the link's time, which is longer.
- * - The host CPUs take the catalog's figures, not a calibration.
+ * - The host CPUs take the catalog's figures, not a calibration, and
+ *   their first memory tier (DDR; no CPU of the catalog has another).
+ * - The binned and scale reports say nothing of it beyond the step:
+ *   predict's table and JSON do.
  */
 #include <string.h>
 
@@ -72,6 +76,10 @@ int sim_host_update_check(const struct hw_system *s,
 		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on host "
 				     "sends the gradients whole: drop "
 				     "--compression");
+	if (!o->overlap)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on host "
+				     "overlaps nothing already: drop "
+				     "--no-overlap");
 	return DLSIM_OK;
 }
 
@@ -86,17 +94,16 @@ static double host_memory_Bps(const struct hw_system *s)
 
 void sim_host_update_time(const struct hw_system *s,
 			  const struct sim_sizes *sz, enum sim_optimizer opt,
-			  double params, int64_t devices,
+			  int foreach, double params, int64_t devices,
 			  struct sim_host_update *out)
 {
-	int64_t per_link = s->node->devices_per_host_link > 0 ?
-			   s->node->devices_per_host_link : 1;
+	int64_t per_link = hw_system_host_sharing(s);
 	double share = (double)(devices < per_link ? devices : per_link);
 	double link_Bps = s->host->bandwidth_Bps / share;
 	struct model_pass_cost c;
 
 	memset(out, 0, sizeof(*out));
-	sim_optimizer_cost(sz, opt, 0, params, &c);
+	sim_optimizer_cost(sz, opt, foreach, params, &c);
 	out->push_bytes = params * sz->grad;
 	out->pull_bytes = params * sz->weight;
 	/* one device's gradients are the sum; more are read and summed */

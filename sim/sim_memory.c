@@ -2,8 +2,8 @@
  * sim_memory.c -- the memory one device needs for a training step.
  *
  * MEMORY per device: weights (the 16-bit compute copy and the fp32 master
- * under mixed precision), gradients, optimizer state (momentum 4 B, Adam
- * 8 B per parameter, fp32), activations kept for backward
+ * under mixed precision), gradients, optimizer state (momentum one word,
+ * Adam two per parameter, at the master width: 4 B, 8 B in fp64), activations kept for backward
  * (model_builder_finish says which), and workspace: the largest layer's
  * input and output gradients alive at once, plus, with more than one
  * device, DDP's gradient buckets (a copy of all gradients unless
@@ -13,10 +13,12 @@
  *
  * UPDATE ON THE HOST
  * With sim_options.update_on_host (sim_host.c) the device holds the
- * compute copy of the weights and their gradients; the host holds the
- * weights it updates (the fp32 master under mixed precision), the
- * gradients' sum and the optimizer state, reported as host bytes.  No
- * DDP buckets: the gradients go to the host, not through an allreduce.
+ * weights it pulls (the 16-bit copy; under autocast the fp32 weights
+ * and their cast cache) and their gradients; the host holds the weights
+ * it updates (the fp32 master under mixed precision), the gradients'
+ * sum, the optimizer state and the 16-bit copy it sends, reported as
+ * host bytes.  No DDP buckets: the gradients go to the host, not
+ * through an allreduce.
  *
  * HOST TABLES
  * An embedding table too large for the device (DLRM's: 24 G parameters)
@@ -36,25 +38,61 @@
 #include "sim/sim.h"
 #include "core/banned.h"
 
-/* Bytes one parameter takes with its gradient and optimizer state. */
-static double param_bytes(const struct sim_options *o,
+/* What one parameter takes: on the device, its weights (the compute
+ * copy and, under mixed precision, the fp32 master), gradient and
+ * optimizer state; in host memory, with the update there, the weights
+ * the host updates, the gradients' sum, the state and, under mixed
+ * precision, the 16-bit copy it sends back.  The state at the master
+ * width (fp64 training keeps it in fp64), as sim_optimizer_cost moves
+ * it. */
+struct param_widths {
+	double weights, grad, state, host;
+};
+
+static void param_widths(const struct sim_options *o,
+			 const struct sim_sizes *sz, struct param_widths *w)
+{
+	static const double state_words[] = { 0.0, 1.0, 2.0, 2.0 };
+	double state = state_words[o->optimizer] * sz->master;
+
+	w->grad = sz->grad;
+	if (!o->update_on_host) {
+		w->weights = sz->weight + (sim_mixed(sz) ? sz->master : 0);
+		w->state = state;
+		w->host = 0.0;
+		return;
+	}
+	/* the device keeps the weights it pulls: the 16-bit copy, or under
+	 * autocast the fp32 weights and their cast cache */
+	w->weights = o->autocast ? sz->master + sz->weight : sz->weight;
+	w->state = 0.0;
+	w->host = sz->master + sz->grad + state +
+		  (sim_mixed(sz) && !o->autocast ? sz->weight : 0);
+}
+
+/* What a table in host memory takes there, per parameter: its weights,
+ * gradient and state, as on the device (DLRM's tables are updated where
+ * they live). */
+static double table_bytes(const struct sim_options *o,
 			  const struct sim_sizes *sz)
 {
-	static const double state_bytes[] = { 0.0, 4.0, 8.0, 8.0 };
+	struct sim_options dev = *o;
+	struct param_widths w;
 
-	return sz->weight + (sim_mixed(sz) ? sz->master : 0) + sz->grad +
-	       state_bytes[o->optimizer];
+	dev.update_on_host = 0;
+	param_widths(&dev, sz, &w);
+	return w.weights + w.grad + w.state;
 }
 
 void sim_memory(const struct model *m, const struct hw_system *s,
 		const struct sim_options *o, const struct sim_sizes *sz,
 		const unsigned char *on_host, struct sim_result *r)
 {
-	static const double state_bytes[] = { 0.0, 4.0, 8.0, 8.0 };
 	struct sim_memory *mem = &r->memory;
+	struct param_widths w;
 	double params = (double)m->params, batch = (double)r->batch_per_device;
 	double widest = 0.0, host = 0.0;
-	int i;
+	int i, tables = 0;
 
 	for (i = 0; i < m->n_layers; i++) {
 		const struct model_layer *l = &m->layers[i];
@@ -63,28 +101,23 @@ void sim_memory(const struct model *m, const struct hw_system *s,
 			   (double)l->out.w;
 		if (e > widest)
 			widest = e;
-		if (on_host && on_host[i])
+		if (on_host && on_host[i]) {
 			host += (double)l->params;
+			tables++;
+		}
 	}
 	params -= host;
-	mem->host_bytes = host * param_bytes(o, sz);
-	mem->weights_bytes = params * (sz->weight + (sim_mixed(sz) ?
-						     sz->master : 0));
-	mem->gradients_bytes = params * sz->grad;
-	mem->optimizer_bytes = params * state_bytes[o->optimizer];
+	param_widths(o, sz, &w);
+	mem->host_tables = tables;
+	mem->host_bytes = host * table_bytes(o, sz) + params * w.host;
+	mem->weights_bytes = params * w.weights;
+	mem->gradients_bytes = params * w.grad;
+	mem->optimizer_bytes = params * w.state;
 	mem->activations_bytes = (double)m->activation_elems * batch * sz->act;
+	/* DDP's buckets; the update on the host has none */
 	mem->workspace_bytes = widest * batch * sz->act +
 			       (s->n_devices > 1 && !o->update_on_host ?
 				params * sz->grad : 0.0);
-	if (o->update_on_host) {
-		/* the host keeps the weights it updates, the gradients'
-		 * sum and the state; the device its compute copy */
-		mem->host_bytes += params * ((sim_mixed(sz) ? sz->master :
-					      sz->weight) + sz->grad +
-					     state_bytes[o->optimizer]);
-		mem->weights_bytes = params * sz->weight;
-		mem->optimizer_bytes = 0.0;
-	}
 	mem->total_bytes = mem->weights_bytes + mem->gradients_bytes +
 			   mem->optimizer_bytes + mem->activations_bytes +
 			   mem->workspace_bytes;
@@ -97,14 +130,18 @@ int sim_place_tables(const struct model *m, const struct hw_system *s,
 		     const struct sim_result *r, unsigned char *on_host)
 {
 	struct sim_result t = *r;
-	/* a moved table also frees its share of DDP's gradient buckets */
-	double over, per = param_bytes(o, sz) +
-			   (s->n_devices > 1 ? sz->grad : 0.0);
+	struct param_widths w;
+	double over, per;
 	int i, moved = 0;
 
 	memset(on_host, 0, (size_t)m->n_layers);
 	if (!s->host)
 		return 0;
+	/* what a moved table frees on the device, with its share of DDP's
+	 * gradient buckets */
+	param_widths(o, sz, &w);
+	per = w.weights + w.grad + w.state +
+	      (s->n_devices > 1 && !o->update_on_host ? sz->grad : 0.0);
 	for (i = 0; i < m->n_layers &&
 	     !(m->layers[i].flags & MODEL_LAYER_HOST_CANDIDATE); i++)
 		;

@@ -251,6 +251,7 @@ struct step {
 					   weights' pull from the host */
 	double single;                  /* the step on one device, when
 					   it is not the compute time */
+	double host_bytes;              /* the host's update's traffic */
 };
 
 /* Append a span to the timeline (no-op unless one is wanted). */
@@ -537,9 +538,11 @@ static double host_update(struct step *st, const struct sim_sizes *sz,
 	struct sim_host_update h, one;
 	struct model_pass_cost c = { .kernel = MODEL_KERNEL_VECTOR };
 
-	sim_host_update_time(st->sys, sz, st->o->optimizer, params,
+	sim_host_update_time(st->sys, sz, st->o->optimizer,
+			     st->o->optimizer_foreach, params,
 			     st->sys->n_devices, &h);
-	sim_host_update_time(st->sys, sz, st->o->optimizer, params, 1, &one);
+	sim_host_update_time(st->sys, sz, st->o->optimizer,
+			     st->o->optimizer_foreach, params, 1, &one);
 	c.bytes = h.push_bytes;
 	emit(st, SIM_STREAM_COMM, -1, MODEL_PASS_BWD_WEIGHT, 0, bwd_end,
 	     h.push_s, &c, SIM_BOUND_NONE);
@@ -550,6 +553,7 @@ static double host_update(struct step *st, const struct sim_sizes *sz,
 	st->tail = h.pull_s;
 	st->total = h.push_s + h.pull_s;
 	st->wire = h.push_bytes + h.pull_bytes;
+	st->host_bytes = h.host_bytes;
 	st->single = bwd_end + st->decompress + one.push_s + one.update_s +
 		     one.pull_s;
 	return h.update_s;
@@ -672,8 +676,11 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 
 		sim_optimizer_cost(&opt_sz, o->optimizer, o->optimizer_foreach,
 				   (double)m->params - host_params, &c);
-		emit(&st, SIM_STREAM_COMPUTE, -1, MODEL_PASS_UPDATE, -1, st.t,
-		     opt, &c, SIM_BOUND_MEMORY);
+		if (o->update_on_host)
+			c.bytes = st.host_bytes;
+		emit(&st, o->update_on_host ? SIM_STREAM_HOST :
+		     SIM_STREAM_COMPUTE, -1, MODEL_PASS_UPDATE, -1, st.t, opt,
+		     &c, SIM_BOUND_MEMORY);
 	}
 	if (!(bwd_end + opt > 0.0) || st.ev_failed || st.failed) {
 		step_release(&st, needs, stack_needs);

@@ -449,7 +449,8 @@ END_TEST
 /*
  * --update-on host: LeNet-5's 61,706 parameters on two V100s of a DGX-1
  * (mixed precision by default there): the host holds the fp32 weights,
- * the gradients' sum and the momentum, 12 B a parameter (740,472 B);
+ * the gradients' sum, the momentum and the fp16 copy it sends, 14 B a
+ * parameter (863,884 B);
  * each device moves its fp32 gradients out and the fp16 weights back,
  * 6 B a parameter (370,236 B), all of it exposed; the JSON names the
  * host where an allreduce would be, and the trace its trips.  What it
@@ -470,6 +471,11 @@ START_TEST(cli_predict_update_on_host)
 		  "runs within one node: 16 devices span 2 nodes" },
 		{ "--hw v100x8 --update-on host --allreduce ring",
 		  "drop --allreduce" },
+		{ "--hw v100x8 --update-on host --bucket-mb 50",
+		  "--update-on host fills no gradient buckets: drop "
+		  "--bucket-mb" },
+		{ "--hw v100x8 --update-on host --no-overlap",
+		  "overlaps nothing already: drop --no-overlap" },
 	};
 	struct run r;
 	size_t i;
@@ -478,7 +484,8 @@ START_TEST(cli_predict_update_on_host)
 	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
 	ck_assert(json_valid(r.out));
 	ck_assert(strstr(r.out, "\"allreduce\": \"host\"") != NULL);
-	ck_assert(json_number(r.out, "host") == 740472.0);
+	ck_assert(strstr(r.out, "\"gradient_collective\": \"none\"") != NULL);
+	ck_assert(json_number(r.out, "host") == 863884.0);
 	ck_assert(json_number(r.out, "comm_bytes") == 370236.0);
 	ck_assert(json_number(r.out, "optimizer") == 0.0);   /* memory */
 	ck_assert_rel(json_number(r.out, "comm_exposed"),
@@ -487,7 +494,7 @@ START_TEST(cli_predict_update_on_host)
 	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
 	ck_assert(strstr(r.out, "(gradients to the host and weights back "
 			 "over pcie3, 361.56 KiB a device both ways") != NULL);
-	ck_assert(strstr(r.out, "host memory     723.12 KiB (the weights, "
+	ck_assert(strstr(r.out, "host memory     843.64 KiB (the weights, "
 			 "gradients and optimizer state the host's "
 			 "xeon-e5-2698v4 updates") != NULL);
 	ck_assert(mkdtemp(dir) != NULL);
@@ -514,6 +521,18 @@ START_TEST(cli_predict_update_on_host)
 	run(&r, "predict gpt2 --hw v100x8 --tp 2 --update-on host");
 	assert_one_error(&r, 2, "--update-on is not available with a "
 			 "parallel strategy");
+	/* the default's value asks for nothing a strategy refuses */
+	run(&r, "predict gpt2 --hw v100x8 --tp 2 --update-on device");
+	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+	/* a sweep within one node takes it: its one-device point is
+	 * predict's */
+	run(&r, "scale lenet5 --hw v100 --devices 1,2 --update-on host "
+	    "--format json");
+	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+	snprintf(doc, sizeof(doc), "%s", r.out);
+	run(&r, "predict lenet5 --hw v100 --update-on host --format json");
+	ck_assert_rel(json_number(doc, "step_time_s"),
+		      json_number(r.out, "step_time_s"), 1e-6);
 }
 END_TEST
 

@@ -234,6 +234,7 @@ START_TEST(host_update_refusals)
 		"states no host link", "states no host CPU",
 		"runs within one node: 2 devices span 2 nodes",
 		"drop --allreduce", "drop --compression",
+		"overlaps nothing already: drop --no-overlap",
 	};
 	struct host_rig h;
 	struct sim_options o;
@@ -242,7 +243,7 @@ START_TEST(host_update_refusals)
 	struct model *m = sim_two_fc();
 	int i;
 
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		host_rig_init(&h, 1, i == 2 ? 2 : 1, 0);
 		options_fp32_sgd(&o, 1);
 		if (i == 0)
@@ -253,6 +254,8 @@ START_TEST(host_update_refusals)
 			o.allreduce = SIM_ALGO_RING;
 		if (i == 4)
 			o.compression = SIM_COMPRESS_FP16;
+		if (i == 5)
+			o.overlap = 0;
 		dlsim_err_clear(&err);
 		ck_assert_int_eq(sim_predict(m, &h.r.sys, &o, &res, &err),
 				 DLSIM_EINVAL);
@@ -285,13 +288,28 @@ START_TEST(host_update_on_the_dgx1)
 	ck_assert_int_eq(s.node->host_cpus, 2);
 	ck_assert_int_eq(s.node->devices_per_host_link, 2);
 	sim_sizes_for(DLSIM_FP32, &sz);
-	sim_host_update_time(&s, &sz, SIM_OPT_SGD, 1e6, 1, &u);
+	sim_host_update_time(&s, &sz, SIM_OPT_SGD, 0, 1e6, 1, &u);
 	ck_assert_rel(u.push_s, 1e-6 + 4e6 / 15.75e9, 1e-3);
 	ck_assert_rel(u.pull_s, u.push_s, 1e-12);
 	ck_assert_rel(u.update_s, 12e6 / (2.0 * 68.256e9 * 0.81), 1e-3);
-	sim_host_update_time(&s, &sz, SIM_OPT_SGD, 1e6, 8, &u);
+	sim_host_update_time(&s, &sz, SIM_OPT_SGD, 0, 1e6, 8, &u);
 	ck_assert_rel(u.push_s, 1e-6 + 8e6 / 15.75e9, 1e-3);
 	ck_assert_rel(u.update_s, 48e6 / (2.0 * 68.256e9 * 0.81), 1e-3);
+
+	/* the DGX A100: two EPYC 7742, two GPUs to a PCIe 4 switch */
+	ck_assert_int_eq(hw_system_resolve(cat, "dgx-a100", &s, &err),
+			 DLSIM_OK);
+	ck_assert_str_eq(s.host_cpu->name, "epyc-7742");
+	ck_assert_int_eq(s.node->host_cpus, 2);
+	ck_assert_int_eq(hw_system_host_sharing(&s), 2);
+	/* a pcie-tree node's host link is its intra link, shared as its
+	 * switches are: the p2.8xlarge's K80 boards, two GPUs a switch;
+	 * it states no host CPU */
+	ck_assert_int_eq(hw_system_resolve(cat, "ec2-p2-8xlarge", &s, &err),
+			 DLSIM_OK);
+	ck_assert_str_eq(s.host->name, "pcie3");
+	ck_assert_int_eq(hw_system_host_sharing(&s), 2);
+	ck_assert_ptr_null(s.host_cpu);
 
 	ck_assert_int_eq(hw_system_resolve(cat, "h100x8", &s, &err), DLSIM_OK);
 	sim_options_init(&o);
@@ -317,23 +335,36 @@ START_TEST(host_cpu_fields_are_read_and_checked)
 		  "    host_cpus: 2\n    host_cpu_source: \"made up\"\n",
 		  NULL, 0 },
 		{ "    host_cpu: xeon-x8\n    host_cpu_source: \"made up\"\n",
-		  "h.yaml:2: node 'hbox': 'host_cpu', 'host_cpus' and "
-		  "'host_cpu_source' go together", 0 },
+		  "h.yaml:2: node 'hbox': 'host_cpu' needs 'host_cpus' (1 to "
+		  "64 sockets)", 0 },
+		{ "    host_cpu: xeon-x8\n    host_cpus: 0\n"
+		  "    host_cpu_source: \"made up\"\n",
+		  "h.yaml:2: node 'hbox': 'host_cpu' needs 'host_cpus' (1 to "
+		  "64 sockets)", 0 },
 		{ "    host_cpu: xeon-x8\n    host_cpus: 2\n",
-		  "'host_cpu_source' go together", 0 },
+		  "h.yaml:2: node 'hbox': 'host_cpu' needs a "
+		  "'host_cpu_source'", 0 },
+		{ "    host_cpus: 2\n",
+		  "h.yaml:2: node 'hbox': 'host_cpus' needs a 'host_cpu'", 0 },
+		{ "    host_cpu_source: \"made up\"\n",
+		  "h.yaml:2: node 'hbox': 'host_cpu_source' needs a "
+		  "'host_cpu'", 0 },
 		{ "    devices_per_host_link: 1\n",
-		  "'devices_per_host_link' needs a 'host_link'", 0 },
+		  "h.yaml:6: 'devices_per_host_link' needs a 'host_link'", 0 },
 		{ "    host_link: tlink\n    host_link_source: \"made up\"\n"
 		  "    devices_per_host_link: 2\n",
-		  "devices_per_host_link", 0 },
+		  "h.yaml:8: 'devices_per_host_link' must be in 0..1 (got 2)",
+		  0 },
 		{ "    host_cpus: 65\n    host_cpu: xeon-x8\n"
-		  "    host_cpu_source: \"made up\"\n", "host_cpus", 0 },
+		  "    host_cpu_source: \"made up\"\n",
+		  "h.yaml:6: 'host_cpus' must be in 0..64 (got 65)", 0 },
 		{ "    host_cpu: nosuch\n    host_cpus: 2\n"
 		  "    host_cpu_source: \"made up\"\n",
-		  "node 'hbox': host_cpu 'nosuch' is not in the catalog", 1 },
+		  "h.yaml:2: node 'hbox': host_cpu 'nosuch' is not in the "
+		  "catalog", 1 },
 		{ "    host_cpu: tgpu\n    host_cpus: 2\n"
 		  "    host_cpu_source: \"made up\"\n",
-		  "node 'hbox': host_cpu 'tgpu' is not a CPU", 1 },
+		  "h.yaml:2: node 'hbox': host_cpu 'tgpu' is not a CPU", 1 },
 	};
 	size_t i;
 
@@ -373,6 +404,149 @@ START_TEST(host_cpu_fields_are_read_and_checked)
 }
 END_TEST
 
+/* devices_per_host_link divides the node's devices: 3 of 4 would leave
+ * a link half shared. */
+START_TEST(host_link_sharing_divides_the_node)
+{
+	static const char text[] =
+		"nodes:\n  - name: quad\n    device: tgpu\n"
+		"    devices_per_node: 4\n    intra_link: tlink\n"
+		"    intra_links_per_device: 1\n"
+		"    intra_topology: all-to-all\n"
+		"    host_link: tlink\n    host_link_source: \"made up\"\n"
+		"    devices_per_host_link: 3\n"
+		"    source: \"made up for tests\"\n";
+	struct hw_catalog *cat = hw_test_catalog();
+	struct dlsim_err err = { 0 };
+
+	ck_assert_int_eq(hw_catalog_add_text(cat, "q.yaml", text,
+					     strlen(text), &err), DLSIM_EPARSE);
+	ck_assert_msg(strstr(err.msg, "q.yaml:10: 'devices_per_host_link' (3) "
+			     "must divide devices_per_node (4)") != NULL, "%s",
+		      err.msg);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/*
+ * The widths the trip and the host take.  Under autocast the device
+ * keeps fp32 weights and their 16-bit cast cache (6 P B) and pulls fp32
+ * (4 P each way); the host holds the weights, the gradients' sum and no
+ * 16-bit copy (8 P with SGD).  Without autocast, mixed: the device keeps
+ * the 16-bit copy (2 P), the host also the copy it sends (10 P).  fp64
+ * SGD: 8 P B each way, the host's update reads the gradient and reads
+ * and writes the weight, 24 P B at 1 GB/s; momentum's state is one
+ * 8-byte word (8 P on the host).  torch.optim's foreach SGD moves 6
+ * master words a parameter, 24 P B in fp32, where the fused kernel
+ * moves 12 P.
+ */
+START_TEST(host_update_widths_autocast_fp64_foreach)
+{
+	struct host_rig h;
+	struct sim_options o;
+	struct sim_result res;
+	struct model *m = sim_two_fc();
+	const double P = 1003000.0;
+
+	host_rig_init(&h, 1, 1, 0);
+	h.r.dev.peak[DLSIM_FP64] = h.r.dev.peak[DLSIM_FP32];
+	options_fp32_sgd(&o, 1);
+	o.precision = DLSIM_FP16;
+	o.autocast = 1;
+	ck_assert_int_eq(sim_predict(m, &h.r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_rel(res.memory.weights_bytes, 6.0 * P, 1e-12);
+	ck_assert_rel(res.memory.host_bytes, 8.0 * P, 1e-12);
+	ck_assert_rel(res.breakdown.comm_s, 2e-6 + 8.0 * P / 1e9, 1e-12);
+	o.autocast = 0;
+	ck_assert_int_eq(sim_predict(m, &h.r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_rel(res.memory.weights_bytes, 2.0 * P, 1e-12);
+	ck_assert_rel(res.memory.host_bytes, 10.0 * P, 1e-12);
+
+	o.precision = DLSIM_FP64;
+	ck_assert_int_eq(sim_predict(m, &h.r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_rel(res.breakdown.comm_s, 2e-6 + 16.0 * P / 1e9, 1e-12);
+	ck_assert_rel(res.breakdown.optimizer_s, 24.0 * P / 1e9, 1e-12);
+	o.optimizer = SIM_OPT_MOMENTUM;
+	o.update_on_host = 0;
+	ck_assert_int_eq(sim_predict(m, &h.r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_rel(res.memory.optimizer_bytes, 8.0 * P, 1e-12);
+
+	options_fp32_sgd(&o, 1);
+	o.optimizer_foreach = 1;
+	ck_assert_int_eq(sim_predict(m, &h.r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_rel(res.breakdown.optimizer_s, 24.0 * P / 1e9, 1e-12);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * The host's update in the timeline, on its own stream, with the host's
+ * traffic: four devices two to a link, SGD in fp32, 32 P B (the fused
+ * device kernel's 12 P plus the four gradients read and their sum
+ * written), after the push.
+ */
+START_TEST(host_update_trace_carries_the_hosts_bytes)
+{
+	struct host_rig h;
+	struct sim_options o;
+	struct sim_result res;
+	struct model *m = sim_two_fc();
+	const double P = 1003000.0, two = 1e-6 + 8.0 * P / 1e9;
+	int i, host = 0;
+
+	host_rig_init(&h, 4, 1, 2);
+	options_fp32_sgd(&o, 1);
+	o.want_trace = 1;
+	ck_assert_int_eq(sim_predict(m, &h.r.sys, &o, &res, NULL), DLSIM_OK);
+	for (i = 0; i < res.n_events; i++) {
+		const struct sim_event *e = &res.events[i];
+
+		if (e->pass != MODEL_PASS_UPDATE)
+			continue;
+		ck_assert_int_eq(e->stream, SIM_STREAM_HOST);
+		ck_assert_rel(e->bytes, 32.0 * P, 1e-12);
+		ck_assert_rel(e->dur_s, 32.0 * P / 1e9, 1e-12);
+		ck_assert_rel(e->start_s, res.breakdown.forward_s +
+			      res.breakdown.backward_s + two, 1e-12);
+		host++;
+	}
+	ck_assert_int_eq(host, 1);
+	sim_result_release(&res);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * DLRM's tables, too large for a V100, move to the host as on the
+ * device step; with the update on the host a moved table frees only
+ * its weights and gradient (its state was not on the device), so more
+ * of them move, and the step still fits.
+ */
+START_TEST(host_update_with_tables_on_the_host)
+{
+	struct hw_catalog *cat = hw_test_shipped();
+	struct hw_system s;
+	struct sim_options o;
+	struct sim_result dev, res;
+	struct model *m = NULL;
+	struct dlsim_err err = { 0 };
+
+	ck_assert_int_eq(hw_system_resolve(cat, "v100x8", &s, &err), DLSIM_OK);
+	ck_assert_int_eq(model_zoo_build("dlrm", &m, &err), DLSIM_OK);
+	sim_options_init(&o);
+	ck_assert_int_eq(sim_predict(m, &s, &o, &dev, &err), DLSIM_OK);
+	o.update_on_host = 1;
+	ck_assert_int_eq(sim_predict(m, &s, &o, &res, &err), DLSIM_OK);
+	ck_assert(dev.fits && res.fits);
+	ck_assert_int_ge(dev.memory.host_tables, 1);
+	ck_assert_int_ge(res.memory.host_tables, dev.memory.host_tables);
+	ck_assert(res.memory.total_bytes <= res.memory.capacity_bytes);
+	ck_assert(res.memory.host_bytes > dev.memory.host_bytes);
+	model_free(m);
+	hw_catalog_free(cat);
+}
+END_TEST
+
 Suite *suite_sim_host(void)
 {
 	Suite *s = suite_create("sim_host");
@@ -386,6 +560,10 @@ Suite *suite_sim_host(void)
 	tcase_add_test(c, host_update_refusals);
 	tcase_add_test(c, host_update_on_the_dgx1);
 	tcase_add_test(c, host_cpu_fields_are_read_and_checked);
+	tcase_add_test(c, host_link_sharing_divides_the_node);
+	tcase_add_test(c, host_update_widths_autocast_fp64_foreach);
+	tcase_add_test(c, host_update_trace_carries_the_hosts_bytes);
+	tcase_add_test(c, host_update_with_tables_on_the_host);
 	suite_add_tcase(s, c);
 	return s;
 }

@@ -279,7 +279,8 @@ START_TEST(validate_tf_cnn_runs_plain_sgd)
 
 	validate_all(&rep, names);
 	j = find(&rep, "tf_cnn_p100");
-	ck_assert_str_eq(j->row[0].what, "inception_v3 p100x1 batch 64 fp32");
+	ck_assert_str_eq(j->row[0].what, "inception_v3 p100x1 batch 64 fp32 "
+			 "update on host");
 	ck_assert_rel(j->row[0].measured, 142.0, 1e-12);
 	sim_options_init(&o);
 	o.precision_auto = 0;
@@ -308,7 +309,7 @@ START_TEST(validate_tf_cnn_runs_plain_sgd)
 		  "alexnet", &o).throughput - 1.0) > 0.01);
 	/* and its ResNets are He et al.'s v1, its resnet_model.py's */
 	ck_assert_str_eq(j->row[1].what, "resnet:depth=50,v1=1 p100x1 batch "
-			 "64 fp32");
+			 "64 fp32 update on host");
 	o.batch_per_device = 64;
 	o.update_on_host = 1;
 	ck_assert_rel(j->row[1].predicted, seeded_predict("p100x1",

@@ -257,7 +257,12 @@ START_TEST(validate_user_refuses_bad_fields)
 		  "t.csv:2: --update-on host: node 'dgx-h100' states no host CPU" },
 		{ "model,hw,metric,measured,update-on,tp\n"
 		  "gpt3-175b,a100x8,step_s,1,host,2\n",
-		  "t.csv:2: column 'update-on'" },
+		  "t.csv:2: column 'update-on' is not available with a "
+		  "parallel strategy" },
+		{ "model,hw,metric,measured,update-on,bucket-mb\n"
+		  "vgg16,v100x8,step_s,1,host,50\n",
+		  "t.csv:2: column 'bucket-mb': the update on the host fills "
+		  "no gradient buckets" },
 		{ "model,hw,metric,measured,recompute\n"
 		  "gpt3-175b,a100x8,step_s,1,most\n",
 		  "t.csv:2: column 'recompute':" },
