@@ -1,4 +1,4 @@
-# dlsim 0.1.0+936bc1d: predicted against measured.
+# dlsim 0.1.0+a93c849: predicted against measured.
 # Redraw, in this file's directory, with: gnuplot validate.gp
 set terminal pngcairo size 1200,800 font ',11'
 set termoption noenhanced
@@ -18,7 +18,7 @@ plot x lw 2 lc rgb "#000000" title "predicted = measured", \
      "validate.dat" index 0 with points pt 5 ps 0.6 lc rgb "#d95f02" title "vtrain (1152 rows, median 7.4%)", \
      "validate.dat" index 1 with points pt 5 ps 0.6 lc rgb "#1b9e77" title "vtrain_fit (288 rows, median 7.8%)", \
      "validate.dat" index 2 with points pt 5 ps 0.6 lc rgb "#7570b3" title "vtrain_multi (109 rows, median 9.0%)", \
-     "validate.dat" index 3 with points pt 5 ps 0.6 lc rgb "#e7298a" title "tf_cnn_p100 (71 rows, median 9.7%)", \
+     "validate.dat" index 3 with points pt 5 ps 0.6 lc rgb "#e7298a" title "tf_cnn_p100 (71 rows, median 3.7%)", \
      "validate.dat" index 4 with points pt 5 ps 0.6 lc rgb "#66a61e" title "tf_cnn_k80 (136 rows, median 49.7%)", \
      "validate.dat" index 5 with points pt 5 ps 0.6 lc rgb "#e6ab02" title "dle (28 rows, median 5.2%)", \
      "validate.dat" index 6 with points pt 5 ps 0.6 lc rgb "#a6761d" title "dle_bert (127 rows, median 23.7%)", \
