@@ -21,7 +21,8 @@
  *   batch, global-batch, precision, optimizer, dispatch-us,
  *   optimizer-foreach, autocast   both steps' options
  *   fuse-elementwise, no-overlap, allreduce, bucket-mb, compression,
- *   topk-ratio, update-on         the data-parallel step's alone
+ *   topk-ratio                    the data-parallel step's alone
+ *   update-on                     both (with a strategy, ZeRO-Offload)
  *   tp, pp, dp, micro-batch, zero, recompute, schedule, chunks,
  *   sequence-parallel             a hybrid-parallel strategy (any of them
  *                                 set, or dispatch-us above 0 on a
@@ -71,8 +72,7 @@ static const char *const strategy_columns[] = {
 /* The data-parallel step's alone, refused with a strategy (the flags
  * when yes). */
 static const char *const single_columns[] = {
-	"allreduce", "bucket-mb", "compression", "topk-ratio", "update-on",
-	NULL
+	"allreduce", "bucket-mb", "compression", "topk-ratio", NULL
 };
 
 static const char *const required[] = {
@@ -326,10 +326,7 @@ static int read_strategy(const struct cal_vctx *v, const struct model *m,
 	if (!(u->strategy = asker != NULL))
 		return DLSIM_OK;
 	for (i = 0, s = NULL; single_columns[i] && !s; i++)
-		if (*cal_val_col(v, single_columns[i]) &&
-		    /* the default's value asks for nothing */
-		    !(strcmp(single_columns[i], "update-on") == 0 &&
-		      !u->o.update_on_host))
+		if (*cal_val_col(v, single_columns[i]))
 			s = single_columns[i];
 	if (!s && (u->o.fuse_elementwise || !u->o.overlap))
 		s = u->o.fuse_elementwise ? "fuse-elementwise" : "no-overlap";
@@ -370,6 +367,7 @@ static int read_strategy(const struct cal_vctx *v, const struct model *m,
 	st->dispatch_s = u->o.dispatch_s;
 	st->optimizer_foreach = u->o.optimizer_foreach;
 	st->autocast = u->o.autocast;
+	st->update_on_host = u->o.update_on_host;
 	return DLSIM_OK;
 }
 

@@ -282,23 +282,33 @@ int cli_sim_options(const struct cli_command *cmd,
 	if (v->set[i = cli_opt(cmd, "bucket-mb")])
 		o->bucket_bytes = v->num[i] * 1048576.0;
 	o->overlap = !v->set[cli_opt(cmd, "no-overlap")];
-	if (!rc && v->set[i = cli_opt(cmd, "update-on")]) {
-		if (strcmp(v->str[i], "host") && strcmp(v->str[i], "device"))
-			return dlsim_err_set(err, DLSIM_EINVAL, "--update-on "
-					     "takes device or host (got '%s')",
-					     v->str[i]);
-		o->update_on_host = strcmp(v->str[i], "host") == 0;
-		/* the host's update fills no buckets (sim_host.c refuses
-		 * --no-overlap, which it can see) */
-		if (o->update_on_host && v->set[cli_opt(cmd, "bucket-mb")])
-			return dlsim_err_set(err, DLSIM_EINVAL, "--update-on "
-					     "host fills no gradient buckets: "
-					     "drop --bucket-mb");
-	}
+	if (!rc && (rc = cli_update_on(cmd, v, &o->update_on_host, err)))
+		return rc;
+	/* the host's update fills no buckets (sim_host.c refuses
+	 * --no-overlap, which it can see) */
+	if (o->update_on_host && v->set[cli_opt(cmd, "bucket-mb")])
+		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on host "
+				     "fills no gradient buckets: drop "
+				     "--bucket-mb");
 	o->fuse_elementwise = v->set[cli_opt(cmd, "fuse-elementwise")];
 	o->optimizer_foreach = v->set[cli_opt(cmd, "optimizer-foreach")];
 	o->autocast = v->set[cli_opt(cmd, "autocast")];
 	return rc;
+}
+
+int cli_update_on(const struct cli_command *cmd, const struct cli_values *v,
+		  int *on_host, struct dlsim_err *err)
+{
+	int i = cli_opt(cmd, "update-on");
+
+	*on_host = 0;
+	if (!v->set[i])
+		return DLSIM_OK;
+	if (strcmp(v->str[i], "host") && strcmp(v->str[i], "device"))
+		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on takes "
+				     "device or host (got '%s')", v->str[i]);
+	*on_host = strcmp(v->str[i], "host") == 0;
+	return DLSIM_OK;
 }
 
 int cli_dispatch_s(const struct cli_command *cmd, const struct cli_values *v,
@@ -462,6 +472,7 @@ int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 	st->global_batch = o->global_batch;
 	st->optimizer_foreach = o->optimizer_foreach;
 	st->autocast = o->autocast;
+	st->update_on_host = o->update_on_host;
 	if ((rc = sim_strategy_complete(st, n, o->batch_per_device, m, err)))
 		return rc;
 	if (v->set[i = cli_opt(cmd, "micro-batch")])

@@ -92,7 +92,8 @@ int cli_opt_find(const struct cli_command *cmd, const char *name);
 	  "reduce gradients after backward, not during it" }, \
 	{ "update-on", "WHERE", CLI_STRING, \
 	  "device, or host: weights and optimizer in host memory, a " \
-	  "parameter server on the host CPUs (default device)" }, \
+	  "parameter server on the host CPUs (with a strategy, " \
+	  "ZeRO-Offload) (default device)" }, \
 	{ "compression", "C", CLI_STRING, \
 	  "gradients on the wire: none, fp16, bf16, int8, topk" }, \
 	{ "topk-ratio", "R", CLI_NUMBER, \
@@ -218,6 +219,11 @@ int cli_system_resolve(struct cli_calib_src *src, struct hw_catalog *cat,
 int cli_sim_options(const struct cli_command *cmd,
 		    const struct cli_values *v, struct sim_options *o,
 		    struct dlsim_err *err);
+
+/* --update-on's value: device (0, also when not given) or host (1);
+ * another is DLSIM_EINVAL naming it. */
+int cli_update_on(const struct cli_command *cmd, const struct cli_values *v,
+		  int *on_host, struct dlsim_err *err);
 
 /* --format, if the command has it and it was given; else table. */
 int cli_format(const struct cli_command *cmd, const struct cli_values *v,

@@ -39,6 +39,9 @@ static const struct cli_option options[] = {
 	  "torch.optim's default foreach kernels (predict's)" },
 	{ "autocast", NULL, CLI_FLAG, "fp16 or bf16 as torch.autocast runs "
 	  "it (predict's)" },
+	{ "update-on", "WHERE", CLI_STRING, "device, or host: every strategy "
+	  "with ZeRO-Offload, the optimizer on the host CPUs (predict's; "
+	  "default device)" },
 	{ "seq-lengths", "CSV", CLI_STRING,
 	  "sequences of many lengths (predict's histogram): each strategy "
 	  "costed at every bin and ranked by the mix" },
@@ -96,7 +99,8 @@ static int args_from(const struct cli_command *cmd, const struct cli_values *v,
 	a->po.tp_across_nodes = v->set[cli_opt(cmd, "tp-across-nodes")];
 	a->po.optimizer_foreach = v->set[cli_opt(cmd, "optimizer-foreach")];
 	a->po.autocast = v->set[cli_opt(cmd, "autocast")];
-	if ((rc = cli_dispatch_s(cmd, v, &a->po.dispatch_s, err)))
+	if ((rc = cli_dispatch_s(cmd, v, &a->po.dispatch_s, err)) ||
+	    (rc = cli_update_on(cmd, v, &a->po.update_on_host, err)))
 		return rc;
 	if (v->set[i = cli_opt(cmd, "objective")])
 		rc = sim_objective_parse(v->str[i], &a->po.objective, err);

@@ -301,17 +301,14 @@ static int refuse_with_strategy(const struct cli_command *cmd,
 		"layers", "trace", "record", "epochs", "dataset-size",
 		"price-per-device-hour", "years", "allreduce", "bucket-mb",
 		"no-overlap", "compression", "topk-ratio", "fuse-elementwise",
-		"update-on", NULL
+		NULL
 	};
 	int i, asked = 0;
 
 	for (i = 0; strategy[i]; i++)
 		asked |= cli_asks_strategy(cmd, v, m, strategy[i]);
 	for (i = 0; asked && single[i]; i++)
-		if (v->set[cli_opt(cmd, single[i])] &&
-		    /* the default's value asks for nothing */
-		    !(strcmp(single[i], "update-on") == 0 &&
-		      strcmp(v->str[cli_opt(cmd, single[i])], "device") == 0))
+		if (v->set[cli_opt(cmd, single[i])])
 			return dlsim_err_set(err, DLSIM_EINVAL, "--%s is not "
 					     "available with a parallel "
 					     "strategy", single[i]);
@@ -328,6 +325,7 @@ static void auto_plan_options(const struct sim_strategy *st,
 	po->dispatch_s = st->dispatch_s;
 	po->optimizer_foreach = st->optimizer_foreach;
 	po->autocast = st->autocast;
+	po->update_on_host = st->update_on_host;
 	po->top_k = 1;
 }
 

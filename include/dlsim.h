@@ -1706,6 +1706,10 @@ struct sim_strategy {
 					0: the device's launch overhead */
 	int optimizer_foreach;       /* sim_options' */
 	int autocast;                /* sim_options' */
+	int update_on_host;          /* sim_options': ZeRO-Offload, each
+					device's shard updated by its
+					node's host CPUs (needs zero 1 or
+					more; sim_host.c) */
 };
 
 /* tp = pp = dp = micro_batch = chunks = 1, 1F1B, no recomputation, no
@@ -1741,7 +1745,9 @@ struct sim_par_result {
 					compute_s) */
 	double pp_comm_s;            /* stage-boundary sends */
 	double dp_comm_s;            /* gradient reduction, exposed */
-	double optimizer_s;
+	double optimizer_s;          /* with the update on the host, its
+					trip there and back too */
+	double host_trip_s;          /* that trip (0 on the device) */
 	double model_flops;          /* per step, forward and backward */
 	double hw_flops;             /* executed: with recomputation */
 	double tflops_per_device;    /* hw_flops / step / devices */
@@ -1861,6 +1867,8 @@ struct sim_plan_options {
 	double dispatch_s;           /* the software stack's (sim_strategy) */
 	int optimizer_foreach;       /* sim_strategy's */
 	int autocast;                /* sim_strategy's */
+	int update_on_host;          /* sim_strategy's: every strategy
+					offloads (ZeRO 0 ones are refused) */
 };
 
 /* top_k 10, objective time, the rest 0. */

@@ -81,12 +81,13 @@ void report_json_strategy(FILE *f, const struct sim_strategy *st)
 	fprintf(f, "{\"tp\": %lld, \"pp\": %lld, \"dp\": %lld, "
 		"\"micro_batch\": %lld, \"global_batch\": %lld, \"zero\": %d, "
 		"\"recompute\": \"%s\", \"schedule\": \"%s\", \"chunks\": %lld, "
-		"\"sequence_parallel\": %s}", (long long)st->tp,
-		(long long)st->pp, (long long)st->dp,
+		"\"sequence_parallel\": %s, \"update_on_host\": %s}",
+		(long long)st->tp, (long long)st->pp, (long long)st->dp,
 		(long long)st->micro_batch, (long long)st->global_batch,
 		st->zero, sim_recompute_name(st->recompute),
 		sim_schedule_name(st->schedule), (long long)st->chunks,
-		st->sequence_parallel ? "true" : "false");
+		st->sequence_parallel ? "true" : "false",
+		st->update_on_host ? "true" : "false");
 }
 
 static void json_result(FILE *f, const struct sim_par_result *r)
@@ -111,6 +112,7 @@ static void json_result(FILE *f, const struct sim_par_result *r)
 	json_num(f, "pp_comm_s", r->pp_comm_s, 0);
 	json_num(f, "dp_comm_s", r->dp_comm_s, 0);
 	json_num(f, "optimizer_s", r->optimizer_s, 0);
+	json_num(f, "host_trip_s", r->host_trip_s, 0);
 	fputs("}, \"memory\": {", f);
 	json_num(f, "weights_bytes", r->memory.weights_bytes, 1);
 	json_num(f, "gradients_bytes", r->memory.gradients_bytes, 0);
@@ -118,6 +120,7 @@ static void json_result(FILE *f, const struct sim_par_result *r)
 	json_num(f, "activations_bytes", r->memory.activations_bytes, 0);
 	json_num(f, "total_bytes", r->memory.total_bytes, 0);
 	json_num(f, "capacity_bytes", r->memory.capacity_bytes, 0);
+	json_num(f, "host_bytes", r->memory.host_bytes, 0);
 	fprintf(f, ", \"worst_stage\": %lld, \"fits\": %s}, \"placement\": "
 		"{\"tp_in_node\": %s, \"dp_in_node\": %s, \"pp_in_node\": %s}}",
 		(long long)r->worst_stage, r->fits ? "true" : "false",
@@ -198,8 +201,13 @@ static void par_table(FILE *f, const struct model *m,
 							sizeof(a)));
 	fprintf(f, "  dp reduction  %s\n", report_seconds(r->dp_comm_s, a,
 							sizeof(a)));
-	fprintf(f, "  optimizer     %s\n", report_seconds(r->optimizer_s, a,
+	fprintf(f, "  optimizer     %s", report_seconds(r->optimizer_s, a,
 							sizeof(a)));
+	if (r->strategy.update_on_host)
+		fprintf(f, " (on the host, ZeRO-Offload: %s of it the "
+			"shard's trip there and back)", report_seconds(
+				r->host_trip_s, a, sizeof(a)));
+	fputc('\n', f);
 	fprintf(f, "memory/device   %.2f GiB of %.2f GiB (stage %lld, the "
 		"fullest)", mm->total_bytes / GIB, mm->capacity_bytes / GIB,
 		(long long)r->worst_stage);
@@ -212,6 +220,10 @@ static void par_table(FILE *f, const struct model *m,
 		"  optimizer     %.2f GiB\n  activations   %.2f GiB\n",
 		mm->weights_bytes / GIB, mm->gradients_bytes / GIB,
 		mm->optimizer_bytes / GIB, mm->activations_bytes / GIB);
+	if (r->strategy.update_on_host)
+		fprintf(f, "host memory     %.2f GiB a node (its devices' "
+			"shards of the master weights, gradients and "
+			"optimizer state)\n", mm->host_bytes / GIB);
 }
 
 int report_parallel(FILE *f, enum report_format fmt, const struct model *m,

@@ -300,6 +300,17 @@ struct sim_host_update {
 	double host_bytes;    /* the update's host memory traffic */
 };
 
+/* DLSIM_OK when s's node states its host link and host CPU; else
+ * DLSIM_EINVAL, err naming what it lacks. */
+int sim_host_present(const struct hw_system *s, struct dlsim_err *err);
+
+/* ZeRO-Offload's phases under a strategy: `shard` parameters a device,
+ * every device of the node updating its own on the host. */
+void sim_host_offload_time(const struct hw_system *s,
+			   const struct sim_sizes *sz, enum sim_optimizer opt,
+			   int foreach, double shard,
+			   struct sim_host_update *out);
+
 /* DLSIM_OK unless o asks for the update on the host and s cannot run it
  * (no host link or host CPU stated, more than one node) or o asks for
  * what it replaces (an allreduce algorithm, compression): DLSIM_EINVAL,

@@ -121,6 +121,7 @@ void sim_par_mix_add(struct sim_par_result *acc,
 		acc->step_time_s = acc->stage_fwd_s = acc->stage_bwd_s = 0.0;
 		acc->compute_s = acc->bubble_s = acc->tp_comm_s = 0.0;
 		acc->pp_comm_s = acc->dp_comm_s = acc->optimizer_s = 0.0;
+		acc->host_trip_s = 0.0;
 		acc->model_flops = acc->hw_flops = 0.0;
 	}
 	acc->step_time_s += share * bin->step_time_s;
@@ -132,6 +133,7 @@ void sim_par_mix_add(struct sim_par_result *acc,
 	acc->pp_comm_s += share * bin->pp_comm_s;
 	acc->dp_comm_s += share * bin->dp_comm_s;
 	acc->optimizer_s += share * bin->optimizer_s;
+	acc->host_trip_s += share * bin->host_trip_s;
 	acc->model_flops += share * bin->model_flops;
 	acc->hw_flops += share * bin->hw_flops;
 	if (longest) {

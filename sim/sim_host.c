@@ -26,6 +26,20 @@
  * autocast), the optimizer's traffic as sim_optimizer_cost counts it,
  * one kernel or torch.optim's foreach kernels as asked.
  *
+ * ZERO-OFFLOAD
+ * Under a hybrid-parallel strategy (sim_parallel.c) the same three
+ * phases are ZeRO-Offload's (Ren et al., "ZeRO-Offload: Democratizing
+ * Billion-Scale Model Training", USENIX ATC 2021, Sec. 4): built on
+ * ZeRO's partitioning, each device sends only its shard of the
+ * gradients, which the data-parallel reduce-scatter has already summed,
+ * the host runs the optimizer on every local device's shard (the fp32
+ * master weights and the state live there), and each device reads its
+ * shard's weights back for the allgather (sim_host_offload_time).  The
+ * paper's CPU-Adam is vectorised and bound by memory, as costed here;
+ * its one-step delayed update, which hides the host's time behind the
+ * next step, is not modelled, nor the gradients' trip overlapping
+ * backward.
+ *
  * LIMITATIONS
  * - Nothing overlaps: TensorFlow could start a layer's weights' copy
  *   early, or send gradients as backward makes them; the step waits for
@@ -33,8 +47,9 @@
  *   Inception v3 steps exceed the device's by a constant of 19-24 ms at
  *   batch 32 and 64, which an overlapped trip would shrink as the batch
  *   grows.)
- * - One node: parameter servers across nodes (TensorFlow's
- *   distributed_replicated) are not this.
+ * - Data parallel alone: one node; parameter servers across nodes
+ *   (TensorFlow's distributed_replicated) are not this.  Under a
+ *   strategy (ZeRO-Offload) each node's host serves its own devices.
  * - The host's update runs at its memory bandwidth with every core
  *   working; the DMA traffic of the push and pull also lands in host
  *   memory but during the link's time, which is longer.
@@ -48,13 +63,10 @@
 #include "sim/sim.h"
 #include "core/banned.h"
 
-int sim_host_update_check(const struct hw_system *s,
-			  const struct sim_options *o, struct dlsim_err *err)
+int sim_host_present(const struct hw_system *s, struct dlsim_err *err)
 {
 	const char *node = s->node ? s->node->name : s->device->name;
 
-	if (!o->update_on_host)
-		return DLSIM_OK;
 	if (!s->host)
 		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on host: "
 				     "node '%s' states no host link "
@@ -63,6 +75,18 @@ int sim_host_update_check(const struct hw_system *s,
 		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on host: "
 				     "node '%s' states no host CPU (host_cpu)",
 				     node);
+	return DLSIM_OK;
+}
+
+int sim_host_update_check(const struct hw_system *s,
+			  const struct sim_options *o, struct dlsim_err *err)
+{
+	int rc;
+
+	if (!o->update_on_host)
+		return DLSIM_OK;
+	if ((rc = sim_host_present(s, err)))
+		return rc;
 	if (s->n_nodes > 1)
 		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on host "
 				     "runs within one node: %lld devices span "
@@ -92,24 +116,47 @@ static double host_memory_Bps(const struct hw_system *s)
 	       cpu->eff_memory;
 }
 
+/* The trip of `params` parameters a device, `on_link` devices of the
+ * node's sharing each link, and the host's update of host_bytes. */
+static void phases(const struct hw_system *s, const struct sim_sizes *sz,
+		   double params, int64_t on_link, double host_bytes,
+		   struct sim_host_update *out)
+{
+	int64_t per_link = hw_system_host_sharing(s);
+	double share = (double)(on_link < per_link ? on_link : per_link);
+	double link_Bps = s->host->bandwidth_Bps / share;
+
+	memset(out, 0, sizeof(*out));
+	out->push_bytes = params * sz->grad;
+	out->pull_bytes = params * sz->weight;
+	out->host_bytes = host_bytes;
+	out->push_s = s->host->latency_s + out->push_bytes / link_Bps;
+	out->update_s = host_bytes / host_memory_Bps(s);
+	out->pull_s = s->host->latency_s + out->pull_bytes / link_Bps;
+}
+
 void sim_host_update_time(const struct hw_system *s,
 			  const struct sim_sizes *sz, enum sim_optimizer opt,
 			  int foreach, double params, int64_t devices,
 			  struct sim_host_update *out)
 {
-	int64_t per_link = hw_system_host_sharing(s);
-	double share = (double)(devices < per_link ? devices : per_link);
-	double link_Bps = s->host->bandwidth_Bps / share;
+	struct model_pass_cost c;
+	/* one device's gradients are the sum; more are read and summed */
+	double sum = devices > 1 ? (double)(devices + 1) * params * sz->grad :
+		     0.0;
+
+	sim_optimizer_cost(sz, opt, foreach, params, &c);
+	phases(s, sz, params, devices, c.bytes + sum, out);
+}
+
+void sim_host_offload_time(const struct hw_system *s,
+			   const struct sim_sizes *sz, enum sim_optimizer opt,
+			   int foreach, double shard,
+			   struct sim_host_update *out)
+{
 	struct model_pass_cost c;
 
-	memset(out, 0, sizeof(*out));
-	sim_optimizer_cost(sz, opt, foreach, params, &c);
-	out->push_bytes = params * sz->grad;
-	out->pull_bytes = params * sz->weight;
-	/* one device's gradients are the sum; more are read and summed */
-	out->host_bytes = c.bytes + (devices > 1 ? (double)(devices + 1) *
-				     out->push_bytes : 0.0);
-	out->push_s = s->host->latency_s + out->push_bytes / link_Bps;
-	out->update_s = out->host_bytes / host_memory_Bps(s);
-	out->pull_s = s->host->latency_s + out->pull_bytes / link_Bps;
+	sim_optimizer_cost(sz, opt, foreach, shard, &c);
+	phases(s, sz, shard, s->devices_per_node,
+	       (double)s->devices_per_node * c.bytes, out);
 }

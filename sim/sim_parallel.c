@@ -49,7 +49,11 @@
  *   block in all: Rajbhandari et al. 2020, Sec. 8); selective recomputes
  *   only the attention core.
  * - The optimizer step runs on each device's parameter shard (divided by
- *   dp under ZeRO), memory-bound as in sim_step.c.
+ *   dp under ZeRO), memory-bound as in sim_step.c; with
+ *   sim_strategy.update_on_host on the node's host CPUs instead, each
+ *   shard's gradients out and weights back over the host link
+ *   (ZeRO-Offload, sim_host.c), and the master weights and state leave
+ *   the device's memory for the host's.
  * - A software stack whose host takes longer to issue a kernel than the
  *   device's launch overhead (PyTorch eager, a pipeline engine in
  *   Python) sets sim_strategy.dispatch_s, h.  Launches are asynchronous:
@@ -466,6 +470,13 @@ static int check(const struct sim_par_ctx *c, const struct sim_strategy *st,
 				     "divide the %lld key/value heads",
 				     (long long)st->tp,
 				     (long long)c->m->tf.kv_heads);
+	if (st->update_on_host && st->zero < 1 && st->dp > 1)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on host with "
+				     "data parallelism is ZeRO-Offload, whose "
+				     "host updates each device's shard: it "
+				     "needs --zero 1 or more");
+	if (st->update_on_host && sim_host_present(c->s, err))
+		return DLSIM_EINVAL;
 	if (st->pp > c->L)
 		return dlsim_err_set(err, DLSIM_EINVAL, "pp %lld is more "
 				     "stages than the model's %lld blocks",
@@ -537,7 +548,7 @@ static void memory(const struct sim_par_ctx *c, const struct sim_strategy *st,
 			   (double)(st->pp * st->chunks);
 	for (k = 0; k < st->pp; k++) {
 		struct sim_memory mm;
-		double params, w16, master, grad, adam, a;
+		double params, w16, master, grad, adam, a, state, host = 0.0;
 
 		stage_span(c->L, st->pp, k, &lo, &hi);
 		params = (c->block_params[hi] - c->block_params[lo] +
@@ -546,9 +557,10 @@ static void memory(const struct sim_par_ctx *c, const struct sim_strategy *st,
 		w16 = sim_mixed(&c->sz) ? params * c->sz.weight : 0.0;
 		master = params * c->sz.master;
 		grad = params * c->sz.grad;
-		adam = params * (c->optimizer == SIM_OPT_ADAM ||
-				 c->optimizer == SIM_OPT_LAMB ? 8.0 :
-				 c->optimizer == SIM_OPT_MOMENTUM ? 4.0 : 0.0);
+		state = c->optimizer == SIM_OPT_ADAM ||
+			c->optimizer == SIM_OPT_LAMB ? 8.0 :
+			c->optimizer == SIM_OPT_MOMENTUM ? 4.0 : 0.0;
+		adam = params * state;
 		if (st->zero >= 1) {
 			master /= d;
 			adam /= d;
@@ -557,6 +569,24 @@ static void memory(const struct sim_par_ctx *c, const struct sim_strategy *st,
 			grad /= d;
 		if (st->zero >= 3)
 			w16 /= d;
+		if (st->update_on_host) {
+			/* ZeRO-Offload: the device keeps the weights it
+			 * computes with (fp32 ones in fp32 or under
+			 * autocast, which casts them per use); the host
+			 * the master and the state of each local shard */
+			w16 = params * (st->autocast ? c->sz.master +
+					c->sz.weight : c->sz.weight) /
+			      (st->zero >= 3 ? d : 1.0);
+			/* the node's host: every local device's shard of
+			 * master, gradients, state and the 16-bit copy it
+			 * sends */
+			host = (double)c->s->devices_per_node * params / d *
+			       (c->sz.master + c->sz.grad + state +
+				(sim_mixed(&c->sz) && !st->autocast ?
+				 c->sz.weight : 0.0));
+			master = 0.0;
+			adam = 0.0;
+		}
 		a = act * (double)(hi - lo) *
 		    (k == 0 ? inflight : (double)(m_micro < st->pp - k ?
 						  m_micro : st->pp - k));
@@ -570,6 +600,7 @@ static void memory(const struct sim_par_ctx *c, const struct sim_strategy *st,
 		mm.gradients_bytes = grad;
 		mm.optimizer_bytes = adam;
 		mm.activations_bytes = a;
+		mm.host_bytes = host;
 		mm.total_bytes = w16 + master + grad + adam + a;
 		if (mm.total_bytes > worst) {
 			worst = mm.total_bytes;
@@ -737,11 +768,22 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 	opt_sz = c->sz;
 	if (st->autocast)       /* no 16-bit copy to write */
 		opt_sz.weight = opt_sz.master;
-	r->optimizer_s = sim_optimizer_time(&c->roof, c->s->device, &opt_sz,
-					    c->optimizer,
-					    st->optimizer_foreach,
-					    st->zero >= 1 ? params_max /
-					    (double)st->dp : params_max);
+	if (st->update_on_host) {
+		struct sim_host_update h;
+
+		sim_host_offload_time(c->s, &opt_sz, c->optimizer,
+				      st->optimizer_foreach,
+				      params_max / (double)st->dp, &h);
+		r->host_trip_s = h.push_s + h.pull_s;
+		r->optimizer_s = h.update_s + r->host_trip_s;
+	} else {
+		r->optimizer_s = sim_optimizer_time(&c->roof, c->s->device,
+						    &opt_sz, c->optimizer,
+						    st->optimizer_foreach,
+						    st->zero >= 1 ?
+						    params_max / (double)st->dp
+						    : params_max);
+	}
 	r->step_time_s = passes * (tf_max + tb_max + p2p) + r->dp_comm_s +
 			 r->optimizer_s;
 	r->samples_per_s = (double)st->global_batch / r->step_time_s;

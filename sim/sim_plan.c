@@ -182,7 +182,8 @@ static void schedules(struct search *sr, struct sim_strategy st, int64_t L)
 	int z, zmax = st.dp > 1 ? (st.pp > 1 ? 2 : 3) : 0;
 	int64_t v, per = L / st.pp;
 
-	for (z = 0; z <= zmax; z++) {
+	/* ZeRO-Offload shards what the host updates: no stage 0 */
+	for (z = st.update_on_host && st.dp > 1 ? 1 : 0; z <= zmax; z++) {
 		st.zero = z;
 		st.schedule = SIM_SCHED_1F1B;
 		st.chunks = 1;
@@ -260,6 +261,7 @@ static int plan_search(struct search *sr, const struct model *m,
 	st.dispatch_s = o->dispatch_s;
 	st.optimizer_foreach = o->optimizer_foreach;
 	st.autocast = o->autocast;
+	st.update_on_host = o->update_on_host;
 	for (tp = 1; tp <= n; tp++) {
 		if (n % tp || m->tf.heads % tp ||
 		    (m->tf.kv_heads > 0 && m->tf.kv_heads % tp) ||
@@ -297,6 +299,19 @@ static int plan_check(enum dlsim_precision p, enum sim_optimizer opt,
 	return sim_optimizer_check(opt, o->optimizer_foreach, err);
 }
 
+/* plan_check, and a host to update on where one is asked for. */
+static int plan_check_system(const struct hw_system *s, enum dlsim_precision p,
+			     enum sim_optimizer opt,
+			     const struct sim_plan_options *o,
+			     struct dlsim_err *err)
+{
+	int rc = plan_check(p, opt, o, err);
+
+	if (!rc && o->update_on_host)
+		rc = sim_host_present(s, err);
+	return rc;
+}
+
 int sim_plan(const struct model *m, const struct hw_system *s,
 	     enum dlsim_precision p, enum sim_optimizer opt,
 	     const struct sim_plan_options *o, struct sim_plan_result *out,
@@ -308,7 +323,7 @@ int sim_plan(const struct model *m, const struct hw_system *s,
 
 	memset(out, 0, sizeof(*out));
 	memset(&sr, 0, sizeof(sr));
-	if ((rc = plan_check(p, opt, o, err)) ||
+	if ((rc = plan_check_system(s, p, opt, o, err)) ||
 	    (rc = sim_par_ctx_new(m, s, p, opt, &ctx, err)))
 		return rc;
 	sr.ctx = &ctx;
@@ -330,7 +345,7 @@ int sim_plan_binned(const char *model_arg, const struct model_seq_bins *b,
 	memset(out, 0, sizeof(*out));
 	memset(&sr, 0, sizeof(sr));
 	if ((rc = sim_seq_bins_check(b, err)) ||
-	    (rc = plan_check(p, opt, o, err)))
+	    (rc = plan_check_system(s, p, opt, o, err)))
 		return rc;
 	for (i = 0; i < b->n; i++)
 		if (b->padded[i] > b->padded[sr.longest])

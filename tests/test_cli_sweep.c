@@ -518,12 +518,27 @@ START_TEST(cli_predict_update_on_host)
 		run(&r, args);
 		assert_one_error(&r, 2, bad[i].want);
 	}
+	/* with a strategy it is ZeRO-Offload, which shards what the host
+	 * updates */
 	run(&r, "predict gpt2 --hw v100x8 --tp 2 --update-on host");
-	assert_one_error(&r, 2, "--update-on is not available with a "
-			 "parallel strategy");
-	/* the default's value asks for nothing a strategy refuses */
+	assert_one_error(&r, 2, "--update-on host with data parallelism is "
+			 "ZeRO-Offload, whose host updates each device's "
+			 "shard: it needs --zero 1 or more");
+	run(&r, "predict gpt2 --hw v100x8 --tp 2 --zero 1 --update-on host");
+	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+	ck_assert(strstr(r.out, "(on the host, ZeRO-Offload: ") != NULL);
+	ck_assert(strstr(r.out, "host memory ") != NULL);
 	run(&r, "predict gpt2 --hw v100x8 --tp 2 --update-on device");
 	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+	run(&r, "plan gpt2 --hw v100x8 --global-batch 16 --update-on host "
+	    "--top 2 --format json");
+	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+	ck_assert(json_valid(r.out));
+	ck_assert(strstr(r.out, "\"update_on_host\": true") != NULL);
+	ck_assert(json_number(r.out, "host_trip_s") > 0.0);
+	run(&r, "plan gpt2 --hw h100x8 --global-batch 16 --update-on cpu");
+	assert_one_error(&r, 2, "--update-on takes device or host (got "
+			 "'cpu')");
 	/* a sweep within one node takes it: its one-device point is
 	 * predict's */
 	run(&r, "scale lenet5 --hw v100 --devices 1,2 --update-on host "

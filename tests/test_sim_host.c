@@ -547,6 +547,113 @@ START_TEST(host_update_with_tables_on_the_host)
 }
 END_TEST
 
+/*
+ * ZeRO-Offload under a strategy, on a DGX A100 (PCIe 4 x16 at 31.5
+ * GB/s, 1 us, two GPUs to a switch; two EPYC 7742 of 8 x DDR4-3200 x 8
+ * B = 204.8 GB/s at 0.81): a GPT of P parameters, dp 8, ZeRO 1, bf16,
+ * Adam.  Each device's shard is P/8: its fp32 gradients out, 4 P/8 B at
+ * 15.75 GB/s, its bf16 weights back, 2 P/8 B; the host runs Adam on the
+ * eight shards, 30 B a parameter (gradient 4, master read and written
+ * 8, state 16, the 16-bit copy 2), 30 P B at 2 x 204.8 GB/s x 0.81.  The
+ * device keeps the bf16 weights (2 P) and no master or state; the
+ * node's host 18 B a parameter (master, gradient, state, the copy).
+ * ZeRO 0 with data parallelism is refused; on one device it is the
+ * whole model's trip.
+ */
+START_TEST(zero_offload_under_a_strategy)
+{
+	struct hw_catalog *cat = hw_test_shipped();
+	struct hw_system s;
+	struct sim_strategy st;
+	struct sim_par_result r, dev;
+	struct model *m = NULL;
+	struct dlsim_err err = { 0 };
+	double P, shard, push, pull, host;
+
+	ck_assert_int_eq(hw_system_resolve(cat, "dgx-a100", &s, &err), DLSIM_OK);
+	ck_assert_int_eq(model_resolve("gpt:layers=2,hidden=256,heads=4,"
+				       "seq=128,vocab=1024", &m, &err),
+			 DLSIM_OK);
+	P = (double)m->params;
+	shard = P / 8.0;
+	push = 1e-6 + 4.0 * shard / 15.75e9;
+	pull = 1e-6 + 2.0 * shard / 15.75e9;
+	host = 8.0 * 30.0 * shard / (2.0 * 204.8e9 * 0.81);
+	sim_strategy_init(&st);
+	st.dp = 8;
+	st.global_batch = 8;
+	st.zero = 1;
+	st.update_on_host = 1;
+	ck_assert_msg(sim_parallel_predict(m, &s, DLSIM_BF16, SIM_OPT_ADAM,
+					   &st, &r, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert_rel(r.host_trip_s, push + pull, 1e-9);
+	ck_assert_rel(r.optimizer_s, push + pull + host, 1e-9);
+	ck_assert_rel(r.memory.weights_bytes, 2.0 * P, 1e-12);
+	ck_assert(r.memory.optimizer_bytes == 0.0);
+	ck_assert_rel(r.memory.host_bytes, 18.0 * P, 1e-12);
+	/* the rest of the step is the device update's */
+	st.update_on_host = 0;
+	ck_assert_int_eq(sim_parallel_predict(m, &s, DLSIM_BF16, SIM_OPT_ADAM,
+					      &st, &dev, &err), DLSIM_OK);
+	ck_assert_rel(r.step_time_s - r.optimizer_s,
+		      dev.step_time_s - dev.optimizer_s, 1e-9);
+	ck_assert(dev.host_trip_s == 0.0 && dev.memory.host_bytes == 0.0);
+	/* ZeRO 0 keeps every replica's whole state: not ZeRO-Offload */
+	st.update_on_host = 1;
+	st.zero = 0;
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(sim_parallel_predict(m, &s, DLSIM_BF16, SIM_OPT_ADAM,
+					      &st, &r, &err), DLSIM_EINVAL);
+	ck_assert_msg(strstr(err.msg, "it needs --zero 1 or more") != NULL,
+		      "%s", err.msg);
+	model_free(m);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* A plan with the update on the host tries no ZeRO 0 strategy with data
+ * parallelism, and every one it keeps offloads. */
+START_TEST(plan_with_zero_offload)
+{
+	struct hw_catalog *cat = hw_test_shipped();
+	struct hw_system s;
+	struct sim_plan_options po;
+	struct sim_plan_result plan;
+	struct model *m = NULL;
+	struct dlsim_err err = { 0 };
+	int i;
+
+	ck_assert_int_eq(hw_system_resolve(cat, "dgx-a100", &s, &err), DLSIM_OK);
+	ck_assert_int_eq(model_resolve("gpt:layers=2,hidden=256,heads=4,"
+				       "seq=128,vocab=1024", &m, &err),
+			 DLSIM_OK);
+	sim_plan_options_init(&po);
+	po.global_batch = 16;
+	po.top_k = 50;
+	po.update_on_host = 1;
+	ck_assert_msg(sim_plan(m, &s, DLSIM_BF16, SIM_OPT_ADAM, &po, &plan,
+			       &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert_int_gt(plan.n_top, 10);
+	ck_assert_int_eq(plan.n_invalid, 0);
+	for (i = 0; i < plan.n_top; i++) {
+		ck_assert(plan.top[i].strategy.update_on_host);
+		ck_assert(plan.top[i].strategy.dp == 1 ||
+			  plan.top[i].strategy.zero >= 1);
+		ck_assert(plan.top[i].host_trip_s > 0.0);
+	}
+	sim_plan_release(&plan);
+	ck_assert_int_eq(hw_system_resolve(cat, "h100x8", &s, &err), DLSIM_OK);
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(sim_plan(m, &s, DLSIM_BF16, SIM_OPT_ADAM, &po, &plan,
+				  &err), DLSIM_EINVAL);
+	ck_assert_msg(strstr(err.msg, "states no host CPU") != NULL, "%s",
+		      err.msg);
+	model_free(m);
+	hw_catalog_free(cat);
+}
+END_TEST
+
 Suite *suite_sim_host(void)
 {
 	Suite *s = suite_create("sim_host");
@@ -564,6 +671,8 @@ Suite *suite_sim_host(void)
 	tcase_add_test(c, host_update_widths_autocast_fp64_foreach);
 	tcase_add_test(c, host_update_trace_carries_the_hosts_bytes);
 	tcase_add_test(c, host_update_with_tables_on_the_host);
+	tcase_add_test(c, zero_offload_under_a_strategy);
+	tcase_add_test(c, plan_with_zero_offload);
 	suite_add_tcase(s, c);
 	return s;
 }

@@ -257,8 +257,8 @@ START_TEST(validate_user_refuses_bad_fields)
 		  "t.csv:2: --update-on host: node 'dgx-h100' states no host CPU" },
 		{ "model,hw,metric,measured,update-on,tp\n"
 		  "gpt3-175b,a100x8,step_s,1,host,2\n",
-		  "t.csv:2: column 'update-on' is not available with a "
-		  "parallel strategy" },
+		  "t.csv:2: --update-on host with data parallelism is "
+		  "ZeRO-Offload" },
 		{ "model,hw,metric,measured,update-on,bucket-mb\n"
 		  "vgg16,v100x8,step_s,1,host,50\n",
 		  "t.csv:2: column 'bucket-mb': the update on the host fills "
@@ -506,6 +506,21 @@ START_TEST(validate_user_takes_the_other_options)
 	ck_assert(!strstr(out.row[1].what, "update on host"));
 	ck_assert(out.row[1].predicted > out.row[0].predicted * 1.05);
 	sim_result_release(&res);
+	free(out.row);
+	/* with a strategy, ZeRO-Offload */
+	ck_assert_msg(run_user("model,hw,global-batch,precision,tp,zero,"
+			       "update-on,metric,measured\n"
+			       "gpt3-175b,a100x1024,1536,bf16,8,1,host,step_s,"
+			       "20\n", &out, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	sim_strategy_init(&st);
+	st.tp = 8;
+	st.dp = 128;
+	st.global_batch = 1536;
+	st.zero = 1;
+	st.update_on_host = 1;
+	ck_assert_rel(out.row[0].predicted, parallel_direct(
+			      "a100x1024", "gpt3-175b", DLSIM_BF16, &st), 1e-12);
 	free(out.row);
 }
 END_TEST
