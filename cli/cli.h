@@ -136,8 +136,8 @@ int cli_split(char *buf, char **out, int max, const char *what,
 	  "queued (default 0: the host keeps ahead; alone, a model that " \
 	  "is no transformer keeps its data-parallel step)" }, \
 	{ "strategy", "S", CLI_STRING, \
-	  "auto: the best of `dlsim plan` (with --dispatch-us; the other " \
-	  "flags above are refused)" }
+	  "auto: the best of `dlsim plan` (with --dispatch-us and " \
+	  "--update-on; the other flags above are refused)" }
 
 /* 1 if strategy option name, as given in v, asks model m for a hybrid-
  * parallel strategy: any that is set, but --dispatch-us only above 0 and

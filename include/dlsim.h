@@ -1882,6 +1882,7 @@ struct sim_plan_result {
 	int64_t n_feasible;          /* that fit in memory */
 	int64_t n_oom;               /* that do not */
 	int64_t n_invalid;           /* refused by sim_par_eval */
+	int update_on_host;          /* the options': ZeRO-Offload */
 	struct sim_par_result least_oom;  /* the smallest that does not fit
 					     (have_least_oom) */
 	int have_least_oom;

@@ -270,6 +270,10 @@ static void plan_table(FILE *f, const struct model *m,
 		fputs(": the model at each bin's length, each strategy "
 		      "ranked by the shares' mean step\n", f);
 	}
+	if (p->update_on_host)
+		fputs("update          on the host CPUs (ZeRO-Offload): each "
+		      "device's shard of the gradients out, the host's "
+		      "optimizer, the weights back\n", f);
 	fprintf(f, "searched        %lld strategies: %lld fit, %lld do not "
 		"fit in memory, %lld invalid\n", (long long)p->n_evaluated,
 		(long long)p->n_feasible, (long long)p->n_oom,

@@ -304,11 +304,12 @@ struct sim_host_update {
  * DLSIM_EINVAL, err naming what it lacks. */
 int sim_host_present(const struct hw_system *s, struct dlsim_err *err);
 
-/* ZeRO-Offload's phases under a strategy: `shard` parameters a device,
- * every device of the node updating its own on the host. */
+/* ZeRO-Offload's phases under a strategy: `shard` parameters a device
+ * to the host and back, the host updating on_node parameters (the
+ * shards of all the node's devices). */
 void sim_host_offload_time(const struct hw_system *s,
 			   const struct sim_sizes *sz, enum sim_optimizer opt,
-			   int foreach, double shard,
+			   int foreach, double shard, double on_node,
 			   struct sim_host_update *out);
 
 /* DLSIM_OK unless o asks for the update on the host and s cannot run it

@@ -34,7 +34,10 @@
  * gradients, which the data-parallel reduce-scatter has already summed,
  * the host runs the optimizer on every local device's shard (the fp32
  * master weights and the state live there), and each device reads its
- * shard's weights back for the allgather (sim_host_offload_time).  The
+ * shard's weights back for the allgather (sim_host_offload_time; the
+ * busiest node's shards, sim_parallel.c).  The gradients travel at
+ * dlsim's gradient width (fp32, as the data-parallel reduction moves
+ * them), where the paper's fp16 gradients move half.  The
  * paper's CPU-Adam is vectorised and bound by memory, as costed here;
  * its one-step delayed update, which hides the host's time behind the
  * next step, is not modelled, nor the gradients' trip overlapping
@@ -53,6 +56,8 @@
  * - The host's update runs at its memory bandwidth with every core
  *   working; the DMA traffic of the push and pull also lands in host
  *   memory but during the link's time, which is longer.
+ * - The host's memory capacity is not checked: a node's host holds its
+ *   devices' shards of the master weights and state, whatever their size.
  * - The host CPUs take the catalog's figures, not a calibration, and
  *   their first memory tier (DDR; no CPU of the catalog has another).
  * - The binned and scale reports say nothing of it beyond the step:
@@ -90,7 +95,9 @@ int sim_host_update_check(const struct hw_system *s,
 	if (s->n_nodes > 1)
 		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on host "
 				     "runs within one node: %lld devices span "
-				     "%lld nodes", (long long)s->n_devices,
+				     "%lld nodes (with a strategy and --zero "
+				     "1 or more it is ZeRO-Offload, on any "
+				     "number)", (long long)s->n_devices,
 				     (long long)s->n_nodes);
 	if (o->allreduce != SIM_ALGO_AUTO)
 		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on host "
@@ -151,12 +158,11 @@ void sim_host_update_time(const struct hw_system *s,
 
 void sim_host_offload_time(const struct hw_system *s,
 			   const struct sim_sizes *sz, enum sim_optimizer opt,
-			   int foreach, double shard,
+			   int foreach, double shard, double on_node,
 			   struct sim_host_update *out)
 {
 	struct model_pass_cost c;
 
-	sim_optimizer_cost(sz, opt, foreach, shard, &c);
-	phases(s, sz, shard, s->devices_per_node,
-	       (double)s->devices_per_node * c.bytes, out);
+	sim_optimizer_cost(sz, opt, foreach, on_node, &c);
+	phases(s, sz, shard, s->devices_per_node, c.bytes, out);
 }

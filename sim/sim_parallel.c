@@ -531,13 +531,55 @@ static double block_activations(const struct sim_par_ctx *c,
 	return per * (double)c->sz.act / 2.0;
 }
 
+/* Stage k's parameters on one tp rank. */
+static double stage_params(const struct sim_par_ctx *c,
+			   const struct sim_strategy *st, int64_t k)
+{
+	int64_t lo, hi;
+
+	stage_span(c->L, st->pp, k, &lo, &hi);
+	return (c->block_params[hi] - c->block_params[lo] +
+		(k == 0 ? c->pre_params : 0.0) +
+		(k == st->pp - 1 ? c->post_params : 0.0)) / (double)st->tp;
+}
+
+/*
+ * ZeRO-Offload: the parameters whose update the busiest node's host runs,
+ * the shards (stage parameters / dp) of the devices it holds.  Ranks go
+ * tp, dp, pp (the head comment), so a node holds the first
+ * devices-per-node / (tp dp) stages whole, or part of one stage's.
+ */
+static double node_offload_params(const struct sim_par_ctx *c,
+				  const struct sim_strategy *st)
+{
+	int64_t per_node = c->s->devices_per_node, group = st->tp * st->dp;
+	int64_t stages = group < per_node ? per_node / group : 1, k;
+	double on_node = (double)(group < per_node ? group : per_node);
+	double sum = 0.0;
+
+	for (k = 0; k < stages && k < st->pp; k++)
+		sum += stage_params(c, st, k) / (double)st->dp * on_node;
+	return sum;
+}
+
 static void memory(const struct sim_par_ctx *c, const struct sim_strategy *st,
 		   int64_t m_micro, struct sim_par_result *r)
 {
 	const struct model_transformer *tf = &c->m->tf;
 	double t = (double)st->tp, d = (double)st->dp, worst = -1.0;
-	double act = block_activations(c, st), inflight;
+	double act = block_activations(c, st), inflight, host = 0.0;
+	int own = !sim_mixed(&c->sz) || st->autocast;
 	int64_t k, lo, hi;
+
+	/* the node's host: its devices' shards of the master weights,
+	 * gradients, state and the 16-bit copy it sends back */
+	if (st->update_on_host)
+		host = node_offload_params(c, st) *
+		       (c->sz.master + c->sz.grad +
+			(c->optimizer == SIM_OPT_ADAM ||
+			 c->optimizer == SIM_OPT_LAMB ? 2.0 :
+			 c->optimizer == SIM_OPT_MOMENTUM ? 1.0 : 0.0) *
+			c->sz.master + (own ? 0.0 : c->sz.weight));
 
 	if (st->schedule == SIM_SCHED_GPIPE)
 		inflight = (double)m_micro;
@@ -548,18 +590,24 @@ static void memory(const struct sim_par_ctx *c, const struct sim_strategy *st,
 			   (double)(st->pp * st->chunks);
 	for (k = 0; k < st->pp; k++) {
 		struct sim_memory mm;
-		double params, w16, master, grad, adam, a, state, host = 0.0;
+		double params, w16, master, grad, adam, a, state;
 
 		stage_span(c->L, st->pp, k, &lo, &hi);
-		params = (c->block_params[hi] - c->block_params[lo] +
-			  (k == 0 ? c->pre_params : 0.0) +
-			  (k == st->pp - 1 ? c->post_params : 0.0)) / t;
-		w16 = sim_mixed(&c->sz) ? params * c->sz.weight : 0.0;
-		master = params * c->sz.master;
+		params = stage_params(c, st, k);
+		/* the weights the device computes with: the 16-bit copy,
+		 * or where there is none (fp32, tf32, fp64; autocast's
+		 * fp32 parameters, with their cast cache) the weights
+		 * themselves, whole below ZeRO 3; mixed precision adds the
+		 * fp32 master, sharded from ZeRO 1 */
+		w16 = params * (own ? c->sz.master : c->sz.weight) +
+		      (st->autocast ? params * c->sz.weight : 0.0);
+		master = own ? 0.0 : params * c->sz.master;
 		grad = params * c->sz.grad;
-		state = c->optimizer == SIM_OPT_ADAM ||
-			c->optimizer == SIM_OPT_LAMB ? 8.0 :
-			c->optimizer == SIM_OPT_MOMENTUM ? 4.0 : 0.0;
+		/* the state at the master width (fp64 keeps it in fp64) */
+		state = (c->optimizer == SIM_OPT_ADAM ||
+			 c->optimizer == SIM_OPT_LAMB ? 2.0 :
+			 c->optimizer == SIM_OPT_MOMENTUM ? 1.0 : 0.0) *
+			c->sz.master;
 		adam = params * state;
 		if (st->zero >= 1) {
 			master /= d;
@@ -570,20 +618,8 @@ static void memory(const struct sim_par_ctx *c, const struct sim_strategy *st,
 		if (st->zero >= 3)
 			w16 /= d;
 		if (st->update_on_host) {
-			/* ZeRO-Offload: the device keeps the weights it
-			 * computes with (fp32 ones in fp32 or under
-			 * autocast, which casts them per use); the host
-			 * the master and the state of each local shard */
-			w16 = params * (st->autocast ? c->sz.master +
-					c->sz.weight : c->sz.weight) /
-			      (st->zero >= 3 ? d : 1.0);
-			/* the node's host: every local device's shard of
-			 * master, gradients, state and the 16-bit copy it
-			 * sends */
-			host = (double)c->s->devices_per_node * params / d *
-			       (c->sz.master + c->sz.grad + state +
-				(sim_mixed(&c->sz) && !st->autocast ?
-				 c->sz.weight : 0.0));
+			/* ZeRO-Offload: the master and the state leave
+			 * the device for the host (host_bytes) */
 			master = 0.0;
 			adam = 0.0;
 		}
@@ -742,10 +778,7 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 		 * its own between two sends */
 		f = v * host_paced(s.fwd / v, s.n_fwd / v, st->dispatch_s);
 		b = v * host_paced(s.bwd / v, s.n_bwd / v, st->dispatch_s);
-		params = (c->block_params[hi] - c->block_params[lo] +
-			  (k == 0 ? c->pre_params : 0.0) +
-			  (k == st->pp - 1 ? c->post_params : 0.0)) /
-			 (double)st->tp;
+		params = stage_params(c, st, k);
 		if (f + b > tf_max + tb_max) {
 			tf_max = f;
 			tb_max = b;
@@ -773,7 +806,8 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 
 		sim_host_offload_time(c->s, &opt_sz, c->optimizer,
 				      st->optimizer_foreach,
-				      params_max / (double)st->dp, &h);
+				      params_max / (double)st->dp,
+				      node_offload_params(c, st), &h);
 		r->host_trip_s = h.push_s + h.pull_s;
 		r->optimizer_s = h.update_s + r->host_trip_s;
 	} else {

@@ -17,7 +17,8 @@
  *           max_micro_batch when set);
  *   sequence parallelism on or off (with tp > 1), recomputation none,
  *   selective or full, ZeRO 0 to 3 (1 to 3 only with dp > 1, 3 only
- *   without pipelining), and the schedules: 1F1B, GPipe (with pp > 1)
+ *   without pipelining; no 0 with dp > 1 when the update runs on the
+ *   host, ZeRO-Offload), and the schedules: 1F1B, GPipe (with pp > 1)
  *   and interleaved 1F1B for every chunk count v >= 2 dividing the
  *   blocks per stage.
  * The loops run tp, micro-batch and sequence parallelism outermost, so
@@ -253,6 +254,7 @@ static int plan_search(struct search *sr, const struct model *m,
 		return dlsim_err_set(err, DLSIM_ENOMEM, "out of memory");
 	}
 	out->global_batch = o->global_batch;
+	out->update_on_host = o->update_on_host;
 	sr->s = s;
 	sr->o = o;
 	sr->out = out;

@@ -612,6 +612,158 @@ START_TEST(zero_offload_under_a_strategy)
 }
 END_TEST
 
+/*
+ * ZeRO-Offload's trip and host update by hand beyond one node of dp 8,
+ * all bf16 Adam on DGX A100s (links 15.75 GB/s shared by two, the host
+ * 2 x 204.8 x 0.81 GB/s, 30 B a parameter of host traffic):
+ *   a100x16, dp 16: a device's shard P/16; a node's host updates its
+ *     eight devices' shards, P/2;
+ *   tp 2 x dp 4: the shard P/2/4 of a tp rank; the node holds all eight;
+ *   pp 4 x dp 2 (ZeRO 2): four stages on the node, each rank's shard its
+ *     stage's half; the host updates all of them, P (the stages sum to
+ *     the model); the trip is the largest stage's shard;
+ *   dp 1 on one GPU: the whole model's trip, no ZeRO needed.
+ */
+START_TEST(zero_offload_shards_by_hand)
+{
+	static const struct {
+		const char *hw;
+		int64_t tp, pp, dp;
+		int zero;
+		double shard_div, node_frac;
+	} cases[] = {
+		{ "a100x16", 1, 1, 16, 1, 16.0, 0.5 },
+		{ "dgx-a100", 2, 1, 4, 1, 8.0, 1.0 },
+		{ "a100", 1, 1, 1, 0, 1.0, 1.0 },
+	};
+	struct hw_catalog *cat = hw_test_shipped();
+	struct hw_system s;
+	struct sim_strategy st;
+	struct sim_par_result r;
+	struct model *m = NULL;
+	struct dlsim_err err = { 0 };
+	const double link = 15.75e9, host_Bps = 2.0 * 204.8e9 * 0.81;
+	double P;
+	size_t i;
+
+	ck_assert_int_eq(model_resolve("gpt:layers=4,hidden=256,heads=4,"
+				       "seq=128,vocab=1024", &m, &err),
+			 DLSIM_OK);
+	P = (double)m->params;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double shard = P / cases[i].shard_div;
+		/* one GPU has its link to itself */
+		double bw = cases[i].dp * cases[i].tp > 1 ? link : 2.0 * link;
+
+		ck_assert_int_eq(hw_system_resolve(cat, cases[i].hw, &s, &err),
+				 DLSIM_OK);
+		sim_strategy_init(&st);
+		st.tp = cases[i].tp;
+		st.pp = cases[i].pp;
+		st.dp = cases[i].dp;
+		st.zero = cases[i].zero;
+		st.global_batch = 16;
+		st.update_on_host = 1;
+		ck_assert_msg(sim_parallel_predict(m, &s, DLSIM_BF16,
+						   SIM_OPT_ADAM, &st, &r,
+						   &err) == DLSIM_OK, "%s",
+			      err.msg);
+		ck_assert_rel(r.host_trip_s, 2e-6 + 6.0 * shard / bw, 1e-9);
+		ck_assert_rel(r.optimizer_s - r.host_trip_s,
+			      30.0 * P * cases[i].node_frac / host_Bps, 1e-9);
+		ck_assert_rel(r.memory.host_bytes, 18.0 * P *
+			      cases[i].node_frac, 1e-9);
+	}
+	/* pp 4 x dp 2: the stages differ (the first holds the embedding,
+	 * the last the logits), and the node's host holds every one */
+	ck_assert_int_eq(hw_system_resolve(cat, "dgx-a100", &s, &err),
+			 DLSIM_OK);
+	sim_strategy_init(&st);
+	st.pp = 4;
+	st.dp = 2;
+	st.zero = 2;
+	st.global_batch = 16;
+	st.update_on_host = 1;
+	ck_assert_int_eq(sim_parallel_predict(m, &s, DLSIM_BF16, SIM_OPT_ADAM,
+					      &st, &r, &err), DLSIM_OK);
+	ck_assert_rel(r.optimizer_s - r.host_trip_s, 30.0 * P / host_Bps,
+		      1e-9);
+	ck_assert_rel(r.memory.host_bytes, 18.0 * P, 1e-9);
+	ck_assert(r.host_trip_s < 2e-6 + 6.0 * (P / 2.0) / link);
+	model_free(m);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/*
+ * What the device holds, offloading or not, dp 8 on a DGX A100, Adam:
+ * in fp32 the device computes with its fp32 weights, whole below ZeRO 3
+ * (4 P), under autocast with their cast cache too (6 P); in bf16 with
+ * the 16-bit copy (2 P) and, updating on the device, the fp32 master
+ * sharded from ZeRO 1 (4 P / 8).  Gradients shard from ZeRO 2, weights
+ * from 3.  Offloading never needs more device memory than the device
+ * update.
+ */
+START_TEST(zero_offload_device_memory)
+{
+	static const struct {
+		enum dlsim_precision p;
+		int autocast;
+		double weights;      /* B a parameter, offloading, below 3 */
+	} cases[] = {
+		{ DLSIM_FP32, 0, 4.0 }, { DLSIM_BF16, 1, 6.0 },
+		{ DLSIM_BF16, 0, 2.0 },
+	};
+	struct hw_catalog *cat = hw_test_shipped();
+	struct hw_system s;
+	struct sim_strategy st;
+	struct sim_par_result off, dev;
+	struct model *m = NULL;
+	struct dlsim_err err = { 0 };
+	double P;
+	size_t i;
+	int z;
+
+	ck_assert_int_eq(hw_system_resolve(cat, "dgx-a100", &s, &err),
+			 DLSIM_OK);
+	ck_assert_int_eq(model_resolve("gpt:layers=4,hidden=256,heads=4,"
+				       "seq=128,vocab=1024", &m, &err),
+			 DLSIM_OK);
+	P = (double)m->params;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (z = 1; z <= 3; z++) {
+			sim_strategy_init(&st);
+			st.dp = 8;
+			st.zero = z;
+			st.global_batch = 16;
+			st.autocast = cases[i].autocast;
+			st.update_on_host = 1;
+			ck_assert_int_eq(sim_parallel_predict(m, &s,
+				cases[i].p, SIM_OPT_ADAM, &st, &off, &err),
+				DLSIM_OK);
+			st.update_on_host = 0;
+			ck_assert_int_eq(sim_parallel_predict(m, &s,
+				cases[i].p, SIM_OPT_ADAM, &st, &dev, &err),
+				DLSIM_OK);
+			ck_assert_rel(off.memory.weights_bytes, cases[i].weights
+				      * P / (z >= 3 ? 8.0 : 1.0), 1e-9);
+			ck_assert_rel(off.memory.gradients_bytes, 4.0 * P /
+				      (z >= 2 ? 8.0 : 1.0), 1e-9);
+			ck_assert_rel(dev.memory.weights_bytes,
+				      off.memory.weights_bytes +
+				      (cases[i].p == DLSIM_BF16 &&
+				       !cases[i].autocast ? 4.0 * P / 8.0 :
+				       0.0), 1e-9);
+			ck_assert_rel(dev.memory.optimizer_bytes, 8.0 * P / 8.0,
+				      1e-9);
+			ck_assert(off.memory.total_bytes <
+				  dev.memory.total_bytes);
+		}
+	model_free(m);
+	hw_catalog_free(cat);
+}
+END_TEST
+
 /* A plan with the update on the host tries no ZeRO 0 strategy with data
  * parallelism, and every one it keeps offloads. */
 START_TEST(plan_with_zero_offload)
@@ -673,6 +825,8 @@ Suite *suite_sim_host(void)
 	tcase_add_test(c, host_update_with_tables_on_the_host);
 	tcase_add_test(c, zero_offload_under_a_strategy);
 	tcase_add_test(c, plan_with_zero_offload);
+	tcase_add_test(c, zero_offload_shards_by_hand);
+	tcase_add_test(c, zero_offload_device_memory);
 	suite_add_tcase(s, c);
 	return s;
 }
