@@ -170,6 +170,7 @@ struct hw_raw_node {
 	int64_t devices_per_host_link;  /* optional: 0 when absent */
 	char *host_cpu;              /* optional: NULL when absent */
 	int64_t host_cpus;           /* required with host_cpu */
+	double *host_memory_GiB;     /* required with host_cpu */
 	char *host_cpu_source;       /* required with host_cpu */
 	double *overhead_W;          /* optional: NULL when absent */
 	char *overhead_source;       /* required with overhead_W */

@@ -464,8 +464,16 @@ static int node_host(struct hw_reader *r, unsigned i,
 	PATH(p, "nodes.%u.host_cpus", i);
 	if ((rc = hw_check_int(r, p, rn->host_cpus, 0, 64)))
 		return rc;
+	PATH(p, "nodes.%u.host_memory_GiB", i);
+	if (rn->host_memory_GiB &&
+	    (rc = hw_check_range(r, p, *rn->host_memory_GiB, HW_POSITIVE)))
+		return rc;
 	if (rn->host_cpu && rn->host_cpus < 1)
 		missing = "'host_cpu' needs 'host_cpus' (1 to 64 sockets)";
+	else if (rn->host_cpu && !rn->host_memory_GiB)
+		missing = "'host_cpu' needs 'host_memory_GiB'";
+	else if (!rn->host_cpu && rn->host_memory_GiB)
+		missing = "'host_memory_GiB' needs a 'host_cpu'";
 	else if (rn->host_cpu && !rn->host_cpu_source)
 		missing = "'host_cpu' needs a 'host_cpu_source'";
 	else if (!rn->host_cpu && rn->host_cpus)
@@ -644,6 +652,8 @@ static int convert_node(struct hw_reader *r, unsigned i,
 	core_strlcpy(n->host_cpu, rn->host_cpu ? rn->host_cpu : "",
 		     sizeof(n->host_cpu));
 	n->host_cpus = rn->host_cpus;
+	n->host_memory_bytes = rn->host_memory_GiB ? *rn->host_memory_GiB *
+			       1073741824.0 : 0.0;
 	core_strlcpy(n->host_cpu_source, rn->host_cpu_source ?
 		     rn->host_cpu_source : "", sizeof(n->host_cpu_source));
 	n->overhead_w = rn->overhead_W ? *rn->overhead_W : 0.0;

@@ -243,6 +243,8 @@ static const cyaml_schema_field_t node_fields[] = {
 			devices_per_host_link),
 	ONAME("host_cpu", struct hw_raw_node, host_cpu),
 	CYAML_FIELD_INT("host_cpus", OPT, struct hw_raw_node, host_cpus),
+	CYAML_FIELD_FLOAT_PTR("host_memory_GiB", OPT, struct hw_raw_node,
+			      host_memory_GiB),
 	OSTR("host_cpu_source", struct hw_raw_node, host_cpu_source),
 	CYAML_FIELD_INT("nics_per_node", OPT, struct hw_raw_node,
 			nics_per_node),

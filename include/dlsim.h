@@ -885,6 +885,8 @@ struct hw_node {
 	char host_cpu[HW_NAME_LEN];  /* the host's CPU, a catalog device of
 					kind cpu; empty: not stated */
 	int64_t host_cpus;           /* sockets of host_cpu in the node */
+	double host_memory_bytes;    /* the host's memory (the node's
+					DIMMs, all sockets) */
 	char host_cpu_source[HW_SOURCE_LEN];
 	int64_t nics_per_node;
 	char network[HW_NAME_LEN];
@@ -1456,6 +1458,9 @@ struct sim_memory {
 					update on the host what it holds
 					(not in total) */
 	int host_tables;             /* embedding tables placed there */
+	double host_capacity_bytes;  /* with the update on the host, the
+					node's host memory (its share of
+					fits); 0 otherwise */
 };
 
 /* The most fits one prediction can use: a kernel roofline per matrix

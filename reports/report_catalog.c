@@ -166,10 +166,12 @@ static void system_table(FILE *f, const struct hw_system *s)
 			s->host->name, s->host->bandwidth_Bps / 1e9);
 	if (s->host_cpu)
 		fprintf(f, "host CPU     %lld x %s, %.1f GB/s each (x %.2f "
-			"attainable)\n  source     %s\n",
+			"attainable), %.0f GiB in all\n  source     %s\n",
 			(long long)s->node->host_cpus, s->host_cpu->name,
 			s->host_cpu->mem[0].bandwidth_Bps / 1e9,
-			s->host_cpu->eff_memory, s->node->host_cpu_source);
+			s->host_cpu->eff_memory,
+			s->node->host_memory_bytes / 1073741824.0,
+			s->node->host_cpu_source);
 	if (s->node && s->node->overhead_w > 0.0)
 		fprintf(f, "node power   %.0f W beyond the devices\n",
 			s->node->overhead_w);
@@ -270,8 +272,9 @@ static void system_json(FILE *f, const struct hw_system *s)
 	fprintf(f, ", \"devices_per_host_link\": %lld, \"host_cpu\": ",
 		(long long)(s->host ? hw_system_host_sharing(s) : 0));
 	report_json_string(f, s->host_cpu ? s->host_cpu->name : "");
-	fprintf(f, ", \"host_cpus\": %lld",
-		(long long)(s->host_cpu ? s->node->host_cpus : 0));
+	fprintf(f, ", \"host_cpus\": %lld, \"host_memory_bytes\": %.0f",
+		(long long)(s->host_cpu ? s->node->host_cpus : 0),
+		s->host_cpu ? s->node->host_memory_bytes : 0.0);
 	fputs("}\n", f);
 }
 

@@ -121,6 +121,7 @@ static void json_result(FILE *f, const struct sim_par_result *r)
 	json_num(f, "total_bytes", r->memory.total_bytes, 0);
 	json_num(f, "capacity_bytes", r->memory.capacity_bytes, 0);
 	json_num(f, "host_bytes", r->memory.host_bytes, 0);
+	json_num(f, "host_capacity_bytes", r->memory.host_capacity_bytes, 0);
 	fprintf(f, ", \"worst_stage\": %lld, \"fits\": %s}, \"placement\": "
 		"{\"tp_in_node\": %s, \"dp_in_node\": %s, \"pp_in_node\": %s}}",
 		(long long)r->worst_stage, r->fits ? "true" : "false",
@@ -221,9 +222,12 @@ static void par_table(FILE *f, const struct model *m,
 		mm->weights_bytes / GIB, mm->gradients_bytes / GIB,
 		mm->optimizer_bytes / GIB, mm->activations_bytes / GIB);
 	if (r->strategy.update_on_host)
-		fprintf(f, "host memory     %.2f GiB a node (its devices' "
-			"shards of the master weights, gradients and "
-			"optimizer state)\n", mm->host_bytes / GIB);
+		fprintf(f, "host memory     %.2f GiB of %.2f GiB a node (%s; "
+			"its devices' shards of the master weights, gradients "
+			"and optimizer state)\n", mm->host_bytes / GIB,
+			mm->host_capacity_bytes / GIB,
+			mm->host_bytes <= mm->host_capacity_bytes ? "fits" :
+			"DOES NOT FIT");
 }
 
 int report_parallel(FILE *f, enum report_format fmt, const struct model *m,

@@ -114,7 +114,7 @@ static void table_memory(FILE *f, const struct hw_system *s,
 			 const struct sim_result *r)
 {
 	const struct sim_memory *mem = &r->memory;
-	int fits = r->fits;
+	int fits = mem->total_bytes <= mem->capacity_bytes;
 	char a[32], b[32], c[32];
 
 	fprintf(f, "memory/device   %s of %s", report_bytes(mem->total_bytes,
@@ -136,13 +136,23 @@ static void table_memory(FILE *f, const struct hw_system *s,
 		report_bytes(mem->activations_bytes, a, sizeof(a)));
 	fprintf(f, "  workspace     %s\n", report_bytes(mem->workspace_bytes,
 		a, sizeof(a)));
-	if (mem->host_bytes > 0.0 && r->update_on_host)
-		fprintf(f, "host memory     %s (the weights, gradients and "
-			"optimizer state the host's %s updates%s, over %s)\n",
-			report_bytes(mem->host_bytes, a, sizeof(a)),
+	if (mem->host_bytes > 0.0 && r->update_on_host) {
+		fprintf(f, "host memory     %s of %s", report_bytes(
+				mem->host_bytes, a, sizeof(a)),
+			report_bytes(mem->host_capacity_bytes, b, sizeof(b)));
+		if (mem->host_bytes <= mem->host_capacity_bytes)
+			fputs(" (fits)", f);
+		else
+			fprintf(f, " (DOES NOT FIT: %s short)", report_bytes(
+					mem->host_bytes -
+					mem->host_capacity_bytes, c,
+					sizeof(c)));
+		fprintf(f, ": the weights, gradients and optimizer state the "
+			"host's %s updates%s, over %s\n",
 			s->host_cpu ? s->host_cpu->name : "CPU",
 			mem->host_tables ? ", embedding tables with them" : "",
 			s->host ? s->host->name : "the host link");
+	}
 	else if (mem->host_bytes > 0.0)
 		fprintf(f, "host memory     %s (embedding tables, read and "
 			"updated over %s)\n", report_bytes(mem->host_bytes, a,
@@ -482,7 +492,8 @@ static void json(FILE *f, const struct model *m, const struct hw_system *s,
 	json_kv(f, "optimizer", mem->optimizer_bytes, 0);
 	json_kv(f, "activations", mem->activations_bytes, 0);
 	json_kv(f, "workspace", mem->workspace_bytes, 0);
-	json_kv(f, "host", mem->host_bytes, 1);
+	json_kv(f, "host", mem->host_bytes, 0);
+	json_kv(f, "host_capacity", mem->host_capacity_bytes, 1);
 	fputs("},\n  \"breakdown_s\": {", f);
 	json_kv(f, "forward", bd->forward_s, 0);
 	json_kv(f, "backward", bd->backward_s, 0);

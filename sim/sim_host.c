@@ -56,8 +56,9 @@
  * - The host's update runs at its memory bandwidth with every core
  *   working; the DMA traffic of the push and pull also lands in host
  *   memory but during the link's time, which is longer.
- * - The host's memory capacity is not checked: a node's host holds its
- *   devices' shards of the master weights and state, whatever their size.
+ * - The host's memory must hold what the update puts there (the node's
+ *   host_memory_GiB; a prediction that exceeds it does not fit), but
+ *   nothing else the host runs (the framework, the input pipeline).
  * - The host CPUs take the catalog's figures, not a calibration, and
  *   their first memory tier (DDR; no CPU of the catalog has another).
  * - The binned and scale reports say nothing of it beyond the step:

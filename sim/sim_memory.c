@@ -31,7 +31,8 @@
  * LIMITATIONS
  * - No allocator fragmentation, no framework context (CUDA context,
  *   cuDNN workspaces beyond the gradient buffers).
- * - Host memory's own capacity is not checked.
+ * - Host memory's capacity is checked only for what the update on the
+ *   host puts there (the node's host_memory_GiB), not for tables alone.
  */
 #include <string.h>
 
@@ -123,6 +124,12 @@ void sim_memory(const struct model *m, const struct hw_system *s,
 			   mem->workspace_bytes;
 	mem->capacity_bytes = s->device->mem_capacity_bytes;
 	r->fits = mem->total_bytes <= mem->capacity_bytes;
+	/* the host that holds the update must hold it all */
+	if (o->update_on_host && s->node) {
+		mem->host_capacity_bytes = s->node->host_memory_bytes;
+		r->fits = r->fits &&
+			  mem->host_bytes <= mem->host_capacity_bytes;
+	}
 }
 
 int sim_place_tables(const struct model *m, const struct hw_system *s,

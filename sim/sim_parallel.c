@@ -646,6 +646,12 @@ static void memory(const struct sim_par_ctx *c, const struct sim_strategy *st,
 	}
 	r->memory.capacity_bytes = c->s->device->mem_capacity_bytes;
 	r->fits = r->memory.total_bytes <= r->memory.capacity_bytes;
+	/* ZeRO-Offload's host holds its node's shards or it does not fit */
+	if (st->update_on_host) {
+		r->memory.host_bytes = host;
+		r->memory.host_capacity_bytes = c->s->node->host_memory_bytes;
+		r->fits = r->fits && host <= r->memory.host_capacity_bytes;
+	}
 }
 
 /* A stage boundary's send of b s h / tp: over the intra link when the

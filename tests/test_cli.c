@@ -197,7 +197,8 @@ START_TEST(cli_predict_yaml_model_and_listing)
 	run(&r, "hw show dgx1-p100");
 	ck_assert(strstr(r.out, "host link    pcie3, 15.8 GB/s/dir, shared "
 			 "by 2 devices\nhost CPU     2 x xeon-e5-2698v4, 68.3 "
-			 "GB/s each (x 0.81 attainable)\n") != NULL);
+			 "GB/s each (x 0.81 attainable), 512 GiB in all\n") !=
+		  NULL);
 	run(&r, "hw show dgx1-p100 --format json");
 	ck_assert(json_valid(r.out));
 	ck_assert(strstr(r.out, "\"host_cpu\": \"xeon-e5-2698v4\"") != NULL);

@@ -41,6 +41,7 @@ static void host_rig_init(struct host_rig *h, int64_t per_node,
 	h->cpu.n_mem = 1;
 	h->r.node.devices_per_host_link = share;
 	h->r.node.host_cpus = 2;
+	h->r.node.host_memory_bytes = 1e12;
 	h->r.sys.host = &h->host;
 	h->r.sys.host_cpu = &h->cpu;
 }
@@ -183,6 +184,14 @@ START_TEST(host_update_moves_the_state_to_the_host)
 	ck_assert_rel(res.memory.gradients_bytes, 4.0 * P, 1e-12);
 	ck_assert(res.memory.optimizer_bytes == 0.0);
 	ck_assert_rel(res.memory.host_bytes, 12.0 * P, 1e-12);
+	ck_assert(res.memory.host_capacity_bytes == 1e12);
+	ck_assert(res.fits);
+	/* a host a byte short of it does not hold the update */
+	h.r.node.host_memory_bytes = 12.0 * P - 1.0;
+	ck_assert_int_eq(sim_predict(m, &h.r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert(!res.fits);
+	ck_assert(res.memory.total_bytes <= res.memory.capacity_bytes);
+	h.r.node.host_memory_bytes = 1e12;
 	o.update_on_host = 0;
 	ck_assert_int_eq(sim_predict(m, &h.r.sys, &o, &dev, NULL), DLSIM_OK);
 	ck_assert_rel(dev.memory.optimizer_bytes, 4.0 * P, 1e-12);
@@ -332,23 +341,37 @@ START_TEST(host_cpu_fields_are_read_and_checked)
 	} cases[] = {
 		{ "    host_link: tlink\n    host_link_source: \"made up\"\n"
 		  "    devices_per_host_link: 1\n    host_cpu: xeon-x8\n"
-		  "    host_cpus: 2\n    host_cpu_source: \"made up\"\n",
+		  "    host_cpus: 2\n    host_memory_GiB: 256\n"
+		  "    host_cpu_source: \"made up\"\n",
 		  NULL, 0 },
-		{ "    host_cpu: xeon-x8\n    host_cpu_source: \"made up\"\n",
-		  "h.yaml:2: node 'hbox': 'host_cpu' needs 'host_cpus' (1 to "
-		  "64 sockets)", 0 },
-		{ "    host_cpu: xeon-x8\n    host_cpus: 0\n"
+		{ "    host_cpu: xeon-x8\n    host_memory_GiB: 256\n"
 		  "    host_cpu_source: \"made up\"\n",
 		  "h.yaml:2: node 'hbox': 'host_cpu' needs 'host_cpus' (1 to "
 		  "64 sockets)", 0 },
-		{ "    host_cpu: xeon-x8\n    host_cpus: 2\n",
+		{ "    host_cpu: xeon-x8\n    host_cpus: 0\n"
+		  "    host_memory_GiB: 256\n"
+		  "    host_cpu_source: \"made up\"\n",
+		  "h.yaml:2: node 'hbox': 'host_cpu' needs 'host_cpus' (1 to "
+		  "64 sockets)", 0 },
+		{ "    host_cpu: xeon-x8\n    host_cpus: 2\n"
+		  "    host_cpu_source: \"made up\"\n",
+		  "h.yaml:2: node 'hbox': 'host_cpu' needs 'host_memory_GiB'",
+		  0 },
+		{ "    host_cpu: xeon-x8\n    host_cpus: 2\n"
+		  "    host_memory_GiB: 256\n",
 		  "h.yaml:2: node 'hbox': 'host_cpu' needs a "
 		  "'host_cpu_source'", 0 },
 		{ "    host_cpus: 2\n",
 		  "h.yaml:2: node 'hbox': 'host_cpus' needs a 'host_cpu'", 0 },
+		{ "    host_memory_GiB: 256\n",
+		  "h.yaml:2: node 'hbox': 'host_memory_GiB' needs a "
+		  "'host_cpu'", 0 },
 		{ "    host_cpu_source: \"made up\"\n",
 		  "h.yaml:2: node 'hbox': 'host_cpu_source' needs a "
 		  "'host_cpu'", 0 },
+		{ "    host_cpu: xeon-x8\n    host_cpus: 2\n"
+		  "    host_memory_GiB: 0\n    host_cpu_source: \"made up\"\n",
+		  "h.yaml:8: 'host_memory_GiB' must be positive", 0 },
 		{ "    devices_per_host_link: 1\n",
 		  "h.yaml:6: 'devices_per_host_link' needs a 'host_link'", 0 },
 		{ "    host_link: tlink\n    host_link_source: \"made up\"\n"
@@ -359,13 +382,16 @@ START_TEST(host_cpu_fields_are_read_and_checked)
 		  "    host_cpu_source: \"made up\"\n",
 		  "h.yaml:6: 'host_cpus' must be in 0..64 (got 65)", 0 },
 		{ "    host_cpu: nosuch\n    host_cpus: 2\n"
+		  "    host_memory_GiB: 256\n"
 		  "    host_cpu_source: \"made up\"\n",
 		  "h.yaml:2: node 'hbox': host_cpu 'nosuch' is not in the "
 		  "catalog", 1 },
 		{ "    host_cpu: tgpu\n    host_cpus: 2\n"
+		  "    host_memory_GiB: 256\n"
 		  "    host_cpu_source: \"made up\"\n",
 		  "h.yaml:2: node 'hbox': host_cpu 'tgpu' is not a CPU", 1 },
 	};
+
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -394,6 +420,7 @@ START_TEST(host_cpu_fields_are_read_and_checked)
 			ck_assert_int_eq(n->host_cpus, 2);
 			ck_assert_int_eq(n->devices_per_host_link, 1);
 			ck_assert_str_eq(n->host_cpu_source, "made up");
+			ck_assert(n->host_memory_bytes == 256.0 * 1073741824.0);
 		} else {
 			ck_assert_int_eq(rc, DLSIM_EPARSE);
 			ck_assert_msg(strstr(err.msg, cases[i].want) != NULL,
@@ -592,6 +619,8 @@ START_TEST(zero_offload_under_a_strategy)
 	ck_assert_rel(r.memory.weights_bytes, 2.0 * P, 1e-12);
 	ck_assert(r.memory.optimizer_bytes == 0.0);
 	ck_assert_rel(r.memory.host_bytes, 18.0 * P, 1e-12);
+	ck_assert(r.memory.host_capacity_bytes == 2048.0 * 1073741824.0);
+	ck_assert(r.fits);
 	/* the rest of the step is the device update's */
 	st.update_on_host = 0;
 	ck_assert_int_eq(sim_parallel_predict(m, &s, DLSIM_BF16, SIM_OPT_ADAM,
@@ -764,6 +793,52 @@ START_TEST(zero_offload_device_memory)
 }
 END_TEST
 
+/*
+ * The host's memory bounds ZeRO-Offload: GPT-3 175B on 64 DGX A100s
+ * (2 TiB a node) at tp 8 x dp 64: a node's eight devices are one
+ * replica's tp ranks, each with its shard of 175 G / 8 / 64 parameters,
+ * 2.7 G in all at 18 B, about 46 GiB on each host: it fits; on one node (tp 8, dp 1) the host would hold
+ * the whole model, 175 G x 18 B, about 2.9 TiB: it does not, though the
+ * devices would hold their compute weights.
+ */
+START_TEST(zero_offload_host_capacity)
+{
+	struct hw_catalog *cat = hw_test_shipped();
+	struct hw_system s;
+	struct sim_strategy st;
+	struct sim_par_result r;
+	struct model *m = NULL;
+	struct dlsim_err err = { 0 };
+
+	ck_assert_int_eq(model_resolve("gpt3-175b", &m, &err), DLSIM_OK);
+	ck_assert_int_eq(hw_system_resolve(cat, "dgx-a100x64", &s, &err),
+			 DLSIM_OK);
+	sim_strategy_init(&st);
+	st.tp = 8;
+	st.dp = 64;
+	st.zero = 3;
+	st.global_batch = 64;
+	st.recompute = SIM_RECOMPUTE_FULL;
+	st.update_on_host = 1;
+	ck_assert_int_eq(sim_parallel_predict(m, &s, DLSIM_BF16, SIM_OPT_ADAM,
+					      &st, &r, &err), DLSIM_OK);
+	ck_assert_rel(r.memory.host_bytes, (double)m->params / 64.0 * 18.0,
+		      1e-9);
+	ck_assert(r.memory.host_bytes <= r.memory.host_capacity_bytes);
+	ck_assert_int_eq(hw_system_resolve(cat, "dgx-a100", &s, &err),
+			 DLSIM_OK);
+	st.dp = 1;
+	st.global_batch = 1;
+	ck_assert_int_eq(sim_parallel_predict(m, &s, DLSIM_BF16, SIM_OPT_ADAM,
+					      &st, &r, &err), DLSIM_OK);
+	ck_assert_rel(r.memory.host_bytes, (double)m->params * 18.0, 1e-9);
+	ck_assert(r.memory.host_bytes > r.memory.host_capacity_bytes);
+	ck_assert(!r.fits);
+	model_free(m);
+	hw_catalog_free(cat);
+}
+END_TEST
+
 /* A plan with the update on the host tries no ZeRO 0 strategy with data
  * parallelism, and every one it keeps offloads. */
 START_TEST(plan_with_zero_offload)
@@ -827,6 +902,7 @@ Suite *suite_sim_host(void)
 	tcase_add_test(c, plan_with_zero_offload);
 	tcase_add_test(c, zero_offload_shards_by_hand);
 	tcase_add_test(c, zero_offload_device_memory);
+	tcase_add_test(c, zero_offload_host_capacity);
 	suite_add_tcase(s, c);
 	return s;
 }
