@@ -116,6 +116,29 @@ static int args_from(const struct cli_command *cmd, const struct cli_values *v,
 	return rc;
 }
 
+/* One candidate system and its precision, or what it cannot plan with:
+ * no peak at the precision, no host to update on.  Every candidate is
+ * so checked before anything is printed (cmd_plan). */
+static int plan_system(struct cli_calib_src *src, struct hw_catalog *cat,
+		       const char *spec, const struct plan_args *a,
+		       struct cli_system *cs, enum dlsim_precision *prec,
+		       struct dlsim_err *err)
+{
+	int rc;
+
+	if ((rc = cli_system_resolve(src, cat, spec, cs, err)))
+		return rc;
+	*prec = a->precision_auto ? hw_device_auto_precision(cs->sys.device) :
+		a->precision;
+	if (!hw_device_supports(cs->sys.device, *prec))
+		return dlsim_err_set(err, DLSIM_EINVAL, "device '%s' has no "
+				     "%s peak in the catalog",
+				     cs->sys.device->name,
+				     dlsim_precision_name(*prec));
+	return a->po.update_on_host ? sim_host_present(&cs->sys, err) :
+	       DLSIM_OK;
+}
+
 /* Plan one system and print it; its best's score into *best (HUGE_VAL
  * when nothing fits). */
 static int plan_one(struct cli_calib_src *src, struct hw_catalog *cat,
@@ -128,15 +151,8 @@ static int plan_one(struct cli_calib_src *src, struct hw_catalog *cat,
 	enum dlsim_precision prec;
 	int rc;
 
-	if ((rc = cli_system_resolve(src, cat, spec, &cs, err)))
+	if ((rc = plan_system(src, cat, spec, a, &cs, &prec, err)))
 		return rc;
-	prec = a->precision_auto ? hw_device_auto_precision(cs.sys.device) :
-	       a->precision;
-	if (!hw_device_supports(cs.sys.device, prec))
-		return dlsim_err_set(err, DLSIM_EINVAL, "device '%s' has no "
-				     "%s peak in the catalog",
-				     cs.sys.device->name,
-				     dlsim_precision_name(prec));
 	if ((rc = a->bins ? sim_plan_binned(a->model_arg, a->bins, &cs.sys,
 					    prec, a->optimizer, &a->po, &p,
 					    err) :
@@ -252,6 +268,12 @@ int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 	if (!rc && (n = expand(&src, cat, hw, n_hw, max_devices, specbuf,
 			       sizeof(specbuf), spec, &err)) < 0)
 		rc = 1;
+	for (i = 0; !rc && i < n; i++) {
+		struct cli_system cs;
+		enum dlsim_precision prec;
+
+		rc = plan_system(&src, cat, spec[i], &a, &cs, &prec, &err);
+	}
 	if (!rc && a.fmt == REPORT_JSON)
 		fputs("{\"plans\": [\n", stdout);
 	for (i = 0; !rc && i < n; i++) {

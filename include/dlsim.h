@@ -1417,6 +1417,11 @@ struct sim_options {
 					node, no allreduce */
 };
 
+/* DLSIM_OK when s's node states the host link and host CPU that the
+ * update on the host (sim_options.update_on_host) needs; else
+ * DLSIM_EINVAL, err naming what it lacks. */
+int sim_host_present(const struct hw_system *s, struct dlsim_err *err);
+
 /*
  * Defaults: batch from the model, auto precision, momentum SGD, AUTO
  * allreduce, 25 MiB buckets (PyTorch DDP's bucket_cap_mb), overlap on, no

@@ -300,10 +300,6 @@ struct sim_host_update {
 	double host_bytes;    /* the update's host memory traffic */
 };
 
-/* DLSIM_OK when s's node states its host link and host CPU; else
- * DLSIM_EINVAL, err naming what it lacks. */
-int sim_host_present(const struct hw_system *s, struct dlsim_err *err);
-
 /* ZeRO-Offload's phases under a strategy: `shard` parameters a device
  * to the host and back, the host updating on_node parameters (the
  * shards of all the node's devices). */

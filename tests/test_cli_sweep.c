@@ -536,6 +536,11 @@ START_TEST(cli_predict_update_on_host)
 	ck_assert(json_valid(r.out));
 	ck_assert(strstr(r.out, "\"update_on_host\": true") != NULL);
 	ck_assert(json_number(r.out, "host_trip_s") > 0.0);
+	/* every candidate is checked before anything is printed: the
+	 * JSON is never left open */
+	run(&r, "plan gpt2 --hw dgx-a100,h100x8 --global-batch 16 "
+	    "--update-on host --format json");
+	assert_one_error(&r, 2, "node 'dgx-h100' states no host CPU");
 	run(&r, "plan gpt2 --hw h100x8 --global-batch 16 --update-on cpu");
 	assert_one_error(&r, 2, "--update-on takes device or host (got "
 			 "'cpu')");
