@@ -37,8 +37,9 @@ void report_strategy_line(FILE *f, const struct sim_strategy *st,
 		(long long)micro_batches, sim_schedule_name(st->schedule));
 	if (st->schedule == SIM_SCHED_INTERLEAVED)
 		fprintf(f, " (%lld chunks)", (long long)st->chunks);
-	fprintf(f, ", recompute %s, ZeRO %d%s",
+	fprintf(f, ", recompute %s, ZeRO %d%s%s",
 		sim_recompute_name(st->recompute), st->zero,
+		st->update_on_host ? " offloaded to the host" : "",
 		st->sequence_parallel ? ", sequence parallel" : "");
 }
 

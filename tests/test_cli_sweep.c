@@ -527,6 +527,7 @@ START_TEST(cli_predict_update_on_host)
 	run(&r, "predict gpt2 --hw v100x8 --tp 2 --zero 1 --update-on host");
 	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
 	ck_assert(strstr(r.out, "(on the host, ZeRO-Offload: ") != NULL);
+	ck_assert(strstr(r.out, "ZeRO 1 offloaded to the host") != NULL);
 	ck_assert(strstr(r.out, "host memory ") != NULL);
 	run(&r, "predict gpt2 --hw v100x8 --tp 2 --update-on device");
 	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
