@@ -157,7 +157,8 @@ static const struct {
  * sim_host.c).  The K80 machines ran them so too (GCE: every model;
  * EC2: InceptionV3), but their hosts' CPUs have no public datasheet
  * (EC2's p2 runs a custom Xeon E5-2686 v4, GCE names no part): those
- * rows keep the allreduce (their interconnect column says how they ran). */
+ * rows keep the allreduce (their interconnect column says how they
+ * ran). */
 static int tf_cnn_row(const struct cal_vctx *v, const char *gpu, const char *dev,
 		      struct cal_vrow *r)
 {

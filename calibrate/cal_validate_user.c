@@ -292,6 +292,21 @@ static int read_options(const struct cal_vctx *v, struct user_row *u,
 			return dlsim_err_set(err, DLSIM_EINVAL, "column "
 					     "'bucket-mb': the update on the "
 					     "host fills no gradient buckets");
+		/* what sim_host_update_check refuses, named as columns */
+		if (o->update_on_host && !o->overlap)
+			return dlsim_err_set(err, DLSIM_EINVAL, "column "
+					     "'no-overlap': the update on the "
+					     "host overlaps nothing already");
+		if (o->update_on_host && o->allreduce != SIM_ALGO_AUTO)
+			return dlsim_err_set(err, DLSIM_EINVAL, "column "
+					     "'allreduce': the update on the "
+					     "host sends the gradients to it, "
+					     "through no allreduce");
+		if (o->update_on_host &&
+		    o->compression != SIM_COMPRESS_NONE)
+			return dlsim_err_set(err, DLSIM_EINVAL, "column "
+					     "'compression': the update on the "
+					     "host sends the gradients whole");
 	}
 	s = cal_val_col(v, "dispatch-us");
 	if (!rc && *s) {

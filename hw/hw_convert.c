@@ -440,7 +440,7 @@ static int convert_network(struct hw_reader *r, unsigned i,
 static int node_host(struct hw_reader *r, unsigned i,
 		     const struct hw_raw_node *rn)
 {
-	const char *missing = NULL;
+	const char *missing = NULL, *key;
 	char p[96];
 	int rc;
 
@@ -457,7 +457,7 @@ static int node_host(struct hw_reader *r, unsigned i,
 	    rn->devices_per_node % rn->devices_per_host_link)
 		return dlsim_err_set(r->err, DLSIM_EPARSE,
 				     "%s:%d: 'devices_per_host_link' (%lld) "
-				     "must divide devices_per_node (%lld)",
+				     "must divide 'devices_per_node' (%lld)",
 				     r->name, hw_line_of(r, p),
 				     (long long)rn->devices_per_host_link,
 				     (long long)rn->devices_per_node);
@@ -468,19 +468,23 @@ static int node_host(struct hw_reader *r, unsigned i,
 	if (rn->host_memory_GiB &&
 	    (rc = hw_check_range(r, p, *rn->host_memory_GiB, HW_POSITIVE)))
 		return rc;
+	/* the message is at the line of the key that is there */
+	key = "host_cpu";
 	if (rn->host_cpu && rn->host_cpus < 1)
 		missing = "'host_cpu' needs 'host_cpus' (1 to 64 sockets)";
 	else if (rn->host_cpu && !rn->host_memory_GiB)
 		missing = "'host_cpu' needs 'host_memory_GiB'";
-	else if (!rn->host_cpu && rn->host_memory_GiB)
-		missing = "'host_memory_GiB' needs a 'host_cpu'";
 	else if (rn->host_cpu && !rn->host_cpu_source)
 		missing = "'host_cpu' needs a 'host_cpu_source'";
+	else if (!rn->host_cpu && rn->host_memory_GiB)
+		key = "host_memory_GiB",
+		missing = "'host_memory_GiB' needs a 'host_cpu'";
 	else if (!rn->host_cpu && rn->host_cpus)
-		missing = "'host_cpus' needs a 'host_cpu'";
+		key = "host_cpus", missing = "'host_cpus' needs a 'host_cpu'";
 	else if (!rn->host_cpu && rn->host_cpu_source)
+		key = "host_cpu_source",
 		missing = "'host_cpu_source' needs a 'host_cpu'";
-	PATH(p, "nodes.%u", i);
+	PATH(p, "nodes.%u.%s", i, key);
 	if (missing)
 		return dlsim_err_set(r->err, DLSIM_EPARSE, "%s:%d: node '%s': "
 				     "%s", r->name, hw_line_of(r, p), rn->name,

@@ -3,8 +3,9 @@
  *
  * MEMORY per device: weights (the 16-bit compute copy and the fp32 master
  * under mixed precision), gradients, optimizer state (momentum one word,
- * Adam two per parameter, at the master width: 4 B, 8 B in fp64), activations kept for backward
- * (model_builder_finish says which), and workspace: the largest layer's
+ * Adam two per parameter, at the master width: 4 B, 8 B in fp64),
+ * activations kept for backward (model_builder_finish says which), and
+ * workspace: the largest layer's
  * input and output gradients alive at once, plus, with more than one
  * device, DDP's gradient buckets (a copy of all gradients unless
  * gradient_as_bucket_view is set: PyTorch DistributedDataParallel docs).

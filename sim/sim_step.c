@@ -648,7 +648,14 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	opt_sz = st.sz;
 	if (o->autocast)
 		opt_sz.weight = opt_sz.master;
-	st.host_Bps = s->host ? s->host->bandwidth_Bps : 0.0;
+	/* devices behind one uplink share it (hw_system_host_sharing) */
+	if (s->host) {
+		int64_t share = hw_system_host_sharing(s);
+
+		st.host_Bps = s->host->bandwidth_Bps /
+			      (double)(s->n_devices < share ? s->n_devices :
+				       share);
+	}
 	for (i = 0; i < m->n_layers; i++)
 		host_params += on_host[i] ? (double)m->layers[i].params : 0.0;
 	for (i = 1; i < m->n_layers; i++)

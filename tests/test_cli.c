@@ -204,6 +204,10 @@ START_TEST(cli_predict_yaml_model_and_listing)
 	ck_assert(strstr(r.out, "\"host_cpu\": \"xeon-e5-2698v4\"") != NULL);
 	ck_assert(json_number(r.out, "host_cpus") == 2.0);
 	ck_assert(json_number(r.out, "devices_per_host_link") == 2.0);
+	/* a pcie-tree node's host link is its switches' uplinks */
+	run(&r, "hw show ec2-p2-8xlarge");
+	ck_assert(strstr(r.out, "host link    pcie3, 15.8 GB/s/dir, shared "
+			 "by 2 devices\n") != NULL);
 	run(&r, "hw show dgx-h100");
 	ck_assert(strstr(r.out, "host link    pcie5, 63.0 GB/s/dir, one a "
 			 "device\n") != NULL);

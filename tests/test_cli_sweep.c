@@ -510,6 +510,11 @@ START_TEST(cli_predict_update_on_host)
 	ck_assert(strstr(doc, "\"name\": \"optimizer update on the host\"") !=
 		  NULL);
 	ck_assert(strstr(doc, "\"algorithm\": \"host\"") != NULL);
+	/* the host's update on a track of its own */
+	ck_assert(strstr(doc, "\"tid\": 3, \"args\": {\"name\": \"host\"}") !=
+		  NULL);
+	ck_assert(strstr(doc, "\"cat\": \"optimizer\", \"ph\": \"X\", "
+			 "\"pid\": 1, \"tid\": 3,") != NULL);
 	ck_assert(strstr(doc, "bucket") == NULL);
 	unlink(path);
 	rmdir(dir);
@@ -529,6 +534,11 @@ START_TEST(cli_predict_update_on_host)
 	ck_assert(strstr(r.out, "(on the host, ZeRO-Offload: ") != NULL);
 	ck_assert(strstr(r.out, "ZeRO 1 offloaded to the host") != NULL);
 	ck_assert(strstr(r.out, "host memory ") != NULL);
+	/* DLRM's tables on the host with the rest */
+	run(&r, "predict dlrm --hw dgx1 --update-on host");
+	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+	ck_assert(strstr(r.out, "updates, embedding tables with them, over "
+			 "pcie3") != NULL);
 	run(&r, "predict gpt2 --hw v100x8 --tp 2 --update-on device");
 	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
 	run(&r, "plan gpt2 --hw v100x8 --global-batch 16 --update-on host "

@@ -346,28 +346,28 @@ START_TEST(host_cpu_fields_are_read_and_checked)
 		  NULL, 0 },
 		{ "    host_cpu: xeon-x8\n    host_memory_GiB: 256\n"
 		  "    host_cpu_source: \"made up\"\n",
-		  "h.yaml:2: node 'hbox': 'host_cpu' needs 'host_cpus' (1 to "
+		  "h.yaml:6: node 'hbox': 'host_cpu' needs 'host_cpus' (1 to "
 		  "64 sockets)", 0 },
 		{ "    host_cpu: xeon-x8\n    host_cpus: 0\n"
 		  "    host_memory_GiB: 256\n"
 		  "    host_cpu_source: \"made up\"\n",
-		  "h.yaml:2: node 'hbox': 'host_cpu' needs 'host_cpus' (1 to "
+		  "h.yaml:6: node 'hbox': 'host_cpu' needs 'host_cpus' (1 to "
 		  "64 sockets)", 0 },
 		{ "    host_cpu: xeon-x8\n    host_cpus: 2\n"
 		  "    host_cpu_source: \"made up\"\n",
-		  "h.yaml:2: node 'hbox': 'host_cpu' needs 'host_memory_GiB'",
+		  "h.yaml:6: node 'hbox': 'host_cpu' needs 'host_memory_GiB'",
 		  0 },
 		{ "    host_cpu: xeon-x8\n    host_cpus: 2\n"
 		  "    host_memory_GiB: 256\n",
-		  "h.yaml:2: node 'hbox': 'host_cpu' needs a "
+		  "h.yaml:6: node 'hbox': 'host_cpu' needs a "
 		  "'host_cpu_source'", 0 },
 		{ "    host_cpus: 2\n",
-		  "h.yaml:2: node 'hbox': 'host_cpus' needs a 'host_cpu'", 0 },
+		  "h.yaml:6: node 'hbox': 'host_cpus' needs a 'host_cpu'", 0 },
 		{ "    host_memory_GiB: 256\n",
-		  "h.yaml:2: node 'hbox': 'host_memory_GiB' needs a "
+		  "h.yaml:6: node 'hbox': 'host_memory_GiB' needs a "
 		  "'host_cpu'", 0 },
 		{ "    host_cpu_source: \"made up\"\n",
-		  "h.yaml:2: node 'hbox': 'host_cpu_source' needs a "
+		  "h.yaml:6: node 'hbox': 'host_cpu_source' needs a "
 		  "'host_cpu'", 0 },
 		{ "    host_cpu: xeon-x8\n    host_cpus: 2\n"
 		  "    host_memory_GiB: 0\n    host_cpu_source: \"made up\"\n",
@@ -449,7 +449,7 @@ START_TEST(host_link_sharing_divides_the_node)
 	ck_assert_int_eq(hw_catalog_add_text(cat, "q.yaml", text,
 					     strlen(text), &err), DLSIM_EPARSE);
 	ck_assert_msg(strstr(err.msg, "q.yaml:10: 'devices_per_host_link' (3) "
-			     "must divide devices_per_node (4)") != NULL, "%s",
+			     "must divide 'devices_per_node' (4)") != NULL, "%s",
 		      err.msg);
 	hw_catalog_free(cat);
 }

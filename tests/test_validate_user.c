@@ -263,6 +263,13 @@ START_TEST(validate_user_refuses_bad_fields)
 		  "vgg16,v100x8,step_s,1,host,50\n",
 		  "t.csv:2: column 'bucket-mb': the update on the host fills "
 		  "no gradient buckets" },
+		{ "model,hw,metric,measured,update-on,no-overlap\n"
+		  "vgg16,v100x8,step_s,1,host,yes\n",
+		  "t.csv:2: column 'no-overlap': the update on the host "
+		  "overlaps nothing already" },
+		{ "model,hw,metric,measured,update-on,allreduce\n"
+		  "vgg16,v100x8,step_s,1,host,ring\n",
+		  "t.csv:2: column 'allreduce': the update on the host sends" },
 		{ "model,hw,metric,measured,recompute\n"
 		  "gpt3-175b,a100x8,step_s,1,most\n",
 		  "t.csv:2: column 'recompute':" },
