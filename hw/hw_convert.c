@@ -476,14 +476,16 @@ static int node_host(struct hw_reader *r, unsigned i,
 		missing = "'host_cpu' needs 'host_memory_GiB'";
 	else if (rn->host_cpu && !rn->host_cpu_source)
 		missing = "'host_cpu' needs a 'host_cpu_source'";
-	else if (!rn->host_cpu && rn->host_memory_GiB)
-		key = "host_memory_GiB",
+	else if (!rn->host_cpu && rn->host_memory_GiB) {
+		key = "host_memory_GiB";
 		missing = "'host_memory_GiB' needs a 'host_cpu'";
-	else if (!rn->host_cpu && rn->host_cpus)
-		key = "host_cpus", missing = "'host_cpus' needs a 'host_cpu'";
-	else if (!rn->host_cpu && rn->host_cpu_source)
-		key = "host_cpu_source",
+	} else if (!rn->host_cpu && rn->host_cpus) {
+		key = "host_cpus";
+		missing = "'host_cpus' needs a 'host_cpu'";
+	} else if (!rn->host_cpu && rn->host_cpu_source) {
+		key = "host_cpu_source";
 		missing = "'host_cpu_source' needs a 'host_cpu'";
+	}
 	PATH(p, "nodes.%u.%s", i, key);
 	if (missing)
 		return dlsim_err_set(r->err, DLSIM_EPARSE, "%s:%d: node '%s': "

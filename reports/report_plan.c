@@ -139,7 +139,8 @@ static const char csv_header[] = "rank,hardware,devices,tp,pp,dp,"
 	"micro_batch,global_batch,sequence_parallel,recompute,zero,schedule,"
 	"chunks,step_time_s,samples_per_s,tokens_per_s,tflops_per_device,"
 	"memory_bytes,capacity_bytes,fits,compute_s,bubble_s,tp_comm_s,"
-	"pp_comm_s,dp_comm_s,optimizer_s,why\n";
+	"pp_comm_s,dp_comm_s,optimizer_s,update_on_host,host_trip_s,"
+	"host_bytes,why\n";
 
 static void csv_row(FILE *f, int rank, const struct hw_system *s,
 		    const struct sim_par_result *r, const char *w)
@@ -148,7 +149,7 @@ static void csv_row(FILE *f, int rank, const struct hw_system *s,
 
 	fprintf(f, "%d,%s,%lld,%lld,%lld,%lld,%lld,%lld,%d,%s,%d,%s,%lld,"
 		"%.9g,%.9g,%.9g,%.6g,%.9g,%.9g,%d,%.9g,%.9g,%.9g,%.9g,%.9g,"
-		"%.9g,%s\n", rank, s->spec, (long long)r->devices,
+		"%.9g,%d,%.9g,%.9g,%s\n", rank, s->spec, (long long)r->devices,
 		(long long)st->tp, (long long)st->pp, (long long)st->dp,
 		(long long)st->micro_batch, (long long)st->global_batch,
 		st->sequence_parallel, sim_recompute_name(st->recompute),
@@ -156,7 +157,8 @@ static void csv_row(FILE *f, int rank, const struct hw_system *s,
 		(long long)st->chunks, r->step_time_s, r->samples_per_s,
 		r->tokens_per_s, r->tflops_per_device, r->memory.total_bytes,
 		r->memory.capacity_bytes, r->fits, r->compute_s, r->bubble_s,
-		r->tp_comm_s, r->pp_comm_s, r->dp_comm_s, r->optimizer_s, w);
+		r->tp_comm_s, r->pp_comm_s, r->dp_comm_s, r->optimizer_s,
+		st->update_on_host, r->host_trip_s, r->memory.host_bytes, w);
 }
 
 /* ---------------------------------------------------------------- */

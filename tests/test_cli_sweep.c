@@ -547,6 +547,22 @@ START_TEST(cli_predict_update_on_host)
 	ck_assert(json_valid(r.out));
 	ck_assert(strstr(r.out, "\"update_on_host\": true") != NULL);
 	ck_assert(json_number(r.out, "host_trip_s") > 0.0);
+	/* the CSV says so too: the column before the trip's and the
+	 * host's bytes, 1 */
+	run(&r, "predict gpt2 --hw v100x8 --tp 2 --zero 1 --update-on host "
+	    "--format csv");
+	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
+	ck_assert(strstr(r.out, ",optimizer_s,update_on_host,host_trip_s,"
+			 "host_bytes,why\n") != NULL);
+	{
+		const char *row = strchr(r.out, '\n') + 1;
+		int commas = 0;
+
+		/* update_on_host is the 27th column: after 26 commas */
+		while (*row && commas < 26)
+			commas += *row++ == ',';
+		ck_assert(strncmp(row, "1,", 2) == 0);
+	}
 	/* every candidate is checked before anything is printed: the
 	 * JSON is never left open */
 	run(&r, "plan gpt2 --hw dgx-a100,h100x8 --global-batch 16 "
