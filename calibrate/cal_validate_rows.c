@@ -534,6 +534,31 @@ static const char *mlperf_device(const char *acc)
 	return NULL;
 }
 
+/* Did the row run NVIDIA's NormConvolution network (sim_fuse.c)?  Its
+ * MXNet configs at 204-408 images a GPU name one (v0.6 config_DGX1.sh
+ * and config_DGX2.sh: resnet-v1b-normconv-fl; v0.7 config_DGXA100.sh
+ * and config_DGXA100_multi_2x8x204.sh: resnet-v1b-stats-fl, "Arch 80
+ * NormConv fusion", config_DGX1.sh and config_DGX2.sh:
+ * resnet-v1b-dbar-fl; v2.0 config_DGXA100.sh: resnet-v1b-stats-fl); those
+ * at 15-45 a GPU, the many-node runs, the plain resnet-v1b-fl (v0.7
+ * multi_96x8x45, v1.0 multi_128x8x35, v2.0 multi_527x8x16).  So: an
+ * NVIDIA GPU under MXNet (NVIDIA's code, which the OEMs rerun) at 204
+ * or more a GPU.  Other frameworks (TensorFlow, PaddlePaddle, MosaicML's
+ * PyTorch) and the TPUs and Gaudis fuse no convolution. */
+static int mlperf_normconv(const char *framework, const char *dev,
+			   int64_t per_device)
+{
+	char s[160];
+	size_t i;
+
+	for (i = 0; framework[i] && i + 1 < sizeof(s); i++)
+		s[i] = (char)(framework[i] >= 'A' && framework[i] <= 'Z' ?
+			      framework[i] + 32 : framework[i]);
+	s[i] = '\0';
+	return strstr(s, "mxnet") && per_device >= 204 &&
+	       strncmp(dev, "tpu", 3) && strcmp(dev, "gaudi2");
+}
+
 /* MLPerf Training ResNet-50: the steady throughput per accelerator the
  * logs give (not the time to train, which adds evaluation and
  * convergence), at the submission's global batch and the device's
@@ -573,6 +598,8 @@ static int row_mlperf(const struct cal_vctx *v, struct cal_vrow *r)
 	 * MXNet ResNet-50 (which the OEMs rerun) its BatchNorm + Add + ReLU
 	 * (the NHWC BatchNormAddRelu operator), XLA on TPUs every chain */
 	o.fuse_elementwise = 1;
+	o.fuse_conv_bn = mlperf_normconv(cal_val_col(v, "framework"), dev,
+					 gb / n);
 	rc = sim_predict(m, &s, &o, &res, NULL);
 	model_free(m);
 	if (rc)

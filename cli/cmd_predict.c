@@ -176,7 +176,8 @@ static void record_inputs(FILE *f, const struct cli_command *cmd,
 		"%s, \"optimizer\": \"%s\", \"allreduce\": \"%s\", "
 		"\"bucket_bytes\": %.17g, \"overlap\": %s, "
 		"\"compression\": \"%s\", \"topk_ratio\": %.17g, "
-		"\"fuse_elementwise\": %s, \"dispatch_s\": %.17g, "
+		"\"fuse_elementwise\": %s, \"fuse_conv_bn\": %s, "
+		"\"dispatch_s\": %.17g, "
 		"\"optimizer_foreach\": %s, \"autocast\": %s, "
 		"\"update_on_host\": %s, \"uncalibrated\": %s}}",
 		(long long)r->batch_per_device, (long long)r->global_batch,
@@ -185,7 +186,8 @@ static void record_inputs(FILE *f, const struct cli_command *cmd,
 		sim_optimizer_name(o->optimizer), sim_algo_name(o->allreduce),
 		o->bucket_bytes, o->overlap ? "true" : "false",
 		sim_compression_name(o->compression), o->topk_ratio,
-		o->fuse_elementwise ? "true" : "false", o->dispatch_s,
+		o->fuse_elementwise ? "true" : "false",
+		o->fuse_conv_bn ? "true" : "false", o->dispatch_s,
 		o->optimizer_foreach ? "true" : "false",
 		o->autocast ? "true" : "false",
 		o->update_on_host ? "true" : "false",
@@ -301,7 +303,7 @@ static int refuse_with_strategy(const struct cli_command *cmd,
 		"layers", "trace", "record", "epochs", "dataset-size",
 		"price-per-device-hour", "years", "allreduce", "bucket-mb",
 		"no-overlap", "compression", "topk-ratio", "fuse-elementwise",
-		NULL
+		"fuse-conv-bn", NULL
 	};
 	int i, asked = 0;
 

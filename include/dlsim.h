@@ -1396,6 +1396,11 @@ struct sim_options {
 	double topk_ratio;           /* kept fraction with SIM_COMPRESS_TOPK */
 	int fuse_elementwise;        /* 1: chains of element-wise layers run
 					as one kernel (sim_step.c) */
+	int fuse_conv_bn;            /* 1: a BatchNorm + ReLU between two
+					convolutions runs inside them,
+					forward, as cuDNN's fused operations
+					(NVIDIA's MXNet NormConvolution);
+					needs fuse_elementwise (sim_fuse.c) */
 	double dispatch_s;           /* the host's time to issue one kernel,
 					launches queued (sim_step.c); 0: the
 					host keeps ahead; below 1 s */
@@ -1487,6 +1492,9 @@ struct sim_result {
 	struct sim_memory memory;
 	int fused_edges;                 /* element-wise edges kept on chip
 					    (sim_options.fuse_elementwise) */
+	int conv_bn_pairs;               /* BatchNorm + ReLU pairs run inside
+					    convolutions
+					    (sim_options.fuse_conv_bn) */
 	int autocast;                    /* sim_options.autocast's */
 	int update_on_host;              /* sim_options.update_on_host's */
 	int fits;

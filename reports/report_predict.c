@@ -251,6 +251,9 @@ static void table(FILE *f, const struct model *m, const struct hw_system *s,
 	if (r->fused_edges)
 		fprintf(f, "fusion          %d element-wise edges kept on chip\n",
 			r->fused_edges);
+	if (r->conv_bn_pairs)
+		fprintf(f, "                %d BatchNorm + ReLU pairs run inside "
+			"convolutions\n", r->conv_bn_pairs);
 	fprintf(f, "step time       %s\n", report_seconds(r->step_time_s, a,
 		sizeof(a)));
 	table_calib(f, s, r);
@@ -501,11 +504,12 @@ static void json(FILE *f, const struct model *m, const struct hw_system *s,
 	json_kv(f, "comm", bd->comm_s, 0);
 	json_kv(f, "comm_exposed", bd->comm_exposed_s, 0);
 	json_kv(f, "compress", bd->compress_s, 1);
-	fprintf(f, "},\n  \"fused_edges\": %d, \"autocast\": %s, "
+	fprintf(f, "},\n  \"fused_edges\": %d, \"conv_bn_pairs\": %d, "
+		"\"autocast\": %s, "
 		"\"allreduce\": \"%s\", \"buckets\": %d, "
 		"\"compression\": \"%s\", \"gradient_collective\": \"%s\", ",
-		r->fused_edges, r->autocast ? "true" : "false",
-		algo_label(r, algo, sizeof(algo)), r->n_buckets,
+		r->fused_edges, r->conv_bn_pairs,
+		r->autocast ? "true" : "false", algo_label(r, algo, sizeof(algo)), r->n_buckets,
 		sim_compression_name(r->compression),
 		r->update_on_host ? "none" :
 		sim_collective_name(r->grad_collective));

@@ -63,7 +63,9 @@ double sim_pass_time(const struct sim_roof *r,
 /*
  * Element-wise fusion (sim_fuse.c).  sim_fuse_mark fills fused[] (one byte
  * per layer, 0 everywhere when on is 0) with the SIM_FUSE_* bits of the
- * edges that stay on chip; sim_fuse_edges counts the fused edges;
+ * edges that stay on chip, and with conv_bn the BatchNorm + ReLU pairs
+ * run inside convolutions; sim_fuse_edges counts the fused edges,
+ * sim_fuse_conv_pairs those pairs;
  * sim_fuse_pass takes their traffic and launch off layer i's forward or
  * backward-data pass c at batch and act_bytes.
  */
@@ -71,9 +73,14 @@ double sim_pass_time(const struct sim_roof *r,
 #define SIM_FUSE_OUT 2       /* forward: the output edge stays on chip */
 #define SIM_FUSE_IN_BWD 4    /* backward, the same edges where no add */
 #define SIM_FUSE_OUT_BWD 8
+#define SIM_FUSE_CONV 16     /* BatchNorm or ReLU run inside convolutions,
+				forward (sim_options.fuse_conv_bn) */
+#define SIM_FUSE_FEEDS_OTHER 32   /* sim_fuse_mark's scratch */
 
-void sim_fuse_mark(const struct model *m, int on, unsigned char *fused);
+void sim_fuse_mark(const struct model *m, int on, int conv_bn,
+		   unsigned char *fused);
 int sim_fuse_edges(const struct model *m, const unsigned char *fused);
+int sim_fuse_conv_pairs(const struct model *m, const unsigned char *fused);
 void sim_fuse_pass(const struct model *m, const unsigned char *fused, int i,
 		   enum model_pass p, int64_t batch, int act_bytes,
 		   struct model_pass_cost *c);

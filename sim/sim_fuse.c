@@ -51,7 +51,46 @@ static int edge_fuses(const struct model_layer *j, const struct model_layer *i)
 	       j->kind != MODEL_SIGMOID && j->kind != MODEL_TANH;
 }
 
-void sim_fuse_mark(const struct model *m, int on, unsigned char *fused)
+/* Mark the BatchNorm + ReLU pairs that run inside their neighbouring
+ * convolutions (SIM_FUSE_CONV), once the element-wise edges are marked.
+ * SIM_FUSE_FEEDS_OTHER, set on a layer read by anything but a
+ * convolution, lives only inside this function. */
+static void mark_conv_bn(const struct model *m, unsigned char *fused)
+{
+	int i, k;
+
+	for (i = 1; i < m->n_layers; i++)
+		for (k = 0; k < m->layers[i].n_inputs; k++)
+			if (m->layers[i].kind != MODEL_CONV2D &&
+			    m->layers[i].inputs[k] > 0)
+				fused[m->layers[i].inputs[k]] |=
+					SIM_FUSE_FEEDS_OTHER;
+	for (i = 1; i < m->n_layers; i++) {
+		const struct model_layer *r = &m->layers[i];
+		const struct model_layer *b, *c;
+		int j;
+
+		if (r->kind != MODEL_RELU || r->n_inputs != 1 ||
+		    !(fused[i] & SIM_FUSE_IN) || r->n_consumers < 1 ||
+		    (fused[i] & SIM_FUSE_FEEDS_OTHER))
+			continue;
+		j = r->inputs[0];
+		b = &m->layers[j];
+		if (j <= 0 || b->kind != MODEL_BATCHNORM || b->n_inputs != 1 ||
+		    b->n_consumers != 1 || b->inputs[0] <= 0)
+			continue;
+		c = &m->layers[b->inputs[0]];
+		if (c->kind != MODEL_CONV2D || c->n_consumers != 1)
+			continue;
+		fused[i] |= SIM_FUSE_CONV;
+		fused[j] |= SIM_FUSE_CONV;
+	}
+	for (i = 0; i < m->n_layers; i++)
+		fused[i] &= (unsigned char)~SIM_FUSE_FEEDS_OTHER;
+}
+
+void sim_fuse_mark(const struct model *m, int on, int conv_bn,
+		   unsigned char *fused)
 {
 	int i, k;
 
@@ -75,6 +114,8 @@ void sim_fuse_mark(const struct model *m, int on, unsigned char *fused)
 			break;
 		}
 	}
+	if (on && conv_bn)
+		mark_conv_bn(m, fused);
 }
 
 int sim_fuse_edges(const struct model *m, const unsigned char *fused)
@@ -83,6 +124,16 @@ int sim_fuse_edges(const struct model *m, const unsigned char *fused)
 
 	for (i = 0; i < m->n_layers; i++)
 		n += (fused[i] & SIM_FUSE_IN) != 0;
+	return n;
+}
+
+int sim_fuse_conv_pairs(const struct model *m, const unsigned char *fused)
+{
+	int i, n = 0;
+
+	for (i = 0; i < m->n_layers; i++)
+		n += m->layers[i].kind == MODEL_BATCHNORM &&
+		     (fused[i] & SIM_FUSE_CONV);
 	return n;
 }
 
@@ -118,6 +169,16 @@ void sim_fuse_pass(const struct model *m, const unsigned char *fused, int i,
 
 	if (p != MODEL_PASS_FWD && p != MODEL_PASS_BWD_DATA)
 		return;
+	if (p == MODEL_PASS_FWD && (fused[i] & SIM_FUSE_CONV)) {
+		c->flops = c->bytes = c->work = c->depth = 0.0;
+		c->fused = 1;
+		return;
+	}
+	/* the ReLU's output was never written: its mask is recomputed from
+	 * the BatchNorm's input, which the BatchNorm's backward, continuing
+	 * this kernel, reads anyway */
+	if ((fused[i] & SIM_FUSE_CONV) && m->layers[i].kind == MODEL_RELU)
+		c->bytes -= per * out_elems(&m->layers[i]);
 	if (fused[i] & in)
 		c->bytes -= per * in_edge(m, fused, i);
 	if (fused[i] & out)

@@ -603,6 +603,12 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 		memset(r, 0, sizeof(*r));
 		return rc;
 	}
+	if (o->fuse_conv_bn && !o->fuse_elementwise) {
+		memset(r, 0, sizeof(*r));
+		return dlsim_err_set(err, DLSIM_EINVAL, "convolution + "
+				     "BatchNorm fusion runs on element-wise "
+				     "fusion: set fuse_elementwise too");
+	}
 	/* a compiler fuses the chain an eager GELU spells out */
 	if (o->fuse_elementwise && (m->tf.flags & MODEL_TF_EAGER_GELU)) {
 		memset(r, 0, sizeof(*r));
@@ -635,9 +641,10 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	sim_place_tables(m, s, o, &st.sz, r, on_host);
 	st.on_host = on_host;
 	fused = on_host + m->n_layers;
-	sim_fuse_mark(m, o->fuse_elementwise, fused);
+	sim_fuse_mark(m, o->fuse_elementwise, o->fuse_conv_bn, fused);
 	st.fused = fused;
 	r->fused_edges = sim_fuse_edges(m, fused);
+	r->conv_bn_pairs = sim_fuse_conv_pairs(m, fused);
 	r->autocast = o->autocast != 0;
 	wide = fused + m->n_layers;
 	if (o->autocast) {

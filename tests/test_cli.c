@@ -510,6 +510,37 @@ START_TEST(cli_predict_fuses_resnet50)
 END_TEST
 
 /*
+ * --fuse-conv-bn on ResNet-50: in each of the 16 bottlenecks bn1 -> relu1
+ * and bn2 -> relu2 lie between two convolutions; bn3 goes into the add
+ * and the stem's pair into the max pool: 32 pairs.  It implies the
+ * element-wise fusion (65 edges) and shortens that step.
+ */
+START_TEST(cli_predict_fuses_batchnorm_into_convolutions)
+{
+	struct run r;
+	double fused;
+
+	run(&r, "predict resnet50 --hw v100 --format json --uncalibrated "
+	    "--fuse-elementwise");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_int_eq((int)json_number(r.out, "conv_bn_pairs"), 0);
+	fused = json_number(r.out, "step_time_s");
+	run(&r, "predict resnet50 --hw v100 --format json --uncalibrated "
+	    "--fuse-conv-bn");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_valid(r.out));
+	ck_assert_int_eq((int)json_number(r.out, "conv_bn_pairs"), 32);
+	ck_assert_int_eq((int)json_number(r.out, "fused_edges"), 65);
+	ck_assert(json_number(r.out, "step_time_s") < fused);
+	run(&r, "predict resnet50 --hw v100 --fuse-conv-bn");
+	ck_assert(strstr(r.out, "32 BatchNorm + ReLU pairs run inside "
+			 "convolutions") != NULL);
+	run(&r, "predict " TINY_GPT " --hw a100x8 --tp 2 --fuse-conv-bn");
+	assert_one_error(&r, 2, "--fuse-conv-bn is not available");
+}
+END_TEST
+
+/*
  * DLRM's 24.0 G parameters take, under AMP with momentum (the default),
  * 2 + 4 + 4 + 4 = 14 B each: 336 GB, far past a
  * 16 GiB V100.  Its embedding tables go to host memory over the DGX-1's
@@ -728,6 +759,7 @@ Suite *suite_cli(void)
 	tcase_add_test(c, cli_optimizer_foreach_reaches_every_step);
 	tcase_add_test(c, cli_autocast_reaches_every_step);
 	tcase_add_test(c, cli_predict_fuses_resnet50);
+	tcase_add_test(c, cli_predict_fuses_batchnorm_into_convolutions);
 	tcase_add_test(c, cli_dlrm_tables_go_to_host_memory);
 	tcase_add_test(c, cli_reports_file_errors_with_place);
 	tcase_add_test(c, cli_write_error_fails);

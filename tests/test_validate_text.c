@@ -4,7 +4,7 @@
  * prediction (accumulation, the 2022 code's binned phase 2 and the
  * histogram behind it), a Transformer's or GNMT's row in tokens/s, and
  * the damaged ImageNet records and kernel rows a set skips with their
- * reason.  The shipped record and the other sets'
+ * reason, and which MLPerf rows ran NVIDIA's convolution fusion.  The shipped record and the other sets'
  * mappings are test_validate.c.
  */
 #include <math.h>
@@ -39,6 +39,71 @@ static void run_set_text(const char *name, const char *text, size_t len,
 				       cat, NULL, out, &err) == DLSIM_OK,
 		      "%s: %s", name, err.msg);
 }
+
+/*
+ * MLPerf's ResNet-50 rows: NVIDIA's MXNet configs at 204-408 images a GPU
+ * ran the NormConvolution network, at 15-45 the plain one; other
+ * frameworks fuse no convolution.  So on 8 A100s MXNet at 408 a GPU is
+ * predict's --fuse-conv-bn, MXNet at 35 and PaddlePaddle at 408 its
+ * --fuse-elementwise alone; all three the throughput of one device.
+ */
+START_TEST(validate_mlperf_fuses_conv_bn_as_nvidia_configs)
+{
+#define MLP_HEAD "round,submitter,system,benchmark,division," \
+	"availability,accelerator,accel_memory,nodes,accel_per_node," \
+	"total_accelerators,host_cpu,accel_interconnect,host_networking," \
+	"framework,global_batch_size,runs_in_repo,runs_parsed," \
+	"runs_missing_blob,runs_not_converged,time_to_train_min_olympic," \
+	"min_run_min,max_run_min,throughput_unit,samples_to_target_median," \
+	"avg_throughput_run,avg_throughput_per_accel,steady_throughput," \
+	"steady_throughput_per_accel,step_time_median_s,duplicate_of_round," \
+	"source,notes\n"
+#define MLP_ROW(fw, gb) "v1.0,s,x,resnet,closed,available," \
+	"NVIDIA A100-SXM4-80GB,,1,8,8,c,i,h," fw "," gb \
+	",,,,,,,,images,,,,,2000,,,s,n\n"
+	static const char rows[] = MLP_HEAD
+		MLP_ROW("MXNet NVIDIA Release 21.05", "3264")
+		MLP_ROW("MXNet NVIDIA Release 21.05", "280")
+		MLP_ROW("PaddlePaddle", "3264");
+	static const struct {
+		int64_t gb;
+		int conv_bn;
+	} want[] = { { 3264, 1 }, { 280, 0 }, { 3264, 0 } };
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	static struct cal_val_set out;
+	struct model *m = NULL;
+	struct hw_system s;
+	size_t i;
+
+	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
+	run_set_text("mlperf", rows, sizeof(rows) - 1, cat, &out);
+	ck_assert_int_eq(out.rows, 3);
+	ck_assert(model_resolve("resnet50", &m, NULL) == DLSIM_OK);
+	ck_assert(hw_system_resolve(cat, "a100x8", &s, NULL) == DLSIM_OK);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct sim_options o;
+		struct sim_result res;
+
+		sim_options_init(&o);
+		o.global_batch = want[i].gb;
+		o.fuse_elementwise = 1;
+		o.fuse_conv_bn = want[i].conv_bn;
+		ck_assert(sim_predict(m, &s, &o, &res, NULL) == DLSIM_OK);
+		ck_assert_int_eq(res.conv_bn_pairs, want[i].conv_bn ? 32 : 0);
+		ck_assert_rel(out.row[i].predicted, res.throughput_per_device,
+			      1e-12);
+		ck_assert(out.row[i].measured == 2000.0);
+		sim_result_release(&res);
+	}
+	ck_assert(out.row[0].predicted > out.row[2].predicted);
+	model_free(m);
+	free(out.row);
+	hw_catalog_free(cat);
+#undef MLP_ROW
+#undef MLP_HEAD
+}
+END_TEST
 
 /*
  * Damaged ImageNet records are skipped with their reason, never divided
@@ -515,6 +580,7 @@ Suite *suite_validate_text(void)
 
 	tcase_set_timeout(c, 60);
 	tcase_add_test(c, validate_imagenet_skips_damaged_records);
+	tcase_add_test(c, validate_mlperf_fuses_conv_bn_as_nvidia_configs);
 	tcase_add_test(c, validate_skips_damaged_kernel_rows);
 	tcase_add_test(c, validate_bert_rows_map_accumulation);
 	tcase_add_test(c, validate_bert_bins_the_2022_phase_2);

@@ -222,6 +222,13 @@ START_TEST(validate_user_refuses_bad_fields)
 		  "gpt3-175b,a100x8,step_s,1,8,yes\n",
 		  "t.csv:2: column 'fuse-elementwise' is not available with a "
 		  "parallel strategy, which column 'tp' asks for" },
+		{ "model,hw,metric,measured,tp,fuse-conv-bn\n"
+		  "gpt3-175b,a100x8,step_s,1,8,yes\n",
+		  "t.csv:2: column 'fuse-conv-bn' is not available with a "
+		  "parallel strategy, which column 'tp' asks for" },
+		{ "model,hw,metric,measured,fuse-conv-bn\n"
+		  "resnet50,v100,step_s,1,on\n",
+		  "t.csv:2: column 'fuse-conv-bn': 'on' is not yes or no" },
 		{ "model,hw,metric,measured\nresnet50,v100,step_s,1,x\n",
 		  "t.csv:2: the row has 5 fields, the header 4" },
 		{ "model,hw,metric,measured\nresnet50,v100,step_s\n",
@@ -359,6 +366,42 @@ END_TEST
 START_TEST(validate_user_autocast)
 {
 	flag_column_is_predicts("autocast", " autocast", "fp16", "bf16");
+}
+END_TEST
+
+/*
+ * fuse-conv-bn yes is predict's --fuse-conv-bn, which implies the
+ * element-wise fusion: the row is the prediction with both set, and
+ * shorter than the row with fuse-elementwise alone.
+ */
+START_TEST(validate_user_fuse_conv_bn)
+{
+	static const char text[] =
+		"model,hw,batch,precision,fuse-elementwise,fuse-conv-bn,"
+		"metric,measured\n"
+		"resnet50,a100,256,fp16,no,yes,step_s,0.1\n"
+		"resnet50,a100,256,fp16,yes,no,step_s,0.1\n";
+	struct dlsim_err err = { 0, "" };
+	struct cal_val_set out;
+	struct sim_options o;
+	struct sim_result res;
+
+	sim_options_init(&o);
+	o.batch_per_device = 256;
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP16;
+	o.fuse_elementwise = 1;
+	o.fuse_conv_bn = 1;
+	dp_direct("a100", "resnet50", &o, &res);
+	ck_assert_int_eq(res.conv_bn_pairs, 32);
+	ck_assert_msg(run_user(text, &out, &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(out.rows, 2);
+	ck_assert_rel(out.row[0].predicted, res.step_time_s, 1e-12);
+	ck_assert(out.row[0].predicted < out.row[1].predicted);
+	ck_assert_str_eq(out.row[0].what, "resnet50 on a100 batch 256 fp16 "
+			 "fused into convolutions (s)");
+	sim_result_release(&res);
+	free(out.row);
 }
 END_TEST
 
@@ -676,6 +719,7 @@ Suite *suite_validate_user(void)
 	tcase_add_test(c, validate_user_refuses_bad_fields);
 	tcase_add_test(c, validate_user_optimizer_foreach);
 	tcase_add_test(c, validate_user_autocast);
+	tcase_add_test(c, validate_user_fuse_conv_bn);
 	tcase_add_test(c, validate_user_no_flags_and_repeats);
 	tcase_add_test(c, validate_user_uses_the_callers_fits);
 	tcase_add_test(c, validate_user_takes_the_other_options);
