@@ -1832,6 +1832,10 @@ struct sim_binned {
 	struct sim_strategy strategy;              /* as costed (a picked
 						      one: --strategy
 						      auto) */
+	int update_on_host;                        /* 1: the update ran on
+						      the host CPUs (the
+						      options' or the
+						      strategy's) */
 };
 
 /*

@@ -33,6 +33,9 @@ static void table(FILE *f, const char *model, const struct hw_system *s,
 		report_strategy_line(f, st, st->global_batch /
 				     (st->dp * st->micro_batch));
 		fputc('\n', f);
+	} else if (r->update_on_host) {
+		fputs("update          on the host CPUs: each step's gradients "
+		      "to them and the weights back\n", f);
 	}
 	fprintf(f, "step time       %s (the bins' steps in their shares)\n",
 		report_seconds(r->step_time_s, a, sizeof(a)));
@@ -98,7 +101,9 @@ static void json(FILE *f, const char *model, const struct hw_system *s,
 		fputs(", \"strategy\": ", f);
 		report_json_strategy(f, &r->strategy);
 	}
-	fprintf(f, ", \"fits\": %s, \"bins\": [", r->fits ? "true" : "false");
+	fprintf(f, ", \"update_on_host\": %s, \"fits\": %s, \"bins\": [",
+		r->update_on_host ? "true" : "false",
+		r->fits ? "true" : "false");
 	for (i = 0; i < r->n; i++) {
 		fprintf(f, "%s{\"padded_tokens\": %lld, \"share\": ",
 			i ? ", " : "", (long long)r->padded[i]);

@@ -57,6 +57,26 @@ static void table_calib(FILE *f, const struct sim_scale_point *p, int n)
 	}
 }
 
+/* The step options every point shares that change what a column holds:
+ * fusion, and the update on the host (whose trip is in comm). */
+static void options_line(FILE *f, const struct sim_scale_point *p, int n)
+{
+	const struct sim_result *r = n > 0 ? &p[0].r : NULL;
+
+	if (!r || (!r->fused_edges && !r->update_on_host))
+		return;
+	fputs("options:", f);
+	if (r->fused_edges)
+		fprintf(f, " %d element-wise edges kept on chip%s",
+			r->fused_edges, r->conv_bn_pairs ?
+			", BatchNorm + ReLU pairs inside the convolutions" :
+			"");
+	if (r->update_on_host)
+		fprintf(f, "%sthe update on the host CPUs (comm is the trip "
+			"to them and back)", r->fused_edges ? "; " : " ");
+	fputc('\n', f);
+}
+
 static void table(FILE *f, const struct model *m, const char *mode,
 		  const struct model_seq_bins *bins,
 		  const struct sim_scale_point *p, int n)
@@ -64,6 +84,7 @@ static void table(FILE *f, const struct model *m, const char *mode,
 	int i;
 
 	fprintf(f, "model %s, %s scaling\n", m->name, mode);
+	options_line(f, p, n);
 	if (bins) {
 		fputs("sequences: ", f);
 		report_seq_lengths(f, bins->n, bins->width, bins->longest,
@@ -91,6 +112,7 @@ static void table(FILE *f, const struct model *m, const char *mode,
 }
 
 static void csv(FILE *f, const struct model *m, const char *mode,
+		const struct model_seq_bins *bins,
 		const struct sim_scale_point *p, int n)
 {
 	int i;
@@ -98,21 +120,24 @@ static void csv(FILE *f, const struct model *m, const char *mode,
 	fputs("model,mode,series,hardware,devices,nodes,batch_per_device,"
 	      "global_batch,step_time_s,throughput,speedup,efficiency,"
 	      "comm_fraction,compute_s,optimizer_s,comm_s,comm_exposed_s,"
+	      "fused_edges,conv_bn_pairs,update_on_host,seq_bins,"
 	      "fits,step_time_s_low,step_time_s_high\n", f);
 	for (i = 0; i < n; i++) {
 		const struct sim_result *r = &p[i].r;
 
 		report_csv_field(f, m->name);
 		fprintf(f, ",%s,%s,%s,%lld,%lld,%lld,%lld,%.9g,%.9g,%.6f,%.6f,"
-			"%.6f,%.9g,%.9g,%.9g,%.9g,%s,", mode, p[i].series,
+			"%.6f,%.9g,%.9g,%.9g,%.9g,%d,%d,%d,%d,%s,", mode,
+			p[i].series,
 			p[i].spec, (long long)r->devices,
 			(long long)p[i].nodes, (long long)r->batch_per_device,
 			(long long)r->global_batch, r->step_time_s,
 			r->throughput, p[i].speedup, p[i].efficiency,
 			p[i].comm_fraction, compute_s(r),
 			r->breakdown.optimizer_s, r->breakdown.comm_s,
-			r->breakdown.comm_exposed_s,
-			r->fits ? "true" : "false");
+			r->breakdown.comm_exposed_s, r->fused_edges,
+			r->conv_bn_pairs, r->update_on_host,
+			bins ? bins->n : 0, r->fits ? "true" : "false");
 		/* the interval only where a fit gives one */
 		if (r->calibrated)
 			fprintf(f, "%.9g,%.9g\n", r->step_time_s_low,
@@ -130,7 +155,11 @@ static void json(FILE *f, const struct model *m, const char *mode,
 
 	fputs("{\"model\": ", f);
 	report_json_string(f, m->name);
-	fprintf(f, ", \"mode\": \"%s\", ", mode);
+	fprintf(f, ", \"mode\": \"%s\", \"fused_edges\": %d, "
+		"\"conv_bn_pairs\": %d, \"update_on_host\": %s, ", mode,
+		n > 0 ? p[0].r.fused_edges : 0,
+		n > 0 ? p[0].r.conv_bn_pairs : 0,
+		n > 0 && p[0].r.update_on_host ? "true" : "false");
 	if (bins)
 		report_json_seq_lengths(f, bins->n, bins->width, bins->longest,
 					bins->mean_length, bins->mean_padded);
@@ -168,7 +197,7 @@ int report_scaling(FILE *f, enum report_format fmt, const struct model *m,
 		   struct dlsim_err *err)
 {
 	if (fmt == REPORT_CSV)
-		csv(f, m, mode, p, n);
+		csv(f, m, mode, bins, p, n);
 	else if (fmt == REPORT_JSON)
 		json(f, m, mode, bins, p, n);
 	else

@@ -192,6 +192,7 @@ int sim_binned_predict(const char *model_arg, const struct hw_system *s,
 		out->has_strategy = 1;
 		out->strategy = *st;
 	}
+	out->update_on_host = st ? st->update_on_host : o->update_on_host;
 	out->n = b->n;
 	out->width = b->width;
 	out->sequences = b->sequences;

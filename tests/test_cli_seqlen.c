@@ -208,6 +208,35 @@ START_TEST(cli_plan_takes_seq_lengths)
 END_TEST
 
 /*
+ * predict --seq-lengths with the update on the host says so (the table's
+ * update line, JSON's update_on_host), and each bin's step carries the
+ * host's trip: the mix is slower than on the device.
+ */
+START_TEST(cli_seq_lengths_say_the_update_is_on_the_host)
+{
+	struct run r;
+	double dev;
+
+	run(&r, "predict " GPT " --hw v100 --batch 8 --uncalibrated " SMALL
+	    " --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "\"update_on_host\": false"));
+	dev = json_number(r.out, "step_time_s");
+	run(&r, "predict " GPT " --hw v100 --batch 8 --uncalibrated " SMALL
+	    " --update-on host --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_valid(r.out));
+	ck_assert_ptr_nonnull(strstr(r.out, "\"update_on_host\": true"));
+	ck_assert(json_number(r.out, "step_time_s") > dev);
+	run(&r, "predict " GPT " --hw v100 --batch 8 --uncalibrated " SMALL
+	    " --update-on host");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "update          on the host "
+				     "CPUs"));
+}
+END_TEST
+
+/*
  * `dlsim scale --seq-lengths`: each point the data-parallel step over
  * the bins, the one predict --seq-lengths gives on that system (small.
  * csv on one and two V100s, batch 8 a device), and the histogram in the
@@ -243,6 +272,13 @@ START_TEST(cli_scale_takes_seq_lengths)
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_ptr_nonnull(strstr(r.out, "sequences: 2 length bins of "
 				     "128 tokens, the longest 300"));
+	/* CSV: no fusion, the update on the device, 2 bins, then fits */
+	run(&r, "scale " GPT " --hw v100 --devices 1,2 --batch 8 "
+	    "--uncalibrated " SMALL " --format csv");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, ",fused_edges,conv_bn_pairs,"
+				     "update_on_host,seq_bins,fits,"));
+	ck_assert_ptr_nonnull(strstr(r.out, ",0,0,0,2,true,,\n"));
 	run(&r, "scale " GPT " --hw v100 --seq-bin 64");
 	assert_one_error(&r, 2, "--seq-bin needs --seq-lengths");
 	run(&r, "scale resnet50 --hw v100 " SMALL);
@@ -313,6 +349,7 @@ Suite *suite_cli_seqlen(void)
 	tcase_add_test(c, cli_seq_lengths_refuse_bad_input);
 	tcase_add_test(c, cli_plan_takes_seq_lengths);
 	tcase_add_test(c, cli_scale_takes_seq_lengths);
+	tcase_add_test(c, cli_seq_lengths_say_the_update_is_on_the_host);
 	tcase_add_test(c, cli_scale_seq_lengths_on_fits);
 	suite_add_tcase(s, c);
 	return s;

@@ -320,6 +320,39 @@ START_TEST(cli_scale_json_points_and_derived_figures)
 }
 END_TEST
 
+/*
+ * scale with --fuse-conv-bn and --update-on host: the table says so on
+ * its options line, CSV's columns give ResNet-50's 65 fused edges and 32
+ * BatchNorm + ReLU pairs, the update on the host and no bins, and JSON
+ * the same at its top.
+ */
+START_TEST(cli_scale_says_its_options)
+{
+	struct run r;
+
+	run(&r, "scale resnet50 --hw v100 --devices 1,8 --batch 64 "
+	    "--uncalibrated --update-on host --fuse-conv-bn");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "options: 65 element-wise edges "
+				     "kept on chip, BatchNorm + ReLU pairs "
+				     "inside the convolutions; the update "
+				     "on the host CPUs"));
+	run(&r, "scale resnet50 --hw v100 --devices 1,8 --batch 64 "
+	    "--uncalibrated --update-on host --fuse-conv-bn --format csv");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, ",65,32,1,0,true,,\n"));
+	run(&r, "scale resnet50 --hw v100 --devices 1,8 --batch 64 "
+	    "--uncalibrated --update-on host --fuse-conv-bn --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_valid(r.out));
+	ck_assert(json_number(r.out, "conv_bn_pairs") == 32.0);
+	ck_assert_ptr_nonnull(strstr(r.out, "\"update_on_host\": true"));
+	run(&r, "scale resnet50 --hw v100 --devices 1 --uncalibrated");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_null(strstr(r.out, "options:"));
+}
+END_TEST
+
 /* Strong scaling divides one global batch; a count it does not divide
  * over, or one that does not fill whole nodes, is refused. */
 START_TEST(cli_scale_strong_and_bad_input)
@@ -626,6 +659,7 @@ Suite *suite_cli_sweep(void)
 	tcase_add_test(c, cli_comm_plot_writes_data_and_script);
 	tcase_add_test(c, cli_scale_json_points_and_derived_figures);
 	tcase_add_test(c, cli_scale_strong_and_bad_input);
+	tcase_add_test(c, cli_scale_says_its_options);
 	tcase_add_test(c, cli_scale_takes_the_dispatch_time);
 	tcase_add_test(c, cli_scale_plot_writes_data_and_script);
 	tcase_add_test(c, cli_predict_trace_is_chrome_trace_json);

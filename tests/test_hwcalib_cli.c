@@ -450,6 +450,24 @@ START_TEST(hwcalib_cli_scale_plot_has_error_bars_when_calibrated)
 }
 END_TEST
 
+static int count_one(void *ctx, const struct db_prediction *p)
+{
+	(void)p;
+	++*(int *)ctx;
+	return 0;
+}
+
+/* The stored predictions whose inputs match the LIKE pattern. */
+static int count_predictions(struct db *db, const char *like)
+{
+	struct dlsim_err err = { 0, "" };
+	int n = 0;
+
+	ck_assert_msg(db_each_prediction(db, like, count_one, &n, &err) ==
+		      DLSIM_OK, "%s", err.msg);
+	return n;
+}
+
 START_TEST(hwcalib_cli_predict_record_stores_one_row)
 {
 	struct tmpdb t;
@@ -474,6 +492,16 @@ START_TEST(hwcalib_cli_predict_record_stores_one_row)
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert(json_number(r.out, "predictions") == 1.0);
+	/* the inputs it stores are the options given, read back */
+	snprintf(args, sizeof(args), "predict resnet50 --hw v100x8 --db %s "
+		 "--update-on host --fuse-conv-bn --record", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_int_eq(count_predictions(t.db, "%\"fuse_elementwise\": true, "
+			 "\"fuse_conv_bn\": true,%\"update_on_host\": true%"),
+			 1);
+	ck_assert_int_eq(count_predictions(t.db, "%\"fuse_conv_bn\": false,%"
+			 "\"update_on_host\": false%"), 1);
 	/* --db naming no file: --record creates it */
 	snprintf(fresh, sizeof(fresh), "%s/fresh.db", t.dir);
 	snprintf(args, sizeof(args), "predict resnet18 --hw v100 --db %s "

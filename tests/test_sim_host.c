@@ -575,6 +575,57 @@ START_TEST(host_update_with_tables_on_the_host)
 END_TEST
 
 /*
+ * DLRM's tables in host memory are read over the host link, which the
+ * DGX-1's eight V100s share two to a PCIe switch (hw_system_host_sharing):
+ * on all eight, at the same batch a device, a table on the host moves
+ * the same bytes at half the link's rate, so its passes count twice the
+ * device-memory-equivalent bytes of one V100 alone, whose link is its
+ * own; a table on the device counts the same on both.
+ */
+START_TEST(host_tables_share_the_uplink)
+{
+	struct hw_catalog *cat = hw_test_shipped();
+	struct hw_system one, eight;
+	struct sim_options o;
+	struct sim_result r1, r8;
+	struct model *m = NULL;
+	struct dlsim_err err = { 0 };
+	int i, shared = 0;
+
+	ck_assert_int_eq(hw_system_resolve(cat, "v100x1", &one, &err),
+			 DLSIM_OK);
+	ck_assert_int_eq(hw_system_resolve(cat, "v100x8", &eight, &err),
+			 DLSIM_OK);
+	ck_assert_int_eq(hw_system_host_sharing(&eight), 2);
+	ck_assert_int_eq(model_zoo_build("dlrm", &m, &err), DLSIM_OK);
+	sim_options_init(&o);
+	o.batch_per_device = 2048;
+	o.want_layers = 1;
+	ck_assert_int_eq(sim_predict(m, &one, &o, &r1, &err), DLSIM_OK);
+	ck_assert_int_eq(sim_predict(m, &eight, &o, &r8, &err), DLSIM_OK);
+	ck_assert_int_ge(r1.memory.host_tables, 1);
+	ck_assert_int_eq(r8.memory.host_tables, r1.memory.host_tables);
+	for (i = 0; i < m->n_layers; i++) {
+		double a = r1.layers[i].bytes[MODEL_PASS_FWD];
+		double b = r8.layers[i].bytes[MODEL_PASS_FWD];
+
+		if (m->layers[i].kind != MODEL_EMBEDDING_BAG)
+			continue;
+		ck_assert(a > 0.0);
+		if (fabs(b / a - 2.0) < 1e-12)
+			shared++;
+		else
+			ck_assert_rel(b, a, 1e-12);
+	}
+	ck_assert_int_eq(shared, r1.memory.host_tables);
+	sim_result_release(&r1);
+	sim_result_release(&r8);
+	model_free(m);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/*
  * ZeRO-Offload under a strategy, on a DGX A100 (PCIe 4 x16 at 31.5
  * GB/s, 1 us, two GPUs to a switch; two EPYC 7742 of 8 x DDR4-3200 x 8
  * B = 204.8 GB/s at 0.81): a GPT of P parameters, dp 8, ZeRO 1, bf16,
@@ -898,6 +949,7 @@ Suite *suite_sim_host(void)
 	tcase_add_test(c, host_update_widths_autocast_fp64_foreach);
 	tcase_add_test(c, host_update_trace_carries_the_hosts_bytes);
 	tcase_add_test(c, host_update_with_tables_on_the_host);
+	tcase_add_test(c, host_tables_share_the_uplink);
 	tcase_add_test(c, zero_offload_under_a_strategy);
 	tcase_add_test(c, plan_with_zero_offload);
 	tcase_add_test(c, zero_offload_shards_by_hand);
