@@ -534,29 +534,55 @@ static const char *mlperf_device(const char *acc)
 	return NULL;
 }
 
-/* Did the row run NVIDIA's NormConvolution network (sim_fuse.c)?  Its
- * MXNet configs at 204-408 images a GPU name one (v0.6 config_DGX1.sh
- * and config_DGX2.sh: resnet-v1b-normconv-fl; v0.7 config_DGXA100.sh
- * and config_DGXA100_multi_2x8x204.sh: resnet-v1b-stats-fl, "Arch 80
- * NormConv fusion", config_DGX1.sh and config_DGX2.sh:
- * resnet-v1b-dbar-fl; v2.0 config_DGXA100.sh: resnet-v1b-stats-fl); those
- * at 15-45 a GPU, the many-node runs, the plain resnet-v1b-fl (v0.7
- * multi_96x8x45, v1.0 multi_128x8x35, v2.0 multi_527x8x16).  So: an
- * NVIDIA GPU under MXNet (NVIDIA's code, which the OEMs rerun) at 204
- * or more a GPU.  Other frameworks (TensorFlow, PaddlePaddle, MosaicML's
- * PyTorch) and the TPUs and Gaudis fuse no convolution. */
-static int mlperf_normconv(const char *framework, const char *dev,
-			   int64_t per_device)
+/*
+ * Did the row's code run BatchNorm + ReLU inside its convolutions
+ * (sim_fuse.c)?  What the submissions' code says (mlcommons/
+ * training_results_v0.6-v2.0):
+ * - NVIDIA's MXNet ResNet-50, which the OEMs rerun: every config read at
+ *   204-408 images a GPU names a NormConvolution network (v0.6
+ *   config_DGX1.sh, config_DGX2.sh: resnet-v1b-normconv-fl; v0.7
+ *   config_DGXA100.sh, config_DGXA100_multi_2x8x204.sh:
+ *   resnet-v1b-stats-fl, "Arch 80 NormConv fusion"; config_DGX1.sh,
+ *   config_DGX2.sh: resnet-v1b-dbar-fl; v2.0 config_DGXA100.sh:
+ *   resnet-v1b-stats-fl).  Below that the many-node configs differ: v0.6
+ *   config_DGX1_multi.sh (130 nodes, 52 a GPU) and config_DGX2_multi.sh
+ *   (96, 39) name resnet-v1b-normconv-fl, but v0.6
+ *   config_DGX2_multi_32x16x65.sh, v0.7 config_DGXA100_multi_96x8x45.sh
+ *   and _230x8x35.sh, v1.0 _128x8x35.sh and v1.1 _540x8x15.sh the plain
+ *   resnet-v1b-fl.  So MXNet at 204 or more a GPU is fused, below it only
+ *   the two v0.6 runs whose configs say so (the others, read or not, are
+ *   taken as plain).
+ * - PaddlePaddle (Baidu, v1.1, models/resnet.py): every bottleneck is
+ *   paddle.incubate's ResNetUnit, convolution + BatchNorm + ReLU fused.
+ * - TensorFlow, MosaicML's PyTorch and the TPUs and Gaudis: no
+ *   convolution fusion of this kind in their code.
+ * A row without a framework (one, Supermicro's v1.1) is taken as plain.
+ */
+static int mlperf_conv_bn(const char *framework, const char *system,
+			  const char *dev, int64_t per_device)
 {
+	static const char *const fused_below[] = {
+		"dgx1_n130_ngc19.05_mxnet", "dgx2h_n96_ngc19.05_mxnet",
+	};
 	char s[160];
 	size_t i;
 
+	if (!strncmp(dev, "tpu", 3) || !strcmp(dev, "gaudi2"))
+		return 0;
 	for (i = 0; framework[i] && i + 1 < sizeof(s); i++)
 		s[i] = (char)(framework[i] >= 'A' && framework[i] <= 'Z' ?
 			      framework[i] + 32 : framework[i]);
 	s[i] = '\0';
-	return strstr(s, "mxnet") && per_device >= 204 &&
-	       strncmp(dev, "tpu", 3) && strcmp(dev, "gaudi2");
+	if (strstr(s, "paddlepaddle"))
+		return 1;
+	if (!strstr(s, "mxnet"))
+		return 0;
+	if (per_device >= 204)
+		return 1;
+	for (i = 0; i < sizeof(fused_below) / sizeof(fused_below[0]); i++)
+		if (!strcmp(system, fused_below[i]))
+			return 1;
+	return 0;
 }
 
 /* MLPerf Training ResNet-50: the steady throughput per accelerator the
@@ -598,8 +624,8 @@ static int row_mlperf(const struct cal_vctx *v, struct cal_vrow *r)
 	 * MXNet ResNet-50 (which the OEMs rerun) its BatchNorm + Add + ReLU
 	 * (the NHWC BatchNormAddRelu operator), XLA on TPUs every chain */
 	o.fuse_elementwise = 1;
-	o.fuse_conv_bn = mlperf_normconv(cal_val_col(v, "framework"), dev,
-					 gb / n);
+	o.fuse_conv_bn = mlperf_conv_bn(cal_val_col(v, "framework"),
+					cal_val_col(v, "system"), dev, gb / n);
 	rc = sim_predict(m, &s, &o, &res, NULL);
 	model_free(m);
 	if (rc)

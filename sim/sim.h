@@ -61,7 +61,10 @@ double sim_pass_time(const struct sim_roof *r,
 		     const struct model_pass_cost *c, enum sim_bound *bound);
 
 /*
- * Element-wise fusion (sim_fuse.c).  sim_fuse_mark fills fused[] (one byte
+ * Element-wise fusion (sim_fuse.c).  sim_fuse_check refuses what o's
+ * fusion cannot run with (model m on s at precision p: an eager GELU,
+ * and for convolution + BatchNorm fusion a device, precision or autocast
+ * cuDNN's fused kernels do not take).  sim_fuse_mark fills fused[] (one byte
  * per layer, 0 everywhere when on is 0) with the SIM_FUSE_* bits of the
  * edges that stay on chip, and with conv_bn the BatchNorm + ReLU pairs
  * run inside convolutions; sim_fuse_edges counts the fused edges,
@@ -77,6 +80,9 @@ double sim_pass_time(const struct sim_roof *r,
 				forward (sim_options.fuse_conv_bn) */
 #define SIM_FUSE_FEEDS_OTHER 32   /* sim_fuse_mark's scratch */
 
+int sim_fuse_check(const struct model *m, const struct hw_system *s,
+		   const struct sim_options *o, enum dlsim_precision p,
+		   struct dlsim_err *err);
 void sim_fuse_mark(const struct model *m, int on, int conv_bn,
 		   unsigned char *fused);
 int sim_fuse_edges(const struct model *m, const unsigned char *fused);

@@ -20,12 +20,89 @@
  * add runs no backward kernel, and the gradient it passes on is read by
  * its other input as well, so it is written all the same.  Reductions
  * inside a chain (BatchNorm's statistics) keep their own reads;
- * convolutions and GEMMs are not fused with their neighbours.
+ * convolutions and GEMMs are not fused with their neighbours, but for
+ * what follows.
+ *
+ * CONVOLUTION + BATCHNORM (sim_options.fuse_conv_bn)
+ * cuDNN's fused operations (cudnnFusedOps_t, cuDNN 7.6 on:
+ * CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS, _ACTIVATION_WGRAD,
+ * CUDNN_FUSED_BN_FINALIZE_STATISTICS_TRAINING) take a BatchNorm + ReLU
+ * that sits between two convolutions into them: the first convolution's
+ * epilogue sums its output and its squares per channel as it writes it,
+ * a finalize kernel turns the sums into a scale and shift per channel,
+ * and the second convolution's prologue normalizes, scales, shifts and
+ * rectifies its input as it reads it.  NVIDIA's MXNet ResNet-50 runs
+ * them as NormConvolution (MLPerf Training v0.6-v2.0, symbols/
+ * resnet-v1b-normconv-fl.py: "Stats-Apply Relu Convolution Stats-Gen",
+ * and BNStatsFinalize in resnet-v1b-dbar-fl.py), PaddlePaddle as
+ * ResNetUnit (Baidu's MLPerf v1.1 models/resnet.py).  So, forward, the
+ * BatchNorm is its finalize alone (a launch, 16 B a channel) and the ReLU
+ * nothing (its arithmetic runs on the vector units beside the
+ * convolution's matrix units).  It applies where a BatchNorm reads an
+ * ungrouped convolution's output and is its only consumer, feeds a ReLU
+ * alone, that edge is fused as above, and every consumer of the ReLU is
+ * an ungrouped convolution.  Backward, the second convolution's weight
+ * gradient reapplies the pair to the saved convolution output as it
+ * reads it (..._ACTIVATION_WGRAD), the same bytes as reading the ReLU's
+ * output; the pair's own backward (BatchNorm's reductions and dx) still
+ * reads and writes its tensors, except the ReLU's output, which was
+ * never written: the ReLU's mask is recomputed from the BatchNorm's
+ * input, read by the BatchNorm's part of the same kernel.
+ * Not modelled: a BatchNorm that ends a residual block keeps its
+ * statistics read, as resnet-v1b-normconv-fl's BatchNormAddRelu does
+ * (the later networks take them from the convolution's epilogue too);
+ * the activation memory still counts the pair's outputs.
+ * sim_fuse_check refuses the option where those kernels do not run:
+ * off NVIDIA GPUs, above 16 bits, and in eager execution.
  */
 #include <string.h>
 
 #include "sim/sim.h"
 #include "core/banned.h"
+
+int sim_fuse_check(const struct model *m, const struct hw_system *s,
+		   const struct sim_options *o, enum dlsim_precision p,
+		   struct dlsim_err *err)
+{
+	/* a compiler fuses the chain an eager GELU spells out */
+	if (o->fuse_elementwise && !o->fuse_conv_bn &&
+	    (m->tf.flags & MODEL_TF_EAGER_GELU))
+		return dlsim_err_set(err, DLSIM_EINVAL, "model '%s': "
+				     "eager_gelu=1 is eager execution, "
+				     "element-wise fusion a compiler's: drop "
+				     "one of them", m->name);
+	if (!o->fuse_conv_bn)
+		return DLSIM_OK;
+	/* the fused kernels are cuDNN's, of 16-bit tensors, in a graph
+	 * that runs the element-wise fusion too, not eager execution
+	 * (autocast's casts, an eager GELU) */
+	if (!o->fuse_elementwise)
+		return dlsim_err_set(err, DLSIM_EINVAL, "convolution + "
+				     "BatchNorm fusion runs on element-wise "
+				     "fusion: set fuse_elementwise too");
+	if (s->device->kind != HW_GPU || strcmp(s->device->vendor, "NVIDIA"))
+		return dlsim_err_set(err, DLSIM_EINVAL, "convolution + "
+				     "BatchNorm fusion is cuDNN's, on NVIDIA "
+				     "GPUs, not on %s (%s)", s->device->name,
+				     s->device->model);
+	if (p != DLSIM_FP16 && p != DLSIM_BF16)
+		return dlsim_err_set(err, DLSIM_EINVAL, "convolution + "
+				     "BatchNorm fusion runs 16-bit "
+				     "convolutions (cuDNN's fused operations), "
+				     "not %s: ask for fp16 or bf16",
+				     dlsim_precision_name(p));
+	if (o->autocast)
+		return dlsim_err_set(err, DLSIM_EINVAL, "convolution + "
+				     "BatchNorm fusion is a fused graph's, "
+				     "autocast eager execution's casts: drop "
+				     "one of them");
+	if (m->tf.flags & MODEL_TF_EAGER_GELU)
+		return dlsim_err_set(err, DLSIM_EINVAL, "model '%s': "
+				     "eager_gelu=1 is eager execution, "
+				     "convolution + BatchNorm fusion a fused "
+				     "graph's: drop one of them", m->name);
+	return DLSIM_OK;
+}
 
 static int fusable(enum model_layer_kind k)
 {
@@ -51,6 +128,12 @@ static int edge_fuses(const struct model_layer *j, const struct model_layer *i)
 	       j->kind != MODEL_SIGMOID && j->kind != MODEL_TANH;
 }
 
+/* cuDNN's fused operations take ungrouped convolutions only. */
+static int dense_conv(const struct model_layer *l)
+{
+	return l->kind == MODEL_CONV2D && l->groups <= 1;
+}
+
 /* Mark the BatchNorm + ReLU pairs that run inside their neighbouring
  * convolutions (SIM_FUSE_CONV), once the element-wise edges are marked.
  * SIM_FUSE_FEEDS_OTHER, set on a layer read by anything but a
@@ -61,7 +144,7 @@ static void mark_conv_bn(const struct model *m, unsigned char *fused)
 
 	for (i = 1; i < m->n_layers; i++)
 		for (k = 0; k < m->layers[i].n_inputs; k++)
-			if (m->layers[i].kind != MODEL_CONV2D &&
+			if (!dense_conv(&m->layers[i]) &&
 			    m->layers[i].inputs[k] > 0)
 				fused[m->layers[i].inputs[k]] |=
 					SIM_FUSE_FEEDS_OTHER;
@@ -80,7 +163,7 @@ static void mark_conv_bn(const struct model *m, unsigned char *fused)
 		    b->n_consumers != 1 || b->inputs[0] <= 0)
 			continue;
 		c = &m->layers[b->inputs[0]];
-		if (c->kind != MODEL_CONV2D || c->n_consumers != 1)
+		if (!dense_conv(c) || c->n_consumers != 1)
 			continue;
 		fused[i] |= SIM_FUSE_CONV;
 		fused[j] |= SIM_FUSE_CONV;
@@ -169,9 +252,18 @@ void sim_fuse_pass(const struct model *m, const unsigned char *fused, int i,
 
 	if (p != MODEL_PASS_FWD && p != MODEL_PASS_BWD_DATA)
 		return;
+	/* forward, the ReLU runs in the next convolution's prologue and the
+	 * BatchNorm's kernel is its finalize alone: per channel it reads
+	 * the two fp32 sums and writes a scale and a shift (mean, variance,
+	 * 1/sigma, scale, shift: 7 operations) */
 	if (p == MODEL_PASS_FWD && (fused[i] & SIM_FUSE_CONV)) {
-		c->flops = c->bytes = c->work = c->depth = 0.0;
-		c->fused = 1;
+		double ch = (double)m->layers[i].out.c;
+		int relu = m->layers[i].kind == MODEL_RELU;
+
+		c->flops = c->work = relu ? 0.0 : 7.0 * ch;
+		c->bytes = relu ? 0.0 : 16.0 * ch;
+		c->depth = relu ? 0.0 : 1.0;
+		c->fused = relu;
 		return;
 	}
 	/* the ReLU's output was never written: its mask is recomputed from

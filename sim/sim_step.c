@@ -595,27 +595,15 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 				     "kernel must be at least 0 and below 1 s "
 				     "(got %g s)", o->dispatch_s);
 	}
-	if ((rc = sim_host_update_check(s, o, err)) ||
+	/* the fusion's refusals first: they name the option given */
+	if ((rc = sim_fuse_check(m, s, o, r->precision, err)) ||
+	    (rc = sim_host_update_check(s, o, err)) ||
 	    (rc = sim_autocast_check(r->precision, o->autocast,
 				     o->fuse_elementwise, err)) ||
 	    (rc = sim_optimizer_check(o->optimizer, o->optimizer_foreach,
 				      err))) {
 		memset(r, 0, sizeof(*r));
 		return rc;
-	}
-	if (o->fuse_conv_bn && !o->fuse_elementwise) {
-		memset(r, 0, sizeof(*r));
-		return dlsim_err_set(err, DLSIM_EINVAL, "convolution + "
-				     "BatchNorm fusion runs on element-wise "
-				     "fusion: set fuse_elementwise too");
-	}
-	/* a compiler fuses the chain an eager GELU spells out */
-	if (o->fuse_elementwise && (m->tf.flags & MODEL_TF_EAGER_GELU)) {
-		memset(r, 0, sizeof(*r));
-		return dlsim_err_set(err, DLSIM_EINVAL, "model '%s': "
-				     "eager_gelu=1 is eager execution, "
-				     "element-wise fusion a compiler's: drop "
-				     "one of them", m->name);
 	}
 	if ((4 * m->n_layers > (int)sizeof(stack_needs) &&
 	     !(needs = malloc(4 * (size_t)m->n_layers))) ||
@@ -741,6 +729,7 @@ static int predict_finite(const struct model *m, const struct hw_system *s,
 	memset(r, 0, sizeof(*r));
 	return rc;
 }
+
 
 /*
  * The interval of a calibrated prediction: the same step at the fits'

@@ -265,20 +265,24 @@ START_TEST(step_fuses_forward_only_through_an_add)
 END_TEST
 
 /*
- * Convolution + BatchNorm fusion (NVIDIA's NormConvolution): conv1 (2
- * filters 1x1) -> bn1 -> relu1 -> conv2 (2 filters 1x1) -> bn2 -> relu2 ->
- * globalpool -> fc -> loss, on 1 x 4 x 4 inputs, batch 2, fp32: every
- * tensor between the convolutions is E = 2 x 2 x 16 = 64 values, 256 B;
- * each BatchNorm has 4 parameters, 16 B.  bn1 + relu1 sit between two
- * convolutions and run inside them; bn2 + relu2 feed a pooling layer and
- * stay element-wise fused.
- *   bn1 fwd    4 x 3E + 16 = 784 B; fused, no write of y: 528; inside: 0
- *   relu1 fwd  4 (E + E) = 512 B; fused: 256; inside: 0
- *   relu1 dx   4 (E + E + E) = 768 B; fused, no write of dx: 512; inside,
- *              no read of its output either: 256
- *   bn1 dx     528 B, as fused (its reads and its write stay)
- * On the launch-only rig the pair's forward issues no kernel (bn1's kernel
- * held relu1's): forward falls by 1 ms, backward not at all.
+ * Convolution + BatchNorm fusion (cuDNN's fused operations, NVIDIA's
+ * NormConvolution): conv1 (2 filters 1x1) -> bn1 -> relu1 -> conv2 (2
+ * filters 1x1) -> bn2 -> relu2 -> globalpool -> fc -> loss, on 1 x 4 x 4
+ * inputs, batch 2, fp16 on the launch-only rig made an NVIDIA GPU: every
+ * tensor between the convolutions is E = 2 x 2 x 16 = 64 values, 128 B;
+ * each BatchNorm has 4 parameters, read at 2 B, 8 B.  bn1 + relu1 sit
+ * between two convolutions and run inside them; bn2 + relu2 feed a
+ * pooling layer and stay element-wise fused.
+ *   bn1 fwd    2 x 3E + 8 = 392 B; fused, no write of y: 264; inside,
+ *              its kernel the statistics' finalize: 2 fp32 sums read
+ *              and a scale and shift written a channel, 16 x 2 = 32 B
+ *              (1 ms, its launch)
+ *   relu1 fwd  2 (E + E) = 256 B; fused: 128; inside: 0, no launch
+ *   relu1 dx   2 (E + E + E) = 384 B; fused, no write of dx: 256; inside,
+ *              no read of its output either: 128
+ *   bn1 dx     264 B, as fused (its reads and its write stay)
+ * So the forward launches what element-wise fusion launches, and the
+ * backward the same kernels with less traffic.
  */
 START_TEST(step_fuses_batchnorm_into_convolutions)
 {
@@ -304,8 +308,11 @@ START_TEST(step_fuses_batchnorm_into_convolutions)
 	model_add_simple(&b, MODEL_SOFTMAX_XENT, x, "loss");
 	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
 	sim_rig_init(&r, 1, 1);
+	r.dev.kind = HW_GPU;
+	snprintf(r.dev.vendor, sizeof(r.dev.vendor), "NVIDIA");
 	sim_options_init(&o);
 	o.precision_auto = 0;
+	o.precision = DLSIM_FP16;
 	o.want_layers = 1;
 	o.fuse_elementwise = 1;
 	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &f, NULL), DLSIM_OK);
@@ -314,30 +321,99 @@ START_TEST(step_fuses_batchnorm_into_convolutions)
 	ck_assert_int_eq(f.conv_bn_pairs, 0);
 	ck_assert_int_eq(c.conv_bn_pairs, 1);
 	ck_assert_int_eq(c.fused_edges, f.fused_edges);
-	ck_assert(f.layers[bn1].bytes[MODEL_PASS_FWD] == 528.0);
-	ck_assert(f.layers[relu1].bytes[MODEL_PASS_FWD] == 256.0);
-	ck_assert(c.layers[bn1].bytes[MODEL_PASS_FWD] == 0.0);
+	ck_assert(f.layers[bn1].bytes[MODEL_PASS_FWD] == 264.0);
+	ck_assert(f.layers[relu1].bytes[MODEL_PASS_FWD] == 128.0);
+	ck_assert(c.layers[bn1].bytes[MODEL_PASS_FWD] == 32.0);
 	ck_assert(c.layers[relu1].bytes[MODEL_PASS_FWD] == 0.0);
-	ck_assert(c.layers[bn1].time_s[MODEL_PASS_FWD] == 0.0);
+	ck_assert_rel(c.layers[bn1].time_s[MODEL_PASS_FWD], 1e-3, 1e-9);
 	ck_assert(c.layers[relu1].time_s[MODEL_PASS_FWD] == 0.0);
-	ck_assert(f.layers[relu1].bytes[MODEL_PASS_BWD_DATA] == 512.0);
-	ck_assert(c.layers[relu1].bytes[MODEL_PASS_BWD_DATA] == 256.0);
-	ck_assert(c.layers[bn1].bytes[MODEL_PASS_BWD_DATA] == 528.0);
+	ck_assert(f.layers[relu1].bytes[MODEL_PASS_BWD_DATA] == 256.0);
+	ck_assert(c.layers[relu1].bytes[MODEL_PASS_BWD_DATA] == 128.0);
+	ck_assert(c.layers[bn1].bytes[MODEL_PASS_BWD_DATA] == 264.0);
 	ck_assert(c.layers[bn1].bytes[MODEL_PASS_BWD_WEIGHT] ==
 		  f.layers[bn1].bytes[MODEL_PASS_BWD_WEIGHT]);
 	/* the pair before the pooling layer is not inside a convolution */
-	ck_assert(c.layers[bn2].bytes[MODEL_PASS_FWD] == 528.0);
-	ck_assert(c.layers[relu2].bytes[MODEL_PASS_FWD] == 256.0);
-	ck_assert(c.layers[relu2].bytes[MODEL_PASS_BWD_DATA] == 512.0);
-	ck_assert_rel(f.breakdown.forward_s - c.breakdown.forward_s, 1e-3,
-		      1e-9);
+	ck_assert(c.layers[bn2].bytes[MODEL_PASS_FWD] == 264.0);
+	ck_assert(c.layers[relu2].bytes[MODEL_PASS_FWD] == 128.0);
+	ck_assert(c.layers[relu2].bytes[MODEL_PASS_BWD_DATA] == 256.0);
+	ck_assert_rel(c.breakdown.forward_s, f.breakdown.forward_s, 1e-12);
 	ck_assert_rel(c.breakdown.backward_s, f.breakdown.backward_s, 1e-12);
 	sim_result_release(&f);
 	sim_result_release(&c);
-	/* it runs on element-wise fusion */
+	/* it runs on element-wise fusion, at 16 bits, on NVIDIA GPUs */
 	o.fuse_elementwise = 0;
 	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &c, NULL), DLSIM_EINVAL);
+	o.fuse_elementwise = 1;
+	o.precision = DLSIM_FP32;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &c, NULL), DLSIM_EINVAL);
+	o.precision = DLSIM_FP16;
+	snprintf(r.dev.vendor, sizeof(r.dev.vendor), "AMD");
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &c, NULL), DLSIM_EINVAL);
 	model_free(m);
+}
+END_TEST
+
+/*
+ * Where a pair is not between two convolutions alone it stays out:
+ *   conv1 -> bn1 -> relu1, relu1 read by conv2 and by add2 (it feeds
+ *     another layer);
+ *   conv2 -> bn2 -> relu2 -> conv3, conv2 also read by add (the
+ *     convolution has two consumers: its epilogue would not be its
+ *     output's only use);
+ *   conv4 -> bn4 -> relu4 -> conv5, conv5 grouped (cuDNN's fused
+ *     operations take ungrouped ones);
+ *   conv5 -> bn5 -> relu5, the model's output (no consumer).
+ * With conv5 ungrouped the third pair is taken in, and only it.
+ */
+START_TEST(step_conv_bn_fusion_needs_convolutions_alone)
+{
+	int groups;
+
+	for (groups = 2; groups >= 1; groups--) {
+		struct model_builder b;
+		struct model_shape in = { 2, 4, 4 };
+		struct model_conv_spec sp;
+		struct model *m = NULL;
+		struct sim_rig r;
+		struct sim_options o;
+		struct sim_result c;
+		int x, relu1, c2, y[2];
+
+		model_builder_init(&b, "apart", in, 2, "test");
+		model_conv_spec_init(&sp, 2, 1, 1, 0);
+		x = model_add_conv(&b, MODEL_IN, "conv1", &sp);
+		x = model_add_batchnorm(&b, x, "bn1");
+		relu1 = model_add_simple(&b, MODEL_RELU, x, "relu1");
+		c2 = model_add_conv(&b, relu1, "conv2", &sp);
+		x = model_add_batchnorm(&b, c2, "bn2");
+		x = model_add_simple(&b, MODEL_RELU, x, "relu2");
+		y[0] = model_add_conv(&b, x, "conv3", &sp);
+		y[1] = c2;
+		y[0] = model_add_merge(&b, MODEL_ADD, 2, y, "add");
+		y[1] = relu1;
+		x = model_add_merge(&b, MODEL_ADD, 2, y, "add2");
+		x = model_add_conv(&b, x, "conv4", &sp);
+		x = model_add_batchnorm(&b, x, "bn4");
+		x = model_add_simple(&b, MODEL_RELU, x, "relu4");
+		sp.groups = groups;
+		x = model_add_conv(&b, x, "conv5", &sp);
+		x = model_add_batchnorm(&b, x, "bn5");
+		model_add_simple(&b, MODEL_RELU, x, "relu5");
+		ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
+		sim_rig_init(&r, 1, 1);
+		r.dev.kind = HW_GPU;
+		snprintf(r.dev.vendor, sizeof(r.dev.vendor), "NVIDIA");
+		sim_options_init(&o);
+		o.precision_auto = 0;
+		o.precision = DLSIM_FP16;
+		o.fuse_elementwise = 1;
+		o.fuse_conv_bn = 1;
+		ck_assert_int_eq(sim_predict(m, &r.sys, &o, &c, NULL),
+				 DLSIM_OK);
+		ck_assert_int_eq(c.conv_bn_pairs, groups == 1 ? 1 : 0);
+		sim_result_release(&c);
+		model_free(m);
+	}
 }
 END_TEST
 
@@ -856,6 +932,7 @@ Suite *suite_sim_step(void)
 	tcase_add_test(c, step_fuses_forward_only_through_an_add);
 	tcase_add_test(c, step_fusion_keeps_tensors_backward_reads);
 	tcase_add_test(c, step_fuses_batchnorm_into_convolutions);
+	tcase_add_test(c, step_conv_bn_fusion_needs_convolutions_alone);
 	tcase_add_test(c, step_compression_costs_bytes_and_kernels);
 	tcase_add_test(c, step_trace_is_the_schedule);
 	tcase_add_test(c, train_time_energy_and_cost);
