@@ -142,7 +142,8 @@ def main():
                         newline=""), lineterminator="\n")
     w.writerow(["model", "hw", "batch", "global-batch", "micro-batch",
                 "precision", "optimizer", "optimizer-foreach", "autocast",
-                "dispatch-us", "metric", "measured", "source", "note"])
+                "channels-last", "dispatch-us", "metric", "measured",
+                "source", "note"])
     for r in csv.DictReader(open(MEAS + "train.csv")):
         if r["status"]:
             continue
@@ -164,6 +165,7 @@ def main():
                     r["batch"] if hf else "", r["batch"] if hf else "",
                     r["precision"], "adam" if hf else "momentum", "yes",
                     "yes" if autocast(r["precision"]) else "",
+                    "yes" if not hf and r["channels_last"] == "1" else "",
                     dispatch if hf else "", "step_s", r["step_s_mean"],
                     SOURCE, note])
 
