@@ -360,7 +360,7 @@ struct cal_vctx {
 
 /* What a row became: both values, or why it was skipped. */
 struct cal_vrow {
-	char what[192];
+	char what[160];
 	double measured, predicted;
 	char unit[24];          /* "": the set's */
 	char why[128];

@@ -534,23 +534,6 @@ static const char *mlperf_device(const char *acc)
 	return NULL;
 }
 
-/* Did the row run on an NVIDIA GPU under the framework whose lowercase
- * name is `name` (found in the row's framework column)? */
-static int mlperf_stack(const char *framework, const char *dev,
-			const char *name)
-{
-	char s[160];
-	size_t i;
-
-	if (!strncmp(dev, "tpu", 3) || !strcmp(dev, "gaudi2"))
-		return 0;
-	for (i = 0; framework[i] && i + 1 < sizeof(s); i++)
-		s[i] = (char)(framework[i] >= 'A' && framework[i] <= 'Z' ?
-			      framework[i] + 32 : framework[i]);
-	s[i] = '\0';
-	return strstr(s, name) != NULL;
-}
-
 /*
  * Did the row's code run BatchNorm + ReLU inside its convolutions
  * (sim_fuse.c)?  What the submissions' code says (mlcommons/
@@ -581,30 +564,25 @@ static int mlperf_conv_bn(const char *framework, const char *system,
 	static const char *const fused_below[] = {
 		"dgx1_n130_ngc19.05_mxnet", "dgx2h_n96_ngc19.05_mxnet",
 	};
+	char s[160];
 	size_t i;
 
-	if (!mlperf_stack(framework, dev, "paddlepaddle") &&
-	    !mlperf_stack(framework, dev, "mxnet"))
+	if (!strncmp(dev, "tpu", 3) || !strcmp(dev, "gaudi2"))
 		return 0;
-	if (mlperf_stack(framework, dev, "paddlepaddle") ||
-	    per_device >= 204)
+	for (i = 0; framework[i] && i + 1 < sizeof(s); i++)
+		s[i] = (char)(framework[i] >= 'A' && framework[i] <= 'Z' ?
+			      framework[i] + 32 : framework[i]);
+	s[i] = '\0';
+	if (strstr(s, "paddlepaddle"))
+		return 1;
+	if (!strstr(s, "mxnet"))
+		return 0;
+	if (per_device >= 204)
 		return 1;
 	for (i = 0; i < sizeof(fused_below) / sizeof(fused_below[0]); i++)
 		if (!strcmp(system, fused_below[i]))
 			return 1;
 	return 0;
-}
-
-/* Channels last (model_kernel.c): NVIDIA's MXNet ResNet-50 runs fp16
- * NHWC in every round (run_and_time.sh: --input-layout, --conv-layout,
- * --batchnorm-layout and --pooling-layout NHWC), Baidu's PaddlePaddle
- * too (train_imagenet.sh: --data_format="NHWC"); the other stacks' rows
- * keep the NCHW classes (a TPU's or Gaudi's convolutions are not
- * cuDNN's). */
-static int mlperf_nhwc(const char *framework, const char *dev)
-{
-	return mlperf_stack(framework, dev, "mxnet") ||
-	       mlperf_stack(framework, dev, "paddlepaddle");
 }
 
 /* MLPerf Training ResNet-50: the steady throughput per accelerator the
@@ -648,7 +626,6 @@ static int row_mlperf(const struct cal_vctx *v, struct cal_vrow *r)
 	o.fuse_elementwise = 1;
 	o.fuse_conv_bn = mlperf_conv_bn(cal_val_col(v, "framework"),
 					cal_val_col(v, "system"), dev, gb / n);
-	o.channels_last = mlperf_nhwc(cal_val_col(v, "framework"), dev);
 	rc = sim_predict(m, &s, &o, &res, NULL);
 	model_free(m);
 	if (rc)

@@ -20,7 +20,6 @@
  *                                 1e-9 .. 1e15
  *   batch, global-batch, precision, optimizer, dispatch-us,
  *   optimizer-foreach, autocast   both steps' options
- *   channels-last                 the data-parallel step's
  *   fuse-elementwise, fuse-conv-bn (implies fuse-elementwise),
  *   no-overlap, allreduce, bucket-mb, compression,
  *   topk-ratio                    the data-parallel step's alone
@@ -30,8 +29,7 @@
  *                                 set, or dispatch-us above 0 on a
  *                                 transformer, asks for one, as predict)
  *   source, note                  free text; source is kept with the row
- * Flags (fuse-elementwise, fuse-conv-bn, channels-last, no-overlap,
- * sequence-parallel,
+ * Flags (fuse-elementwise, fuse-conv-bn, no-overlap, sequence-parallel,
  * optimizer-foreach, autocast) take yes or no.
  * A column of another name is refused, so that a misspelt one is not
  * silently left out; so is any field predict would refuse, with the
@@ -58,7 +56,7 @@ static const char *const columns[] = {
 	"model", "hw", "metric", "measured",
 	"batch", "global-batch", "precision", "optimizer", "dispatch-us",
 	"optimizer-foreach", "autocast", "fuse-elementwise", "fuse-conv-bn",
-	"channels-last", "no-overlap", "allreduce",
+	"no-overlap", "allreduce",
 	"bucket-mb", "compression", "topk-ratio", "update-on",
 	"tp", "pp", "dp", "micro-batch", "zero", "recompute", "schedule",
 	"chunks", "sequence-parallel",
@@ -263,8 +261,6 @@ static int read_options(const struct cal_vctx *v, struct user_row *u,
 				    err)))
 		o->fuse_elementwise |= o->fuse_conv_bn;
 	if (!rc)
-		rc = read_flag(v, "channels-last", &o->channels_last, err);
-	if (!rc)
 		rc = read_flag(v, "optimizer-foreach", &o->optimizer_foreach,
 			       err);
 	if (!rc)
@@ -351,10 +347,8 @@ static int read_strategy(const struct cal_vctx *v, const struct model *m,
 	for (i = 0, s = NULL; single_columns[i] && !s; i++)
 		if (*cal_val_col(v, single_columns[i]))
 			s = single_columns[i];
-	if (!s && (u->o.fuse_elementwise || !u->o.overlap ||
-		   u->o.channels_last))
-		s = u->o.channels_last ? "channels-last" :
-		    u->o.fuse_conv_bn ? "fuse-conv-bn" :
+	if (!s && (u->o.fuse_elementwise || !u->o.overlap))
+		s = u->o.fuse_conv_bn ? "fuse-conv-bn" :
 		    u->o.fuse_elementwise ? "fuse-elementwise" : "no-overlap";
 	if (s)
 		return dlsim_err_set(err, DLSIM_EINVAL, "column '%s' is not "
@@ -504,10 +498,9 @@ static int predict_data_parallel(const char *name, const struct model *m,
 
 	if (rc)
 		return rc;
-	snprintf(r->what, sizeof(r->what), "%.72s on %.48s batch %lld %s%s%s",
+	snprintf(r->what, sizeof(r->what), "%.72s on %.48s batch %lld %s%s",
 		 name, s->spec, (long long)res.batch_per_device,
 		 dlsim_precision_name(res.precision),
-		 u->o.channels_last ? " channels-last" : "",
 		 u->o.fuse_conv_bn ? " fused into convolutions" :
 		 u->o.fuse_elementwise ? " fused" : "");
 	r->predicted = pick(u, res.step_time_s, res.throughput, res.devices);

@@ -290,7 +290,6 @@ int cli_sim_options(const struct cli_command *cmd,
 		return dlsim_err_set(err, DLSIM_EINVAL, "--update-on host "
 				     "fills no gradient buckets: drop "
 				     "--bucket-mb");
-	o->channels_last = v->set[cli_opt(cmd, "channels-last")];
 	o->fuse_conv_bn = v->set[cli_opt(cmd, "fuse-conv-bn")];
 	o->fuse_elementwise = v->set[cli_opt(cmd, "fuse-elementwise")] ||
 			      o->fuse_conv_bn;

@@ -72,7 +72,7 @@ int cli_opt_find(const struct cli_command *cmd, const char *name);
  * into their tables, and the function that reads them into sim_options:
  * batch sizes, precision, optimizer, allreduce algorithm, buckets,
  * overlap, where the update runs, gradient compression, element-wise
- * and convolution + BatchNorm fusion, the tensors' layout, the optimizer's kernels, autocast.  Returns 0 or an error code
+ * and convolution + BatchNorm fusion, the optimizer's kernels, autocast.  Returns 0 or an error code
  * in err.
  */
 #define CLI_SIM_OPTIONS \
@@ -101,9 +101,6 @@ int cli_opt_find(const struct cli_command *cmd, const char *name);
 	{ "fuse-elementwise", NULL, CLI_FLAG, \
 	  "run chains of element-wise layers as one kernel (XLA, " \
 	  "torch.compile, fused BatchNorm-Add-ReLU)" }, \
-	{ "channels-last", NULL, CLI_FLAG, \
-	  "NHWC tensors (MXNet's NHWC, PyTorch's channels_last): a 1x1 " \
-	  "stride-1 convolution runs as a GEMM" }, \
 	{ "fuse-conv-bn", NULL, CLI_FLAG, \
 	  "run each BatchNorm + ReLU between two convolutions inside them " \
 	  "(cuDNN fused ops, NVIDIA's MXNet NormConvolution); implies " \

@@ -177,7 +177,6 @@ static void record_inputs(FILE *f, const struct cli_command *cmd,
 		"\"bucket_bytes\": %.17g, \"overlap\": %s, "
 		"\"compression\": \"%s\", \"topk_ratio\": %.17g, "
 		"\"fuse_elementwise\": %s, \"fuse_conv_bn\": %s, "
-		"\"channels_last\": %s, "
 		"\"dispatch_s\": %.17g, "
 		"\"optimizer_foreach\": %s, \"autocast\": %s, "
 		"\"update_on_host\": %s, \"uncalibrated\": %s}}",
@@ -188,8 +187,7 @@ static void record_inputs(FILE *f, const struct cli_command *cmd,
 		o->bucket_bytes, o->overlap ? "true" : "false",
 		sim_compression_name(o->compression), o->topk_ratio,
 		o->fuse_elementwise ? "true" : "false",
-		o->fuse_conv_bn ? "true" : "false",
-		o->channels_last ? "true" : "false", o->dispatch_s,
+		o->fuse_conv_bn ? "true" : "false", o->dispatch_s,
 		o->optimizer_foreach ? "true" : "false",
 		o->autocast ? "true" : "false",
 		o->update_on_host ? "true" : "false",
@@ -305,7 +303,7 @@ static int refuse_with_strategy(const struct cli_command *cmd,
 		"layers", "trace", "record", "epochs", "dataset-size",
 		"price-per-device-hour", "years", "allreduce", "bucket-mb",
 		"no-overlap", "compression", "topk-ratio", "fuse-elementwise",
-		"fuse-conv-bn", "channels-last", NULL
+		"fuse-conv-bn", NULL
 	};
 	int i, asked = 0;
 

@@ -436,17 +436,6 @@ enum model_kernel model_conv_class(double kh, double kw, double sh,
 int model_gemm_unaligned(double m, double n, double k, int elem_bytes);
 
 /*
- * The class a pass of class k of layer l runs in when the tensors are
- * NHWC (channels last) of elem_bytes-byte values: a dense 1x1 stride-1
- * convolution's (k MODEL_KERNEL_CONV1X1) is a GEMM over the same memory,
- * MODEL_KERNEL_GEMM, or MODEL_KERNEL_GEMM_UNALIGNED when its input or
- * output channels are off 16 bytes (model_gemm_unaligned); any other k
- * and layer are returned as they are (model_kernel.c says why).
- */
-enum model_kernel model_conv_nhwc_class(const struct model_layer *l,
-					enum model_kernel k, int elem_bytes);
-
-/*
  * For a dense convolution of c_in input channels on elem_bytes-byte
  * values: when it is of MODEL_KERNEL_CONV_UNALIGNED's population (16-bit
  * values, elem_bytes 2, and c_in not a multiple of 8), the ratio of its
@@ -1407,9 +1396,6 @@ struct sim_options {
 	double topk_ratio;           /* kept fraction with SIM_COMPRESS_TOPK */
 	int fuse_elementwise;        /* 1: chains of element-wise layers run
 					as one kernel (sim_step.c) */
-	int channels_last;           /* 1: convolutions' tensors are NHWC,
-					a dense 1x1 stride-1 convolution a
-					GEMM (model_conv_nhwc_class) */
 	int fuse_conv_bn;            /* 1: a BatchNorm + ReLU between two
 					convolutions runs inside them,
 					forward, as cuDNN's fused operations
@@ -2622,7 +2608,7 @@ int cal_fit_load(struct db *db, const char *hw, struct cal_fit_report *out,
 
 /* One row compared: error = predicted / measured - 1. */
 struct cal_val_row {
-	char what[192];              /* the row's inputs, in words */
+	char what[160];              /* the row's inputs, in words */
 	double measured, predicted, error;
 	char source[160];            /* where the measured figure was
 					published (the file's source column) */

@@ -129,21 +129,6 @@
  * no shipped row measures a first layer under those versions, so runs
  * of them (the DeepLearningExamples sets) are costed with 2017's
  * kernels wherever the device's fit is DeepBench's.
- *
- * CHANNELS LAST
- * The classes above are of NCHW tensors, the layout DeepBench timed.  In
- * NHWC (channels last: MXNet's and PaddlePaddle's MLPerf ResNet-50,
- * PyTorch's channels_last) a dense 1x1 stride-1 convolution is a GEMM
- * over the same memory, with nothing to gather or transpose: the
- * N x H x W pixels are its rows, each C values long and contiguous, so
- * forward is Y (NHW x K) = X (NHW x C) W^T, backward-data dX = dY W and
- * backward-weight dW = dY^T X (MXNet's MXNET_CONV_DGRAD_AS_GEMM runs the
- * second as exactly that cuBLAS call).  In NCHW the same convolution is N
- * GEMMs of K x C by C x HW, one an image, which is what DeepBench's 1x1
- * rows time.  So under channels last its passes run in the GEMM class
- * (model_conv_nhwc_class), unaligned when C or K is off 16 bytes; strided
- * 1x1 (a gather of every s-th pixel) and every window keep their NCHW
- * classes, for want of NHWC measurements.
  */
 #include <math.h>
 #include <string.h>
@@ -254,17 +239,4 @@ size_t model_kernel_of_fit_kind(const char *kind, enum model_kernel *k)
 			return n;
 		}
 	return 0;
-}
-
-enum model_kernel model_conv_nhwc_class(const struct model_layer *l,
-					enum model_kernel k, int elem_bytes)
-{
-	if (l->kind != MODEL_CONV2D || k != MODEL_KERNEL_CONV1X1 ||
-	    l->groups > 1)
-		return k;
-	/* the rows' strides are C (X, W) and K (Y): the pixel count, the
-	 * GEMM's M, sets none of them (8, a whole 16 bytes of any width) */
-	return model_gemm_unaligned(8.0, (double)l->in.c, (double)l->out.c,
-				    elem_bytes) ? MODEL_KERNEL_GEMM_UNALIGNED :
-		MODEL_KERNEL_GEMM;
 }

@@ -329,21 +329,6 @@ static void run_pass(struct step *st, int i, enum model_pass p,
 	st->t = start + t;
 }
 
-/* A pass of NHWC tensors: a dense 1x1 stride-1 convolution's matrix
- * part is a GEMM (model_conv_nhwc_class), which no channel padding of
- * the convolution classes concerns. */
-static void channels_last(const struct model_layer *l, int act,
-			  struct model_pass_cost *c)
-{
-	enum model_kernel k = model_conv_nhwc_class(l, c->kernel, act);
-	enum model_kernel g = model_conv_nhwc_class(l, c->gemm_kernel, act);
-
-	if (k != c->kernel || g != c->gemm_kernel)
-		c->channel_pad = 0.0;
-	c->kernel = k;
-	c->gemm_kernel = g;
-}
-
 /* Cost layer i's pass p at activation and weight widths act and weight,
  * and run it. */
 static void run_layer(struct step *st, int i, enum model_pass p, int act,
@@ -352,8 +337,6 @@ static void run_layer(struct step *st, int i, enum model_pass p, int act,
 	struct model_pass_cost c;
 
 	model_layer_cost(&st->m->layers[i], p, st->batch, act, weight, &c);
-	if (st->o->channels_last)
-		channels_last(&st->m->layers[i], act, &c);
 	if (st->fused[i])
 		sim_fuse_pass(st->m, st->fused, i, p, st->batch, act, &c);
 	/* a table in host memory is read and updated over the host link:

@@ -541,31 +541,6 @@ START_TEST(cli_predict_fuses_batchnorm_into_convolutions)
 END_TEST
 
 /*
- * --channels-last on ResNet-50 (A100, fp16, batch 256, the catalog's
- * figures: GEMMs at 0.688 of the peak, 1x1 convolutions at 0.299): its
- * 1x1 stride-1 convolutions run as GEMMs, so the step is shorter; not
- * with a parallel strategy.
- */
-START_TEST(cli_predict_channels_last)
-{
-	struct run r;
-	double nchw;
-
-	run(&r, "predict resnet50 --hw a100 --batch 256 --precision fp16 "
-	    "--uncalibrated --format json");
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	nchw = json_number(r.out, "step_time_s");
-	run(&r, "predict resnet50 --hw a100 --batch 256 --precision fp16 "
-	    "--uncalibrated --channels-last --format json");
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert(json_valid(r.out));
-	ck_assert(json_number(r.out, "step_time_s") < 0.9 * nchw);
-	run(&r, "predict " TINY_GPT " --hw a100x8 --tp 2 --channels-last");
-	assert_one_error(&r, 2, "--channels-last is not available");
-}
-END_TEST
-
-/*
  * DLRM's 24.0 G parameters take, under AMP with momentum (the default),
  * 2 + 4 + 4 + 4 = 14 B each: 336 GB, far past a
  * 16 GiB V100.  Its embedding tables go to host memory over the DGX-1's
@@ -785,7 +760,6 @@ Suite *suite_cli(void)
 	tcase_add_test(c, cli_autocast_reaches_every_step);
 	tcase_add_test(c, cli_predict_fuses_resnet50);
 	tcase_add_test(c, cli_predict_fuses_batchnorm_into_convolutions);
-	tcase_add_test(c, cli_predict_channels_last);
 	tcase_add_test(c, cli_dlrm_tables_go_to_host_memory);
 	tcase_add_test(c, cli_reports_file_errors_with_place);
 	tcase_add_test(c, cli_write_error_fails);

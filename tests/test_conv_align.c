@@ -4,8 +4,7 @@
  * (model_conv_channel_pad), the layer it marks (an image's first one,
  * in 16 bits only), the simulator's use of the class's fit (at the
  * padded work, on a device with tensor cores, else the window's fit),
- * and the fits a prediction names; and the channels-last rule
- * (model_conv_nhwc_class): a 1x1 stride-1 convolution run as a GEMM.  The calibration's grouping and
+ * and the fits a prediction names.  The calibration's grouping and
  * sizing of such samples is test_calfit_conv.c's
  * cal_fit_conv_recovers_roofline_per_class.
  */
@@ -17,7 +16,6 @@
 #include "cli_util.h"
 #include "hwcalib_util.h"
 #include "model_util.h"
-#include "sim_util.h"
 #include "dlsim.h"
 #include "models/model.h"
 #include "sim/sim.h"
@@ -214,109 +212,6 @@ START_TEST(conv_unaligned_takes_its_fit_at_the_padded_work)
 }
 END_TEST
 
-/* ---------------------------------------------------------------- */
-/* Channels last                                                     */
-/* ---------------------------------------------------------------- */
-
-/* The class of one conv on c x 9 x 9 inputs: k x k, stride st, groups g,
- * out channels co; its forward's class under channels last at e bytes. */
-static enum model_kernel nhwc_class_of(int64_t c, int64_t co, int64_t k,
-				       int64_t st, int64_t g, int e,
-				       enum model_kernel *nchw)
-{
-	struct model_builder b;
-	struct model_conv_spec sp;
-	struct model_pass_cost pc;
-	struct model *m;
-	enum model_kernel out;
-
-	model_util_start(&b, c, 9, 9);
-	model_conv_spec_init(&sp, co, k, st, 0);
-	sp.groups = g;
-	ck_assert(model_add_conv(&b, MODEL_IN, "conv", &sp) == 1);
-	m = model_util_finish(&b);
-	model_layer_cost(&m->layers[1], MODEL_PASS_FWD, 2, e, e, &pc);
-	*nchw = pc.kernel;
-	out = model_conv_nhwc_class(&m->layers[1], pc.kernel, e);
-	model_free(m);
-	return out;
-}
-
-/*
- * Under channels last a dense 1x1 stride-1 convolution is a GEMM: 64 ->
- * 256 channels in the GEMM class at 2 and 4 bytes; 3 -> 256 (C off 16
- * bytes) in the unaligned GEMM class; 64 -> 12 (K off 16 bytes at 2
- * bytes, 24 B; on them at 4, 48 B) unaligned at 2 bytes only.  A strided
- * 1x1, a 3x3 and a grouped 1x1 keep their NCHW classes.
- */
-START_TEST(conv_nhwc_class_rule)
-{
-	enum model_kernel nchw;
-
-	ck_assert_int_eq(nhwc_class_of(64, 256, 1, 1, 1, 2, &nchw),
-			 MODEL_KERNEL_GEMM);
-	ck_assert_int_eq(nchw, MODEL_KERNEL_CONV1X1);
-	ck_assert_int_eq(nhwc_class_of(64, 256, 1, 1, 1, 4, &nchw),
-			 MODEL_KERNEL_GEMM);
-	ck_assert_int_eq(nhwc_class_of(3, 256, 1, 1, 1, 2, &nchw),
-			 MODEL_KERNEL_GEMM_UNALIGNED);
-	ck_assert_int_eq(nhwc_class_of(64, 12, 1, 1, 1, 2, &nchw),
-			 MODEL_KERNEL_GEMM_UNALIGNED);
-	ck_assert_int_eq(nhwc_class_of(64, 12, 1, 1, 1, 4, &nchw),
-			 MODEL_KERNEL_GEMM);
-	ck_assert_int_eq(nhwc_class_of(64, 256, 1, 2, 1, 2, &nchw),
-			 MODEL_KERNEL_CONV1X1_STRIDED);
-	ck_assert_int_eq(nchw, MODEL_KERNEL_CONV1X1_STRIDED);
-	ck_assert_int_eq(nhwc_class_of(64, 64, 3, 1, 1, 2, &nchw),
-			 MODEL_KERNEL_CONV3X3);
-	ck_assert_int_eq(nhwc_class_of(64, 64, 1, 1, 2, 2, &nchw), nchw);
-}
-END_TEST
-
-/*
- * And the simulator costs it so: on the launch-only rig with fp16 matrix
- * units of 1e6 FLOP/s, GEMMs at efficiency 1 and 1x1 convolutions at
- * 0.5, a 1x1 convolution of 8 into 8 channels on 4 x 4 pixels at batch 2
- * (2 x 2 x 16 x 8 x 8 = 4,096 FLOPs a pass) takes 4,096 / 5e5 = 8.192 ms
- * a pass plus its 1 ms launch in NCHW, and 4.096 + 1 ms as a GEMM.
- */
-START_TEST(conv_nhwc_runs_1x1_as_gemm)
-{
-	struct model_builder b;
-	struct model_shape in = { 8, 4, 4 };
-	struct model_conv_spec sp;
-	struct model *m = NULL;
-	struct sim_rig r;
-	struct sim_options o;
-	struct sim_result a, c;
-	int x;
-
-	model_builder_init(&b, "nhwc", in, 2, "test");
-	model_conv_spec_init(&sp, 8, 1, 1, 0);
-	x = model_add_conv(&b, MODEL_IN, "conv", &sp);
-	model_add_simple(&b, MODEL_SOFTMAX_XENT, x, "loss");
-	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
-	sim_rig_init(&r, 1, 1);
-	r.dev.peak[DLSIM_FP16].matrix_flops = 1e6;
-	r.dev.peak[DLSIM_FP16].eff_gemm = 1.0;
-	r.dev.peak[DLSIM_FP16].eff_conv1x1 = 0.5;
-	sim_options_init(&o);
-	o.precision_auto = 0;
-	o.precision = DLSIM_FP16;
-	o.want_layers = 1;
-	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &a, NULL), DLSIM_OK);
-	o.channels_last = 1;
-	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &c, NULL), DLSIM_OK);
-	ck_assert_rel(a.layers[x].time_s[MODEL_PASS_FWD], 9.192e-3, 1e-6);
-	ck_assert_rel(c.layers[x].time_s[MODEL_PASS_FWD], 5.096e-3, 1e-6);
-	ck_assert_rel(c.layers[x].time_s[MODEL_PASS_BWD_WEIGHT], 5.096e-3,
-		      1e-6);
-	sim_result_release(&a);
-	sim_result_release(&c);
-	model_free(m);
-}
-END_TEST
-
 /* 1 when r names a fit of kind. */
 static int names_fit(const struct sim_result *r, const char *kind)
 {
@@ -451,8 +346,6 @@ Suite *suite_conv_align(void)
 	tcase_add_test(c, conv_unaligned_takes_its_fit_at_the_padded_work);
 	tcase_add_test(c, conv_unaligned_names_the_fit_the_stem_ran);
 	tcase_add_test(c, conv_unaligned_prediction_names_the_fit_it_used);
-	tcase_add_test(c, conv_nhwc_class_rule);
-	tcase_add_test(c, conv_nhwc_runs_1x1_as_gemm);
 	suite_add_tcase(s, c);
 	return s;
 }

@@ -226,10 +226,6 @@ START_TEST(validate_user_refuses_bad_fields)
 		  "gpt3-175b,a100x8,step_s,1,8,yes\n",
 		  "t.csv:2: column 'fuse-conv-bn' is not available with a "
 		  "parallel strategy, which column 'tp' asks for" },
-		{ "model,hw,metric,measured,tp,channels-last\n"
-		  "gpt3-175b,a100x8,step_s,1,8,yes\n",
-		  "t.csv:2: column 'channels-last' is not available with a "
-		  "parallel strategy, which column 'tp' asks for" },
 		{ "model,hw,metric,measured,fuse-conv-bn\n"
 		  "resnet50,v100,step_s,1,on\n",
 		  "t.csv:2: column 'fuse-conv-bn': 'on' is not yes or no" },
@@ -376,8 +372,7 @@ END_TEST
 /*
  * fuse-conv-bn yes is predict's --fuse-conv-bn, which implies the
  * element-wise fusion: the row is the prediction with both set, and
- * shorter than the row with fuse-elementwise alone; channels-last yes is
- * --channels-last.
+ * shorter than the row with fuse-elementwise alone.
  */
 START_TEST(validate_user_fuse_conv_bn)
 {
@@ -386,9 +381,6 @@ START_TEST(validate_user_fuse_conv_bn)
 		"metric,measured\n"
 		"resnet50,a100,256,fp16,no,yes,step_s,0.1\n"
 		"resnet50,a100,256,fp16,yes,no,step_s,0.1\n";
-	static const char nhwc[] =
-		"model,hw,batch,precision,channels-last,metric,measured\n"
-		"resnet50,a100,256,fp16,yes,step_s,0.1\n";
 	struct dlsim_err err = { 0, "" };
 	struct cal_val_set out;
 	struct sim_options o;
@@ -408,17 +400,6 @@ START_TEST(validate_user_fuse_conv_bn)
 	ck_assert(out.row[0].predicted < out.row[1].predicted);
 	ck_assert_str_eq(out.row[0].what, "resnet50 on a100 batch 256 fp16 "
 			 "fused into convolutions (s)");
-	sim_result_release(&res);
-	free(out.row);
-	/* channels-last yes is predict's --channels-last */
-	o.fuse_elementwise = o.fuse_conv_bn = 0;
-	o.channels_last = 1;
-	dp_direct("a100", "resnet50", &o, &res);
-	memset(&err, 0, sizeof(err));
-	ck_assert_msg(run_user(nhwc, &out, &err) == DLSIM_OK, "%s", err.msg);
-	ck_assert_rel(out.row[0].predicted, res.step_time_s, 1e-12);
-	ck_assert_str_eq(out.row[0].what, "resnet50 on a100 batch 256 fp16 "
-			 "channels-last (s)");
 	sim_result_release(&res);
 	free(out.row);
 }

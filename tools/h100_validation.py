@@ -142,8 +142,7 @@ def main():
                         newline=""), lineterminator="\n")
     w.writerow(["model", "hw", "batch", "global-batch", "micro-batch",
                 "precision", "optimizer", "optimizer-foreach", "autocast",
-                "channels-last", "dispatch-us", "metric", "measured",
-                "source", "note"])
+                "dispatch-us", "metric", "measured", "source", "note"])
     for r in csv.DictReader(open(MEAS + "train.csv")):
         if r["status"]:
             continue
@@ -165,7 +164,6 @@ def main():
                     r["batch"] if hf else "", r["batch"] if hf else "",
                     r["precision"], "adam" if hf else "momentum", "yes",
                     "yes" if autocast(r["precision"]) else "",
-                    "yes" if not hf and r["channels_last"] == "1" else "",
                     dispatch if hf else "", "step_s", r["step_s_mean"],
                     SOURCE, note])
 
