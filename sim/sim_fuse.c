@@ -53,7 +53,8 @@
  * (the later networks take them from the convolution's epilogue too);
  * the activation memory still counts the pair's outputs.
  * sim_fuse_check refuses the option where those kernels do not run:
- * off NVIDIA GPUs, above 16 bits, and in eager execution.
+ * off NVIDIA GPUs, without tensor cores, above 16 bits, and in eager
+ * execution.
  */
 #include <string.h>
 
@@ -90,6 +91,16 @@ int sim_fuse_check(const struct model *m, const struct hw_system *s,
 				     "BatchNorm fusion runs 16-bit "
 				     "convolutions (cuDNN's fused operations), "
 				     "not %s: ask for fp16 or bf16",
+				     dlsim_precision_name(p));
+	/* the fused operations are tensor-core kernels (Volta on): a
+	 * device whose matrix units do not outrun its vector ones at the
+	 * precision has none (a P100) */
+	if (!(s->device->peak[p].matrix_flops >
+	      s->device->peak[p].vector_flops))
+		return dlsim_err_set(err, DLSIM_EINVAL, "convolution + "
+				     "BatchNorm fusion runs on tensor cores, "
+				     "which %s (%s) has none of at %s",
+				     s->device->name, s->device->model,
 				     dlsim_precision_name(p));
 	if (o->autocast)
 		return dlsim_err_set(err, DLSIM_EINVAL, "convolution + "

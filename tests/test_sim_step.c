@@ -268,7 +268,8 @@ END_TEST
  * Convolution + BatchNorm fusion (cuDNN's fused operations, NVIDIA's
  * NormConvolution): conv1 (2 filters 1x1) -> bn1 -> relu1 -> conv2 (2
  * filters 1x1) -> bn2 -> relu2 -> globalpool -> fc -> loss, on 1 x 4 x 4
- * inputs, batch 2, fp16 on the launch-only rig made an NVIDIA GPU: every
+ * inputs, batch 2, fp16 on the launch-only rig made an NVIDIA GPU with
+ * tensor cores (fp16 matrix units twice its vector ones): every
  * tensor between the convolutions is E = 2 x 2 x 16 = 64 values, 128 B;
  * each BatchNorm has 4 parameters, read at 2 B, 8 B.  bn1 + relu1 sit
  * between two convolutions and run inside them; bn2 + relu2 feed a
@@ -310,6 +311,7 @@ START_TEST(step_fuses_batchnorm_into_convolutions)
 	sim_rig_init(&r, 1, 1);
 	r.dev.kind = HW_GPU;
 	snprintf(r.dev.vendor, sizeof(r.dev.vendor), "NVIDIA");
+	r.dev.peak[DLSIM_FP16].matrix_flops = 2e20;    /* tensor cores */
 	sim_options_init(&o);
 	o.precision_auto = 0;
 	o.precision = DLSIM_FP16;
@@ -348,6 +350,11 @@ START_TEST(step_fuses_batchnorm_into_convolutions)
 	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &c, NULL), DLSIM_EINVAL);
 	o.precision = DLSIM_FP16;
 	snprintf(r.dev.vendor, sizeof(r.dev.vendor), "AMD");
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &c, NULL), DLSIM_EINVAL);
+	/* nor without tensor cores (matrix units no faster than vector) */
+	snprintf(r.dev.vendor, sizeof(r.dev.vendor), "NVIDIA");
+	r.dev.peak[DLSIM_FP16].matrix_flops =
+		r.dev.peak[DLSIM_FP16].vector_flops;
 	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &c, NULL), DLSIM_EINVAL);
 	model_free(m);
 }
@@ -403,6 +410,7 @@ START_TEST(step_conv_bn_fusion_needs_convolutions_alone)
 		sim_rig_init(&r, 1, 1);
 		r.dev.kind = HW_GPU;
 		snprintf(r.dev.vendor, sizeof(r.dev.vendor), "NVIDIA");
+		r.dev.peak[DLSIM_FP16].matrix_flops = 2e20;
 		sim_options_init(&o);
 		o.precision_auto = 0;
 		o.precision = DLSIM_FP16;
