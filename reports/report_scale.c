@@ -67,10 +67,11 @@ static void options_line(FILE *f, const struct sim_scale_point *p, int n)
 		return;
 	fputs("options:", f);
 	if (r->fused_edges)
-		fprintf(f, " %d element-wise edges kept on chip%s",
-			r->fused_edges, r->conv_bn_pairs ?
-			", BatchNorm + ReLU pairs inside the convolutions" :
-			"");
+		fprintf(f, " %d element-wise edges kept on chip",
+			r->fused_edges);
+	if (r->conv_bn_pairs)
+		fprintf(f, ", %d BatchNorm + ReLU pairs inside the "
+			"convolutions", r->conv_bn_pairs);
 	if (r->update_on_host)
 		fprintf(f, "%sthe update on the host CPUs (comm is the trip "
 			"to them and back)", r->fused_edges ? "; " : " ");

@@ -279,6 +279,15 @@ START_TEST(cli_scale_takes_seq_lengths)
 	ck_assert_ptr_nonnull(strstr(r.out, ",fused_edges,conv_bn_pairs,"
 				     "update_on_host,seq_bins,fits,"));
 	ck_assert_ptr_nonnull(strstr(r.out, ",0,0,0,2,true,,\n"));
+	/* and the options carried through the bins: each of the two blocks
+	 * keeps its two dropout -> add edges on chip (4), the update on the
+	 * host */
+	run(&r, "scale " GPT " --hw v100 --devices 1,2 --batch 8 "
+	    "--uncalibrated " SMALL " --update-on host --fuse-elementwise "
+	    "--format csv");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, ",v100x2,2,1,8,16,"));
+	ck_assert_ptr_nonnull(strstr(r.out, ",4,0,1,2,true,,\n"));
 	run(&r, "scale " GPT " --hw v100 --seq-bin 64");
 	assert_one_error(&r, 2, "--seq-bin needs --seq-lengths");
 	run(&r, "scale resnet50 --hw v100 " SMALL);

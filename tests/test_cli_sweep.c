@@ -334,7 +334,7 @@ START_TEST(cli_scale_says_its_options)
 	    "--uncalibrated --update-on host --fuse-conv-bn");
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_ptr_nonnull(strstr(r.out, "options: 65 element-wise edges "
-				     "kept on chip, BatchNorm + ReLU pairs "
+				     "kept on chip, 32 BatchNorm + ReLU pairs "
 				     "inside the convolutions; the update "
 				     "on the host CPUs"));
 	run(&r, "scale resnet50 --hw v100 --devices 1,8 --batch 64 "

@@ -502,6 +502,13 @@ START_TEST(hwcalib_cli_predict_record_stores_one_row)
 			 1);
 	ck_assert_int_eq(count_predictions(t.db, "%\"fuse_conv_bn\": false,%"
 			 "\"update_on_host\": false%"), 1);
+	/* element-wise fusion alone is not the convolution's */
+	snprintf(args, sizeof(args), "predict resnet18 --hw v100 --db %s "
+		 "--fuse-elementwise --record", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_int_eq(count_predictions(t.db, "%\"fuse_elementwise\": true, "
+			 "\"fuse_conv_bn\": false,%"), 1);
 	/* --db naming no file: --record creates it */
 	snprintf(fresh, sizeof(fresh), "%s/fresh.db", t.dir);
 	snprintf(args, sizeof(args), "predict resnet18 --hw v100 --db %s "
