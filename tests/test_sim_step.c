@@ -264,6 +264,21 @@ START_TEST(step_fuses_forward_only_through_an_add)
 }
 END_TEST
 
+/* The launch-only rig made an NVIDIA GPU with tensor cores (fp16 matrix
+ * units twice its vector ones), and options for an fp16 step with
+ * element-wise fusion. */
+static void tensor_core_rig(struct sim_rig *r, struct sim_options *o)
+{
+	sim_rig_init(r, 1, 1);
+	r->dev.kind = HW_GPU;
+	snprintf(r->dev.vendor, sizeof(r->dev.vendor), "NVIDIA");
+	r->dev.peak[DLSIM_FP16].matrix_flops = 2e20;
+	sim_options_init(o);
+	o->precision_auto = 0;
+	o->precision = DLSIM_FP16;
+	o->fuse_elementwise = 1;
+}
+
 /*
  * Convolution + BatchNorm fusion (cuDNN's fused operations, NVIDIA's
  * NormConvolution): conv1 (2 filters 1x1) -> bn1 -> relu1 -> conv2 (2
@@ -308,15 +323,8 @@ START_TEST(step_fuses_batchnorm_into_convolutions)
 	x = model_add_fc(&b, x, "fc", 3, 1);
 	model_add_simple(&b, MODEL_SOFTMAX_XENT, x, "loss");
 	ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
-	sim_rig_init(&r, 1, 1);
-	r.dev.kind = HW_GPU;
-	snprintf(r.dev.vendor, sizeof(r.dev.vendor), "NVIDIA");
-	r.dev.peak[DLSIM_FP16].matrix_flops = 2e20;    /* tensor cores */
-	sim_options_init(&o);
-	o.precision_auto = 0;
-	o.precision = DLSIM_FP16;
+	tensor_core_rig(&r, &o);
 	o.want_layers = 1;
-	o.fuse_elementwise = 1;
 	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &f, NULL), DLSIM_OK);
 	o.fuse_conv_bn = 1;
 	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &c, NULL), DLSIM_OK);
@@ -407,14 +415,7 @@ START_TEST(step_conv_bn_fusion_needs_convolutions_alone)
 		x = model_add_batchnorm(&b, x, "bn5");
 		model_add_simple(&b, MODEL_RELU, x, "relu5");
 		ck_assert_int_eq(model_builder_finish(&b, &m, NULL), DLSIM_OK);
-		sim_rig_init(&r, 1, 1);
-		r.dev.kind = HW_GPU;
-		snprintf(r.dev.vendor, sizeof(r.dev.vendor), "NVIDIA");
-		r.dev.peak[DLSIM_FP16].matrix_flops = 2e20;
-		sim_options_init(&o);
-		o.precision_auto = 0;
-		o.precision = DLSIM_FP16;
-		o.fuse_elementwise = 1;
+		tensor_core_rig(&r, &o);
 		o.fuse_conv_bn = 1;
 		ck_assert_int_eq(sim_predict(m, &r.sys, &o, &c, NULL),
 				 DLSIM_OK);
