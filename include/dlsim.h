@@ -1836,6 +1836,9 @@ struct sim_binned {
 						      the host CPUs (the
 						      options' or the
 						      strategy's) */
+	int fused_edges, conv_bn_pairs;            /* the data-parallel
+						      step's fusion
+						      (sim_result's) */
 };
 
 /*

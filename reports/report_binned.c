@@ -37,6 +37,12 @@ static void table(FILE *f, const char *model, const struct hw_system *s,
 		fputs("update          on the host CPUs: each step's gradients "
 		      "to them and the weights back\n", f);
 	}
+	if (r->fused_edges)
+		fprintf(f, "fusion          %d element-wise edges kept on chip\n",
+			r->fused_edges);
+	if (r->conv_bn_pairs)
+		fprintf(f, "                %d BatchNorm + ReLU pairs run inside "
+			"convolutions\n", r->conv_bn_pairs);
 	fprintf(f, "step time       %s (the bins' steps in their shares)\n",
 		report_seconds(r->step_time_s, a, sizeof(a)));
 	fprintf(f, "throughput      %s samples/s, %s tokens/s (unpadded), "
@@ -101,9 +107,10 @@ static void json(FILE *f, const char *model, const struct hw_system *s,
 		fputs(", \"strategy\": ", f);
 		report_json_strategy(f, &r->strategy);
 	}
-	fprintf(f, ", \"update_on_host\": %s, \"fits\": %s, \"bins\": [",
-		r->update_on_host ? "true" : "false",
-		r->fits ? "true" : "false");
+	fprintf(f, ", \"update_on_host\": %s, \"fused_edges\": %d, "
+		"\"conv_bn_pairs\": %d, \"fits\": %s, \"bins\": [",
+		r->update_on_host ? "true" : "false", r->fused_edges,
+		r->conv_bn_pairs, r->fits ? "true" : "false");
 	for (i = 0; i < r->n; i++) {
 		fprintf(f, "%s{\"padded_tokens\": %lld, \"share\": ",
 			i ? ", " : "", (long long)r->padded[i]);

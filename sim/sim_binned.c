@@ -38,6 +38,7 @@ struct bin_out {
 	double step_s, memory_bytes, capacity_bytes;
 	int64_t global_batch;
 	int fits;
+	int fused_edges, conv_bn_pairs;   /* the data-parallel step's */
 };
 
 /* Predict model_arg at seq tokens: the strategy's step with st, else the
@@ -73,6 +74,8 @@ static int bin_step(const char *arg, int64_t seq, const struct hw_system *s,
 			b->capacity_bytes = r.memory.capacity_bytes;
 			b->global_batch = r.global_batch;
 			b->fits = r.fits;
+			b->fused_edges = r.fused_edges;
+			b->conv_bn_pairs = r.conv_bn_pairs;
 		}
 		sim_result_release(&r);
 	}
@@ -193,6 +196,9 @@ int sim_binned_predict(const char *model_arg, const struct hw_system *s,
 		out->strategy = *st;
 	}
 	out->update_on_host = st ? st->update_on_host : o->update_on_host;
+	/* the fusion is the model's shape's, the same at every length */
+	out->fused_edges = bo.fused_edges;
+	out->conv_bn_pairs = bo.conv_bn_pairs;
 	out->n = b->n;
 	out->width = b->width;
 	out->sequences = b->sequences;

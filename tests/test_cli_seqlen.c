@@ -210,9 +210,10 @@ END_TEST
 /*
  * predict --seq-lengths with the update on the host says so (the table's
  * update line, JSON's update_on_host), and each bin's step carries the
- * host's trip: the mix is slower than on the device.
+ * host's trip: the mix is slower than on the device.  So does it the
+ * fusion (fused_edges, conv_bn_pairs).
  */
-START_TEST(cli_seq_lengths_say_the_update_is_on_the_host)
+START_TEST(cli_seq_lengths_say_their_options)
 {
 	struct run r;
 	double dev;
@@ -233,6 +234,17 @@ START_TEST(cli_seq_lengths_say_the_update_is_on_the_host)
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_ptr_nonnull(strstr(r.out, "update          on the host "
 				     "CPUs"));
+	/* and the fusion: each of the two blocks keeps its two dropout ->
+	 * add edges on chip */
+	run(&r, "predict " GPT " --hw v100 --batch 8 --uncalibrated " SMALL
+	    " --fuse-elementwise --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_number(r.out, "fused_edges") == 4.0);
+	ck_assert(json_number(r.out, "conv_bn_pairs") == 0.0);
+	run(&r, "predict " GPT " --hw v100 --batch 8 --uncalibrated " SMALL
+	    " --fuse-elementwise");
+	ck_assert_ptr_nonnull(strstr(r.out, "fusion          4 element-wise "
+				     "edges kept on chip"));
 }
 END_TEST
 
@@ -358,7 +370,7 @@ Suite *suite_cli_seqlen(void)
 	tcase_add_test(c, cli_seq_lengths_refuse_bad_input);
 	tcase_add_test(c, cli_plan_takes_seq_lengths);
 	tcase_add_test(c, cli_scale_takes_seq_lengths);
-	tcase_add_test(c, cli_seq_lengths_say_the_update_is_on_the_host);
+	tcase_add_test(c, cli_seq_lengths_say_their_options);
 	tcase_add_test(c, cli_scale_seq_lengths_on_fits);
 	suite_add_tcase(s, c);
 	return s;
