@@ -48,9 +48,10 @@ static int bin_step(const char *arg, int64_t seq, const struct hw_system *s,
 		    struct bin_out *b, struct dlsim_err *err)
 {
 	struct model *m = NULL;
-	int rc = model_resolve_seq(arg, seq, &m, err);
+	int rc;
 
-	if (rc)
+	memset(b, 0, sizeof(*b));    /* a strategy's step has no fusion */
+	if ((rc = model_resolve_seq(arg, seq, &m, err)))
 		return rc;
 	if (st) {
 		struct sim_par_result r;
