@@ -28,6 +28,11 @@ void report_strategy_line(FILE *f, const struct sim_strategy *st,
 			  int64_t micro_batches);
 void report_json_strategy(FILE *f, const struct sim_strategy *st);
 
+/* The table's fusion lines (predict's, and its binned step's): the
+ * element-wise edges kept on chip and the BatchNorm + ReLU pairs run
+ * inside convolutions, each only when there are any. */
+void report_fusion_lines(FILE *f, int fused_edges, int conv_bn_pairs);
+
 /* A length histogram's bins as plan and scale give them: the
  * "seq_lengths" member (key, object and a trailing ", "), and the
  * table's words for them ("8 length bins of 64 tokens, the longest 512,

@@ -37,12 +37,7 @@ static void table(FILE *f, const char *model, const struct hw_system *s,
 		fputs("update          on the host CPUs: each step's gradients "
 		      "to them and the weights back\n", f);
 	}
-	if (r->fused_edges)
-		fprintf(f, "fusion          %d element-wise edges kept on chip\n",
-			r->fused_edges);
-	if (r->conv_bn_pairs)
-		fprintf(f, "                %d BatchNorm + ReLU pairs run inside "
-			"convolutions\n", r->conv_bn_pairs);
+	report_fusion_lines(f, r->fused_edges, r->conv_bn_pairs);
 	fprintf(f, "step time       %s (the bins' steps in their shares)\n",
 		report_seconds(r->step_time_s, a, sizeof(a)));
 	fprintf(f, "throughput      %s samples/s, %s tokens/s (unpadded), "

@@ -23,6 +23,16 @@
 #include "core/core.h"
 #include "core/banned.h"
 
+void report_fusion_lines(FILE *f, int fused_edges, int conv_bn_pairs)
+{
+	if (fused_edges)
+		fprintf(f, "fusion          %d element-wise edges kept on chip\n",
+			fused_edges);
+	if (conv_bn_pairs)
+		fprintf(f, "                %d BatchNorm + ReLU pairs run inside "
+			"convolutions\n", conv_bn_pairs);
+}
+
 /* ---------------------------------------------------------------- */
 /* Private helpers                                                   */
 /* ---------------------------------------------------------------- */
@@ -248,12 +258,7 @@ static void table(FILE *f, const struct model *m, const struct hw_system *s,
 		" (mixed: fp32 master weights)" : "");
 	fprintf(f, "batch           %lld per device, %lld global\n",
 		(long long)r->batch_per_device, (long long)r->global_batch);
-	if (r->fused_edges)
-		fprintf(f, "fusion          %d element-wise edges kept on chip\n",
-			r->fused_edges);
-	if (r->conv_bn_pairs)
-		fprintf(f, "                %d BatchNorm + ReLU pairs run inside "
-			"convolutions\n", r->conv_bn_pairs);
+	report_fusion_lines(f, r->fused_edges, r->conv_bn_pairs);
 	fprintf(f, "step time       %s\n", report_seconds(r->step_time_s, a,
 		sizeof(a)));
 	table_calib(f, s, r);
