@@ -244,6 +244,28 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv,
 	return -1;
 }
 
+/* An unknown --precision is told the names the help lists, the
+ * training precisions; int8, the library's too, goes on to the
+ * simulator, which says why it is refused (an inference precision). */
+int cli_precision(const struct cli_command *cmd, const struct cli_values *v,
+		  enum dlsim_precision *p, int *is_auto, struct dlsim_err *err)
+{
+	static const char *const names[] = {
+		"auto", "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", NULL
+	};
+	int i = cli_opt(cmd, "precision");
+
+	if (!v->set[i] || strcmp(v->str[i], "auto") == 0)
+		return DLSIM_OK;
+	if (dlsim_precision_parse(v->str[i], p, err)) {
+		dlsim_err_clear(err);
+		core_name_parse(names, v->str[i], "precision", err);
+		return err->code;
+	}
+	*is_auto = 0;
+	return DLSIM_OK;
+}
+
 int cli_sim_options(const struct cli_command *cmd,
 		    const struct cli_values *v, struct sim_options *o,
 		    struct dlsim_err *err)
@@ -258,11 +280,7 @@ int cli_sim_options(const struct cli_command *cmd,
 	if (o->batch_per_device && o->global_batch)
 		return dlsim_err_set(err, DLSIM_EINVAL, "--batch and "
 				     "--global-batch exclude each other");
-	if (v->set[i = cli_opt(cmd, "precision")] &&
-	    strcmp(v->str[i], "auto") != 0) {
-		o->precision_auto = 0;
-		rc = dlsim_precision_parse(v->str[i], &o->precision, err);
-	}
+	rc = cli_precision(cmd, v, &o->precision, &o->precision_auto, err);
 	if (!rc && v->set[i = cli_opt(cmd, "optimizer")])
 		rc = sim_optimizer_parse(v->str[i], &o->optimizer, err);
 	if (!rc && v->set[i = cli_opt(cmd, "allreduce")])
@@ -550,13 +568,14 @@ int cli_calib_open(const struct cli_command *cmd, const struct cli_values *v,
 	int i = cli_opt(cmd, "db");
 
 	src->db = NULL;
-	if (v->set[cli_opt(cmd, "uncalibrated")])
+	src->uncalibrated = v->set[cli_opt(cmd, "uncalibrated")];
+	if (src->uncalibrated)
 		return DLSIM_OK;
 	if (v->set[i]) {
+		/* a file that cannot be read (exit 1), not a misuse */
 		if (stat(v->str[i], &st) != 0)
-			return dlsim_err_set(err, DLSIM_ENOTFOUND, "--db %s: "
-					     "%s", v->str[i],
-					     strerror(errno));
+			return dlsim_err_set(err, DLSIM_EIO, "--db %s: %s",
+					     v->str[i], strerror(errno));
 		return db_open(v->str[i], &src->db, err);
 	}
 	if (default_db_path(path, sizeof(path)) || stat(path, &st) != 0)
@@ -578,6 +597,11 @@ int cli_system_resolve(struct cli_calib_src *src, struct hw_catalog *cat,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	if (src->uncalibrated && strcmp(spec, "local") == 0)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--hw local is this "
+				     "machine as its fits describe it, with "
+				     "no datasheet figures: not with "
+				     "--uncalibrated");
 	rc = hw_system_open(cat, src->db, spec, &out->sys, &out->calib,
 			    &out->local, err);
 	/* a damaged fit row is not used, but not passed over in silence;

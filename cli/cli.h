@@ -162,18 +162,25 @@ int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 		 int64_t n, struct sim_strategy *st, int *asked,
 		 int *auto_pick, struct dlsim_err *err);
 
+/* --precision into *p, and *is_auto to 0, unless absent or "auto";
+ * DLSIM_ENOTFOUND listing the training precisions for another name. */
+int cli_precision(const struct cli_command *cmd, const struct cli_values *v,
+		  enum dlsim_precision *p, int *is_auto, struct dlsim_err *err);
+
 /* The options of the commands that predict with a system's calibration
  * (cli_calib_open). */
 #define CLI_CALIB_OPTIONS \
 	{ "db", "PATH", CLI_STRING, \
-	  "calibration database, read if it exists (default $DLSIM_DB, " \
-	  "else the XDG data directory)" }, \
+	  "calibration database, which must exist (default $DLSIM_DB, " \
+	  "else the XDG data directory, each read if it exists)" }, \
 	{ "uncalibrated", NULL, CLI_FLAG, \
 	  "use the catalog's datasheet figures, not the database's fits" }
 
-/* Where a command's calibration comes from: db NULL for none. */
+/* Where a command's calibration comes from: db NULL for none;
+ * uncalibrated 1 for --uncalibrated. */
 struct cli_calib_src {
 	struct db *db;
+	int uncalibrated;
 };
 
 /* A resolved system with the calibration it borrows; must stay put while

@@ -132,11 +132,13 @@ static const struct cli_option seed_options[] = {
 
 static const struct cli_command calibrate_seed = {
 	"calibrate seed", "[--db PATH]",
-	"Store the calibration data dlsim ships (DeepBench GEMM and\n"
-	"convolution results for V100, P100, T4, M40, Titan X, Titan Xp,\n"
-	"GTX 1080 Ti and Xeon Phi 7250, all-reduce results for P100 and\n"
-	"Xeon Phi; vTrain's nccl-tests all-reduce curves for A100 and V100)\n"
-	"and fit them.  Runs already stored are not stored again; a database\n"
+	"Store the calibration data dlsim ships (DeepBench GEMM,\n"
+	"convolution and, but for the Xeon Phi, recurrent results for V100,\n"
+	"P100, T4, M40, Titan X, Titan Xp, GTX 1080 Ti and Xeon Phi 7250,\n"
+	"all-reduce results for P100\n"
+	"and Xeon Phi; vTrain's nccl-tests all-reduce curves for A100 and\n"
+	"V100; dlsim's own H100 GEMM, convolution and STREAM runs) and fit\n"
+	"them.  Runs already stored are not stored again; a database\n"
 	"seeded by an older dlsim gains the hardware added since.  A new\n"
 	"database at the default place (no --db, no $DLSIM_DB) is seeded by\n"
 	"its first calibrate command.",

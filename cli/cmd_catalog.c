@@ -14,6 +14,14 @@ static const struct cli_option show_options[] = {
 	{ NULL, NULL, CLI_FLAG, NULL }
 };
 
+/* A resolved system is a tree, not rows: no csv for `hw show`. */
+static const struct cli_option hw_options[] = {
+	{ "format", "F", CLI_STRING,
+	  "table, csv, json (default table; hw show: table or json)" },
+	{ "help", NULL, CLI_FLAG, "this text" },
+	{ NULL, NULL, CLI_FLAG, NULL }
+};
+
 const struct cli_command cli_models = {
 	"models", "[show NAME|FILE.yaml] [--format F]",
 	"List the model zoo, or show one model's layers and counts.",
@@ -23,7 +31,7 @@ const struct cli_command cli_models = {
 const struct cli_command cli_hw = {
 	"hw", "[show HW] [--format F]",
 	"List the hardware catalog, or show one resolved system.",
-	0, 2, show_options, cmd_hw
+	0, 2, hw_options, cmd_hw
 };
 
 /* Common start: parse, check "show X", read --format.  -1 to go on. */

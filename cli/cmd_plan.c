@@ -104,11 +104,9 @@ static int args_from(const struct cli_command *cmd, const struct cli_values *v,
 		return rc;
 	if (v->set[i = cli_opt(cmd, "objective")])
 		rc = sim_objective_parse(v->str[i], &a->po.objective, err);
-	if (!rc && v->set[i = cli_opt(cmd, "precision")] &&
-	    strcmp(v->str[i], "auto") != 0) {
-		a->precision_auto = 0;
-		rc = dlsim_precision_parse(v->str[i], &a->precision, err);
-	}
+	if (!rc)
+		rc = cli_precision(cmd, v, &a->precision, &a->precision_auto,
+				   err);
 	if (!rc && v->set[i = cli_opt(cmd, "optimizer")])
 		rc = sim_optimizer_parse(v->str[i], &a->optimizer, err);
 	if (!rc)

@@ -629,6 +629,14 @@ START_TEST(cli_strategy_rejects_bad_input)
 	run(&r, "plan " TINY_GPT " --hw a100x8 --global-batch 8 --precision "
 	    "int8");
 	assert_one_error(&r, 2, "int8 is an inference precision");
+	/* the names an unknown precision is told are the help's */
+	run(&r, "predict resnet18 --hw v100 --precision fp9");
+	assert_one_error(&r, 2, "unknown precision 'fp9' (expected auto, "
+			 "fp64, fp32, tf32, fp16, bf16, fp8)");
+	run(&r, "plan " TINY_GPT " --hw a100x8 --global-batch 8 --precision "
+	    "int4");
+	assert_one_error(&r, 2, "unknown precision 'int4' (expected auto, "
+			 "fp64, fp32, tf32, fp16, bf16, fp8)");
 	run(&r, "predict resnet18 --hw nonexist");
 	assert_one_error(&r, 2, "unknown device or node 'nonexist'");
 	run(&r, "predict resnet18 --hw mi300x2");

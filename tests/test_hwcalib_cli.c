@@ -259,10 +259,16 @@ START_TEST(hwcalib_cli_local_without_fits_says_what_to_run)
 	snprintf(args, sizeof(args), "predict resnet18 --hw local --db %s "
 		 "--uncalibrated", t.path);
 	run(&r, args);
-	assert_one_error(&r, 2, "calibrate run");
+	/* 'local' is its fits alone: no datasheet figures to fall back on */
+	assert_one_error(&r, 2, "--hw local is this machine as its fits "
+			 "describe it, with no datasheet figures: not with "
+			 "--uncalibrated");
 	tmpdb_close(&t);
+	/* a --db that names no file is one that cannot be read (exit 1),
+	 * not a database silently left out */
 	run(&r, "predict resnet18 --hw v100 --db /nonexistent/dlsim.db");
-	assert_one_error(&r, 2, "/nonexistent/dlsim.db");
+	assert_one_error(&r, 1, "--db /nonexistent/dlsim.db: No such file "
+			 "or directory");
 }
 END_TEST
 
