@@ -1,4 +1,4 @@
-# dlsim 0.1.0+4613780: weak scaling of resnet50 on v100
+# dlsim 0.1.0+2e0b7ba: weak scaling of resnet50 on v100
 # Restyle and redraw, in this file's directory, with: gnuplot <this file>
 set terminal pngcairo size 1200,800 font ',11'
 set termoption noenhanced
