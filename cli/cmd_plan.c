@@ -137,6 +137,37 @@ static int plan_system(struct cli_calib_src *src, struct hw_catalog *cat,
 	       DLSIM_OK;
 }
 
+/*
+ * What --objective needs of a candidate's device, before anything is
+ * printed: energy its TDP; cost its catalog price, except that
+ * candidates all of one device rank the same by device-seconds (the
+ * price a constant factor), so there an unpriced device is ranked by
+ * those.  *first is the first candidate's device.
+ */
+static int objective_known(const struct hw_system *s, enum sim_objective o,
+			   const struct hw_device **first,
+			   struct dlsim_err *err)
+{
+	const struct hw_device *d = s->device;
+
+	if (!*first)
+		*first = d;
+	if (o == SIM_OBJ_ENERGY && !(d->tdp_w > 0.0))
+		return dlsim_err_set(err, DLSIM_EINVAL, "--objective energy: "
+				     "device '%s' has no TDP in the catalog",
+				     d->name);
+	if (o != SIM_OBJ_COST)
+		return DLSIM_OK;
+	if (d != *first && (!(d->price_usd > 0.0) ||
+			    !((*first)->price_usd > 0.0)))
+		return dlsim_err_set(err, DLSIM_EINVAL, "--objective cost: "
+				     "device '%s' has no price in the catalog, "
+				     "so '%s' and '%s' cannot be ranked by cost",
+				     (*first)->price_usd > 0.0 ? d->name :
+				     (*first)->name, (*first)->name, d->name);
+	return DLSIM_OK;
+}
+
 /* Plan one system and print it; its best's score into *best (HUGE_VAL
  * when nothing fits). */
 static int plan_one(struct cli_calib_src *src, struct hw_catalog *cat,
@@ -245,6 +276,7 @@ int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 	double score[PLAN_MAX_SPECS];
 	int rc = cli_parse(cmd, argc, argv, &v), n_hw = 0, n = 0, i, win = 0;
 	int64_t max_devices = 0;
+	const struct hw_device *first_dev = NULL;
 
 	if (rc >= 0)
 		return rc;
@@ -270,7 +302,9 @@ int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 		struct cli_system cs;
 		enum dlsim_precision prec;
 
-		rc = plan_system(&src, cat, spec[i], &a, &cs, &prec, &err);
+		rc = plan_system(&src, cat, spec[i], &a, &cs, &prec, &err) ||
+		     objective_known(&cs.sys, a.po.objective, &first_dev,
+				     &err);
 	}
 	if (!rc && a.fmt == REPORT_JSON)
 		fputs("{\"plans\": [\n", stdout);

@@ -35,8 +35,11 @@
  *
  * OBJECTIVES: time ranks by step time (the global batch is fixed, so by
  * throughput); cost by step time x devices x the device's price (the
- * catalog's price_usd, or 1 when it has none, so device-seconds); energy
- * by step time x devices x the device's TDP.
+ * catalog's price_usd, or 1 when it has none, so device-seconds: the
+ * same ranking within one system, and the command refuses to compare
+ * systems of different devices unless both are priced); energy by step
+ * time x devices x the device's TDP (the command refuses a device
+ * without one).
  */
 #include <stdlib.h>
 #include <string.h>

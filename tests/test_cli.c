@@ -615,6 +615,25 @@ START_TEST(cli_strategy_rejects_bad_input)
 	run(&r, "plan " TINY_GPT " --hw a100x8 --global-batch 8 "
 	    "--objective speed");
 	assert_one_error(&r, 2, "unknown objective 'speed'");
+	/* no made-up price or power: an unpriced device is not compared by
+	 * cost with another device, an unknown TDP not ranked by energy
+	 * (rtx4090 is the catalog's one priced GPU, tpu-v5e has no TDP) */
+	run(&r, "plan " TINY_GPT " --hw rtx4090x8,a100x8 --global-batch 8 "
+	    "--objective cost");
+	assert_one_error(&r, 2, "--objective cost: device 'a100' has no "
+			 "price in the catalog, so 'rtx4090' and 'a100' "
+			 "cannot be ranked by cost");
+	ck_assert_str_eq(r.out, "");
+	run(&r, "plan " TINY_GPT " --hw tpu-v5ex8 --global-batch 8 "
+	    "--objective energy");
+	assert_one_error(&r, 2, "--objective energy: device 'tpu-v5e' has "
+			 "no TDP in the catalog");
+	/* one device, several sizes: device-seconds rank as cost would */
+	run(&r, "plan " TINY_GPT " --hw a100x8,a100x16 --global-batch 16 "
+	    "--objective cost");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "best system     a100x8 (by "
+					    "cost)"));
 	run(&r, "plan " TINY_GPT " --hw a100x8 --global-batch 8 "
 	    "--max-devices 64");
 	assert_one_error(&r, 2, "not counts");
