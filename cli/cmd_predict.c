@@ -335,6 +335,14 @@ static void auto_plan_options(const struct sim_strategy *st,
 static int auto_none_fits(const struct sim_plan_result *plan,
 			  struct dlsim_err *err)
 {
+	if (plan->n_evaluated == 0)
+		return dlsim_err_set(err, DLSIM_EINVAL, "--strategy auto: no "
+				     "strategy splits the model and the global "
+				     "batch of %lld over the devices (tp x pp "
+				     "x dp the devices, tp dividing the heads, "
+				     "pp at most the blocks, dp x micro-batch "
+				     "dividing the batch)",
+				     (long long)plan->global_batch);
 	return dlsim_err_set(err, DLSIM_EINVAL, "--strategy auto: none of "
 			     "%lld strategies fits in memory (dlsim plan says "
 			     "by how much)", (long long)plan->n_evaluated);

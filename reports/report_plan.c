@@ -285,6 +285,14 @@ static void plan_table(FILE *f, const struct model *m,
 		"fit in memory, %lld invalid\n", (long long)p->n_evaluated,
 		(long long)p->n_feasible, (long long)p->n_oom,
 		(long long)p->n_invalid);
+	if (p->n_evaluated == 0) {
+		fprintf(f, "nothing fits: no strategy splits the model and "
+			"%lld sequences over %lld devices (tp x pp x dp the "
+			"devices, tp dividing the heads, pp at most the "
+			"blocks, dp x micro-batch dividing the batch)\n",
+			(long long)p->global_batch, (long long)s->n_devices);
+		return;
+	}
 	if (p->n_top == 0) {
 		fputs("nothing fits", f);
 		if (p->have_least_oom)

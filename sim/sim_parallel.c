@@ -487,8 +487,12 @@ static int check(const struct sim_par_ctx *c, const struct sim_strategy *st,
 				     "schedule needs pp > 1 and chunks > 1 "
 				     "with pp x chunks dividing the %lld "
 				     "blocks", (long long)c->L);
-	if (st->global_batch < 1 || st->global_batch > MODEL_MAX_BATCH ||
-	    st->micro_batch > st->global_batch / st->dp ||
+	if (st->global_batch < 1 || st->global_batch > MODEL_MAX_BATCH)
+		return dlsim_err_set(err, DLSIM_EINVAL, "global batch %lld "
+				     "is outside 1..%lld",
+				     (long long)st->global_batch,
+				     (long long)MODEL_MAX_BATCH);
+	if (st->micro_batch > st->global_batch / st->dp ||
 	    st->global_batch % (st->dp * st->micro_batch))
 		return dlsim_err_set(err, DLSIM_EINVAL, "global batch %lld "
 				     "is not a multiple of dp %lld x "

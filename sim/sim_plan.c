@@ -294,11 +294,14 @@ static int plan_check(enum dlsim_precision p, enum sim_optimizer opt,
 {
 	int rc;
 
-	if (o->global_batch < 1 || o->top_k < 1 ||
-	    o->global_batch > MODEL_MAX_BATCH)
-		return dlsim_err_set(err, DLSIM_EINVAL, "a plan needs a "
-				     "global batch in 1..%lld and top K of at "
-				     "least 1", (long long)MODEL_MAX_BATCH);
+	if (o->global_batch < 1 || o->global_batch > MODEL_MAX_BATCH)
+		return dlsim_err_set(err, DLSIM_EINVAL, "global batch %lld "
+				     "is outside 1..%lld",
+				     (long long)o->global_batch,
+				     (long long)MODEL_MAX_BATCH);
+	if (o->top_k < 1)
+		return dlsim_err_set(err, DLSIM_EINVAL, "a plan keeps top K "
+				     "of at least 1 (got %d)", o->top_k);
 	if ((rc = sim_autocast_check(p, o->autocast, 0, err)))
 		return rc;
 	return sim_optimizer_check(opt, o->optimizer_foreach, err);

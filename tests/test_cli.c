@@ -628,6 +628,27 @@ START_TEST(cli_strategy_rejects_bad_input)
 	    "--objective energy");
 	assert_one_error(&r, 2, "--objective energy: device 'tpu-v5e' has "
 			 "no TDP in the catalog");
+	/* a global batch above the limit is said to be one, not a batch
+	 * that does not divide (1000008 is a multiple of dp 8) */
+	run(&r, "predict " TINY_GPT " --hw a100x8 --tp 1 --global-batch "
+	    "1000008");
+	assert_one_error(&r, 2, "global batch 1000008 is outside "
+			 "1..1000000");
+	run(&r, "predict " TINY_GPT " --hw a100x8 --global-batch 2000000 "
+	    "--strategy auto");
+	assert_one_error(&r, 2, "global batch 2000000 is outside "
+			 "1..1000000");
+	/* no strategy at all is not "none fits in memory": 3 sequences
+	 * over 64 devices of a 4-head, 4-block model cannot be split */
+	run(&r, "predict " TINY_GPT " --hw a100x64 --global-batch 3 "
+	    "--strategy auto");
+	assert_one_error(&r, 2, "--strategy auto: no strategy splits the "
+			 "model and the global batch of 3 over the devices");
+	run(&r, "plan " TINY_GPT " --hw a100x64 --global-batch 3");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "nothing fits: no strategy "
+				    "splits the model and 3 sequences over 64 "
+				    "devices"));
 	/* one device, several sizes: device-seconds rank as cost would */
 	run(&r, "plan " TINY_GPT " --hw a100x8,a100x16 --global-batch 16 "
 	    "--objective cost");
