@@ -509,6 +509,14 @@ static void finish(struct step *st, double fwd, double bwd_end,
 	r->breakdown.comm_s = st->total;
 	r->breakdown.compress_s = st->compress + st->decompress;
 	r->breakdown.comm_exposed_s = r->step_time_s - compute;
+	/* what the comm stream adds after backward is at most all of it;
+	 * as a difference of two long times (at a step of hours its
+	 * rounding is microseconds) it can come out above that, or below
+	 * nothing, so it is held to [0, total] */
+	if (r->breakdown.comm_exposed_s > st->total)
+		r->breakdown.comm_exposed_s = st->total;
+	if (r->breakdown.comm_exposed_s < 0.0)
+		r->breakdown.comm_exposed_s = 0.0;
 	r->single_device_step_s = st->single > 0.0 ? st->single : compute;
 	r->devices = st->sys->n_devices;
 	r->throughput = (double)r->global_batch / r->step_time_s;
@@ -562,6 +570,43 @@ static double host_update(struct step *st, const struct sim_sizes *sz,
 /* ---------------------------------------------------------------- */
 /* Public API                                                        */
 /* ---------------------------------------------------------------- */
+
+static int predict_one(const struct model *m, const struct hw_system *s,
+		       const struct sim_options *o, struct sim_result *r,
+		       struct dlsim_err *err);
+
+/*
+ * The scaling efficiency's one-device step where the many-device step's
+ * own parts do not give it: compression kernels, which one device does
+ * not run (it sends nothing), and tables in host memory, whose uplink
+ * one device has to itself.  Elsewhere the compute stream's time is the
+ * one-device step (finish), and this second prediction, as `dlsim scale`
+ * makes at one device, would cost a prediction's time again.
+ */
+static int one_device_baseline(const struct model *m,
+			       const struct hw_system *s,
+			       const struct sim_options *o,
+			       struct sim_result *r, struct dlsim_err *err)
+{
+	struct hw_system one = *s;
+	struct sim_options oo = *o;
+	struct sim_result r1;
+	int rc;
+
+	one.n_devices = 1;
+	one.n_nodes = 1;
+	oo.compression = SIM_COMPRESS_NONE;
+	oo.global_batch = 0;
+	oo.batch_per_device = r->batch_per_device;
+	oo.want_layers = 0;
+	oo.want_trace = 0;
+	if ((rc = predict_one(m, &one, &oo, &r1, err)))
+		return rc;
+	r->single_device_step_s = r1.step_time_s;
+	r->scaling_efficiency = r->single_device_step_s / r->step_time_s;
+	sim_result_release(&r1);
+	return DLSIM_OK;
+}
 
 static int predict_one(const struct model *m, const struct hw_system *s,
 		       const struct sim_options *o, struct sim_result *r,
@@ -700,6 +745,15 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	sim_memory(m, s, o, &st.sz, on_host, r);
 	if (needs != stack_needs)
 		free(needs);
+	if (s->n_devices > 1 && (o->compression != SIM_COMPRESS_NONE ||
+				 (host_params > 0.0 &&
+				  hw_system_host_sharing(s) > 1)) &&
+	    (rc = one_device_baseline(m, s, o, r, err))) {
+		free(st.rec);
+		free(st.ev);
+		memset(r, 0, sizeof(*r));
+		return rc;
+	}
 	r->layers = st.rec;
 	r->n_layers = st.rec ? m->n_layers : 0;
 	r->events = st.ev;

@@ -618,6 +618,12 @@ START_TEST(host_tables_share_the_uplink)
 			ck_assert_rel(b, a, 1e-12);
 	}
 	ck_assert_int_eq(shared, r1.memory.host_tables);
+	/* the efficiency's one device has its uplink to itself: its step
+	 * is the one-device prediction's, not eight devices' compute
+	 * stream with the shared link */
+	ck_assert_rel(r8.single_device_step_s, r1.step_time_s, 1e-12);
+	ck_assert_rel(r8.scaling_efficiency, r1.step_time_s / r8.step_time_s,
+		      1e-12);
 	sim_result_release(&r1);
 	sim_result_release(&r8);
 	model_free(m);

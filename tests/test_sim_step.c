@@ -526,6 +526,11 @@ START_TEST(step_compression_costs_bytes_and_kernels)
 	ck_assert_rel(res.breakdown.comm_s, 2.006e-3, 1e-9);
 	ck_assert_rel(res.step_time_s, 12.006e-3, 1e-9);
 	ck_assert_rel(res.breakdown.comm_exposed_s, 6e-6, 1e-6);
+	/* the efficiency's one device sends nothing, so casts nothing: its
+	 * step is the 8 ms of the uncompressed rig, not the 12 ms of this
+	 * compute stream */
+	ck_assert_rel(res.single_device_step_s, 8e-3, 1e-9);
+	ck_assert_rel(res.scaling_efficiency, 8.0 / 12.006, 1e-9);
 	ck_assert_int_eq(res.compression, SIM_COMPRESS_FP16);
 	ck_assert_int_eq(res.grad_collective, SIM_COLL_ALLREDUCE);
 	sim_result_release(&res);
