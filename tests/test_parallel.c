@@ -291,8 +291,9 @@ START_TEST(parallel_rejects_bad_strategies)
 		/* dp x micro-batch would overflow int64 if multiplied */
 		{ 1, 1, 8, INT64_MAX / 4, 8, 0, SIM_SCHED_1F1B, 1,
 		  "not a multiple" },
+		/* a multiple of dp, but above the limit: said so */
 		{ 1, 1, 8, 1, MODEL_MAX_BATCH * 8, 0, SIM_SCHED_1F1B, 1,
-		  "not a multiple" },
+		  "global batch 8000000 is outside 1..1000000" },
 	};
 	struct dlsim_err err;
 	struct sim_strategy st;
