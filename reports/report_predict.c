@@ -163,10 +163,23 @@ static void table_memory(FILE *f, const struct hw_system *s,
 			mem->host_tables ? ", embedding tables with them" : "",
 			s->host ? s->host->name : "the host link");
 	}
-	else if (mem->host_bytes > 0.0)
+	else if (mem->host_bytes > 0.0 && mem->host_capacity_bytes > 0.0) {
+		fprintf(f, "host memory     %s of %s", report_bytes(
+				mem->host_bytes, a, sizeof(a)),
+			report_bytes(mem->host_capacity_bytes, b, sizeof(b)));
+		if (mem->host_bytes <= mem->host_capacity_bytes)
+			fputs(" (fits)", f);
+		else
+			fprintf(f, " (DOES NOT FIT: %s short)", report_bytes(
+					mem->host_bytes -
+					mem->host_capacity_bytes, c,
+					sizeof(c)));
+		fprintf(f, ": embedding tables, read and updated over %s\n",
+			s->host ? s->host->name : "the host link");
+	} else if (mem->host_bytes > 0.0)
 		fprintf(f, "host memory     %s (embedding tables, read and "
-			"updated over %s)\n", report_bytes(mem->host_bytes, a,
-							  sizeof(a)),
+			"updated over %s; the node states no host memory)\n",
+			report_bytes(mem->host_bytes, a, sizeof(a)),
 			s->host ? s->host->name : "the host link");
 }
 

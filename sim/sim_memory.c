@@ -32,8 +32,10 @@
  * LIMITATIONS
  * - No allocator fragmentation, no framework context (CUDA context,
  *   cuDNN workspaces beyond the gradient buffers).
- * - Host memory's capacity is checked only for what the update on the
- *   host puts there (the node's host_memory_GiB), not for tables alone.
+ * - Host memory's capacity (the node's host_memory_GiB) is checked
+ *   against one device's share: the update on the host's, or one
+ *   replica's tables, whereas a node whose devices each keep their own
+ *   tables there needs that many times as much.
  */
 #include <string.h>
 
@@ -125,8 +127,8 @@ void sim_memory(const struct model *m, const struct hw_system *s,
 			   mem->workspace_bytes;
 	mem->capacity_bytes = s->device->mem_capacity_bytes;
 	r->fits = mem->total_bytes <= mem->capacity_bytes;
-	/* the host that holds the update must hold it all */
-	if (o->update_on_host && s->node) {
+	/* the host that holds the update or the tables must hold them */
+	if ((o->update_on_host || tables > 0) && s->node) {
 		mem->host_capacity_bytes = s->node->host_memory_bytes;
 		r->fits = r->fits &&
 			  mem->host_bytes <= mem->host_capacity_bytes;

@@ -252,6 +252,7 @@ struct step {
 	double single;                  /* the step on one device, when
 					   it is not the compute time */
 	double host_bytes;              /* the host's update's traffic */
+	double host_params;             /* in tables in host memory */
 };
 
 /* Append a span to the timeline (no-op unless one is wanted). */
@@ -479,6 +480,8 @@ static void reduce_after(struct step *st)
 	st->bucket = 0.0;
 	st->free_at = st->t;
 	for (i = st->m->n_layers - 1; i > 0; i--) {
+		if (st->on_host[i])
+			continue;
 		st->bucket += (double)st->m->layers[i].params * st->sz.grad;
 		if (st->bucket >= st->o->bucket_bytes)
 			flush(st, st->t);
@@ -525,7 +528,9 @@ static void finish(struct step *st, double fwd, double bwd_end,
 	r->scaling_efficiency = r->single_device_step_s / r->step_time_s;
 	r->allreduce_used = st->n_buckets ? st->used : st->o->allreduce;
 	r->allreduce_hierarchical = st->hierarchical;
-	r->gradient_bytes = (double)st->m->params * st->sz.grad;
+	/* a table in host memory is updated there, never reduced */
+	r->gradient_bytes = ((double)st->m->params - st->host_params) *
+			    st->sz.grad;
 	r->comm_bytes = st->wire;
 	r->n_buckets = st->n_buckets;
 	r->compression = st->o->compression;
@@ -698,6 +703,7 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	}
 	for (i = 0; i < m->n_layers; i++)
 		host_params += on_host[i] ? (double)m->layers[i].params : 0.0;
+	st.host_params = host_params;
 	for (i = 1; i < m->n_layers; i++)
 		pass(&st, i, MODEL_PASS_FWD);
 	fwd = st.t;

@@ -575,6 +575,52 @@ START_TEST(host_update_with_tables_on_the_host)
 END_TEST
 
 /*
+ * Tables in host memory are the host's to hold and to update: a DLRM of
+ * embedding dimension 4096 in fp32 with momentum keeps 12 B a table
+ * value there (weight, gradient, momentum: several TiB), which a
+ * DGX-1's 512 GiB cannot hold, so it does not fit; and the tables'
+ * gradients are not reduced, so the gradient bytes are the other
+ * parameters' 4 B each, with overlap or without.
+ */
+START_TEST(host_tables_need_host_memory_and_are_not_reduced)
+{
+	struct hw_catalog *cat = hw_test_shipped();
+	struct hw_system s;
+	struct sim_options o;
+	struct sim_result r, flat;
+	struct model *m = NULL;
+	struct dlsim_err err = { 0 };
+	double host_params;
+
+	ck_assert_int_eq(hw_system_resolve(cat, "v100x8", &s, &err), DLSIM_OK);
+	ck_assert_int_eq(model_zoo_build("dlrm:dim=4096", &m, &err),
+			 DLSIM_OK);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP32;
+	ck_assert_int_eq(sim_predict(m, &s, &o, &r, &err), DLSIM_OK);
+	ck_assert_int_ge(r.memory.host_tables, 1);
+	ck_assert(r.memory.total_bytes <= r.memory.capacity_bytes);
+	ck_assert_rel(r.memory.host_capacity_bytes, 512.0 * 1073741824.0,
+		      1e-12);
+	ck_assert(r.memory.host_bytes > r.memory.host_capacity_bytes);
+	ck_assert(!r.fits);
+	host_params = r.memory.host_bytes / 12.0;
+	ck_assert(host_params > 0.5 * (double)m->params);
+	ck_assert_rel(r.gradient_bytes, ((double)m->params - host_params) *
+		      4.0, 1e-9);
+	o.overlap = 0;
+	ck_assert_int_eq(sim_predict(m, &s, &o, &flat, &err), DLSIM_OK);
+	ck_assert_rel(flat.gradient_bytes, r.gradient_bytes, 1e-12);
+	ck_assert_rel(flat.comm_bytes, r.comm_bytes, 1e-9);
+	sim_result_release(&flat);
+	sim_result_release(&r);
+	model_free(m);
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/*
  * DLRM's tables in host memory are read over the host link, which the
  * DGX-1's eight V100s share two to a PCIe switch (hw_system_host_sharing):
  * on all eight, at the same batch a device, a table on the host moves
@@ -961,6 +1007,7 @@ Suite *suite_sim_host(void)
 	tcase_add_test(c, zero_offload_shards_by_hand);
 	tcase_add_test(c, zero_offload_device_memory);
 	tcase_add_test(c, zero_offload_host_capacity);
+	tcase_add_test(c, host_tables_need_host_memory_and_are_not_reduced);
 	suite_add_tcase(s, c);
 	return s;
 }
