@@ -180,9 +180,14 @@ static double jnum_at(const struct cal_json_doc *d,
 int cal_json_parse_text(const char *what, const char *text, char **copy,
 			struct cal_json_doc *doc)
 {
-	size_t n = strlen(text);
+	size_t n;
 	struct cal_in in;
 
+	/* NULL: a column db_each_fit found not to be JSON (damaged) */
+	*copy = NULL;
+	if (!text)
+		return -1;
+	n = strlen(text);
 	*copy = malloc(n + 1);
 	if (!*copy)
 		return -1;

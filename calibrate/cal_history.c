@@ -281,6 +281,25 @@ static double num(const struct cal_json_doc *d, const char *key)
 	return v && v->type == CAL_JSON_NUMBER ? v->num : NAN;
 }
 
+/* A record's figures as cal_validation_record writes them: a count of
+ * rows, absolute errors of at least 0 and a signed one, all finite;
+ * or, for a set with no row compared, no figures (null). */
+static int record_sane(const struct cal_json_doc *a,
+		       const struct cal_json_doc *b)
+{
+	double rows = num(a, "rows"), med = num(b, "median_abs_error");
+	double p90 = num(b, "p90_abs_error");
+	double bias = num(b, "median_signed_error");
+
+	if (!(isfinite(rows) && rows >= 0.0 && rows <= 1e15 &&
+	      rows == floor(rows)))
+		return 0;
+	if (rows == 0.0 && isnan(med) && isnan(p90) && isnan(bias))
+		return 1;
+	return isfinite(med) && med >= 0.0 && isfinite(p90) && p90 >= 0.0 &&
+	       isfinite(bias);
+}
+
 struct reader {
 	struct cal_val_history *h;
 	int nomem;
@@ -295,12 +314,18 @@ static int one(void *ctx, const struct db_prediction *p)
 	const struct cal_json *name;
 	struct cal_val_entry *e;
 
+	/* the query matched a validate record's inputs by their start;
+	 * one that then does not read as one is damaged, not skipped in
+	 * silence */
 	if (!p->inputs_json || !p->outputs_json ||
 	    cal_json_parse_text("validate", p->inputs_json, &ta, &a) ||
 	    cal_json_parse_text("validate", p->outputs_json, &tb, &b) ||
 	    !(name = cal_json_get(&a, &a.v[0], "validate")) ||
-	    name->type != CAL_JSON_STRING)
+	    name->type != CAL_JSON_STRING || !record_sane(&a, &b)) {
+		if (!h->n_damaged++)
+			h->first_damaged = p->id;
 		goto done;
+	}
 	if (h->n == h->cap) {
 		int cap = h->cap ? 2 * h->cap : 16;
 		struct cal_val_entry *v = realloc(h->e, (size_t)cap *

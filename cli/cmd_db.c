@@ -43,6 +43,7 @@ struct out {
 	int64_t run_id;         /* --run, 0: all */
 	int64_t rows;           /* printed so far */
 	const struct run_refs *refs;    /* export: run id -> hw, tool */
+	int64_t damaged, first_damaged; /* fits whose JSON is not JSON */
 };
 
 /* ---------------------------------------------------------------- */
@@ -399,13 +400,24 @@ static int export_samples(struct out *o, struct dlsim_err *err)
 /* fits                                                              */
 /* ---------------------------------------------------------------- */
 
+/* A JSON column as it goes out: db_each_fit gave NULL for one that is
+ * not JSON, written as JSON's null (and counted by print_fit). */
+static const char *json_or_null(const char *s)
+{
+	return s ? s : "null";
+}
+
 static int print_fit(void *ctx, const struct db_fit *f)
 {
 	struct out *o = ctx;
 	char when[32];
 
+	if (!f->params_json || !f->covariance_json || !f->sample_run_ids) {
+		if (!o->damaged++)
+			o->first_damaged = f->id;
+	}
 	if (o->fmt == REPORT_JSON) {
-		/* The JSON columns are valid JSON (the schema checks), so
+		/* The JSON columns are valid JSON (db_each_fit checks), so
 		 * they go out as they are. */
 		json_next(o);
 		fprintf(o->f, "{\"id\": %lld, \"hw\": ", (long long)f->id);
@@ -413,12 +425,12 @@ static int print_fit(void *ctx, const struct db_fit *f)
 		fputs(", \"kind\": ", o->f);
 		report_json_string(o->f, f->kind);
 		fprintf(o->f, ", \"params\": %s, \"covariance\": %s, "
-			"\"residual_rms\": ", f->params_json,
-			f->covariance_json);
+			"\"residual_rms\": ", json_or_null(f->params_json),
+			json_or_null(f->covariance_json));
 		report_json_number(o->f, f->residual_rms);
 		fprintf(o->f, ", \"n_samples\": %lld, \"sample_run_ids\": %s, "
 			"\"created_s\": ", (long long)f->n_samples,
-			f->sample_run_ids);
+			json_or_null(f->sample_run_ids));
 		report_json_number(o->f, f->created_s);
 		fputs(", \"dlsim_version\": ", o->f);
 		report_json_string(o->f, f->dlsim_version);
@@ -432,11 +444,13 @@ static int print_fit(void *ctx, const struct db_fit *f)
 			f->residual_rms, f->created_s);
 		report_csv_field(o->f, f->dlsim_version);
 		fputc(',', o->f);
-		report_csv_field(o->f, f->params_json);
+		report_csv_field(o->f, f->params_json ? f->params_json : "");
 		fputc(',', o->f);
-		report_csv_field(o->f, f->covariance_json);
+		report_csv_field(o->f, f->covariance_json ?
+				 f->covariance_json : "");
 		fputc(',', o->f);
-		report_csv_field(o->f, f->sample_run_ids);
+		report_csv_field(o->f, f->sample_run_ids ?
+				 f->sample_run_ids : "");
 		fputc('\n', o->f);
 		o->rows++;
 	} else {
@@ -464,6 +478,13 @@ static int list_fits(struct out *o, struct dlsim_err *err)
 			"kind", "samples", "residual_rms", "created (UTC)");
 	if ((rc = db_each_fit(o->db, NULL, NULL, print_fit, o, err)))
 		return rc;
+	if (o->damaged)
+		fprintf(stderr, "dlsim: db fits: warning: fit %lld%s %s a "
+			"JSON column that is not JSON (damaged outside dlsim): "
+			"shown as %s\n", (long long)o->first_damaged,
+			o->damaged > 1 ? " and others" : "",
+			o->damaged > 1 ? "hold" : "holds",
+			o->fmt == REPORT_CSV ? "an empty field" : "null");
 	if (o->fmt == REPORT_JSON)
 		json_tail(o);
 	else if (o->fmt == REPORT_TABLE && !o->rows)
@@ -528,7 +549,7 @@ static int output_format(const struct cli_command *cmd,
 int cmd_db(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct dlsim_err err = { 0, "" };
-	struct out o = { stdout, REPORT_TABLE, NULL, 0, 0, NULL };
+	struct out o = { stdout, REPORT_TABLE, NULL, 0, 0, NULL, 0, 0 };
 	const struct db_sub *sub;
 	char path[DB_PATH_LEN];
 	struct cli_values v;

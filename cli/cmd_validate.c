@@ -107,6 +107,13 @@ static int history(const struct cli_command *cmd, const struct cli_values *v,
 		return rc;
 	if (!(rc = cal_validation_history(src.db, &h, err)))
 		rc = report_validation_history(stdout, fmt, &h, err);
+	if (!rc && h.n_damaged)
+		fprintf(stderr, "dlsim: validate: warning: prediction %lld%s "
+			"in the database %s not read as a validation record "
+			"(damaged outside dlsim): left out\n",
+			(long long)h.first_damaged,
+			h.n_damaged > 1 ? " and others" : "",
+			h.n_damaged > 1 ? "do" : "does");
 	cal_validation_history_release(&h);
 	cli_calib_close(&src);
 	return rc;

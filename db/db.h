@@ -86,7 +86,8 @@ const struct db_migration *db_schema_migrations(int *n);
 int db_migrate(struct db *db, const struct db_migration *m, int n,
 	       struct dlsim_err *err);
 
-/* PRAGMA user_version, or -1 if it cannot be read. */
+/* PRAGMA user_version (negative only in a file changed outside dlsim),
+ * or INT_MIN if it cannot be read. */
 int db_user_version(struct db *db);
 
 /* Read the file's version into *version (may be NULL): DLSIM_EDB if it

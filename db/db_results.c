@@ -106,9 +106,13 @@ int db_each_fit(struct db *db, const char *hw, const char *kind,
 		struct dlsim_err *err)
 {
 	static const char sql[] =
-		"SELECT id, hw, kind, params_json, covariance_json,"
-		" residual_rms, n_samples, sample_run_ids, created_s,"
-		" dlsim_version FROM fits"
+		"SELECT id, hw, kind,"
+		" CASE WHEN json_valid(params_json) THEN params_json END,"
+		" CASE WHEN json_valid(covariance_json)"
+		"  THEN covariance_json END,"
+		" residual_rms, n_samples,"
+		" CASE WHEN json_valid(sample_run_ids) THEN sample_run_ids END,"
+		" created_s, dlsim_version FROM fits"
 		" WHERE (?1 IS NULL OR hw = ?1) AND (?2 IS NULL OR kind = ?2)"
 		" ORDER BY created_s DESC, id DESC";
 	sqlite3_stmt *st;

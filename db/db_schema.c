@@ -31,6 +31,8 @@
  * must keep the new table's foreign keys consistent itself; PRAGMA
  * defer_foreign_keys = ON inside the step postpones the checks to COMMIT.
  */
+#include <limits.h>
+
 #include "db/db.h"
 
 #include <stdio.h>
@@ -140,7 +142,7 @@ const struct db_migration *db_schema_migrations(int *n)
 int db_user_version(struct db *db)
 {
 	sqlite3_stmt *st = NULL;
-	int v = -1;
+	int v = INT_MIN;
 
 	if (sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st,
 			       NULL) == SQLITE_OK &&
@@ -158,6 +160,14 @@ static int refuse_newer(struct db *db, int found, int known,
 			     "%d)", db->path, found, dlsim_version(), known);
 }
 
+/* PRAGMA user_version = -1: no dlsim writes one below 0 */
+static int refuse_negative(struct db *db, int found, struct dlsim_err *err)
+{
+	return dlsim_err_set(err, DLSIM_EDB, "%s: schema version %d, which "
+			     "no dlsim writes (the file was changed outside "
+			     "dlsim)", db->path, found);
+}
+
 int db_schema_check(struct db *db, int known, int *version,
 		    struct dlsim_err *err)
 {
@@ -165,8 +175,10 @@ int db_schema_check(struct db *db, int known, int *version,
 
 	if (version)
 		*version = v;
-	if (v < 0)
+	if (v == INT_MIN)
 		return db_fail(db, "reading the schema version", err);
+	if (v < 0)
+		return refuse_negative(db, v, err);
 	if (v > known)
 		return refuse_newer(db, v, known, err);
 	return DLSIM_OK;
@@ -185,8 +197,9 @@ static int apply(struct db *db, const struct db_migration *m, int last,
 	if ((rc = db_begin(db, what, err)))
 		return rc;
 	v = db_user_version(db);
-	if (v < 0) {
-		rc = db_fail(db, what, err);
+	if (v == INT_MIN || v < 0) {
+		rc = v == INT_MIN ? db_fail(db, what, err) :
+		     refuse_negative(db, v, err);
 		goto fail;
 	}
 	if (v > last) {

@@ -2149,6 +2149,8 @@ struct db_fit {
 	int64_t id;             /* set by db_fit_insert */
 	char hw[HW_NAME_LEN];
 	char kind[32];          /* "gemm:fp32", "stream", "loggp:shm", ... */
+	/* the JSON columns; db_each_fit gives NULL for one that is not
+	 * valid JSON (a row damaged outside dlsim) */
 	const char *params_json;     /* {"name": value, ...} */
 	const char *covariance_json; /* [[...], ...] in params' order */
 	double residual_rms;    /* in the unit of the samples fitted */
@@ -2714,6 +2716,11 @@ struct cal_val_entry {
 struct cal_val_history {
 	struct cal_val_entry *e;     /* owned, in the order stored */
 	int n, cap;
+	/* records left out: a validate row whose JSON does not parse or
+	 * whose figures are missing or out of range (damaged outside
+	 * dlsim); the first one's prediction id */
+	int n_damaged;
+	int64_t first_damaged;
 };
 
 /* Every recorded run in db (cal_validation_record), oldest first; the

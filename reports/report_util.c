@@ -30,18 +30,60 @@ int report_format_parse(const char *name, enum report_format *out,
 	return DLSIM_OK;
 }
 
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), or 0. */
+static int utf8_sequence(const unsigned char *s)
+{
+	int n, i;
+	unsigned lo = 0x80, hi = 0xbf;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* the second byte's range rules out overlongs and surrogates */
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* A string from a file or the database may hold any bytes; JSON must
+ * be UTF-8, so a byte that starts no well-formed sequence is written
+ * as U+FFFD, the replacement character. */
 void report_json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
+	fputc('"', f);
+	while (p && *p) {
+		int n = utf8_sequence(p);
+
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else if (n == 0)
+			fputs("\\ufffd", f);
 		else
-			fputc(c, f);
+			fwrite(p, 1, (size_t)n, f);
+		p += n > 0 ? n : 1;
 	}
 	fputc('"', f);
 }

@@ -207,6 +207,48 @@ START_TEST(db_cli_fits_and_vacuum)
 }
 END_TEST
 
+/*
+ * A fit row damaged outside dlsim (a JSON column that is not JSON, a
+ * version of bytes that are not UTF-8) still lists as valid JSON: the
+ * column as null, the bytes as U+FFFD, and one warning naming the fit.
+ */
+START_TEST(db_cli_fits_damaged_rows_stay_valid_json)
+{
+	struct dlsim_err err = { 0, "" };
+	struct db_fit f;
+	struct run r;
+	struct tmp t;
+	struct db *db;
+
+	tmp_make(&t);
+	db = open_ok(t.path);
+	memset(&f, 0, sizeof(f));
+	snprintf(f.hw, sizeof(f.hw), "local");
+	snprintf(f.kind, sizeof(f.kind), "stream");
+	f.params_json = "{\"bw_Bps\": 1.5e10}";
+	f.covariance_json = "[[1e16]]";
+	f.sample_run_ids = "[1]";
+	f.n_samples = 3;
+	ck_assert_int_eq(db_fit_insert(db, &f, &err), DLSIM_OK);
+	db_close(db);
+	raw_exec(t.path, "PRAGMA ignore_check_constraints = 1; "
+		 "UPDATE fits SET params_json = 'not json', "
+		 "dlsim_version = X'FF41'");
+	run_db(&r, &t, "fits --format json");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(json_valid(r.out), "%s", r.out);
+	ck_assert(strstr(r.out, "\"params\": null") != NULL);
+	ck_assert(strstr(r.out, "\"dlsim_version\": \"\\ufffdA\"") != NULL);
+	ck_assert_str_eq(r.err, "dlsim: db fits: warning: fit 1 holds a JSON "
+			 "column that is not JSON (damaged outside dlsim): "
+			 "shown as null\n");
+	run_db(&r, &t, "fits --csv");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.err, "shown as an empty field") != NULL);
+	tmp_remove(&t);
+}
+END_TEST
+
 START_TEST(db_cli_uses_dlsim_db)
 {
 	struct saved_env saved;
@@ -265,6 +307,11 @@ START_TEST(db_cli_rejects_bad_arguments)
 	raw_exec(t.path, "PRAGMA user_version = 42");
 	run_db(&r, &t, "runs");
 	assert_one_error(&r, 1, "created by a newer dlsim");
+	/* a version below 0 is read, not "cannot be read": say which */
+	raw_exec(t.path, "PRAGMA user_version = -1");
+	run_db(&r, &t, "runs");
+	assert_one_error(&r, 1, "schema version -1, which no dlsim writes "
+			 "(the file was changed outside dlsim)");
 	run(&r, "db --help");
 	ck_assert_int_eq(r.status, 0);
 	ck_assert(strstr(r.out, "--run ID") && strstr(r.out, "--csv"));
@@ -288,6 +335,7 @@ Suite *suite_db_cli(void)
 	tcase_add_test(cli, db_cli_runs_lists_newest_first);
 	tcase_add_test(cli, db_cli_samples_of_one_run_as_csv);
 	tcase_add_test(cli, db_cli_fits_and_vacuum);
+	tcase_add_test(cli, db_cli_fits_damaged_rows_stay_valid_json);
 	tcase_add_test(cli, db_cli_uses_dlsim_db);
 	tcase_add_test(cli, db_cli_rejects_bad_arguments);
 	suite_add_tcase(s, cli);

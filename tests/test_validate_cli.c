@@ -13,6 +13,7 @@
 #include "tests.h"
 #include "calibrate/cal.h"
 #include "cli_util.h"
+#include "db_util.h"
 #include "dlsim.h"
 
 /* Whether text holds name as a whole word of a list ("(a, b, c)"). */
@@ -151,8 +152,56 @@ START_TEST(validate_record_stores_an_empty_set)
 	ck_assert_str_eq(h.e[0].set, "empty");
 	ck_assert_int_eq(h.e[0].rows, 0);
 	ck_assert(isnan(h.e[0].median_abs_error));
+	ck_assert_int_eq(h.n_damaged, 0);
 	cal_validation_history_release(&h);
 	db_close(db);
+}
+END_TEST
+
+/*
+ * Records damaged outside dlsim (figures missing where rows were
+ * compared, text that is not JSON, an error that is not finite) are
+ * left out of --history and counted, not shown as nan or inf; the
+ * command warns once, naming the first.
+ */
+START_TEST(validate_history_leaves_damaged_records_out)
+{
+	char dir[] = "/tmp/dlsim-val-XXXXXX", args[256], path[64];
+	struct run r;
+
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/v.db", dir);
+	snprintf(args, sizeof(args), "validate --set megatron,horovod "
+		 "--record --db %s", path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	raw_exec(path, "PRAGMA ignore_check_constraints = 1; "
+		 "UPDATE predictions SET outputs_json = '{}' WHERE "
+		 "inputs_json LIKE '{\"validate\": \"horovod\"%'");
+	snprintf(args, sizeof(args), "validate --history --db %s", path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "megatron") != NULL);
+	ck_assert(strstr(r.out, "horovod") == NULL);
+	ck_assert(strstr(r.out, "nan") == NULL);
+	ck_assert(strstr(r.err, "dlsim: validate: warning: prediction ") ==
+		  r.err);
+	ck_assert(strstr(r.err, " in the database does not read as a "
+			 "validation record (damaged outside dlsim): left "
+			 "out\n") != NULL);
+	raw_exec(path, "PRAGMA ignore_check_constraints = 1; "
+		 "UPDATE predictions SET outputs_json = "
+		 "'{\"median_abs_error\": 1e999, \"p90_abs_error\": 0.1, "
+		 "\"median_signed_error\": 0}' WHERE inputs_json LIKE "
+		 "'{\"validate\": \"megatron\"%'");
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "megatron") == NULL);
+	ck_assert(strstr(r.out, "inf") == NULL);
+	ck_assert(strstr(r.err, " and others in the database do not read") !=
+		  NULL);
+	snprintf(args, sizeof(args), "rm -rf %s", dir);
+	ck_assert_int_eq(system(args), 0);
 }
 END_TEST
 
@@ -266,6 +315,7 @@ Suite *suite_validate_cli(void)
 	tcase_add_test(c, validate_rejects_unknown_sets);
 	tcase_add_test(c, validate_rows_lists_every_row);
 	tcase_add_test(c, validate_record_stores_an_empty_set);
+	tcase_add_test(c, validate_history_leaves_damaged_records_out);
 	tcase_add_test(c, validate_record_and_history);
 	suite_add_tcase(s, c);
 	return s;
