@@ -5,7 +5,7 @@
  *
  * Exit statuses: 0 success, 1 failure (a file that cannot be read or
  * parsed, a write error), 2 misuse (an unknown option, a malformed value,
- * an unknown model, device or precision).
+ * an unknown model, device or precision, an output naming an input).
  */
 #ifndef DLSIM_CLI_CLI_H
 #define DLSIM_CLI_CLI_H
@@ -200,6 +200,32 @@ struct cli_system {
 int cli_calib_open(const struct cli_command *cmd, const struct cli_values *v,
 		   struct cli_calib_src *src, struct dlsim_err *err);
 void cli_calib_close(struct cli_calib_src *src);
+
+/* A file a command reads that no option of the table names for
+ * cli_outputs_check (MODEL, a --hw FILE.yaml): path NULL for none. */
+struct cli_input {
+	const char *path;
+	const char *what;      /* "the model file (MODEL)" */
+};
+
+/*
+ * Before any output is opened: DLSIM_EINVAL when a file the command
+ * writes (--trace; --plot's image and the .dat and .gp beside it) is one
+ * it reads (the database of --db, $DLSIM_DB or the default path, with
+ * its -wal, -shm and -journal files; --seq-lengths; each --file; the n
+ * in more) or another it writes.  fopen "w" would empty it first.
+ */
+int cli_outputs_check(const struct cli_command *cmd,
+		      const struct cli_values *v,
+		      const struct cli_input *more, int n,
+		      struct dlsim_err *err);
+
+/* calibrate import's FILE, read into the database: DLSIM_EINVAL when it
+ * is that database (or one of its files), named as cmd's --db or the
+ * default. */
+int cli_input_not_database(const struct cli_command *cmd,
+			   const struct cli_values *v, const char *path,
+			   struct dlsim_err *err);
 
 /* --dispatch-us, where cmd has it and it is set, in seconds in *s (left
  * as it is otherwise); refused from 1e6 us on.  predict, plan and scale

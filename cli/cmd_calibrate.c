@@ -296,7 +296,8 @@ static int cmd_calibrate_import(const struct cli_command *cmd, int argc,
 		return usage(cmd, "%s: --hw is required", cmd->name);
 	if ((rc = hw_name(cmd, v.str[i])) >= 0)
 		return rc;
-	if (cal_format_parse(v.positional[0], &f, &err))
+	if (cal_format_parse(v.positional[0], &f, &err) ||
+	    cli_input_not_database(cmd, &v, v.positional[1], &err))
 		return cli_fail(cmd, &err);
 	if (open_calibrate_db(v.set[cli_opt(cmd, "db")] ?
 			      v.str[cli_opt(cmd, "db")] : NULL, path,
@@ -389,7 +390,8 @@ static int cmd_calibrate_show(const struct cli_command *cmd, int argc,
 	if (rc >= 0)
 		return rc;
 	plot = cli_opt(cmd, "plot");
-	if (v.set[plot] && report_plot_check(v.str[plot], &err))
+	if ((v.set[plot] && report_plot_check(v.str[plot], &err)) ||
+	    cli_outputs_check(cmd, &v, NULL, 0, &err))
 		return cli_fail(cmd, &err);
 	if (open_db(cmd, &v, &db, &err) ||
 	    cal_fit_load(db, v.str[cli_opt(cmd, "hw")], &r, &err) ||

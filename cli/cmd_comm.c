@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/core.h"
 #include "core/banned.h"
 
 #define COMM_MAX_SIZES 4096
@@ -172,6 +173,7 @@ static int request_from(const struct cli_command *cmd,
 			const struct cli_values *v, struct comm_request *r,
 			struct dlsim_err *err)
 {
+	struct cli_input in = { NULL, "the hardware file (--hw)" };
 	int i, rc;
 
 	memset(r, 0, sizeof(*r));
@@ -192,6 +194,10 @@ static int request_from(const struct cli_command *cmd,
 		return rc;
 	if (v->set[i = cli_opt(cmd, "plot")] &&
 	    (rc = report_plot_check(r->plot = v->str[i], err)))
+		return rc;
+	/* the plot's files over the --hw file or the database */
+	in.path = core_is_yaml_path(r->hw) ? r->hw : NULL;
+	if ((rc = cli_outputs_check(cmd, v, &in, 1, err)))
 		return rc;
 	i = cli_opt(cmd, "sizes");
 	return parse_sizes(v->set[i] ? v->str[i] : COMM_DEFAULT_SIZES, r,

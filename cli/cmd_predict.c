@@ -471,6 +471,23 @@ static int predict_binned(const struct cli_command *cmd,
 /* The command                                                       */
 /* ---------------------------------------------------------------- */
 
+/* --trace over the model, the --hw file or the database (which --record
+ * would then fail to write, "malformed") is refused before any is read. */
+static int check_outputs(const struct cli_command *cmd,
+			 const struct cli_values *v, struct dlsim_err *err)
+{
+	const char *model = v->positional[0];
+	const char *hw = v->str[cli_opt(cmd, "hw")];
+	const struct cli_input in[] = {
+		{ core_is_yaml_path(model) ? model : NULL,
+		  "the model file (MODEL)" },
+		{ core_is_yaml_path(hw) ? hw : NULL,
+		  "the hardware file (--hw)" },
+	};
+
+	return cli_outputs_check(cmd, v, in, 2, err);
+}
+
 int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct dlsim_err err = { 0, "" };
@@ -497,7 +514,8 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 		dlsim_err_set(&err, DLSIM_EINVAL, "predict: --hw is required");
 		return cli_fail(cmd, &err);
 	}
-	if (options_from(cmd, &v, &o, &fmt, &err))
+	if (options_from(cmd, &v, &o, &fmt, &err) ||
+	    check_outputs(cmd, &v, &err))
 		return cli_fail(cmd, &err);
 	if ((rc = cli_catalog(cmd, &cat)) >= 0)
 		return rc;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/core.h"
 #include "core/banned.h"
 
 #define SCALE_MAX_HW 16
@@ -215,6 +216,19 @@ static int plot(const struct cli_command *cmd, const struct cli_values *v,
 	return rc;
 }
 
+/* --plot's image, .dat or .gp over the model or the database. */
+static int check_outputs(const struct cli_command *cmd,
+			 const struct cli_values *v, struct dlsim_err *err)
+{
+	const char *model = v->positional[0];
+	const struct cli_input in = {
+		core_is_yaml_path(model) ? model : NULL,
+		"the model file (MODEL)"
+	};
+
+	return cli_outputs_check(cmd, v, &in, 1, err);
+}
+
 int cmd_scale(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct dlsim_err err = { 0, "" };
@@ -235,7 +249,7 @@ int cmd_scale(const struct cli_command *cmd, int argc, char **argv)
 		dlsim_err_set(&err, DLSIM_EINVAL, "scale: --hw is required");
 		return cli_fail(cmd, &err);
 	}
-	if (cli_format(cmd, &v, &fmt, &err))
+	if (cli_format(cmd, &v, &fmt, &err) || check_outputs(cmd, &v, &err))
 		return cli_fail(cmd, &err);
 	pts = calloc(SCALE_MAX_HW * SCALE_MAX_COUNTS, sizeof(*pts));
 	if (!pts) {

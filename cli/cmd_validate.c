@@ -254,7 +254,8 @@ static int plot(const char *image, const struct cal_val_report *rep,
 
 /* Before any work: --history lists and takes none of the flags that
  * validate; --plot names a .png or .svg (else the sets would be run,
- * printed and recorded before the name was refused). */
+ * printed and recorded before the name was refused), and none of its
+ * files is the database or a --file. */
 static int check_flags(const struct cli_command *cmd,
 		       const struct cli_values *v, struct dlsim_err *err)
 {
@@ -272,9 +273,10 @@ static int check_flags(const struct cli_command *cmd,
 						     "was recorded and takes "
 						     "no --%s",
 						     not_with_history[k]);
-	if (v->set[k = (size_t)cli_opt(cmd, "plot")])
-		return report_plot_check(v->str[k], err);
-	return DLSIM_OK;
+	if (v->set[k = (size_t)cli_opt(cmd, "plot")] &&
+	    report_plot_check(v->str[k], err))
+		return err->code;
+	return cli_outputs_check(cmd, v, NULL, 0, err);
 }
 
 int cmd_validate(const struct cli_command *cmd, int argc, char **argv)
