@@ -57,6 +57,7 @@ static const struct suite_entry suites[] = {
 	{ "cli", suite_cli },
 	{ "cli_sweep", suite_cli_sweep },
 	{ "cli_seqlen", suite_cli_seqlen },
+	{ "cli_clobber", suite_cli_clobber },
 	{ "db", suite_db },
 	{ "db_schema", suite_db_schema },
 	{ "db_cli", suite_db_cli },

@@ -48,6 +48,7 @@ Suite *suite_report(void);
 Suite *suite_cli(void);
 Suite *suite_cli_sweep(void);
 Suite *suite_cli_seqlen(void);
+Suite *suite_cli_clobber(void);
 Suite *suite_db(void);
 Suite *suite_db_schema(void);
 Suite *suite_db_cli(void);
