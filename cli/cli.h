@@ -162,6 +162,11 @@ int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 		 int64_t n, struct sim_strategy *st, int *asked,
 		 int *auto_pick, struct dlsim_err *err);
 
+/* The default database's path ($DLSIM_DB, else the XDG data
+ * directory's), without making its directories; -1 if there is none or
+ * it does not fit in n. */
+int cli_default_db_path(char *buf, size_t n);
+
 /* --precision into *p, and *is_auto to 0, unless absent or "auto";
  * DLSIM_ENOTFOUND listing the training precisions for another name. */
 int cli_precision(const struct cli_command *cmd, const struct cli_values *v,
