@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
-#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 
