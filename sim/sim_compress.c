@@ -74,6 +74,10 @@ void sim_compress_plan(const struct sim_roof *roof, enum sim_compression c,
 {
 	double k = topk_ratio * n, p = (double)ranks, w = (double)width;
 
+	/* top-k of a bucket keeps at least its largest value: a ratio of
+	 * 1e-300 sends one pair, not nothing */
+	if (k < 1.0 && n >= 1.0)
+		k = 1.0;
 	out->coll = SIM_COLL_ALLREDUCE;
 	out->compress_s = out->decompress_s = 0.0;
 	switch (c) {

@@ -540,6 +540,13 @@ START_TEST(step_compression_costs_bytes_and_kernels)
 	ck_assert_rel(res.comm_bytes, 160480.0, 1e-12);
 	ck_assert_int_eq(res.grad_collective, SIM_COLL_ALLGATHER);
 	sim_result_release(&res);
+	/* a ratio that keeps less than one value keeps one: each of the 2
+	 * buckets gathers one 8-byte pair from each of the 2 ranks */
+	o.topk_ratio = 1e-300;
+	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL), DLSIM_OK);
+	ck_assert_rel(res.comm_bytes, 32.0, 1e-12);
+	sim_result_release(&res);
+	o.topk_ratio = 0.01;
 	/* an algorithm that cannot gather is refused, not replaced */
 	o.allreduce = SIM_ALGO_PARAM_SERVER;
 	ck_assert_int_eq(sim_predict(m, &r.sys, &o, &res, NULL),
