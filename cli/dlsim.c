@@ -38,12 +38,32 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return CLI_USAGE;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
-		usage(stdout);
-		return cli_finish(NULL, CLI_OK);
+	/* "dlsim help CMD", as git's: CMD's own --help */
+	if (strcmp(argv[1], "help") == 0 && argc == 3) {
+		char help[] = "--help", *args[3] = { argv[2], help, NULL };
+
+		for (i = 0; i < N_COMMANDS; i++)
+			if (strcmp(argv[2], commands[i]->name) == 0)
+				return commands[i]->run(commands[i], 2, args);
+		fputs("dlsim: help: unknown command '", stderr);
+		cli_put_escaped(argv[2], stderr);
+		fputs("'; try 'dlsim --help'\n", stderr);
+		return CLI_USAGE;
 	}
-	if (strcmp(argv[1], "--version") == 0) {
-		printf("dlsim %s\n", dlsim_version());
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0 ||
+	    strcmp(argv[1], "--version") == 0) {
+		/* they take nothing after them: a word there is a mistake */
+		if (argc > 2) {
+			fprintf(stderr, "dlsim: %s takes no argument (got '",
+				argv[1]);
+			cli_put_escaped(argv[2], stderr);
+			fputs("'); try 'dlsim --help'\n", stderr);
+			return CLI_USAGE;
+		}
+		if (strcmp(argv[1], "--version") == 0)
+			printf("dlsim %s\n", dlsim_version());
+		else
+			usage(stdout);
 		return cli_finish(NULL, CLI_OK);
 	}
 	for (i = 0; i < N_COMMANDS; i++)

@@ -77,6 +77,17 @@ START_TEST(cli_version_and_help)
 	ck_assert_int_eq(r.status, 0);
 	run(&r, "hw --help");
 	ck_assert_int_eq(r.status, 0);
+	/* "dlsim help CMD" is CMD's --help, as git's */
+	run(&r, "help predict");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(strstr(r.out, "Usage: dlsim predict MODEL") == r.out);
+	run(&r, "help nosuch");
+	assert_one_error(&r, 2, "dlsim: help: unknown command 'nosuch'");
+	/* --version and --help take nothing after them */
+	run(&r, "--version extra");
+	assert_one_error(&r, 2, "dlsim: --version takes no argument (got "
+			 "'extra')");
+	ck_assert_str_eq(r.out, "");
 	run(&r, "");
 	ck_assert_int_eq(r.status, 2);
 }
