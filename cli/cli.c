@@ -570,6 +570,7 @@ int cli_calib_open(const struct cli_command *cmd, const struct cli_values *v,
 	int i = cli_opt(cmd, "db");
 
 	src->db = NULL;
+	src->cmd_name = cmd->name;
 	src->uncalibrated = v->set[cli_opt(cmd, "uncalibrated")];
 	if (src->uncalibrated)
 		return DLSIM_OK;
@@ -596,6 +597,7 @@ int cli_system_resolve(struct cli_calib_src *src, struct hw_catalog *cat,
 		       struct dlsim_err *err)
 {
 	const struct hw_calib *c;
+	const char *who;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -610,16 +612,17 @@ int cli_system_resolve(struct cli_calib_src *src, struct hw_catalog *cat,
 	 * the fits the system uses ("local" keeps its own), or those the
 	 * loader found none usable among */
 	c = out->sys.calib ? out->sys.calib : &out->calib;
+	who = src->cmd_name ? src->cmd_name : "?";
 	if (!rc && c->n_unreadable == 1)
-		fprintf(stderr, "dlsim: warning: %s: fit %lld (%s) in the "
+		fprintf(stderr, "dlsim: %s: warning: %s: fit %lld (%s) in the "
 			"calibration database cannot be used (damaged or out of "
-			"range) and is left out\n", spec,
+			"range) and is left out\n", who, spec,
 			(long long)c->unreadable_id, c->unreadable_kind);
 	else if (!rc && c->n_unreadable > 1)
-		fprintf(stderr, "dlsim: warning: %s: fit %lld (%s) and %d "
+		fprintf(stderr, "dlsim: %s: warning: %s: fit %lld (%s) and %d "
 			"more in the calibration database cannot be used "
-			"(damaged or out of range) and are left out\n", spec,
-			(long long)c->unreadable_id, c->unreadable_kind,
+			"(damaged or out of range) and are left out\n", who,
+			spec, (long long)c->unreadable_id, c->unreadable_kind,
 			c->n_unreadable - 1);
 	return rc;
 }

@@ -186,6 +186,7 @@ int cli_precision(const struct cli_command *cmd, const struct cli_values *v,
 struct cli_calib_src {
 	struct db *db;
 	int uncalibrated;
+	const char *cmd_name;   /* whose warnings (cli_system_resolve) */
 };
 
 /* A resolved system with the calibration it borrows; must stay put while

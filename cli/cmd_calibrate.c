@@ -270,8 +270,8 @@ static int open_calibrate_db(const char *given, char *path, size_t n,
 	if (!fresh)
 		return DLSIM_OK;
 	if (cal_seed(*db, &runs, &samples, &e))
-		fprintf(stderr, "dlsim: warning: seeding the new database "
-			"failed: %s\n", e.msg);
+		fprintf(stderr, "dlsim: calibrate: warning: seeding the new "
+			"database failed: %s\n", e.msg);
 	else
 		fprintf(stderr, "dlsim: new database %s seeded with the "
 			"shipped calibration data (%lld runs, %lld samples)\n",
@@ -401,8 +401,8 @@ static int cmd_calibrate_show(const struct cli_command *cmd, int argc,
 		goto cleanup;
 	}
 	if (v.set[plot] && !p.drawn)
-		fprintf(stderr, "dlsim: warning: gnuplot not found; wrote %s "
-			"and %s\n", p.dat, p.gp);
+		fprintf(stderr, "dlsim: %s: warning: gnuplot not found; wrote "
+			"%s and %s\n", cmd->name, p.dat, p.gp);
 	rc = cli_finish(cmd, CLI_OK);
 cleanup:
 	cal_fit_report_release(&r);

@@ -225,7 +225,7 @@ static int plot(const char *image, const struct report_comm_sweep *sw,
 	int rc = report_comm_plot(image, sw, &p, err);
 
 	if (!rc && !p.drawn)
-		fprintf(stderr, "dlsim: warning: gnuplot not found; wrote %s "
+		fprintf(stderr, "dlsim: comm: warning: gnuplot not found; wrote %s "
 			"and %s\n", p.dat, p.gp);
 	return rc;
 }

@@ -210,9 +210,9 @@ static int plot(const struct cli_command *cmd, const struct cli_values *v,
 					  err);
 
 	if (!rc && !ran)
-		fprintf(stderr, "dlsim: warning: gnuplot not found; wrote the "
-			"data and script beside %s (run gnuplot on the .gp)\n",
-			image);
+		fprintf(stderr, "dlsim: %s: warning: gnuplot not found; wrote "
+			"the data and script beside %s (run gnuplot on the "
+			".gp)\n", cmd->name, image);
 	return rc;
 }
 

@@ -192,17 +192,18 @@ static void warn_damaged(const struct cal_val_report *rep)
 		const struct cal_val_set *s = &rep->set[i];
 
 		for (j = 0; j < s->n_damaged; j++)
-			fprintf(stderr, "dlsim: warning: %s: %s: fit %lld (%s) "
-				"in the calibration database cannot be used "
-				"(damaged or out of range) and is left out "
-				"(%lld row%s)\n", s->name, s->damaged[j].hw,
+			fprintf(stderr, "dlsim: validate: warning: %s: %s: "
+				"fit %lld (%s) in the calibration database "
+				"cannot be used (damaged or out of range) and "
+				"is left out (%lld row%s)\n", s->name, s->damaged[j].hw,
 				(long long)s->damaged[j].id,
 				s->damaged[j].kind,
 				(long long)s->damaged[j].rows,
 				s->damaged[j].rows == 1 ? "" : "s");
 		if (s->damaged_rows_other)
-			fprintf(stderr, "dlsim: warning: %s: %lld more row%s "
-				"predicted without other damaged fits\n",
+			fprintf(stderr, "dlsim: validate: warning: %s: %lld "
+				"more row%s predicted without other damaged "
+				"fits\n",
 				s->name, (long long)s->damaged_rows_other,
 				s->damaged_rows_other == 1 ? "" : "s");
 	}

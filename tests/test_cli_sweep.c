@@ -265,7 +265,7 @@ START_TEST(cli_comm_plot_writes_data_and_script)
 		 "1M --plot %s/nognu.svg", dir);
 	run_env(&r, "PATH=/nonexistent", args);
 	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
-	snprintf(text, sizeof(text), "dlsim: warning: gnuplot not found; "
+	snprintf(text, sizeof(text), "dlsim: comm: warning: gnuplot not found; "
 		 "wrote %s/nognu.dat and %s/nognu.gp\n", dir, dir);
 	ck_assert_str_eq(r.err, text);
 	snprintf(path, sizeof(path), "%s/nognu.svg", dir);

@@ -153,9 +153,9 @@ static void validate_names_damaged_fit(const struct tmpdb *t, int64_t id)
 		 t->path);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
-	snprintf(want, sizeof(want), "dlsim: warning: mine: v100: fit %lld "
-		 "(gemm:fp16) in the calibration database cannot be used "
-		 "(damaged or out of range) and is left out (2 rows)\n",
+	snprintf(want, sizeof(want), "dlsim: validate: warning: mine: v100: "
+		 "fit %lld (gemm:fp16) in the calibration database cannot be "
+		 "used (damaged or out of range) and is left out (2 rows)\n",
 		 (long long)id);
 	ck_assert_str_eq(r.err, want);
 	ck_assert(strstr(r.out, "\nmine ") != NULL);
@@ -165,13 +165,13 @@ static void validate_names_damaged_fit(const struct tmpdb *t, int64_t id)
 		      2000.0);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
-	snprintf(want, sizeof(want), "dlsim: warning: mine: v100: fit %lld "
-		 "(gemm:fp16) in the calibration database cannot be used "
-		 "(damaged or out of range) and is left out (2 rows)\n"
-		 "dlsim: warning: mine: p100: fit %lld (stream:triad) in the "
-		 "calibration database cannot be used (damaged or out of "
-		 "range) and is left out (1 row)\n", (long long)id,
-		 (long long)id2);
+	snprintf(want, sizeof(want), "dlsim: validate: warning: mine: v100: "
+		 "fit %lld (gemm:fp16) in the calibration database cannot be "
+		 "used (damaged or out of range) and is left out (2 rows)\n"
+		 "dlsim: validate: warning: mine: p100: fit %lld "
+		 "(stream:triad) in the calibration database cannot be used "
+		 "(damaged or out of range) and is left out (1 row)\n",
+		 (long long)id, (long long)id2);
 	ck_assert_str_eq(r.err, want);
 	/* predict names the first of two and counts the other */
 	put_fit(t->db, "p100", "gemm:fp32", "{\"benchmark\": \"gemm\", "
@@ -212,7 +212,7 @@ START_TEST(hwcalib_cli_damaged_fit_is_named_not_used)
 		 "--precision fp16 --db %s", t.path);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
-	snprintf(args, sizeof(args), "dlsim: warning: v100: fit %lld "
+	snprintf(args, sizeof(args), "dlsim: predict: warning: v100: fit %lld "
 		 "(gemm:fp16) in the calibration database cannot be used "
 		 "(damaged or out of range) and is left out\n",
 		 (long long)id);
