@@ -644,7 +644,8 @@ int model_resolve_seq(const char *arg, int64_t seq, struct model **out,
  * layers, hidden, seq; dlrm: dim), where NAME may also be a preset,
  * whose keys the given ones override ("gpt3-175b:seq=1024",
  * "gnmt:seq=30").  The model
- * is named by the whole string (cut to MODEL_NAME_LEN - 1).  On success
+ * is named by the whole string (one longer than MODEL_NAME_LEN - 1 cut
+ * to end in "...").  On success
  * *out is a new model the caller frees with model_free(); on failure *out
  * is NULL and err says why in one line naming the string: DLSIM_ENOTFOUND
  * for an unknown name, DLSIM_EINVAL for an unknown, repeated, missing or

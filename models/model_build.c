@@ -268,7 +268,11 @@ void model_builder_init(struct model_builder *b, const char *name,
 			      "out of memory building model");
 		return;
 	}
-	core_strlcpy(b->m->name, name, sizeof(b->m->name));
+	/* a family's keys can make a name longer than the field: a cut
+	 * one ends in "..." rather than in a number it misstates
+	 * ("vocab=1677" for vocab=16777216) */
+	if (core_strlcpy(b->m->name, name, sizeof(b->m->name)))
+		memcpy(b->m->name + sizeof(b->m->name) - 4, "...", 4);
 	core_strlcpy(b->m->source, source, sizeof(b->m->source));
 	b->m->default_batch = default_batch;
 	if (model_check(b, input, default_batch) < 0)

@@ -582,6 +582,25 @@ END_TEST
 
 /* model_zoo_names() and the table of builders are one list: every name
  * has a summary and builds a model of that name, once. */
+/* A family spec longer than a name holds is cut to end in "...", not in
+ * a number it misstates; one that fits is the name whole. */
+START_TEST(zoo_long_spec_name_is_marked_as_cut)
+{
+	static const char spec[] = "gpt:layers=2,hidden=64,heads=4,"
+				   "seq=16777216,vocab=16777216,ffn=256";
+	struct model *m = NULL;
+
+	ck_assert_int_eq(model_zoo_build(spec, &m, NULL), DLSIM_OK);
+	ck_assert_uint_eq(strlen(m->name), MODEL_NAME_LEN - 1);
+	ck_assert_int_eq(strncmp(m->name, spec, MODEL_NAME_LEN - 4), 0);
+	ck_assert_str_eq(m->name + MODEL_NAME_LEN - 4, "...");
+	model_free(m);
+	ck_assert_int_eq(model_zoo_build("gpt2:seq=512", &m, NULL), DLSIM_OK);
+	ck_assert_str_eq(m->name, "gpt2:seq=512");
+	model_free(m);
+}
+END_TEST
+
 START_TEST(zoo_names_and_builders_agree)
 {
 	const char *const *names = model_zoo_names();
@@ -614,6 +633,7 @@ Suite *suite_model_zoo(void)
 	tcase_add_test(tc, test_zoo_default_batch);
 	tcase_add_test(tc, test_zoo_unknown_name);
 	tcase_add_test(tc, zoo_names_and_builders_agree);
+	tcase_add_test(tc, zoo_long_spec_name_is_marked_as_cut);
 	tcase_add_test(tc, zoo_resnet50_block_inputs_have_two_consumers);
 	tcase_add_test(tc, zoo_googlenet_aux_heads_are_omitted_and_counted);
 	suite_add_tcase(s, tc);
