@@ -231,6 +231,62 @@ int core_yaml_check_numbers(struct core_yaml_doc *d,
 }
 
 /* ---------------------------------------------------------------- */
+/* Booleans                                                          */
+/* ---------------------------------------------------------------- */
+
+/* Whether s (len bytes, not terminated) is a YAML 1.2 core-schema
+ * boolean: the only spellings core_yaml_check_bools lets through. */
+static int core_yaml_is_bool(const char *s, size_t len)
+{
+	static const char *const spellings[] = {
+		"true", "True", "TRUE", "false", "False", "FALSE", NULL
+	};
+
+	return in_list(spellings, s, len);
+}
+
+int core_yaml_check_bools(struct core_yaml_doc *d,
+			  const char *const *bool_keys, char *key,
+			  char *text, size_t n)
+{
+	yaml_node_t *node;
+
+	if (!d)
+		return 0;
+	for (node = d->doc.nodes.start; node < d->doc.nodes.top; node++) {
+		yaml_node_pair_t *p;
+
+		if (node->type != YAML_MAPPING_NODE)
+			continue;
+		for (p = node->data.mapping.pairs.start;
+		     p < node->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = yaml_document_get_node(&d->doc,
+								p->key);
+			yaml_node_t *v = yaml_document_get_node(&d->doc,
+								p->value);
+			const char *vs;
+			size_t vl;
+
+			if (!k || !v || k->type != YAML_SCALAR_NODE ||
+			    v->type != YAML_SCALAR_NODE ||
+			    !in_list(bool_keys,
+				     (const char *)k->data.scalar.value,
+				     k->data.scalar.length))
+				continue;
+			vs = (const char *)v->data.scalar.value;
+			vl = v->data.scalar.length;
+			if (core_yaml_is_bool(vs, vl))
+				continue;
+			snprintf(key, n, "%.*s", (int)k->data.scalar.length,
+				 (const char *)k->data.scalar.value);
+			snprintf(text, n, "%.*s", (int)vl, vs);
+			return (int)v->start_mark.line + 1;
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
 /* libcyaml's log                                                    */
 /* ---------------------------------------------------------------- */
 

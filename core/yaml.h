@@ -62,6 +62,20 @@ int core_yaml_check_numbers(struct core_yaml_doc *doc,
 			    char *text, size_t n);
 
 /*
+ * libcyaml 1.3 reads a boolean as false only when its text is one of a
+ * few spellings ("false", "no", "off", "0", ...) and as true otherwise:
+ * "nonsense", "", "~" and "2" all loaded as true.  So every scalar under
+ * a key named in bool_keys (NULL-terminated) must be a YAML 1.2 boolean,
+ * true, True, TRUE, false, False or FALSE, the spellings libcyaml reads
+ * the way YAML means them.  Returns 0 if all are; else the line of the
+ * first that is not, with its key and text copied into key and text
+ * (truncated to n).
+ */
+int core_yaml_check_bools(struct core_yaml_doc *doc,
+			  const char *const *bool_keys, char *key,
+			  char *text, size_t n);
+
+/*
  * Collects libcyaml's log: the first message and the line of the innermost
  * backtrace entry.  Set cfg.log_fn = core_yaml_log and cfg.log_ctx to a
  * struct core_yaml_log.

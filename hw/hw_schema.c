@@ -15,7 +15,9 @@
  * read again, whole, from the parsed document (core_yaml_check_numbers;
  * for the compiled-in files, which hw_catalog_load trusts, only in `make
  * check`); the key lists come from walking the schema, so a key added
- * below is checked without being listed twice.
+ * below is checked without being listed twice.  A boolean key (none
+ * yet) would be read back the same way, as libcyaml reads any text but a
+ * few false spellings as true.
  */
 #include "hw/hw.h"
 
@@ -303,7 +305,8 @@ static const cyaml_schema_value_t file_schema = {
 struct keys {
 	const char *ints[MAX_KEYS + 1];    /* NULL-terminated */
 	const char *nums[MAX_KEYS + 1];
-	int n_ints, n_nums;
+	const char *bools[MAX_KEYS + 1];   /* none yet: see hw_check_bools */
+	int n_ints, n_nums, n_bools;
 };
 
 static void add_key(const char **list, int *n, const char *key)
@@ -313,7 +316,7 @@ static void add_key(const char **list, int *n, const char *key)
 	list[*n] = NULL;
 }
 
-/* Every integer and float key under fields, at any depth. */
+/* Every integer, float and boolean key under fields, at any depth. */
 static void collect_keys(const cyaml_schema_field_t *fields, struct keys *k)
 {
 	for (; fields->key; fields++) {
@@ -326,28 +329,61 @@ static void collect_keys(const cyaml_schema_field_t *fields, struct keys *k)
 			add_key(k->ints, &k->n_ints, fields->key);
 		else if (v->type == CYAML_FLOAT)
 			add_key(k->nums, &k->n_nums, fields->key);
+		else if (v->type == CYAML_BOOL)
+			add_key(k->bools, &k->n_bools, fields->key);
 		else if (v->type == CYAML_MAPPING)
 			collect_keys(v->mapping.fields, k);
 	}
 }
 
 static int check_numbers(const char *name, struct core_yaml_doc *doc,
-			 struct dlsim_err *err)
+			 const struct keys *k, struct dlsim_err *err)
 {
-	struct keys k = { { NULL }, { NULL }, 0, 0 };
 	char key[64], text[64];
 	int line, whole;
 
-	collect_keys(file_fields, &k);
-	line = core_yaml_check_numbers(doc, k.ints, k.nums, key, text,
+	line = core_yaml_check_numbers(doc, k->ints, k->nums, key, text,
 				       sizeof(key));
 	if (!line)
 		return DLSIM_OK;
-	whole = core_name_index(k.ints, key) >= 0;
+	whole = core_name_index(k->ints, key) >= 0;
 	return dlsim_err_set(err, DLSIM_EPARSE,
 			     "%s:%d: '%s' must be a %s (got '%s')", name,
 			     line, key, whole ? "whole number" : "number",
 			     text);
+}
+
+/*
+ * libcyaml reads a boolean as true unless it is one of a few false
+ * spellings ("nonsense" and "~" are true), so each must be written true
+ * or false (core_yaml_check_bools).  The schema has no boolean key yet;
+ * the keys come from walking it, so one added is checked from the start.
+ */
+static int hw_check_bools(const char *name, struct core_yaml_doc *doc,
+			  const struct keys *k, struct dlsim_err *err)
+{
+	char key[64], text[64];
+	int line = core_yaml_check_bools(doc, k->bools, key, text,
+					 sizeof(key));
+
+	if (!line)
+		return DLSIM_OK;
+	return dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: '%s' must be true or "
+			     "false (got '%s')", name, line, key, text);
+}
+
+/* The checks of a loaded text that libcyaml does not make. */
+static int hw_check_doc(const char *name, struct core_yaml_doc *doc,
+			struct dlsim_err *err)
+{
+	struct keys k = { { NULL }, { NULL }, { NULL }, 0, 0, 0 };
+	int rc;
+
+	collect_keys(file_fields, &k);
+	rc = check_numbers(name, doc, &k, err);
+	if (!rc)
+		rc = hw_check_bools(name, doc, &k, err);
+	return rc;
 }
 
 /* ---------------------------------------------------------------- */
@@ -383,7 +419,7 @@ int hw_schema_load(const char *name, const char *text, size_t len,
 		rc = dlsim_err_set(err, DLSIM_ENOMEM,
 				   "out of memory reading %s", name);
 	else
-		rc = check_numbers(name, doc, err);
+		rc = hw_check_doc(name, doc, err);
 	if (rc) {
 		hw_schema_free(f);
 		return rc;

@@ -8,9 +8,12 @@
  *    (unknown keys, types, the layer type's spelling) with the line of
  *    the fault.
  * 2. libcyaml 1.3 reads an integer by its leading digits ("2abc" is 2,
- *    "1e3" is 1, "4.9" is 4, "0x10" is 16), so the text is parsed once
- *    more with libyaml (core_yaml_doc_open) and every value under an
- *    integer key must be a whole decimal number (core_yaml_check_numbers).
+ *    "1e3" is 1, "4.9" is 4, "0x10" is 16), and a boolean as true unless
+ *    it is one of a few false spellings ("nonsense" is true), so the text
+ *    is parsed once more with libyaml (core_yaml_doc_open): every value
+ *    under an integer key must be a whole decimal number
+ *    (core_yaml_check_numbers), under a boolean key true or false
+ *    (core_yaml_check_bools).
  *    That one document then gives the line of every later error.
  * 3. Each layer's keys are checked against its type: a key that does not
  *    apply is refused even when it is 0 (every optional integer is a
@@ -24,6 +27,7 @@
  * earlier layers (or "input", the network input).  Pooling's stride
  * defaults to its kernel on each axis, as PyTorch's does.
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -497,6 +501,52 @@ static int load_raw(struct loader *ld, const struct raw_model *rm,
 	return DLSIM_OK;
 }
 
+/* The most boolean keys the schema may hold (it holds 4). */
+#define MODEL_MAX_BOOL_KEYS 8
+
+/*
+ * Every boolean key under fields, at any depth, appended to keys from n
+ * on and NULL-terminated; returns the new count.  Read off the schema,
+ * so that a boolean key added to it is checked strictly
+ * (model_check_bools) without being listed a second time.
+ */
+static int model_collect_bools(const cyaml_schema_field_t *fields,
+			       const char **keys, int n)
+{
+	for (; fields->key; fields++) {
+		const cyaml_schema_value_t *v = &fields->value;
+
+		if (v->type == CYAML_SEQUENCE ||
+		    v->type == CYAML_SEQUENCE_FIXED)
+			v = v->sequence.entry;
+		if (v->type == CYAML_BOOL) {
+			assert(n < MODEL_MAX_BOOL_KEYS);  /* ours, not input */
+			keys[n++] = fields->key;
+		} else if (v->type == CYAML_MAPPING) {
+			n = model_collect_bools(v->mapping.fields, keys, n);
+		}
+	}
+	keys[n] = NULL;
+	return n;
+}
+
+/* libcyaml reads any boolean text but a few as true ("bias: nonsense",
+ * "bias: ~"): each must be written true or false (core_yaml_check_bools
+ * lists the spellings). */
+static int model_check_bools(struct loader *ld, struct dlsim_err *err)
+{
+	const char *keys[MODEL_MAX_BOOL_KEYS + 1];
+	char key[64], text[64];
+	int line;
+
+	model_collect_bools(model_fields, keys, 0);
+	line = core_yaml_check_bools(ld->doc, keys, key, text, sizeof(key));
+	if (!line)
+		return DLSIM_OK;
+	return dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: '%s' must be true or "
+			     "false (got '%s')", ld->path, line, key, text);
+}
+
 /* Step 2 of the file's head: integers must be written as integers. */
 static int check_numbers(struct loader *ld, struct dlsim_err *err)
 {
@@ -558,6 +608,8 @@ int model_load_yaml(const char *path, struct model **out,
 				   "reading the file", path);
 	if (!rc)
 		rc = check_numbers(&ld, err);
+	if (!rc)
+		rc = model_check_bools(&ld, err);
 	if (!rc)
 		rc = load_raw(&ld, rm, out, err);
 cleanup:

@@ -314,6 +314,20 @@ static const struct {
 	{ "huge_fc", DLSIM_ERANGE, 9, "layer 'fc': parameters too large" },
 	{ "huge_input", DLSIM_ERANGE, 5, "input 3000000000x3000000000x"
 	  "3000000000 is too large" },
+	/* booleans libcyaml 1.3 read as true: anything but a few false
+	 * spellings; YAML 1.1's yes/no are not the format's either */
+	{ "bool_word", DLSIM_EPARSE, 12, "'bias' must be true or false "
+	  "(got 'nonsense')" },
+	{ "bool_empty", DLSIM_EPARSE, 12, "'bias' must be true or false "
+	  "(got '')" },
+	{ "bool_null", DLSIM_EPARSE, 12, "'bias' must be true or false "
+	  "(got '~')" },
+	{ "bool_number", DLSIM_EPARSE, 12, "'bias' must be true or false "
+	  "(got '2')" },
+	{ "bool_maybe", DLSIM_EPARSE, 12, "'bidirectional' must be true or "
+	  "false (got 'maybe')" },
+	{ "bool_yes", DLSIM_EPARSE, 12, "'ceil_mode' must be true or false "
+	  "(got 'yes')" },
 };
 
 #define N_BAD ((int)(sizeof(bad) / sizeof(bad[0])))
@@ -368,6 +382,35 @@ START_TEST(yaml_pool_stride_defaults_to_kernel_per_axis)
 	l = layer(m, "zero_pad", NULL);
 	ck_assert_int_eq(l->pad_h, 0);
 	assert_shape(l->out, 2, 32, 32);
+	model_free(m);
+}
+END_TEST
+
+/*
+ * bool_spellings.yaml: each of YAML 1.2's spellings reads as what it
+ * says.  p1 and p2 are 3x3 windows at stride 2 on 4x4: ceil_mode gives
+ * ceil(1 / 2) + 1 = 2, floor 1; f1 (2 -> 2) has 4 + 2 parameters with
+ * its bias, f2 4.
+ */
+START_TEST(yaml_bool_spellings_are_read)
+{
+	struct model *m = load(DIR "bool_spellings.yaml");
+	const struct model_layer *l;
+
+	l = layer(m, "r1", NULL);
+	ck_assert_int_eq(l->has_bias, 1);
+	ck_assert(l->flags & MODEL_LAYER_BIDIRECTIONAL);
+	ck_assert(!(l->flags & MODEL_LAYER_SUM_DIRECTIONS));
+	l = layer(m, "r2", NULL);
+	ck_assert_int_eq(l->has_bias, 0);
+	ck_assert(!(l->flags & MODEL_LAYER_BIDIRECTIONAL));
+	l = layer(m, "r3", NULL);
+	ck_assert_int_eq(l->has_bias, 1);
+	ck_assert(l->flags & MODEL_LAYER_SUM_DIRECTIONS);
+	assert_shape(layer(m, "p1", NULL)->out, 2, 2, 2);
+	assert_shape(layer(m, "p2", NULL)->out, 2, 1, 1);
+	ck_assert_int_eq(layer(m, "f1", NULL)->params, 6);
+	ck_assert_int_eq(layer(m, "f2", NULL)->params, 4);
 	model_free(m);
 }
 END_TEST
@@ -429,6 +472,7 @@ Suite *suite_model_yaml(void)
 	tcase_add_test(tc, yaml_every_layer_option_is_read);
 	tcase_add_test(tc, yaml_pool_stride_defaults_to_kernel_per_axis);
 	tcase_add_test(tc, yaml_recurrent_layers);
+	tcase_add_test(tc, yaml_bool_spellings_are_read);
 	tcase_add_loop_test(tc, yaml_error_names_file_and_line, 0, N_BAD);
 	tcase_add_test(tc, yaml_missing_file_is_eio);
 	tcase_add_test(tc, resolve_takes_zoo_names_and_yaml_paths);
