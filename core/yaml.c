@@ -98,6 +98,41 @@ int core_yaml_too_deep(const char *text, size_t len)
 	return line;
 }
 
+int core_yaml_second_document(const char *text, size_t len)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int docs = 0, ended = 0, line = 0, more = 1;
+
+	if (!yaml_parser_initialize(&parser))
+		return 0;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
+				     len);
+	/* the second document's start event comes before any of its
+	 * content is parsed, so a document that does not parse counts */
+	while (more) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			/* text after the first document's end ("...") that
+			 * is no document: libcyaml's message would give
+			 * line 1 */
+			if (ended)
+				line = (int)parser.problem_mark.line + 1;
+			break;
+		}
+		if (ev.type == YAML_DOCUMENT_START_EVENT && ++docs == 2) {
+			line = (int)ev.start_mark.line + 1;
+			more = 0;
+		} else if (ev.type == YAML_DOCUMENT_END_EVENT) {
+			ended = 1;
+		} else if (ev.type == YAML_STREAM_END_EVENT) {
+			more = 0;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	return line;
+}
+
 void core_yaml_doc_close(struct core_yaml_doc *d)
 {
 	if (!d)

@@ -401,6 +401,12 @@ int hw_schema_load(const char *name, const char *text, size_t len,
 	int rc;
 
 	*out = NULL;
+	/* libcyaml would read the first document and drop the rest; the
+	 * compiled-in files are ours, read this way by `make check` */
+	if (check && (rc = core_yaml_second_document(text, len)))
+		return dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: a second YAML "
+				     "document starts here; the file must "
+				     "hold one", name, rc);
 	core_yaml_config(&cfg, &log);
 	ce = cyaml_load_data((const uint8_t *)text, len, &cfg, &file_schema,
 			     (cyaml_data_t **)&f, NULL);

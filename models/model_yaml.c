@@ -6,7 +6,8 @@
  *
  * 1. libcyaml loads the text into raw structs and checks the schema
  *    (unknown keys, types, the layer type's spelling) with the line of
- *    the fault.
+ *    the fault.  It reads the first YAML document and ignores any after
+ *    it, so a file with a second one is refused before it loads.
  * 2. libcyaml 1.3 reads an integer by its leading digits ("2abc" is 2,
  *    "1e3" is 1, "4.9" is 4, "0x10" is 16), and a boolean as true unless
  *    it is one of a few false spellings ("nonsense" is true), so the text
@@ -585,6 +586,14 @@ int model_load_yaml(const char *path, struct model **out,
 		rc = dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: nested deeper "
 				   "than %d levels", path, rc,
 				   CORE_YAML_MAX_DEPTH);
+		free(text);
+		return rc;
+	}
+	/* libcyaml would read the first document and drop the rest */
+	if ((rc = core_yaml_second_document(text, len))) {
+		rc = dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: a second YAML "
+				   "document starts here; the file must hold "
+				   "one", path, rc);
 		free(text);
 		return rc;
 	}

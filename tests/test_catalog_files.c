@@ -53,6 +53,10 @@ START_TEST(hw_file_with_system_joins_the_catalog)
 	ck_assert_str_eq(s.node->name, "dgxa");
 	ck_assert_int_eq(s.n_devices, 8);
 	ck_assert_int_eq(s.n_nodes, 2);
+	/* one document with its start and end marked is one document */
+	ck_assert_msg(hw_system_resolve(cat, DIR "sys_marked.yaml", &s,
+					&err) == DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(s.n_devices, 8);
 	ck_assert_int_eq(hw_system_resolve(cat, DIR "sys_node.yaml", &s,
 					   &err), DLSIM_OK);
 	ck_assert_ptr_eq(s.node, hw_node_find(cat, "pairbox"));
@@ -91,6 +95,13 @@ START_TEST(hw_file_content_errors_are_parse_errors)
 	      DIR "sys_no_nic.yaml:4: node 'ws1'");
 	fails(cat, DIR "sys_count_exp.yaml", DLSIM_EPARSE,
 	      DIR "sys_count_exp.yaml:4: 'count' must be a whole number");
+	/* libcyaml reads the first document and drops the rest: a second
+	 * one is refused where it starts, its "---" */
+	fails(cat, DIR "sys_second_doc.yaml", DLSIM_EPARSE,
+	      DIR "sys_second_doc.yaml:6: a second YAML document starts "
+	      "here; the file must hold one");
+	fails(cat, DIR "sys_second_system.yaml", DLSIM_EPARSE,
+	      DIR "sys_second_system.yaml:6: a second YAML document");
 	fails(cat, DIR "no-such.yaml", DLSIM_EIO, "no-such.yaml");
 	/* a slash makes it a path without the suffix; a suffix makes it
 	 * one without a slash */

@@ -328,6 +328,12 @@ static const struct {
 	  "false (got 'maybe')" },
 	{ "bool_yes", DLSIM_EPARSE, 12, "'ceil_mode' must be true or false "
 	  "(got 'yes')" },
+	/* libcyaml read the first document and dropped the rest: a second
+	 * one is refused at its "---", text after "..." where it starts */
+	{ "second_doc_garbage", DLSIM_EPARSE, 12, "a second YAML document "
+	  "starts here; the file must hold one" },
+	{ "second_doc_model", DLSIM_EPARSE, 12, "a second YAML document" },
+	{ "after_doc_end", DLSIM_EPARSE, 13, "a second YAML document" },
 };
 
 #define N_BAD ((int)(sizeof(bad) / sizeof(bad[0])))
@@ -415,6 +421,18 @@ START_TEST(yaml_bool_spellings_are_read)
 }
 END_TEST
 
+/* one_document.yaml: a document whose start (---) and end (...) are
+ * marked is still one document, and loads. */
+START_TEST(yaml_marked_single_document_loads)
+{
+	struct model *m = load(DIR "one_document.yaml");
+
+	ck_assert_str_eq(m->name, "marked");
+	ck_assert_int_eq(layer(m, "f", NULL)->params, 3 * 8 * 8 * 4);
+	model_free(m);
+}
+END_TEST
+
 START_TEST(yaml_missing_file_is_eio)
 {
 	struct dlsim_err err = { 0 };
@@ -473,6 +491,7 @@ Suite *suite_model_yaml(void)
 	tcase_add_test(tc, yaml_pool_stride_defaults_to_kernel_per_axis);
 	tcase_add_test(tc, yaml_recurrent_layers);
 	tcase_add_test(tc, yaml_bool_spellings_are_read);
+	tcase_add_test(tc, yaml_marked_single_document_loads);
 	tcase_add_loop_test(tc, yaml_error_names_file_and_line, 0, N_BAD);
 	tcase_add_test(tc, yaml_missing_file_is_eio);
 	tcase_add_test(tc, resolve_takes_zoo_names_and_yaml_paths);
