@@ -259,7 +259,7 @@ static int builder_code(int code)
 }
 
 /* The kernel on each axis: kernel_h / kernel_w, else kernel; 0 if
- * neither is given. */
+ * neither is given (model_check_kernel refuses a layer giving both). */
 static void kernel_hw(const struct raw_layer *rl, int64_t *kh, int64_t *kw)
 {
 	*kh = given_or(rl->kernel_h, given_or(rl->kernel, 0));
@@ -340,9 +340,30 @@ static int add_layer(struct model_builder *b, const int *in, int n_in,
 }
 
 /*
+ * A layer gives its kernel as 'kernel' (square) or as 'kernel_h' and
+ * 'kernel_w', never both: with both, one figure would silently lose
+ * ("kernel: 3, kernel_h: 5" was a 5x3 kernel), and a pair that agrees
+ * says nothing the one key does not, so any mix is refused, at the
+ * per-axis key.  Stride and padding have no per-axis keys.
+ */
+static int model_check_kernel(struct loader *ld, unsigned i,
+			      const struct raw_layer *rl,
+			      struct dlsim_err *err)
+{
+	const char *axis = rl->kernel_h ? "kernel_h" : "kernel_w";
+	char at[64];
+
+	if (!rl->kernel || (!rl->kernel_h && !rl->kernel_w))
+		return DLSIM_OK;
+	return at_error(ld, layer_path(at, sizeof(at), i, axis), DLSIM_EPARSE,
+			err, "'kernel' and '%s' both given: write 'kernel', "
+			"or 'kernel_h' and 'kernel_w'", axis);
+}
+
+/*
  * Check the keys layer i gives against its type: none that does not
- * apply (even a 0), every integer in range.  Returns DLSIM_OK or the
- * error it set.
+ * apply (even a 0), every integer in range, the kernel in one form.
+ * Returns DLSIM_OK or the error it set.
  */
 static int check_given(struct loader *ld, unsigned i,
 		       const struct raw_layer *rl, struct dlsim_err *err)
@@ -384,7 +405,7 @@ static int check_given(struct loader *ld, unsigned i,
 					       "ceil_mode"), DLSIM_EPARSE,
 				err, "'ceil_mode' does not apply to a %s "
 				"layer", kind);
-	return DLSIM_OK;
+	return model_check_kernel(ld, i, rl, err);
 }
 
 /* Every key layer i's type requires, reported at the layer's line. */

@@ -334,6 +334,14 @@ static const struct {
 	  "starts here; the file must hold one" },
 	{ "second_doc_model", DLSIM_EPARSE, 12, "a second YAML document" },
 	{ "after_doc_end", DLSIM_EPARSE, 13, "a second YAML document" },
+	/* the kernel in one form: 'kernel', or 'kernel_h' and 'kernel_w';
+	 * a mix is refused at the per-axis key, even when it agrees */
+	{ "kernel_and_h", DLSIM_EPARSE, 13, "'kernel' and 'kernel_h' both "
+	  "given: write 'kernel', or 'kernel_h' and 'kernel_w'" },
+	{ "kernel_and_w_agree", DLSIM_EPARSE, 12, "'kernel' and 'kernel_w' "
+	  "both given" },
+	{ "kernel_all_three", DLSIM_EPARSE, 12, "'kernel' and 'kernel_h' "
+	  "both given" },
 };
 
 #define N_BAD ((int)(sizeof(bad) / sizeof(bad[0])))
