@@ -463,10 +463,45 @@ static int find_inputs(struct loader *ld, unsigned i,
 	return DLSIM_OK;
 }
 
+/*
+ * An unnamed layer is called "<type><index>" (relu2), which an earlier
+ * layer may already have been named by hand: two layers called relu2,
+ * and an `inputs:` naming it would mean whichever the lookup met first.
+ * (The other way round, a later hand-written name meeting an earlier
+ * default, is "used twice" in build_layer.)  Renaming the unnamed one
+ * around the clash would break the documented default, so the file is
+ * refused at the unnamed layer, with the line of the one named first.
+ * idx is the unnamed layer's index in the model; the input is layer 0,
+ * and file layer j is model layer j + 1.
+ */
+static int model_check_default_name(struct loader *ld, unsigned i,
+				    int idx, struct dlsim_err *err)
+{
+	const struct model *m = ld->b.m;
+	const char *name = m->layers[idx].name;
+	char at[64], other[64];
+	int j;
+
+	for (j = 0; j < idx; j++)
+		if (strcmp(m->layers[j].name, name) == 0)
+			break;
+	if (j == idx)
+		return DLSIM_OK;
+	if (j > 0)
+		layer_path(other, sizeof(other), (unsigned)(j - 1), NULL);
+	else
+		snprintf(other, sizeof(other), "input");
+	return at_error(ld, layer_path(at, sizeof(at), i, NULL), DLSIM_EPARSE,
+			err, "this unnamed %s layer's default name '%s' is "
+			"already the name of the layer at line %d; name one "
+			"of them", model_layer_kind_name(m->layers[idx].kind),
+			name, core_yaml_doc_line(ld->doc, other));
+}
+
 static int build_layer(struct loader *ld, unsigned i,
 		       const struct raw_layer *rl, struct dlsim_err *err)
 {
-	int in[MODEL_MAX_MERGE_INPUTS], n_in, rc;
+	int in[MODEL_MAX_MERGE_INPUTS], n_in, rc, idx;
 	char at[64];
 
 	rc = check_given(ld, i, rl, err);
@@ -481,11 +516,13 @@ static int build_layer(struct loader *ld, unsigned i,
 	rc = find_inputs(ld, i, rl, in, &n_in, err);
 	if (rc)
 		return rc;
-	if (add_layer(&ld->b, in, n_in, rl->name, rl) < 0)
+	idx = add_layer(&ld->b, in, n_in, rl->name, rl);
+	if (idx < 0)
 		return at_error(ld, layer_path(at, sizeof(at), i, NULL),
 				builder_code(ld->b.err.code), err, "%s",
 				ld->b.err.msg);
-	return DLSIM_OK;
+	return rl->name ? DLSIM_OK : model_check_default_name(ld, i, idx,
+							       err);
 }
 
 static int load_raw(struct loader *ld, const struct raw_model *rm,

@@ -342,6 +342,13 @@ static const struct {
 	  "both given" },
 	{ "kernel_all_three", DLSIM_EPARSE, 12, "'kernel' and 'kernel_h' "
 	  "both given" },
+	/* a hand-written name that an unnamed later layer's default
+	 * (<type><index>) repeats, at the unnamed layer's line */
+	{ "default_name_taken", DLSIM_EPARSE, 11, "this unnamed relu layer's "
+	  "default name 'relu2' is already the name of the layer at line 9; "
+	  "name one of them" },
+	{ "default_name_taken_far", DLSIM_EPARSE, 13, "default name 'fc4' is "
+	  "already the name of the layer at line 9" },
 };
 
 #define N_BAD ((int)(sizeof(bad) / sizeof(bad[0])))
