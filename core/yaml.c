@@ -322,8 +322,105 @@ int core_yaml_check_bools(struct core_yaml_doc *d,
 }
 
 /* ---------------------------------------------------------------- */
+/* Nulls                                                             */
+/* ---------------------------------------------------------------- */
+
+/* Whether node is a scalar YAML 1.2 reads as null: plain, and empty or
+ * one of its spellings (quoted, it is a string). */
+static int core_yaml_is_null(const yaml_node_t *node)
+{
+	static const char *const spellings[] = {
+		"", "~", "null", "Null", "NULL", NULL
+	};
+
+	return node && node->type == YAML_SCALAR_NODE &&
+	       node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	       in_list(spellings, (const char *)node->data.scalar.value,
+		       node->data.scalar.length);
+}
+
+/* Report null node v under key k as core_yaml_check_nulls returns it. */
+static int core_yaml_null_at(const yaml_node_t *k, const yaml_node_t *v,
+			     char *key, char *text, size_t n)
+{
+	snprintf(key, n, "%.*s", (int)k->data.scalar.length,
+		 (const char *)k->data.scalar.value);
+	snprintf(text, n, "%.*s", (int)v->data.scalar.length,
+		 (const char *)v->data.scalar.value);
+	return (int)v->start_mark.line + 1;
+}
+
+int core_yaml_check_nulls(struct core_yaml_doc *d, char *key, char *text,
+			  size_t n, int *item)
+{
+	yaml_node_t *node;
+
+	*item = 0;
+	if (!d)
+		return 0;
+	for (node = d->doc.nodes.start; node < d->doc.nodes.top; node++) {
+		yaml_node_pair_t *p;
+
+		if (node->type != YAML_MAPPING_NODE)
+			continue;
+		for (p = node->data.mapping.pairs.start;
+		     p < node->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = yaml_document_get_node(&d->doc,
+								p->key);
+			yaml_node_t *v = yaml_document_get_node(&d->doc,
+								p->value);
+			yaml_node_item_t *it;
+
+			if (!k || !v || k->type != YAML_SCALAR_NODE)
+				continue;
+			if (core_yaml_is_null(v))
+				return core_yaml_null_at(k, v, key, text, n);
+			if (v->type != YAML_SEQUENCE_NODE)
+				continue;
+			for (it = v->data.sequence.items.start;
+			     it < v->data.sequence.items.top; it++) {
+				yaml_node_t *e =
+					yaml_document_get_node(&d->doc, *it);
+
+				if (!core_yaml_is_null(e))
+					continue;
+				*item = 1;
+				return core_yaml_null_at(k, e, key, text, n);
+			}
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
 /* libcyaml's log                                                    */
 /* ---------------------------------------------------------------- */
+
+/*
+ * libcyaml says "STRING length < 1:" of an empty string ("name:" or
+ * name: ""), naming neither the key nor the fault in words; its backtrace
+ * names the key.  So at the first backtrace entry that is a mapping
+ * field, such a first message becomes "'name' has no value" (or "an item
+ * of 'inputs' has no value" when a sequence entry came before it), as
+ * core_yaml_check_nulls words a null.  msg is the entry's text.
+ */
+static void core_yaml_log_empty(struct core_yaml_log *log, const char *msg)
+{
+	static const char empty[] = "STRING length < 1";
+	static const char field[] = "in mapping field '";
+	const char *name = strstr(msg, field), *end;
+	char key[64];
+
+	if (strncmp(log->first, empty, sizeof(empty) - 1) != 0 || !name)
+		return;
+	name += sizeof(field) - 1;
+	end = strchr(name, '\'');
+	if (!end)
+		return;
+	snprintf(key, sizeof(key), "%.*s", (int)(end - name), name);
+	snprintf(log->first, sizeof(log->first), "%s'%s' has no value",
+		 log->n > 1 ? "an item of " : "", key);
+}
 
 void core_yaml_log(cyaml_log_t level, void *ctx, const char *fmt,
 		   va_list args)
@@ -348,6 +445,7 @@ void core_yaml_log(cyaml_log_t level, void *ctx, const char *fmt,
 			log->field[log->n] = strstr(msg, "in mapping field") !=
 					     NULL;
 			log->n++;
+			core_yaml_log_empty(log, msg);
 		}
 		return;
 	}

@@ -86,6 +86,19 @@ int core_yaml_check_bools(struct core_yaml_doc *doc,
 			  char *text, size_t n);
 
 /*
+ * libcyaml loads a YAML null under a string key as its text: `name: ~`
+ * named a model "~", `inputs: [null]` looked for a layer "null".  No key
+ * of dlsim's files takes a null, so every mapping value and sequence
+ * item written as a plain (unquoted) null, ~, null, Null, NULL or
+ * nothing, is refused; a quoted "~" is a string and stays one.  Returns
+ * 0 if there is none; else the line of the first, with the key it is
+ * under and its text copied into key and text (truncated to n), and
+ * *item set to 1 if it is an item of a sequence under that key, else 0.
+ */
+int core_yaml_check_nulls(struct core_yaml_doc *doc, char *key, char *text,
+			  size_t n, int *item);
+
+/*
  * Collects libcyaml's log: the first message and the line of the innermost
  * backtrace entry.  Set cfg.log_fn = core_yaml_log and cfg.log_ctx to a
  * struct core_yaml_log.

@@ -372,6 +372,23 @@ static int hw_check_bools(const char *name, struct core_yaml_doc *doc,
 			     "false (got '%s')", name, line, key, text);
 }
 
+/* libcyaml loads a null under a string key as its text ("name: ~" named
+ * a device "~"): refused like a value that is not there
+ * (core_yaml_check_nulls). */
+static int hw_check_nulls(const char *name, struct core_yaml_doc *doc,
+			  struct dlsim_err *err)
+{
+	char key[64], text[64];
+	int item, line = core_yaml_check_nulls(doc, key, text, sizeof(key),
+					       &item);
+
+	if (!line)
+		return DLSIM_OK;
+	return dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: %s'%s' has no value "
+			     "('%s' is YAML's null)", name, line,
+			     item ? "an item of " : "", key, text);
+}
+
 /* The checks of a loaded text that libcyaml does not make. */
 static int hw_check_doc(const char *name, struct core_yaml_doc *doc,
 			struct dlsim_err *err)
@@ -383,6 +400,8 @@ static int hw_check_doc(const char *name, struct core_yaml_doc *doc,
 	rc = check_numbers(name, doc, &k, err);
 	if (!rc)
 		rc = hw_check_bools(name, doc, &k, err);
+	if (!rc)
+		rc = hw_check_nulls(name, doc, err);
 	return rc;
 }
 

@@ -14,7 +14,8 @@
  *    is parsed once more with libyaml (core_yaml_doc_open): every value
  *    under an integer key must be a whole decimal number
  *    (core_yaml_check_numbers), under a boolean key true or false
- *    (core_yaml_check_bools).
+ *    (core_yaml_check_bools); and no value may be a YAML null, which
+ *    libcyaml reads as the text "~" (core_yaml_check_nulls).
  *    That one document then gives the line of every later error.
  * 3. Each layer's keys are checked against its type: a key that does not
  *    apply is refused even when it is 0 (every optional integer is a
@@ -606,6 +607,22 @@ static int model_check_bools(struct loader *ld, struct dlsim_err *err)
 			     "false (got '%s')", ld->path, line, key, text);
 }
 
+/* libcyaml loads a null under a string key as its text ("name: ~" named
+ * the model "~"): refused like a value that is not there
+ * (core_yaml_check_nulls). */
+static int model_check_nulls(struct loader *ld, struct dlsim_err *err)
+{
+	char key[64], text[64];
+	int item, line = core_yaml_check_nulls(ld->doc, key, text,
+					       sizeof(key), &item);
+
+	if (!line)
+		return DLSIM_OK;
+	return dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: %s'%s' has no value "
+			     "('%s' is YAML's null)", ld->path, line,
+			     item ? "an item of " : "", key, text);
+}
+
 /* Step 2 of the file's head: integers must be written as integers. */
 static int check_numbers(struct loader *ld, struct dlsim_err *err)
 {
@@ -677,6 +694,8 @@ int model_load_yaml(const char *path, struct model **out,
 		rc = check_numbers(&ld, err);
 	if (!rc)
 		rc = model_check_bools(&ld, err);
+	if (!rc)
+		rc = model_check_nulls(&ld, err);
 	if (!rc)
 		rc = load_raw(&ld, rm, out, err);
 cleanup:

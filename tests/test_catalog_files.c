@@ -102,6 +102,13 @@ START_TEST(hw_file_content_errors_are_parse_errors)
 	      "here; the file must hold one");
 	fails(cat, DIR "sys_second_system.yaml", DLSIM_EPARSE,
 	      DIR "sys_second_system.yaml:6: a second YAML document");
+	/* a YAML null libcyaml read as the text "~", and an empty value it
+	 * called "STRING length < 1" */
+	fails(cat, DIR "sys_null_source.yaml", DLSIM_EPARSE,
+	      DIR "sys_null_source.yaml:13: 'source' has no value ('~' is "
+	      "YAML's null)");
+	fails(cat, DIR "sys_empty_name.yaml", DLSIM_EPARSE,
+	      DIR "sys_empty_name.yaml:3: 'name' has no value");
 	fails(cat, DIR "no-such.yaml", DLSIM_EIO, "no-such.yaml");
 	/* a slash makes it a path without the suffix; a suffix makes it
 	 * one without a slash */

@@ -349,6 +349,17 @@ static const struct {
 	  "name one of them" },
 	{ "default_name_taken_far", DLSIM_EPARSE, 13, "default name 'fc4' is "
 	  "already the name of the layer at line 9" },
+	/* a YAML null, which libcyaml loaded as the text "~" or "null",
+	 * and an empty value, which it called "STRING length < 1" */
+	{ "name_null", DLSIM_EPARSE, 2, "'name' has no value ('~' is YAML's "
+	  "null)" },
+	{ "name_null_word", DLSIM_EPARSE, 2, "'name' has no value ('null' is "
+	  "YAML's null)" },
+	{ "name_empty", DLSIM_EPARSE, 2, "'name' has no value" },
+	{ "layer_name_null", DLSIM_EPARSE, 11, "'name' has no value ('~' is "
+	  "YAML's null)" },
+	{ "input_null", DLSIM_EPARSE, 15, "an item of 'inputs' has no value "
+	  "('~' is YAML's null)" },
 };
 
 #define N_BAD ((int)(sizeof(bad) / sizeof(bad[0])))
