@@ -44,6 +44,8 @@ struct core_yaml_doc *core_yaml_doc_open(const char *text, size_t len);
 #define CORE_YAML_MAX_DEPTH 32
 
 int core_yaml_too_deep(const char *text, size_t len);
+int core_yaml_doc_line(struct core_yaml_doc *doc, const char *path);
+void core_yaml_doc_close(struct core_yaml_doc *doc);
 
 /*
  * libcyaml reads the first document of a YAML stream and stops: anything
@@ -51,11 +53,10 @@ int core_yaml_too_deep(const char *text, size_t len);
  * system:) was dropped unread.  Returns the line (1-based) where a second
  * document starts, or where text that cannot start one follows the
  * first's end ("..."); 0 when the text holds one, or does not parse
- * before the first one ends (the loader then says why).
+ * before the first one ends (the loader then says why).  It reads the
+ * whole text, so on a user's file it comes after core_yaml_too_deep.
  */
 int core_yaml_second_document(const char *text, size_t len);
-int core_yaml_doc_line(struct core_yaml_doc *doc, const char *path);
-void core_yaml_doc_close(struct core_yaml_doc *doc);
 
 /*
  * libcyaml 1.3 reads a number by its leading digits: "2abc" loads as 2,
