@@ -53,7 +53,7 @@ struct raw_layer {
 	/* pointers: absent (NULL) differs from a written 0 */
 	int64_t *out_channels, *out_features, *kernel, *kernel_h, *kernel_w;
 	int64_t *stride, *padding, *dilation, *groups, *size, *hidden;
-	int bias, ceil_mode, bidirectional, sum_directions;
+	int *bias, *ceil_mode, *bidirectional, *sum_directions;
 };
 
 struct raw_shape {
@@ -102,12 +102,12 @@ static const cyaml_schema_field_t layer_fields[] = {
 	PINT("kernel_w", kernel_w), PINT("stride", stride),
 	PINT("padding", padding), PINT("dilation", dilation),
 	PINT("groups", groups), PINT("size", size), PINT("hidden", hidden),
-	CYAML_FIELD_BOOL("bias", OPT, struct raw_layer, bias),
-	CYAML_FIELD_BOOL("ceil_mode", OPT, struct raw_layer, ceil_mode),
-	CYAML_FIELD_BOOL("bidirectional", OPT, struct raw_layer,
-			 bidirectional),
-	CYAML_FIELD_BOOL("sum_directions", OPT, struct raw_layer,
-			 sum_directions),
+	CYAML_FIELD_BOOL_PTR("bias", OPT, struct raw_layer, bias),
+	CYAML_FIELD_BOOL_PTR("ceil_mode", OPT, struct raw_layer, ceil_mode),
+	CYAML_FIELD_BOOL_PTR("bidirectional", OPT, struct raw_layer,
+			     bidirectional),
+	CYAML_FIELD_BOOL_PTR("sum_directions", OPT, struct raw_layer,
+			     sum_directions),
 	CYAML_FIELD_END
 };
 
@@ -204,6 +204,14 @@ static int64_t given_or(const int64_t *v, int64_t dflt)
 	return v ? *v : dflt;
 }
 
+/* A boolean pointer field: written and true (every flag defaults to
+ * false).  A pointer, like the integers, so that a flag written false
+ * where it does not apply is refused as a written 0 is. */
+static int model_flag(const int *v)
+{
+	return v && *v;
+}
+
 /* ---------------------------------------------------------------- */
 /* Building                                                          */
 /* ---------------------------------------------------------------- */
@@ -278,7 +286,7 @@ static int add_conv(struct model_builder *b, int in, const char *name,
 	s.pad_h = s.pad_w = given_or(rl->padding, 0);
 	s.dilation = given_or(rl->dilation, 1);
 	s.groups = given_or(rl->groups, 1);
-	s.bias = rl->bias;
+	s.bias = model_flag(rl->bias);
 	return model_add_conv(b, in, name, &s);
 }
 
@@ -294,7 +302,7 @@ static int add_pool(struct model_builder *b, int in, const char *name,
 	s.stride_h = given_or(rl->stride, s.kernel_h);
 	s.stride_w = given_or(rl->stride, s.kernel_w);
 	s.pad_h = s.pad_w = given_or(rl->padding, 0);
-	s.ceil_mode = rl->ceil_mode;
+	s.ceil_mode = model_flag(rl->ceil_mode);
 	return model_add_pool(b, (enum model_layer_kind)rl->type, in, name,
 			      &s);
 }
@@ -313,7 +321,7 @@ static int add_layer(struct model_builder *b, const int *in, int n_in,
 		return add_conv(b, in[0], name, rl);
 	case MODEL_FC:
 		return model_add_fc(b, in[0], name, *rl->out_features,
-				    rl->bias);
+				    model_flag(rl->bias));
 	case MODEL_MAXPOOL:
 	case MODEL_AVGPOOL:
 		return add_pool(b, in[0], name, rl);
@@ -330,11 +338,11 @@ static int add_layer(struct model_builder *b, const int *in, int n_in,
 	case MODEL_GRU:
 	case MODEL_RNN:
 		return model_add_rnn(b, k, in[0], name, *rl->hidden,
-				     (rl->bidirectional ?
+				     (model_flag(rl->bidirectional) ?
 				      MODEL_LAYER_BIDIRECTIONAL : 0u) |
-				     (rl->sum_directions ?
+				     (model_flag(rl->sum_directions) ?
 				      MODEL_LAYER_SUM_DIRECTIONS : 0u),
-				     rl->bias);
+				     model_flag(rl->bias));
 	default:
 		return model_add_simple(b, k, in[0], name);
 	}
@@ -363,8 +371,8 @@ static int model_check_kernel(struct loader *ld, unsigned i,
 
 /*
  * Check the keys layer i gives against its type: none that does not
- * apply (even a 0), every integer in range, the kernel in one form.
- * Returns DLSIM_OK or the error it set.
+ * apply (even a 0 or a false), every integer in range, the kernel in one
+ * form.  Returns DLSIM_OK or the error it set.
  */
 static int check_given(struct loader *ld, unsigned i,
 		       const struct raw_layer *rl, struct dlsim_err *err)

@@ -360,6 +360,13 @@ static const struct {
 	  "YAML's null)" },
 	{ "input_null", DLSIM_EPARSE, 15, "an item of 'inputs' has no value "
 	  "('~' is YAML's null)" },
+	/* a flag written false where it does not apply, like a written 0 */
+	{ "relu_bias_false", DLSIM_EPARSE, 11, "'bias' does not apply to a "
+	  "relu layer" },
+	{ "fc_ceil_mode_false", DLSIM_EPARSE, 12, "'ceil_mode' does not "
+	  "apply to a fc layer" },
+	{ "conv_sum_directions_false", DLSIM_EPARSE, 13, "'sum_directions' "
+	  "does not apply to a conv2d layer" },
 };
 
 #define N_BAD ((int)(sizeof(bad) / sizeof(bad[0])))
