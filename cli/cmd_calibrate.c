@@ -7,10 +7,11 @@
  * rest against its own option table, so its --help and errors name it
  * ("dlsim calibrate import --help").
  *
- * run's Ctrl-C: a SIGINT handler sets a flag (the one static mutable
- * variable here: a signal handler has nowhere else to write) that the
- * runner reads between measurements; the run then ends "interrupted"
- * with what it measured kept, and the exit status is 1.
+ * run's Ctrl-C (and a batch system's SIGTERM, its notice before the
+ * kill): a handler sets a flag (the one static mutable variable here: a
+ * signal handler has nowhere else to write) that the runner reads
+ * between measurements; the run then ends "interrupted" with what it
+ * measured kept, and the exit status is 1.
  */
 #include <limits.h>
 #include <signal.h>
@@ -472,7 +473,7 @@ static int cmd_calibrate_run(const struct cli_command *cmd, int argc,
 	struct dlsim_err err = { 0, "" };
 	struct cal_run_result res;
 	struct cal_run_opts o;
-	struct sigaction sa, old;
+	struct sigaction sa, old, old_term;
 	struct cli_values v;
 	struct db *db = NULL;
 	char path[1024], mpibench[PATH_MAX + 32], cmdline[512];
@@ -511,8 +512,10 @@ static int cmd_calibrate_run(const struct cli_command *cmd, int argc,
 	sa.sa_flags = SA_RESTART;
 	interrupted = 0;
 	sigaction(SIGINT, &sa, &old);
+	sigaction(SIGTERM, &sa, &old_term);
 	rc = cal_run(db, &o, &res, &err);
 	sigaction(SIGINT, &old, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 	if (bar)
 		fputs("\r\033[K", stderr);
 	db_close(db);
