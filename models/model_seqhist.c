@@ -141,8 +141,8 @@ int model_seq_bins_read(const char *text, size_t size, const char *name,
 			return dlsim_err_set(err, DLSIM_EPARSE, "%s:%d: "
 					     "expected LENGTH,COUNT, a length "
 					     "of 1 to %lld tokens and a whole "
-					     "count (got '%.60s')", name,
-					     lineno,
+					     "count of 0 to 2^53 (got "
+					     "'%.60s')", name, lineno,
 					     (long long)MODEL_SEQ_MAX_LENGTH,
 					     line);
 		if (c == 0)

@@ -77,6 +77,9 @@ START_TEST(seq_bins_refuse_damaged_text)
 		{ "length,count\n5,\n", "h.csv:2:" },
 		{ "length,count\nabc,1\n", "h.csv:2:" },
 		{ "length,count\n5,99999999999999999\n", "h.csv:2:" },
+		/* 2^54 + 1: whole, but above the limit the message states */
+		{ "length,count\n5,18014398509481985\n", "a whole count of 0 "
+		  "to 2^53 (got '5,18014398509481985')" },
 		{ "length,count\n5,1.5\n", "(got '5,1.5')" },
 		{ "length,count\n5,0\n", "h.csv: no sequence counted" },
 		{ "length,count\n", "h.csv: no sequence counted" },
