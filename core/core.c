@@ -214,6 +214,35 @@ int core_parse_count(const char *s, int64_t max, int64_t *out,
 	return DLSIM_OK;
 }
 
+/* Length of the decimal number at the start of s: [+-] digits [. digits]
+ * or [+-] . digits, then [eE [+-] digits]; 0 when there is none. */
+static size_t decimal_len(const char *s)
+{
+	size_t i = 0, digits = 0;
+
+	if (s[i] == '+' || s[i] == '-')
+		i++;
+	for (; s[i] >= '0' && s[i] <= '9'; i++)
+		digits++;
+	if (s[i] == '.')
+		for (i++; s[i] >= '0' && s[i] <= '9'; i++)
+			digits++;
+	if (!digits)
+		return 0;
+	if (s[i] == 'e' || s[i] == 'E') {
+		size_t j = i + 1;
+
+		if (s[j] == '+' || s[j] == '-')
+			j++;
+		if (!(s[j] >= '0' && s[j] <= '9'))
+			return i;
+		while (s[j] >= '0' && s[j] <= '9')
+			j++;
+		i = j;
+	}
+	return i;
+}
+
 int core_parse_double(const char *s, double *out, struct dlsim_err *err,
 		      const char *what)
 {
@@ -223,6 +252,28 @@ int core_parse_double(const char *s, double *out, struct dlsim_err *err,
 	if (!s || !*s)
 		return dlsim_err_set(err, DLSIM_EINVAL,
 				     "%s must be a number (got '')", what);
+	/* strtod also reads hexadecimal ("0x10" is 16, "0x1p-8" 1/256),
+	 * skips leading blanks and takes "inf" and "nan": none is a figure
+	 * a measurement or a flag is written in, so the text must be all
+	 * decimal before strtod converts it */
+	if (decimal_len(s) != strlen(s)) {
+		const char *digits = s + (*s == '+' || *s == '-');
+
+		if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+			return dlsim_err_set(err, DLSIM_EINVAL,
+					     "%s must be a decimal number, "
+					     "not hexadecimal (got '%s')",
+					     what, s);
+		if (*s == ' ' || *s == '\t' || s[strlen(s) - 1] == ' ' ||
+		    s[strlen(s) - 1] == '\t')
+			return dlsim_err_set(err, DLSIM_EINVAL,
+					     "%s must be a number without "
+					     "blanks around it (got '%s')",
+					     what, s);
+		return dlsim_err_set(err, DLSIM_EINVAL,
+				     "%s must be a finite number (got '%s')",
+				     what, s);
+	}
 	errno = 0;
 	v = strtod(s, &end);
 	if (*end != '\0' || !isfinite(v))

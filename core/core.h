@@ -41,7 +41,9 @@ void core_name_list(const char *const *table, char *buf, size_t n);
 int core_parse_count(const char *s, int64_t max, int64_t *out,
 		     struct dlsim_err *err, const char *what);
 
-/* Parse a whole string as a finite double; what names it in errors. */
+/* Parse a whole string as a finite double written in decimal
+ * ("1.5e-3", ".5", "-2"); hexadecimal ("0x10"), blanks around it, "inf"
+ * and "nan" are refused.  what names it in errors. */
 int core_parse_double(const char *s, double *out, struct dlsim_err *err,
 		      const char *what);
 

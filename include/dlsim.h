@@ -95,7 +95,8 @@ const char *dlsim_strerror(int code);
 int dlsim_parse_count(const char *s, int64_t max, int64_t *out,
 		      const char *what, struct dlsim_err *err);
 
-/* Parse all of s as a finite number; DLSIM_EINVAL otherwise. */
+/* Parse all of s as a finite number written in decimal; DLSIM_EINVAL
+ * otherwise (hexadecimal, blanks around it, inf and nan included). */
 int dlsim_parse_number(const char *s, double *out, const char *what,
 		       struct dlsim_err *err);
 

@@ -105,6 +105,28 @@ int64_t raw_scalar(const char *path, const char *sql)
 	return v;
 }
 
+void raw_text(const char *path, const char *sql, char *buf, size_t n)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	const unsigned char *t = NULL;
+
+	ck_assert(n > 0);
+	buf[0] = '\0';
+	ck_assert(sqlite3_open(path, &h) == SQLITE_OK);
+	ck_assert_msg(sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK,
+		      "%s: %s", sql, sqlite3_errmsg(h));
+	if (sqlite3_step(st) == SQLITE_ROW)
+		t = sqlite3_column_text(st, 0);
+	if (t) {
+		ck_assert_msg(strlen((const char *)t) < n, "%s: longer than %zu",
+			      sql, n);
+		memcpy(buf, t, strlen((const char *)t) + 1);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+}
+
 /* The whole file into buf (at most n bytes); returns the size. */
 size_t read_bytes(const char *path, char *buf, size_t n)
 {

@@ -27,6 +27,9 @@ int64_t scalar(struct db *db, const char *sql);
 /* A raw connection for hand-made files, without dlsim's schema. */
 void raw_exec(const char *path, const char *sql);
 int64_t raw_scalar(const char *path, const char *sql);
+/* The text of the first column of the first row ("" for none or NULL)
+ * into buf; asserted to fit in n bytes. */
+void raw_text(const char *path, const char *sql, char *buf, size_t n);
 
 /* The whole file into buf (at most n bytes); returns the size. */
 size_t read_bytes(const char *path, char *buf, size_t n);

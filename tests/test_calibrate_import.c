@@ -185,6 +185,170 @@ START_TEST(cal_cli_import_and_its_errors)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- */
+/* Refused files: one line, exit 1, the database as it was           */
+/* ---------------------------------------------------------------- */
+
+/* A database holding a run: its directory, path, and every run and
+ * sample of it as text. */
+struct held {
+	char dir[32], db[64];
+	char before[16384];
+};
+
+/* Every run and sample of db as text, to compare before and after. */
+static void db_text(const char *db, char *buf, size_t n)
+{
+	raw_text(db, "SELECT (SELECT group_concat(id || ' ' || tool || ' ' "
+		 "|| hw || ' ' || status, ';') FROM runs) || '#' || (SELECT "
+		 "group_concat(id || ' ' || run_id || ' ' || benchmark || ' ' "
+		 "|| params || ' ' || rep || ' ' || quote(value) || ' ' || "
+		 "unit, ';') FROM samples)", buf, n);
+}
+
+/* A new database in a directory of its own, holding the run of
+ * stream.txt. */
+static void held_open(struct held *h)
+{
+	char args[256];
+	struct run r;
+
+	snprintf(h->dir, sizeof(h->dir), "/tmp/dlsim-held-XXXXXX");
+	ck_assert(mkdtemp(h->dir) != NULL);
+	snprintf(h->db, sizeof(h->db), "%s/h.db", h->dir);
+	snprintf(args, sizeof(args), "calibrate import stream " DIR
+		 "stream.txt --hw lab --db %s", h->db);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	db_text(h->db, h->before, sizeof(h->before));
+	ck_assert(strstr(h->before, "import:stream lab done#") != NULL);
+}
+
+/* Write text into the held directory as name; its path into path. */
+static void held_file(const struct held *h, const char *name,
+		      const char *text, char *path, size_t n)
+{
+	FILE *f;
+
+	snprintf(path, n, "%s/%s", h->dir, name);
+	ck_assert((f = fopen(path, "w")) != NULL);
+	ck_assert(fputs(text, f) >= 0);
+	ck_assert(fclose(f) == 0);
+}
+
+/* The fixture DIR fixture with its first "from" made "to". */
+static void held_fixture(const struct held *h, const char *fixture,
+			 const char *from, const char *to, char *path,
+			 size_t n)
+{
+	static char text[65536];
+	char src[256], *at;
+	size_t len;
+
+	snprintf(src, sizeof(src), DIR "%s", fixture);
+	slurp(src, text, sizeof(text) - 256);
+	ck_assert_msg((at = strstr(text, from)) != NULL, "%s: no '%s'",
+		      fixture, from);
+	len = strlen(from);
+	memmove(at + strlen(to), at + len, strlen(at + len) + 1);
+	memcpy(at, to, strlen(to));
+	held_file(h, fixture, text, path, n);
+}
+
+/* `calibrate import format path --hw lab` refused: exit 1, one line
+ * holding "path:line: says", and the database as it was. */
+static void held_refuses(const struct held *h, const char *format,
+			 const char *path, int line, const char *says)
+{
+	char args[512], want[512];
+	static char after[16384];
+	struct run r;
+
+	snprintf(args, sizeof(args), "calibrate import %s %s --hw lab --db "
+		 "%s", format, path, h->db);
+	run(&r, args);
+	snprintf(want, sizeof(want), "%s:%d: %s", path, line, says);
+	assert_one_error(&r, 1, want);
+	db_text(h->db, after, sizeof(after));
+	ck_assert_str_eq(after, h->before);
+}
+
+/* strtod reads "0x10" as 16 and "0x1p-8" as 1/256: every decimal
+ * column of every format is read by one parser, which refuses them,
+ * as it refuses inf and nan. */
+START_TEST(cal_cli_import_refuses_hex_numbers)
+{
+	static const struct {
+		const char *format, *text, *says;
+	} bad[] = {
+		{ "gemm-csv", "m,n,k,dtype,time_s\n1024,1024,1024,fp32,0x10\n",
+		  "'time_s' must be a decimal number, not hexadecimal (got "
+		  "'0x10')" },
+		{ "gemm-csv", "m,n,k,dtype,time_s\n8,8,8,fp16,0x1p-8\n",
+		  "'time_s' must be a decimal number, not hexadecimal (got "
+		  "'0x1p-8')" },
+		{ "gemm-csv", "m,n,k,dtype,time_s\n8,8,8,fp16,inf\n",
+		  "'time_s' must be a finite number (got 'inf')" },
+		{ "gemm-csv", "m,n,k,dtype,time_s\n8,8,8,fp16,nan\n",
+		  "'time_s' must be a finite number (got 'nan')" },
+		{ "gemm-csv", "m,n,k,dtype,time_s\n8,8,8,fp16,\"1e-3 \"\n",
+		  "'time_s' must be a number without blanks around it (got "
+		  "'1e-3 ')" },
+		{ "conv-csv", "n,c,h,w,k,r,s,stride,pad,dtype,time_s\n"
+		  "32,64,56,56,64,3,3,1,1,fp32,0x1P-6\n",
+		  "'time_s' must be a decimal number, not hexadecimal (got "
+		  "'0x1P-6')" },
+		{ "conv-csv", "n,c,h,w,k,r,s,stride_h,stride_w,pad_h,pad_w,"
+		  "pass,dtype,time_s\n32,64,56,56,64,3,3,1,1,1,1,fwd,fp32,"
+		  "-0x1p-6\n",
+		  "'time_s' must be a decimal number, not hexadecimal (got "
+		  "'-0x1p-6')" },
+	};
+	static const struct {
+		const char *format, *fixture, *from, *to;
+		int line;
+		const char *says;
+	} fixtures[] = {
+		{ "deepbench", "deepbench_gemm.csv", ",0.999,", ",0x1p-1,", 2,
+		  "'time_ms' must be a decimal number, not hexadecimal (got "
+		  "'0x1p-1')" },
+		{ "nccl-tests", "nccl_all_reduce.txt", "  36.65 ",
+		  "0x24.8p0 ", 18, "'time' must be a decimal number, not "
+		  "hexadecimal (got '0x24.8p0')" },
+		{ "nccl-tests", "nccl_all_reduce.txt", "  36.39 ", "    inf ",
+		  18, "'time' must be a finite number (got 'inf')" },
+		{ "osu", "osu_latency.txt", "    0.21", "  0x1p-2", 3,
+		  "'Latency (us)' must be a decimal number, not hexadecimal "
+		  "(got '0x1p-2')" },
+		{ "osu", "osu_bw.txt", "    3.12", "    0x3p0", 5,
+		  "'Bandwidth (MB/s)' must be a decimal number, not "
+		  "hexadecimal (got '0x3p0')" },
+		{ "osu", "osu_latency.txt", "    0.24", "    -nan", 5,
+		  "'Latency (us)' must be a finite number (got '-nan')" },
+		{ "stream", "stream.txt", "30162.4", "0x75d2", 27,
+		  "'Best Rate MB/s' must be a decimal number, not hexadecimal "
+		  "(got '0x75d2')" },
+	};
+	struct held h;
+	char path[128], name[32];
+	size_t i;
+
+	held_open(&h);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(name, sizeof(name), "bad%zu.csv", i);
+		held_file(&h, name, bad[i].text, path, sizeof(path));
+		held_refuses(&h, bad[i].format, path, 2, bad[i].says);
+	}
+	for (i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		held_fixture(&h, fixtures[i].fixture, fixtures[i].from,
+			     fixtures[i].to, path, sizeof(path));
+		held_refuses(&h, fixtures[i].format, path, fixtures[i].line,
+			     fixtures[i].says);
+	}
+	dir_remove(h.dir);
+}
+END_TEST
+
 Suite *suite_calibrate_import(void)
 {
 	Suite *s = suite_create("calibrate_import");
@@ -194,6 +358,7 @@ Suite *suite_calibrate_import(void)
 	tcase_add_test(c, cal_import_is_one_run_with_every_sample);
 	tcase_add_test(c, cal_failed_import_changes_nothing);
 	tcase_add_test(c, cal_cli_import_and_its_errors);
+	tcase_add_test(c, cal_cli_import_refuses_hex_numbers);
 	suite_add_tcase(s, c);
 	return s;
 }

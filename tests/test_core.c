@@ -217,7 +217,48 @@ START_TEST(parse_double_accepts_finite_numbers)
 	ck_assert(v == -2000.0);
 	ck_assert_int_eq(core_parse_double("25", &v, &err, "x"), DLSIM_OK);
 	ck_assert(v == 25.0);
+	ck_assert_int_eq(core_parse_double(".5", &v, &err, "x"), DLSIM_OK);
+	ck_assert(v == 0.5);
+	ck_assert_int_eq(core_parse_double("+1.E2", &v, &err, "x"), DLSIM_OK);
+	ck_assert(v == 100.0);
 	ck_assert_int_eq(err.code, DLSIM_OK);
+}
+END_TEST
+
+/* strtod reads hexadecimal and skips leading blanks; the one number
+ * parser of flags and files does not, and says which it saw. */
+START_TEST(parse_double_refuses_hex_and_blanks)
+{
+	static const struct {
+		const char *s, *says;
+	} bad[] = {
+		{ "0x10", "x must be a decimal number, not hexadecimal (got "
+		  "'0x10')" },
+		{ "0x1p-8", "not hexadecimal (got '0x1p-8')" },
+		{ "-0X1P3", "not hexadecimal (got '-0X1P3')" },
+		{ " 5", "x must be a number without blanks around it (got "
+		  "' 5')" },
+		{ "5\t", "without blanks around it" },
+		{ "\t0x10", "without blanks around it" },
+		{ "infinity", "x must be a finite number (got 'infinity')" },
+		{ "NaN", "x must be a finite number (got 'NaN')" },
+		{ "-inf", "x must be a finite number (got '-inf')" },
+		{ "5e", "x must be a finite number (got '5e')" },
+		{ ".", "x must be a finite number (got '.')" },
+		{ "1e5x", "x must be a finite number (got '1e5x')" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct dlsim_err err = { 0 };
+		double v = 7.0;
+
+		ck_assert_msg(core_parse_double(bad[i].s, &v, &err, "x") ==
+			      DLSIM_EINVAL, "'%s' accepted", bad[i].s);
+		ck_assert_msg(strstr(err.msg, bad[i].says) != NULL,
+			      "'%s' lacks '%s'", err.msg, bad[i].says);
+		ck_assert(v == 7.0);
+	}
 }
 END_TEST
 
@@ -511,6 +552,7 @@ Suite *suite_core(void)
 	tcase_add_test(tc, parse_count_rejects_null);
 	tcase_add_test(tc, parse_double_accepts_finite_numbers);
 	tcase_add_test(tc, parse_double_rejects_non_numbers_and_infinities);
+	tcase_add_test(tc, parse_double_refuses_hex_and_blanks);
 	tcase_add_test(tc, ceil_log2_small_values);
 	tcase_add_test(tc, ceil_log2_exact_above_two_to_the_forty);
 	suite_add_tcase(s, tc);

@@ -193,6 +193,21 @@ START_TEST(validate_user_refuses_bad_fields)
 		{ "model,hw,metric,measured\nresnet50,v100,step_s,fast\n",
 		  "t.csv:2: column 'measured' must be a finite number (got "
 		  "'fast')" },
+		/* strtod would read these as 1/16 and 16 */
+		{ "model,hw,metric,measured\nresnet50,v100,step_s,0x1p-4\n",
+		  "t.csv:2: column 'measured' must be a decimal number, not "
+		  "hexadecimal (got '0x1p-4')" },
+		{ "model,hw,metric,measured,dispatch-us\n"
+		  "resnet50,v100,step_s,1,0x10\n",
+		  "t.csv:2: column 'dispatch-us' must be a decimal number, not "
+		  "hexadecimal (got '0x10')" },
+		{ "model,hw,metric,measured,bucket-mb\n"
+		  "vgg16,v100x8,step_s,1,0X19\n",
+		  "t.csv:2: column 'bucket-mb' must be a decimal number, not "
+		  "hexadecimal (got '0X19')" },
+		{ "model,hw,metric,measured\nresnet50,v100,step_s,inf\n",
+		  "t.csv:2: column 'measured' must be a finite number (got "
+		  "'inf')" },
 		{ "model,hw,metric,measured,batch\nresnet50,v100,step_s,1,-2\n",
 		  "t.csv:2: column 'batch' must be" },
 		{ "model,hw,metric,measured,batch,global-batch\n"
