@@ -12,12 +12,15 @@
  *
  * LIMITATIONS: nesting deeper than 64 and documents of more than 2^22
  * values are refused (nccl-tests writes depth 4 and a few thousand
- * values).  Duplicate keys are kept; cal_json_get returns the first.
- * A "\u0000" escape is refused, since strings are NUL-terminated.
+ * values).  An object naming a key twice is refused: RFC 8259 leaves
+ * which one counts to the reader, and {"time": 24.31, "time": -5} has no
+ * meaning a measurement can take.  A "\u0000" escape is refused, since
+ * strings are NUL-terminated.
  */
 #include "calibrate/cal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -341,6 +344,110 @@ static int value(struct parser *ps, int depth, int64_t *out)
 	return rc;
 }
 
+/* Members by key, then in document order (their place in the array). */
+static int member_cmp(const void *a, const void *b)
+{
+	const struct cal_json *const *x = a, *const *y = b;
+	int c = strcmp((*x)->key, (*y)->key);
+
+	return c ? c : (*x > *y) - (*x < *y);
+}
+
+/* Where value k is, "results[0].out_of_place" ("the top level" for the
+ * root), into buf: nccl-tests writes its whole document on one line, so
+ * the line alone does not find it.  parent[] holds each value's. */
+static void place_of(const struct cal_json_doc *d, const int64_t *parent,
+		     int64_t k, char *buf, size_t n)
+{
+	int64_t chain[JSON_MAX_DEPTH + 2];
+	size_t used = 0;
+	int depth = 0, i;
+
+	for (; k > 0 && depth < JSON_MAX_DEPTH + 2; k = parent[k])
+		chain[depth++] = k;
+	buf[0] = '\0';
+	if (!depth)
+		snprintf(buf, n, "the top level");
+	for (i = depth - 1; i >= 0 && used < n; i--) {
+		const struct cal_json *v = &d->v[chain[i]];
+		int64_t at = 0, c;
+		int w;
+
+		if (d->v[parent[chain[i]]].type == CAL_JSON_OBJECT) {
+			w = snprintf(buf + used, n - used, "%s%.40s",
+				     used ? "." : "", v->key);
+		} else {
+			for (c = d->v[parent[chain[i]]].child; c != chain[i];
+			     c = d->v[c].next)
+				at++;
+			w = snprintf(buf + used, n - used, "[%lld]",
+				     (long long)at);
+		}
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+/* Control bytes of buf made '?': keys are the file's text, unescaped,
+ * and a message is one line. */
+static void printable(char *buf)
+{
+	for (; *buf; buf++)
+		if ((unsigned char)*buf < 0x20 || *buf == 0x7f)
+			*buf = '?';
+}
+
+/* Refuse the first object of the document holding a key twice, at the
+ * line of its second use.  Each object's members are sorted apart, so
+ * the check is O(n log n) over the document, not quadratic in a wide
+ * object. */
+static int unique_keys(struct parser *ps)
+{
+	struct cal_json_doc *d = ps->doc;
+	const struct cal_json **m;
+	int64_t *parent, i, k, n;
+	int rc = DLSIM_OK;
+
+	m = malloc((size_t)d->n * sizeof(*m));
+	parent = malloc((size_t)d->n * sizeof(*parent));
+	if (!m || !parent) {
+		free(m);
+		free(parent);
+		return dlsim_err_set(ps->err, DLSIM_ENOMEM, "%s: out of "
+				     "memory reading JSON", ps->in->path);
+	}
+	parent[0] = -1;
+	for (i = 0; i < d->n; i++)
+		for (k = d->v[i].child; k >= 0; k = d->v[k].next)
+			parent[k] = i;
+	for (i = 0; i < d->n && !rc; i++) {
+		if (d->v[i].type != CAL_JSON_OBJECT)
+			continue;
+		for (n = 0, k = d->v[i].child; k >= 0; k = d->v[k].next)
+			m[n++] = &d->v[k];
+		if (n < 2)
+			continue;
+		qsort(m, (size_t)n, sizeof(*m), member_cmp);
+		for (k = 1; k < n && !rc; k++) {
+			char place[160], key[48];
+
+			if (strcmp(m[k - 1]->key, m[k]->key) != 0)
+				continue;
+			place_of(d, parent, i, place, sizeof(place));
+			snprintf(key, sizeof(key), "%s", m[k]->key);
+			printable(place);
+			printable(key);
+			rc = cal_fail_at(ps->in, m[k]->line, ps->err,
+					 "malformed JSON: the key '%s' "
+					 "appears twice in %s", key, place);
+		}
+	}
+	free(m);
+	free(parent);
+	return rc;
+}
+
 /* ---------------------------------------------------------------- */
 /* Public API                                                        */
 /* ---------------------------------------------------------------- */
@@ -365,6 +472,8 @@ int cal_json_parse(struct cal_in *in, struct cal_json_doc *doc,
 		if (*ps.p != '\0')
 			rc = fail(&ps, "text after the document");
 	}
+	if (!rc)
+		rc = unique_keys(&ps);
 	in->line = ps.line;
 	in->pos = in->len;
 	if (rc) {

@@ -38,7 +38,8 @@
  * args[0]; ranks = len(config.devices) x config.nthreads x config.ngpus
  * (one device entry per process); each element of "results" gives size,
  * type, redop, root and the objects out_of_place / in_place with "time"
- * (or "cpu_time") in us and "nwrong".
+ * (or "cpu_time") in us and "nwrong"; a result with neither (or both
+ * null) is refused, as is any object naming a key twice (cal_json.c).
  *
  * A row whose data check failed (#wrong > 0) is refused: its time is
  * not a measurement of a working collective.
@@ -548,6 +549,11 @@ static int json_result(struct cal_in *in, const struct cal_json_doc *d,
 	    json_placement(in, d, res, 1, &r, err))
 		return DLSIM_EPARSE;
 	in->line = res->line;
+	/* a result that timed nothing is a damaged file, not a size to
+	 * pass over: the import would say fewer samples and no why */
+	if (!r.have[0] && !r.have[1])
+		return cal_fail(in, err, "neither 'out_of_place' nor "
+				"'in_place' holds a time");
 	return emit(in, out, coll, ranks, &r, err);
 }
 

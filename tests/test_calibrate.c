@@ -272,6 +272,68 @@ START_TEST(cal_nccl_json_malformed_is_placed)
 }
 END_TEST
 
+/* A result that timed nothing, and an object naming a key twice (which
+ * the first would win), refuse the file: "imported 1 samples" of 5
+ * results, or 24.31 us of {"time":24.31,"time":-5}, say nothing of it. */
+#define JSON_HEAD "{\"args\": [\"all_reduce_perf\"], \"config\": " \
+	"{\"nthreads\": 1, \"ngpus\": 2}, \"results\": [{\"size\": 8, " \
+	"\"count\": 2, \"type\": \"float\", \"redop\": \"sum\", " \
+	"\"root\": \"    -1\", \"in_place\": {\"time\": 5.5}}, " \
+	"{\"size\": 16, \"count\": 4, \"type\": \"float\", \"redop\": " \
+	"\"sum\", \"root\": \"    -1\""
+
+START_TEST(cal_nccl_json_refuses_empty_results_and_repeated_keys)
+{
+	static const struct {
+		const char *text, *says;
+	} bad[] = {
+		{ JSON_HEAD "}]}", "mem.txt:1: results[1]: neither "
+		  "'out_of_place' nor 'in_place' holds a time" },
+		{ JSON_HEAD ", \"out_of_place\": null, \"in_place\": null}]}",
+		  "mem.txt:1: results[1]: neither 'out_of_place' nor "
+		  "'in_place' holds a time" },
+		{ JSON_HEAD ", \"out_of_place\": {\"time\": 24.31, "
+		  "\"time\": -5}}]}", "mem.txt:1: malformed JSON: the key "
+		  "'time' appears twice in results[1].out_of_place" },
+		{ JSON_HEAD ", \"in_place\": {\"time\": 7}, \"in_place\": "
+		  "{\"time\": 8}}]}", "mem.txt:1: malformed JSON: the key "
+		  "'in_place' appears twice in results[1]" },
+		{ "{\"results\": [],\n\"results\": []}", "mem.txt:2: "
+		  "malformed JSON: the key 'results' appears twice in the top "
+		  "level" },
+		{ "{\"a\": [{\"k\\n\": 1, \"b\": 2, \"k\\n\": 3}]}",
+		  "mem.txt:1: malformed JSON: the key 'k?' appears twice in "
+		  "a[0]" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct dlsim_err err = { 0, "" };
+		struct db_sample *s = (struct db_sample *)&err;
+		int64_t n = 7;
+
+		ck_assert_msg(parse_text(CAL_NCCL_TESTS, bad[i].text, 100, &s,
+					 &n, &err) == DLSIM_EPARSE,
+			      "case %zu accepted", i);
+		ck_assert_str_eq(err.msg, bad[i].says);
+		ck_assert(s == NULL && n == 0);
+	}
+	/* one placement of two is a result: the first size's in_place */
+	{
+		struct dlsim_err err = { 0, "" };
+		struct db_sample *s;
+		int64_t n;
+
+		ck_assert_msg(parse_text(CAL_NCCL_TESTS, JSON_HEAD
+					 ", \"out_of_place\": {\"time\": 7}}]}",
+					 100, &s, &n, &err) == DLSIM_OK,
+			      "%s", err.msg);
+		ck_assert_int_eq(n, 2);
+		free(s);
+	}
+}
+END_TEST
+
 START_TEST(cal_json_reader_unescapes_and_links)
 {
 	char text[] = "{\"k\": [1, -2.5e1, \"a\\\"\\/\\u00e9\\ud83d\\ude00\","
@@ -729,6 +791,8 @@ Suite *suite_calibrate(void)
 	tcase_add_test(c, cal_nccl_json_ranks_from_devices);
 	tcase_add_test(c, cal_nccl_infers_rooted_and_refuses_ambiguous);
 	tcase_add_test(c, cal_nccl_json_malformed_is_placed);
+	tcase_add_test(c,
+		       cal_nccl_json_refuses_empty_results_and_repeated_keys);
 	tcase_add_test(c, cal_json_reader_unescapes_and_links);
 	tcase_add_test(c, cal_osu_latency_in_seconds);
 	tcase_add_test(c, cal_osu_bw_megabytes_are_ten_to_the_six);

@@ -349,6 +349,30 @@ START_TEST(cal_cli_import_refuses_hex_numbers)
 }
 END_TEST
 
+/* nccl-tests -J: a result with no time refuses the file (it was
+ * dropped: "imported 8 samples" of 5 results), and so does a key given
+ * twice (the first won) */
+START_TEST(cal_cli_import_refuses_json_without_times_or_with_twice)
+{
+	struct held h;
+	char path[128];
+
+	held_open(&h);
+	held_fixture(&h, "nccl_all_gather.json", "\"out_of_place\":{\"time\":"
+		     "25.020000,\"alg_bw\":0.654836,\"bus_bw\":0.572982,"
+		     "\"nwrong\":0.000000},\"in_place\":{\"time\":24.660000,"
+		     "\"alg_bw\":0.664396,\"bus_bw\":0.581346,\"nwrong\":"
+		     "0.000000},", "", path, sizeof(path));
+	held_refuses(&h, "nccl-tests", path, 1, "results[1]: neither "
+		     "'out_of_place' nor 'in_place' holds a time");
+	held_fixture(&h, "nccl_all_gather.json", "\"time\":24.310000,",
+		     "\"time\":24.310000,\"time\":-5,", path, sizeof(path));
+	held_refuses(&h, "nccl-tests", path, 1, "malformed JSON: the key "
+		     "'time' appears twice in results[0].out_of_place");
+	dir_remove(h.dir);
+}
+END_TEST
+
 Suite *suite_calibrate_import(void)
 {
 	Suite *s = suite_create("calibrate_import");
@@ -359,6 +383,8 @@ Suite *suite_calibrate_import(void)
 	tcase_add_test(c, cal_failed_import_changes_nothing);
 	tcase_add_test(c, cal_cli_import_and_its_errors);
 	tcase_add_test(c, cal_cli_import_refuses_hex_numbers);
+	tcase_add_test(c,
+		       cal_cli_import_refuses_json_without_times_or_with_twice);
 	suite_add_tcase(s, c);
 	return s;
 }
