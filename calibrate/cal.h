@@ -116,8 +116,22 @@ struct cal_samples {
 void cal_samples_init(struct cal_samples *s, int64_t max);
 void cal_samples_release(struct cal_samples *s);
 
+/*
+ * The figures no microbenchmark gives (man dlsim, CALIBRATE): a time
+ * above a day, or above 0 and below a nanosecond (no kernel, copy or
+ * message ends sooner: a launch alone takes microseconds), or a rate
+ * above a petabyte a second.
+ */
+#define CAL_MAX_TIME_S 86400.0
+#define CAL_MIN_TIME_S 1e-9
+#define CAL_MAX_RATE_BPS 1e15
+
+/* 1 when value in unit ("s", "B/s") is outside those bounds. */
+int cal_implausible(double value, const char *unit);
+
 /* Append one sample.  DLSIM_ENOMEM past s->max or when memory runs out,
- * DLSIM_EPARSE if p was cut; messages placed at the line last read. */
+ * DLSIM_EPARSE if p was cut or value is implausible; messages placed at
+ * the line last read. */
 int cal_sample_add(struct cal_samples *s, const struct cal_in *in,
 		   const char *benchmark, const struct cal_params *p,
 		   double value, const char *unit, struct dlsim_err *err);

@@ -285,18 +285,17 @@ static int grow(struct cal_samples *s, const struct cal_in *in,
 }
 
 /*
- * 1 for a sample no microbenchmark gives: a time above a day (1e5 s) or,
- * being above 0, below a nanosecond (no kernel, copy or message ends
- * sooner: a launch alone takes microseconds), or a rate above a petabyte
- * a second.  A figure like 1e308 us is finite, and a fit would take it;
- * it is a broken file, so the import says so.
+ * A figure like 1e308 us is finite, and a fit would take it; it is a
+ * broken file, so the import says so, and the fit passes over such a
+ * sample when a database was edited by hand (cal_points.c).
  */
-static int implausible(double value, const char *unit)
+int cal_implausible(double value, const char *unit)
 {
 	if (strcmp(unit, "s") == 0)
-		return value > 1e5 || (value > 0.0 && value < 1e-9);
+		return value > CAL_MAX_TIME_S ||
+		       (value > 0.0 && value < CAL_MIN_TIME_S);
 	if (strcmp(unit, "B/s") == 0)
-		return value > 1e15;
+		return value > CAL_MAX_RATE_BPS;
 	return 0;
 }
 
@@ -314,10 +313,13 @@ int cal_sample_add(struct cal_samples *s, const struct cal_in *in,
 		return cal_fail(in, err, "the value %s once converted to %s",
 				isfinite(value) ? "underflows" : "overflows",
 				unit);
-	if (implausible(value, unit))
+	if (cal_implausible(value, unit))
 		return cal_fail(in, err, "%g %s is implausibly %s for one "
-				"sample", value, unit,
-				value < 1.0 ? "small" : "large");
+				"sample (%s)", value, unit,
+				value < 1.0 ? "small" : "large",
+				strcmp(unit, "B/s") == 0 ? "above 1e15 B/s" :
+				value < 1.0 ? "below a nanosecond" :
+				"above a day, 86400 s");
 	if (s->n >= s->max)
 		return dlsim_err_set(err, DLSIM_ENOMEM, "%s:%lld: more than "
 				     "%lld samples in one import; split the "

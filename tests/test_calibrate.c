@@ -713,6 +713,53 @@ START_TEST(cal_damaged_files_are_refused_at_their_line)
 }
 END_TEST
 
+/* man dlsim: "a time above a day ... is refused" -- 86400 s, not the
+ * 1e5 s it once was (86401 and 100000 s were imported). */
+START_TEST(cal_a_day_is_the_longest_sample)
+{
+	static const struct {
+		enum cal_format f;
+		const char *text, *says;
+	} bad[] = {
+		{ CAL_GEMM_CSV, "m,n,k,dtype,time_s\n8,8,8,fp32,86401\n",
+		  "mem.txt:2: 86401 s is implausibly large for one sample "
+		  "(above a day, 86400 s)" },
+		{ CAL_GEMM_CSV, "m,n,k,dtype,time_s\n8,8,8,fp32,1\n"
+		  "8,8,8,fp32,100000\n", "mem.txt:3: 100000 s is implausibly "
+		  "large for one sample (above a day, 86400 s)" },
+		{ CAL_OSU, "# OSU MPI Latency Test v5.6.3\n# Size  Latency "
+		  "(us)\n0  86400000001\n", "mem.txt:3: 86400 s is "
+		  "implausibly large" },
+		{ CAL_GEMM_CSV, "m,n,k,dtype,time_s\n8,8,8,fp32,9.9e-10\n",
+		  "mem.txt:2: 9.9e-10 s is implausibly small for one sample "
+		  "(below a nanosecond)" },
+	};
+	struct dlsim_err err = { 0, "" };
+	struct db_sample *s;
+	int64_t n;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		dlsim_err_clear(&err);
+		ck_assert_msg(parse_text(bad[i].f, bad[i].text, 100, &s, &n,
+					 &err) == DLSIM_EPARSE,
+			      "case %zu accepted", i);
+		ck_assert_msg(strstr(err.msg, bad[i].says) == err.msg,
+			      "'%s' does not start '%s'", err.msg,
+			      bad[i].says);
+		ck_assert(s == NULL && n == 0);
+	}
+	ck_assert_msg(parse_text(CAL_GEMM_CSV, "m,n,k,dtype,time_s\n"
+				 "8,8,8,fp32,86400\n8,8,8,fp32,1e-9\n", 100,
+				 &s, &n, &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(n, 2);
+	ck_assert(s[0].value == 86400.0);
+	free(s);
+	ck_assert(cal_implausible(86400.5, "s") && !cal_implausible(86400.0,
+								    "s"));
+}
+END_TEST
+
 START_TEST(cal_files_of_another_format_are_refused)
 {
 	refused("osu", "stream.txt", 33, "not OSU output");
@@ -807,6 +854,7 @@ Suite *suite_calibrate(void)
 	tcase_add_test(c, cal_csv_quotes_blanks_and_crlf);
 	tcase_add_test(c, cal_params_are_single_words);
 	tcase_add_test(c, cal_damaged_files_are_refused_at_their_line);
+	tcase_add_test(c, cal_a_day_is_the_longest_sample);
 	tcase_add_test(c, cal_files_of_another_format_are_refused);
 	tcase_add_test(c, cal_missing_file_is_an_io_error);
 	tcase_add_test(c, cal_sample_cap_refuses_the_file);

@@ -373,6 +373,26 @@ START_TEST(cal_cli_import_refuses_json_without_times_or_with_twice)
 }
 END_TEST
 
+/* "a time above a day" (man dlsim) is 86400 s: 86401 and 100000 s
+ * were imported */
+START_TEST(cal_cli_import_refuses_a_time_above_a_day)
+{
+	struct held h;
+	char path[128];
+
+	held_open(&h);
+	held_file(&h, "day.csv", "m,n,k,dtype,time_s\n8,8,8,fp32,86401\n",
+		  path, sizeof(path));
+	held_refuses(&h, "gemm-csv", path, 2, "86401 s is implausibly large "
+		     "for one sample (above a day, 86400 s)");
+	held_file(&h, "day.csv", "m,n,k,dtype,time_s\n8,8,8,fp32,2\n"
+		  "8,8,8,fp32,100000\n", path, sizeof(path));
+	held_refuses(&h, "gemm-csv", path, 3, "100000 s is implausibly large "
+		     "for one sample (above a day, 86400 s)");
+	dir_remove(h.dir);
+}
+END_TEST
+
 Suite *suite_calibrate_import(void)
 {
 	Suite *s = suite_create("calibrate_import");
@@ -383,6 +403,7 @@ Suite *suite_calibrate_import(void)
 	tcase_add_test(c, cal_failed_import_changes_nothing);
 	tcase_add_test(c, cal_cli_import_and_its_errors);
 	tcase_add_test(c, cal_cli_import_refuses_hex_numbers);
+	tcase_add_test(c, cal_cli_import_refuses_a_time_above_a_day);
 	tcase_add_test(c,
 		       cal_cli_import_refuses_json_without_times_or_with_twice);
 	suite_add_tcase(s, c);
