@@ -502,6 +502,14 @@ static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 		pass_over(rd, s->benchmark, "a unit the model does not take");
 		return 0;
 	}
+	/* import refuses such a figure; one in the database came by
+	 * another way (an edit), and one 1e308 s sample bends a fit */
+	if (cal_implausible(s->value, s->unit)) {
+		pass_over(rd, s->benchmark, "a value import refuses (a time "
+			  "above a day or below a nanosecond, a rate above "
+			  "1e15 B/s)");
+		return 0;
+	}
 	if (points_room(rd))
 		return 1;
 	p = &rd->v[rd->n];

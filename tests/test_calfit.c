@@ -22,6 +22,7 @@
 
 #include "tests.h"
 #include "cli_util.h"
+#include "db_util.h"
 #include "hwcalib_util.h"
 #include "dlsim.h"
 
@@ -220,6 +221,62 @@ START_TEST(cal_fit_imported_nccl_tests)
 	ck_assert(strstr(r.fit[0].group, "inplace=0") &&
 		  strstr(r.fit[1].group, "inplace=1"));
 	cal_fit_report_release(&r);
+	tmpdb_close(&t);
+}
+END_TEST
+
+/* A sample import refuses (1e308 s, 1e-12 s) can reach the database
+ * only by an edit; the fit passes over it and lists it with the other
+ * samples it skips, rather than fit it silently. */
+START_TEST(cal_fit_skips_implausible_samples)
+{
+	struct dlsim_err err = { 0, "" };
+	struct cal_fit_report r;
+	struct tmpdb t;
+	char args[256];
+	struct run cli;
+	int64_t id, n;
+	int i, listed = 0;
+
+	tmpdb_open(&t);
+	ck_assert_int_eq(cal_import(t.db, CAL_NCCL_TESTS, DIR
+				    "nccl_all_reduce.txt", "lab", &id, &n,
+				    &err), DLSIM_OK);
+	raw_exec(t.path, "UPDATE samples SET value = 1e308 WHERE params = "
+		 "'bytes=134217728 ranks=8 op=sum inplace=1 dtype=fp32'");
+	raw_exec(t.path, "UPDATE samples SET value = 1e-12 WHERE params = "
+		 "'bytes=8 ranks=8 op=sum inplace=1 dtype=fp32'");
+	ck_assert_msg(cal_fit_hw(t.db, "lab", &r, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	ck_assert_int_eq(r.n_fit, 2);
+	ck_assert(strstr(r.fit[1].group, "inplace=1") != NULL);
+	ck_assert_int_eq(r.fit[0].n_samples, 6);
+	ck_assert_int_eq(r.fit[1].n_samples, 4);
+	ck_assert(r.fit[1].seg[0].x_lo == 1024.0);
+	ck_assert(r.fit[1].seg[r.fit[1].n_segments - 1].x_hi == 33554432.0);
+	for (i = 0; i < r.n_skip; i++)
+		listed += strcmp(r.skip[i].what, "allreduce (2 samples)") ==
+			  0 && strstr(r.skip[i].why, "a value import refuses "
+				      "(a time above a day or below a "
+				      "nanosecond") != NULL;
+	ck_assert_int_eq(r.n_skip, 1);
+	ck_assert_int_eq(listed, 1);
+	cal_fit_report_release(&r);
+	/* and the commands say so under Skipped */
+	db_close(t.db);
+	t.db = NULL;
+	snprintf(args, sizeof(args), "calibrate fit --hw lab --db %s",
+		 t.path);
+	run(&cli, args);
+	ck_assert_msg(cli.status == 0, "%s", cli.err);
+	ck_assert_msg(strstr(cli.out, "Skipped:\n  allreduce (2 samples): "
+			     "a value import refuses") != NULL, "%s", cli.out);
+	snprintf(args, sizeof(args), "calibrate show --hw lab --db %s",
+		 t.path);
+	run(&cli, args);
+	ck_assert_msg(cli.status == 0, "%s", cli.err);
+	ck_assert_msg(strstr(cli.out, "allreduce (2 samples): a value import "
+			     "refuses") != NULL, "%s", cli.out);
 	tmpdb_close(&t);
 }
 END_TEST
@@ -449,6 +506,7 @@ Suite *suite_calfit(void)
 	tcase_add_test(c, cal_fit_hw_recovers_known_parameters);
 	tcase_add_test(c, cal_fit_hw_without_samples_fails_cleanly);
 	tcase_add_test(c, cal_fit_imported_nccl_tests);
+	tcase_add_test(c, cal_fit_skips_implausible_samples);
 	tcase_add_test(c, cal_cli_fit_and_show);
 	tcase_add_test(c, cal_fit_bwcurve_finds_three_levels);
 	tcase_add_test(c, cal_fit_bwcurve_flat_and_single);
