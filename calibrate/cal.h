@@ -136,6 +136,11 @@ int cal_sample_add(struct cal_samples *s, const struct cal_in *in,
 		   const char *benchmark, const struct cal_params *p,
 		   double value, const char *unit, struct dlsim_err *err);
 
+/* DLSIM_OK when hw is a name samples can be stored under and found by:
+ * 1 to HW_NAME_LEN - 1 bytes of the catalog's names (a-z, 0-9, '-',
+ * '_', '.'); DLSIM_EINVAL saying which byte otherwise. */
+int cal_hw_name_check(const char *hw, struct dlsim_err *err);
+
 /* ---------------------------------------------------------------- */
 /* Vocabularies                                                      */
 /* ---------------------------------------------------------------- */

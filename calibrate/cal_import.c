@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
+#include "hw/hw.h"
 #include "core/banned.h"
 
 /* ---------------------------------------------------------------- */
@@ -64,27 +65,59 @@ static void source_of(const char *path, char *buf, size_t n)
 	core_strlcpy(buf, path, n);
 }
 
-/* A hardware name: 1..HW_NAME_LEN-1 printable characters, no blanks. */
-static int check_hw(const char *hw, struct dlsim_err *err)
-{
-	const unsigned char *c = (const unsigned char *)hw;
-	size_t n = hw ? strlen(hw) : 0;
-
-	if (n == 0 || n >= HW_NAME_LEN)
-		return dlsim_err_set(err, DLSIM_EINVAL, "the hardware name "
-				     "must have 1 to %d characters (got '%s')",
-				     HW_NAME_LEN - 1, hw ? hw : "");
-	for (; *c; c++)
-		if (*c <= ' ' || *c == 0x7f)
-			return dlsim_err_set(err, DLSIM_EINVAL, "the hardware "
-					     "name '%s' holds a blank or a "
-					     "control character", hw);
-	return DLSIM_OK;
-}
-
 /* ---------------------------------------------------------------- */
 /* Public API                                                        */
 /* ---------------------------------------------------------------- */
+
+/*
+ * Samples are looked up by the name of a catalog device or node (or
+ * "local"), and the catalog's names (the user's own YAML's included)
+ * hold only a-z, 0-9, '-', '_' and '.' (hw_valid_name): a name with any
+ * other byte -- "V100", a blank, invalid UTF-8 that JSON output would
+ * carry -- is stored where nothing ever finds it.
+ */
+int cal_hw_name_check(const char *hw, struct dlsim_err *err)
+{
+	const char *bad, *c;
+	char lower[HW_NAME_LEN];
+	size_t n = hw ? strlen(hw) : 0, i;
+	int printable = 1;
+
+	if (n == 0 || n >= HW_NAME_LEN)
+		return dlsim_err_set(err, DLSIM_EINVAL, "the hardware name "
+				     "must have 1 to %d bytes (got %zu)",
+				     HW_NAME_LEN - 1, n);
+	if (!(bad = hw_name_bad_byte(hw)))
+		return DLSIM_OK;
+	for (c = hw; *c; c++)
+		printable &= *c >= ' ' && *c < 0x7f;
+	if (!printable)
+		/* the name itself is not echoed: the message is one line of
+		 * text, and these bytes may be neither */
+		return dlsim_err_set(err, DLSIM_EINVAL, "the hardware name "
+				     "holds byte 0x%02x (at byte %d), "
+				     "which no name may: names are "
+				     "lowercase, of a-z, 0-9, '-', '_' and "
+				     "'.', as the catalog's",
+				     (unsigned)(unsigned char)*bad,
+				     (int)(bad - hw) + 1);
+	for (i = 0; i <= n; i++)
+		lower[i] = hw[i] >= 'A' && hw[i] <= 'Z' ?
+			   (char)(hw[i] - 'A' + 'a') : hw[i];
+	if (*bad >= 'A' && *bad <= 'Z' && !hw_name_bad_byte(lower))
+		return dlsim_err_set(err, DLSIM_EINVAL, "the hardware name "
+				     "'%s' holds '%c': names are lowercase, "
+				     "as the catalog's ('%s')", hw, *bad,
+				     lower);
+	if (*bad == ' ')
+		return dlsim_err_set(err, DLSIM_EINVAL, "the hardware name "
+				     "'%s' holds a blank: names are "
+				     "lowercase, of a-z, 0-9, '-', '_' and "
+				     "'.', as the catalog's", hw);
+	return dlsim_err_set(err, DLSIM_EINVAL, "the hardware name '%s' "
+			     "holds '%c': names are lowercase, of a-z, 0-9, "
+			     "'-', '_' and '.', as the catalog's", hw, *bad);
+}
 
 const char *cal_format_name(enum cal_format f)
 {
@@ -171,7 +204,7 @@ int cal_import(struct db *db, enum cal_format f, const char *path,
 	if (!db)
 		return dlsim_err_set(err, DLSIM_EINVAL, "cal_import: no "
 				     "database");
-	if ((rc = check_hw(hw, err)))
+	if ((rc = cal_hw_name_check(hw, err)))
 		return rc;
 	memset(&run, 0, sizeof(run));
 	run.start_s = now_s();

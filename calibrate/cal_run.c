@@ -57,6 +57,7 @@
  * GEMM is column-major without transposes only.
  */
 #include "calibrate/cal_run.h"
+#include "calibrate/cal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -678,11 +679,9 @@ int cal_run_with(struct db *db, const struct cal_run_opts *o,
 	double t0;
 
 	memset(out, 0, sizeof(*out));
-	if (!hw[0] || strlen(hw) >= HW_NAME_LEN || strpbrk(hw, " \t\n"))
-		return dlsim_err_set(err, DLSIM_EINVAL, "the hardware name "
-				     "must have 1 to %d characters and no "
-				     "blanks (got '%s')", HW_NAME_LEN - 1,
-				     hw);
+	/* the rule import's names follow: fits are found by them */
+	if (cal_hw_name_check(hw, err))
+		return DLSIM_EINVAL;
 	if (!(r = calloc(1, sizeof(*r))) ||
 	    !(p = calloc(MAX_POINTS, sizeof(*p)))) {
 		free(r);

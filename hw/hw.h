@@ -293,6 +293,10 @@ int hw_convert_nums(struct hw_reader *r, const char *prefix,
 		    const struct hw_num *t, size_t n, const void *raw,
 		    void *si);
 
+/* The catalog's name rule: a name holds only a-z, 0-9, '-', '_' and
+ * '.'.  The first byte of s outside it, NULL when there is none. */
+const char *hw_name_bad_byte(const char *s);
+
 /* DLSIM_OK if name s holds only a-z, 0-9, '-', '_' and '.'. */
 int hw_valid_name(struct hw_reader *r, const char *path, const char *s);
 

@@ -18,7 +18,6 @@
  */
 #include "hw/hw.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,18 +203,24 @@ int hw_convert_nums(struct hw_reader *r, const char *prefix,
 	return DLSIM_OK;
 }
 
+/* Spelt out rather than islower(): the rule is ASCII whatever the
+ * locale, since the names are looked up byte for byte. */
+const char *hw_name_bad_byte(const char *s)
+{
+	for (; *s; s++)
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= '0' && *s <= '9') &&
+		    *s != '-' && *s != '_' && *s != '.')
+			return s;
+	return NULL;
+}
+
 int hw_valid_name(struct hw_reader *r, const char *path, const char *s)
 {
-	const char *p;
-
-	for (p = s; *p; p++)
-		if (!islower((unsigned char)*p) &&
-		    !isdigit((unsigned char)*p) && *p != '-' && *p != '_' &&
-		    *p != '.')
-			return dlsim_err_set(r->err, DLSIM_EPARSE,
-					     "%s:%d: name '%s' may hold only "
-					     "a-z, 0-9, '-', '_' and '.'",
-					     r->name, hw_line_of(r, path), s);
+	if (hw_name_bad_byte(s))
+		return dlsim_err_set(r->err, DLSIM_EPARSE,
+				     "%s:%d: name '%s' may hold only "
+				     "a-z, 0-9, '-', '_' and '.'",
+				     r->name, hw_line_of(r, path), s);
 	return DLSIM_OK;
 }
 

@@ -117,6 +117,17 @@ START_TEST(cal_failed_import_changes_nothing)
 	dlsim_err_clear(&err);
 	ck_assert_int_eq(cal_import(t.db, CAL_OSU, DIR "osu_bw.txt", "", &id,
 				    &n, &err), DLSIM_EINVAL);
+	/* and one no lookup would find: the catalog's names are lowercase */
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(cal_import(t.db, CAL_OSU, DIR "osu_bw.txt", "V100",
+				    &id, &n, &err), DLSIM_EINVAL);
+	ck_assert_str_eq(err.msg, "the hardware name 'V100' holds 'V': names "
+			 "are lowercase, as the catalog's ('v100')");
+	dlsim_err_clear(&err);
+	ck_assert_int_eq(cal_import(t.db, CAL_OSU, DIR "osu_bw.txt",
+				    "ib-\xc3\xa9", &id, &n, &err),
+			 DLSIM_EINVAL);
+	ck_assert(strstr(err.msg, "holds byte 0xc3 (at byte 4)") != NULL);
 	dlsim_err_clear(&err);
 	ck_assert_int_eq(cal_import(t.db, CAL_OSU, DIR "no-such.txt", "x",
 				    &id, &n, &err), DLSIM_EIO);
@@ -273,6 +284,22 @@ static void held_refuses(const struct held *h, const char *format,
 	ck_assert_str_eq(after, h->before);
 }
 
+/* `dlsim ARGS --db <the held database>` refused with exit status and
+ * one line holding want, the database as it was. */
+static void held_cli_refuses(const struct held *h, const char *args,
+			     int status, const char *want)
+{
+	char line[512];
+	static char after[16384];
+	struct run r;
+
+	snprintf(line, sizeof(line), "%s --db %s", args, h->db);
+	run(&r, line);
+	assert_one_error(&r, status, want);
+	db_text(h->db, after, sizeof(after));
+	ck_assert_str_eq(after, h->before);
+}
+
 /* strtod reads "0x10" as 16 and "0x1p-8" as 1/256: every decimal
  * column of every format is read by one parser, which refuses them,
  * as it refuses inf and nan. */
@@ -393,6 +420,44 @@ START_TEST(cal_cli_import_refuses_a_time_above_a_day)
 }
 END_TEST
 
+/* Samples are found by catalog names (a-z, 0-9, '-', '_', '.'): "V100"
+ * and invalid UTF-8 were stored where nothing looks, the latter written
+ * into JSON output later; a name of the user's own that keeps the rule
+ * (README's mylab) is taken. */
+START_TEST(cal_cli_import_refuses_names_nothing_finds)
+{
+	struct held h;
+	char args[256];
+	struct run r;
+
+	held_open(&h);
+	held_cli_refuses(&h, "calibrate import stream " DIR "stream.txt "
+			 "--hw V100", 2, "calibrate import: the hardware name "
+			 "'V100' holds 'V': names are lowercase, as the "
+			 "catalog's ('v100')");
+	held_cli_refuses(&h, "calibrate import stream " DIR "stream.txt "
+			 "--hw 'hw\xff'", 2, "calibrate import: the hardware "
+			 "name holds byte 0xff (at byte 3), which no name "
+			 "may: names are lowercase, of a-z, 0-9, '-', '_' and "
+			 "'.'");
+	held_cli_refuses(&h, "calibrate import stream " DIR "stream.txt "
+			 "--hw 'ib hdr'", 2, "the hardware name 'ib hdr' holds "
+			 "a blank");
+	held_cli_refuses(&h, "calibrate import stream " DIR "stream.txt "
+			 "--hw my/lab.yaml", 2, "the hardware name "
+			 "'my/lab.yaml' holds '/': names are lowercase");
+	held_cli_refuses(&h, "calibrate run --quick --only stream --hw "
+			 "Local", 2, "calibrate run: the hardware name 'Local' "
+			 "holds 'L'");
+	snprintf(args, sizeof(args), "calibrate import stream " DIR
+		 "stream.txt --hw my-lab_2.0 --db %s", h.db);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "(stream, hardware my-lab_2.0)") != NULL);
+	dir_remove(h.dir);
+}
+END_TEST
+
 Suite *suite_calibrate_import(void)
 {
 	Suite *s = suite_create("calibrate_import");
@@ -403,6 +468,7 @@ Suite *suite_calibrate_import(void)
 	tcase_add_test(c, cal_failed_import_changes_nothing);
 	tcase_add_test(c, cal_cli_import_and_its_errors);
 	tcase_add_test(c, cal_cli_import_refuses_hex_numbers);
+	tcase_add_test(c, cal_cli_import_refuses_names_nothing_finds);
 	tcase_add_test(c, cal_cli_import_refuses_a_time_above_a_day);
 	tcase_add_test(c,
 		       cal_cli_import_refuses_json_without_times_or_with_twice);

@@ -457,6 +457,10 @@ START_TEST(calrun_bad_hw_refused_before_anything)
 	tmpdb_open(&t);
 	ck_assert_int_eq(cal_run_with(t.db, &o, &ops, &res, &err),
 			 DLSIM_EINVAL);
+	/* import's rule: the catalog's names are lowercase */
+	o.hw = "V100";
+	ck_assert_int_eq(cal_run_with(t.db, &o, &ops, &res, &err),
+			 DLSIM_EINVAL);
 	ck_assert_int_eq(res.run_id, 0);
 	ck_assert_int_eq(db_info(t.db, &info, &err), DLSIM_OK);
 	ck_assert_int_eq(info.runs, 0);
