@@ -36,8 +36,7 @@ void cal_in_init(struct cal_in *in, const char *path, char *text,
 	in->pos = 0;
 	in->line = 0;
 	in->where[0] = '\0';
-	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
-		in->pos = 3;
+	in->pos = core_utf8_bom(text, len);
 }
 
 char *cal_in_next(struct cal_in *in)

@@ -39,6 +39,7 @@
 
 #include "calibrate/cal.h"
 #include "hw/hw.h"
+#include "core/core.h"
 #include "core/banned.h"
 
 /* build/gen/seed_builtin.c (tools/embed.sh). */
@@ -144,10 +145,8 @@ static char *without_fold(const char *text, size_t size, int k, size_t *len)
 	}
 	/* a UTF-8 byte-order mark is not part of the first column, as
 	 * cal_in_init reads it on the validation side */
-	if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
-		memcpy(out, text, 3);
-		pos = at = 3;
-	}
+	if ((pos = at = core_utf8_bom(text, size)))
+		memcpy(out, text, pos);
 	while (pos < size) {
 		const char *nl = memchr(text + pos, '\n', size - pos);
 		size_t end = nl ? (size_t)(nl - text) + 1 : size;

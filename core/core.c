@@ -325,6 +325,11 @@ double core_ceil_log2(double x)
 /* Files                                                             */
 /* ---------------------------------------------------------------- */
 
+size_t core_utf8_bom(const char *text, size_t len)
+{
+	return len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+}
+
 int core_read_file(const char *path, char **text, size_t *len,
 		 struct dlsim_err *err)
 {

@@ -47,6 +47,12 @@ int core_parse_count(const char *s, int64_t max, int64_t *out,
 int core_parse_double(const char *s, double *out, struct dlsim_err *err,
 		      const char *what);
 
+/* 3 when text[0, len) starts with a UTF-8 byte-order mark (EF BB BF,
+ * which spreadsheets write at the head of a CSV file), else 0: the bytes
+ * a reader skips so that the mark is not read as part of the first
+ * field. */
+size_t core_utf8_bom(const char *text, size_t len);
+
 /*
  * Read a whole file (at most 64 MiB) into a NUL-terminated heap buffer
  * the caller frees; errors name the path.

@@ -13,7 +13,8 @@
  * file says what the mix is.
  *
  * THE HISTOGRAM
- * CSV text whose first line names its columns, the first two "length"
+ * CSV text (a UTF-8 byte-order mark before it is skipped) whose first
+ * line names its columns, the first two "length"
  * and "count" (or "sequences"), then one line a length: the length in
  * tokens (1 .. MODEL_SEQ_MAX_LENGTH) and how many sequences have it (a
  * whole number, 0 to 2^53).  Further columns (a source) are ignored, as
@@ -107,7 +108,10 @@ int model_seq_bins_read(const char *text, size_t size, const char *name,
 {
 	double count[MODEL_SEQ_MAX_BINS];
 	char line[LINE_LEN];
-	size_t at = 0;
+	/* a spreadsheet's byte-order mark, as the other CSV readers skip
+	 * it; otherwise it is read into the header, which then is not
+	 * 'length,count' though it prints as such */
+	size_t at = core_utf8_bom(text, size);
 	int64_t longest[MODEL_SEQ_MAX_BINS], len, c;
 	double tokens = 0.0, padded = 0.0;
 	int lineno = 0, k, nbins = 0;

@@ -7,7 +7,9 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests.h"
 #include "cli_util.h"
@@ -105,6 +107,38 @@ START_TEST(cli_seq_lengths_take_a_strategy)
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert(json_number(r.out, "global_batch") == 8.0);
 	ck_assert_rel(json_number(r.out, "step_time_s"), tp2, 1e-12);
+}
+END_TEST
+
+/* A histogram saved by a spreadsheet starts with a UTF-8 byte-order
+ * mark: the same bins as small.csv without it (it was refused with
+ * "expected a header 'length,count' (got 'length,count')"). */
+START_TEST(cli_seq_lengths_skip_a_byte_order_mark)
+{
+	char dir[] = "/tmp/dlsim-seqbom-XXXXXX", path[64], args[512];
+	struct run plain, bom;
+	FILE *f;
+
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/bom.csv", dir);
+	ck_assert((f = fopen(path, "w")) != NULL);
+	ck_assert(fputs("\xef\xbb\xbflength,count,note\r\n100,3,a\r\n"
+			"300,1,b\r\n", f) >= 0);
+	ck_assert(fclose(f) == 0);
+	run(&plain, "predict " GPT " --hw v100x2 --batch 8 --uncalibrated "
+	    SMALL " --format json");
+	ck_assert_msg(plain.status == 0, "%s", plain.err);
+	snprintf(args, sizeof(args), "predict " GPT " --hw v100x2 --batch 8 "
+		 "--uncalibrated --seq-lengths %s --seq-bin 128 --format "
+		 "json", path);
+	run(&bom, args);
+	ck_assert_msg(bom.status == 0, "%s", bom.err);
+	ck_assert_str_eq(bom.err, "");
+	ck_assert(json_number(bom.out, "step_time_s") ==
+		  json_number(plain.out, "step_time_s"));
+	ck_assert(json_number(bom.out, "mean_padded") == 150.0);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
 }
 END_TEST
 
@@ -367,6 +401,7 @@ Suite *suite_cli_seqlen(void)
 	tcase_set_timeout(c, 60);
 	tcase_add_test(c, cli_seq_lengths_mix_the_bins);
 	tcase_add_test(c, cli_seq_lengths_take_a_strategy);
+	tcase_add_test(c, cli_seq_lengths_skip_a_byte_order_mark);
 	tcase_add_test(c, cli_seq_lengths_refuse_bad_input);
 	tcase_add_test(c, cli_plan_takes_seq_lengths);
 	tcase_add_test(c, cli_scale_takes_seq_lengths);

@@ -225,6 +225,17 @@ START_TEST(parse_double_accepts_finite_numbers)
 }
 END_TEST
 
+/* The mark every CSV reader skips, and only at the start. */
+START_TEST(utf8_bom_is_three_bytes_at_the_start)
+{
+	ck_assert_uint_eq(core_utf8_bom("\xef\xbb\xbfm,n", 6), 3);
+	ck_assert_uint_eq(core_utf8_bom("\xef\xbb\xbf", 3), 3);
+	ck_assert_uint_eq(core_utf8_bom("\xef\xbb\xbf", 2), 0);
+	ck_assert_uint_eq(core_utf8_bom("m,\xef\xbb\xbf", 5), 0);
+	ck_assert_uint_eq(core_utf8_bom("", 0), 0);
+}
+END_TEST
+
 /* strtod reads hexadecimal and skips leading blanks; the one number
  * parser of flags and files does not, and says which it saw. */
 START_TEST(parse_double_refuses_hex_and_blanks)
@@ -553,6 +564,7 @@ Suite *suite_core(void)
 	tcase_add_test(tc, parse_double_accepts_finite_numbers);
 	tcase_add_test(tc, parse_double_rejects_non_numbers_and_infinities);
 	tcase_add_test(tc, parse_double_refuses_hex_and_blanks);
+	tcase_add_test(tc, utf8_bom_is_three_bytes_at_the_start);
 	tcase_add_test(tc, ceil_log2_small_values);
 	tcase_add_test(tc, ceil_log2_exact_above_two_to_the_forty);
 	suite_add_tcase(s, tc);

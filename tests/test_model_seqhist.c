@@ -52,6 +52,21 @@ START_TEST(seq_bins_keep_each_bins_longest)
 				 DLSIM_OK);
 		ck_assert_int_eq(b.padded[0], 8);
 	}
+	/* a UTF-8 byte-order mark before the header is skipped, as the
+	 * other CSV readers skip it: it was read into the header, refused
+	 * as "expected a header 'length,count' (got 'length,count')" */
+	{
+		static const char bom[] = "\xef\xbb\xbflength,count\r\n"
+					  "8,3\r\n";
+
+		memset(&b, 0, sizeof(b));
+		ck_assert_msg(model_seq_bins_read(bom, sizeof(bom) - 1,
+						  "h.csv", 8, &b, &err) ==
+			      DLSIM_OK, "%s", err.msg);
+		ck_assert_int_eq(b.n, 1);
+		ck_assert_int_eq(b.padded[0], 8);
+		ck_assert(b.sequences == 3.0);
+	}
 	/* lengths no sequence has do not count, even past 256 bins */
 	ck_assert_int_eq(model_seq_bins_read("length,count\n8,3\n9000,0",
 					     23, "h.csv", 8, &b, &err),
@@ -84,6 +99,12 @@ START_TEST(seq_bins_refuse_damaged_text)
 		{ "length,count\n5,0\n", "h.csv: no sequence counted" },
 		{ "length,count\n", "h.csv: no sequence counted" },
 		{ "", "h.csv: empty (expected a header" },
+		{ "\xef\xbb\xbf", "h.csv: empty (expected a header" },
+		/* a mark anywhere else is text */
+		{ "length,count\n\xef\xbb\xbf" "5,1\n", "h.csv:2: expected "
+		  "LENGTH,COUNT" },
+		{ "\xef\xbb\xbf\xef\xbb\xbflength,count\n5,1\n", "h.csv:1: "
+		  "expected a header" },
 		{ "length,count\n1,1\n2000,1\n", "h.csv:3: a length of 2000 "
 		  "makes more than 256 bins" },
 	};
