@@ -68,6 +68,13 @@ int cal_line_is_row(const char *s);
  * more), or -1 for a quote left open or text after a closing quote. */
 int cal_split_csv(char *s, char **f, int max);
 
+/* cal_split_csv, and padded[i] 1 when unquoted field i had blanks
+ * trimmed from around text (0 for a quoted, bare or all-blank one):
+ * what a reader needs that takes a field as a flag takes its value, " 64"
+ * not being "64" there.  padded holds max entries. */
+int cal_split_csv_padded(char *s, char **f, unsigned char *padded,
+			 int max);
+
 /* 1 if s is empty or only blanks. */
 int cal_blank(const char *s);
 
@@ -368,6 +375,8 @@ struct cal_vctx {
 	struct hw_catalog *cat;
 	struct db *db;          /* fits to predict with; NULL: none */
 	char **f;               /* the row's fields */
+	const unsigned char *padded;    /* per field: blanks were trimmed
+					   (cal_split_csv_padded) */
 	int n;
 	int64_t row;            /* its index among the file's data rows */
 	const char *const *head;
@@ -432,6 +441,8 @@ int cal_val_run_text(const struct cal_val_set_def *def, const char *fname,
 /* The field under header key ("" when absent), as a positive integer (0
  * otherwise) or a positive finite number (NAN otherwise). */
 const char *cal_val_col(const struct cal_vctx *v, const char *key);
+/* 1 when the field under key had blanks around it in the file. */
+int cal_val_padded(const struct cal_vctx *v, const char *key);
 int64_t cal_val_int(const struct cal_vctx *v, const char *key);
 double cal_val_num(const struct cal_vctx *v, const char *key);
 

@@ -106,15 +106,23 @@ static const char *const settings[] = { "training", "inference", NULL };
  */
 int cal_split_csv(char *s, char **f, int max)
 {
+	return cal_split_csv_padded(s, f, NULL, max);
+}
+
+int cal_split_csv_padded(char *s, char **f, unsigned char *padded,
+			 int max)
+{
 	int n = 0;
 
 	for (;;) {
-		char *w;
+		char *w, *start = s;
 
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (n == max)
 			return max + 1;
+		if (padded)
+			padded[n] = 0;
 		f[n++] = w = s;
 		if (*s == '"') {
 			f[n - 1] = w = ++s;
@@ -138,6 +146,8 @@ int cal_split_csv(char *s, char **f, int max)
 			w = s;
 			while (w > f[n - 1] && (w[-1] == ' ' || w[-1] == '\t'))
 				w--;
+			if (padded && w > f[n - 1])
+				padded[n - 1] = f[n - 1] > start || w < s;
 		}
 		if (!*s) {
 			*w = '\0';

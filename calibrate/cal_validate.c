@@ -254,6 +254,7 @@ static int val_run(const struct cal_val_set_def *def, const char *fname,
 		   struct cal_val_set *out, struct dlsim_err *err)
 {
 	char *text, *line, *head[CAL_MAX_FIELDS], *f[CAL_MAX_FIELDS];
+	unsigned char padded[CAL_MAX_FIELDS];
 	char **seen = NULL;
 	double *e = NULL;
 	int64_t n = 0, cap = 0, n_seen = 0, data_row = 0;
@@ -284,6 +285,7 @@ static int val_run(const struct cal_val_set_def *def, const char *fname,
 	v.cat = cat;
 	v.db = db;
 	v.head = (const char *const *)head;
+	v.padded = padded;
 	v.n_head = nh;
 	v.err = err;
 	v.set = out;
@@ -323,7 +325,7 @@ static int val_run(const struct cal_val_set_def *def, const char *fname,
 			seen = s2;
 		}
 		seen[n_seen++] = copy;
-		v.n = cal_split_csv(line, f, CAL_MAX_FIELDS);
+		v.n = cal_split_csv_padded(line, f, padded, CAL_MAX_FIELDS);
 		if (v.n < 1 || v.n > CAL_MAX_FIELDS) {
 			rc = cal_fail(&in, err, "not a CSV record");
 			break;

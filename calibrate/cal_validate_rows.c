@@ -26,6 +26,16 @@ const char *cal_val_col(const struct cal_vctx *v, const char *key)
 	return "";
 }
 
+int cal_val_padded(const struct cal_vctx *v, const char *key)
+{
+	int i;
+
+	for (i = 0; v->padded && i < v->n_head && i < v->n; i++)
+		if (strcmp(v->head[i], key) == 0)
+			return v->padded[i];
+	return 0;
+}
+
 int64_t cal_val_int(const struct cal_vctx *v, const char *key)
 {
 	const char *s = cal_val_col(v, key);

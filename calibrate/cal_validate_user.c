@@ -32,8 +32,9 @@
  * Flags (fuse-elementwise, fuse-conv-bn, no-overlap, sequence-parallel,
  * optimizer-foreach, autocast) take yes or no.
  * A column of another name is refused, so that a misspelt one is not
- * silently left out; so is any field predict would refuse, with the
- * file and line (and the column, where one is at fault: the
+ * silently left out; so is any field predict would refuse (a number
+ * column's " 64" included, though CSV trims it: --batch " 64" is
+ * refused), with the file and line (and the column, where one is at fault: the
  * simulator's own refusals, such as chunks without the interleaved
  * schedule, concern several).  Unlike the shipped sets, whose rows are
  * skipped when the catalog lacks their device, a user's row that cannot
@@ -74,6 +75,12 @@ static const char *const strategy_columns[] = {
  * when yes). */
 static const char *const single_columns[] = {
 	"allreduce", "bucket-mb", "compression", "topk-ratio", NULL
+};
+
+/* Those holding a number, as the option of their name takes it. */
+static const char *const number_columns[] = {
+	"measured", "batch", "global-batch", "dispatch-us", "bucket-mb",
+	"topk-ratio", "tp", "pp", "dp", "micro-batch", "zero", "chunks", NULL
 };
 
 static const char *const required[] = {
@@ -121,6 +128,32 @@ int cal_val_user_head(const char *const *head, int n, struct dlsim_err *err)
 /* ---------------------------------------------------------------- */
 /* One row's fields                                                  */
 /* ---------------------------------------------------------------- */
+
+/*
+ * CSV trims the blanks around an unquoted field, so " 64" reached the
+ * batch column as 64 while predict refuses --batch " 5": a number column
+ * holds what its option takes, so a number with blanks around it is
+ * refused as the option would refuse it (a quoted one keeps them, and
+ * its parser refuses it).
+ */
+static int numbers_unpadded(const struct cal_vctx *v, struct dlsim_err *err)
+{
+	const char *c;
+	int i, flag;
+
+	for (i = 0; (c = number_columns[i]); i++) {
+		if (!cal_val_padded(v, c))
+			continue;
+		flag = strcmp(c, "measured") != 0;     /* no option's */
+		return dlsim_err_set(err, DLSIM_EINVAL, "column '%s': '%s' has "
+				     "blanks around it (a number is written "
+				     "without them%s%s%s)", c,
+				     cal_val_col(v, c),
+				     flag ? ", as predict's --" : "",
+				     flag ? c : "", flag ? " takes it" : "");
+	}
+	return DLSIM_OK;
+}
 
 /* What a row asks for, read from its fields. */
 struct user_row {
@@ -547,7 +580,8 @@ int cal_val_row_user(const struct cal_vctx *v, struct cal_vrow *r)
 			      v->n_head);
 		return CAL_VAL_FAILED;
 	}
-	if ((rc = read_metric(v, &u, err)) || (rc = read_options(v, &u, err)))
+	if ((rc = numbers_unpadded(v, err)) || (rc = read_metric(v, &u, err)) ||
+	    (rc = read_options(v, &u, err)))
 		return CAL_VAL_FAILED;
 	/* a --hw file's entries join the catalog for this row alone: the
 	 * next row may name the same file, whose names would clash */

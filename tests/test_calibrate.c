@@ -624,6 +624,22 @@ START_TEST(cal_csv_quotes_blanks_and_crlf)
 				    &err), DLSIM_EPARSE);
 	ck_assert_str_eq(err.msg, "mem.txt:2: a quoted field is not closed "
 			 "properly");
+	/* which unquoted fields were trimmed: what validate --file's number
+	 * columns refuse */
+	{
+		char line[] = " 64,128 ,\" 8\",\t,x,\t1\t";
+		char *f[8];
+		unsigned char padded[8];
+
+		ck_assert_int_eq(cal_split_csv_padded(line, f, padded, 8), 6);
+		ck_assert_str_eq(f[0], "64");
+		ck_assert_str_eq(f[1], "128");
+		ck_assert_str_eq(f[2], " 8");
+		ck_assert_str_eq(f[3], "");
+		ck_assert_str_eq(f[5], "1");
+		ck_assert(padded[0] && padded[1] && !padded[2] && !padded[3] &&
+			  !padded[4] && padded[5]);
+	}
 }
 END_TEST
 

@@ -208,6 +208,32 @@ START_TEST(validate_user_refuses_bad_fields)
 		{ "model,hw,metric,measured\nresnet50,v100,step_s,inf\n",
 		  "t.csv:2: column 'measured' must be a finite number (got "
 		  "'inf')" },
+		/* CSV trims an unquoted field, but --batch " 5" is refused:
+		 * so is a number column's " 64" */
+		{ "model,hw,metric,measured,batch\nresnet50,v100,step_s,1, 64\n",
+		  "t.csv:2: column 'batch': '64' has blanks around it (a number "
+		  "is written without them, as predict's --batch takes it)" },
+		{ "model,hw,metric,measured,batch\nresnet50,v100,step_s,1,64 \n",
+		  "t.csv:2: column 'batch': '64' has blanks around it" },
+		{ "model,hw,metric,measured,global-batch\n"
+		  "resnet50,v100x8,step_s,1,\t512\n",
+		  "t.csv:2: column 'global-batch': '512' has blanks around it" },
+		{ "model,hw,metric,measured,tp\ngpt3-175b,a100x8,step_s,1, 8\n",
+		  "t.csv:2: column 'tp': '8' has blanks around it (a number is "
+		  "written without them, as predict's --tp takes it)" },
+		{ "model,hw,metric,measured,zero\ngpt3-175b,a100x8,step_s,1,1 \n",
+		  "t.csv:2: column 'zero': '1' has blanks around it" },
+		{ "model,hw,metric,measured\nresnet50,v100,step_s, 0.5\n",
+		  "t.csv:2: column 'measured': '0.5' has blanks around it (a "
+		  "number is written without them)" },
+		{ "model,hw,metric,measured,dispatch-us\n"
+		  "resnet50,v100,step_s,1,5 \n",
+		  "t.csv:2: column 'dispatch-us': '5' has blanks around it" },
+		/* quoted, the blank is the field's: the parser refuses it */
+		{ "model,hw,metric,measured,batch\n"
+		  "resnet50,v100,step_s,1,\" 64\"\n",
+		  "t.csv:2: column 'batch' must be a positive integer (got "
+		  "' 64')" },
 		{ "model,hw,metric,measured,batch\nresnet50,v100,step_s,1,-2\n",
 		  "t.csv:2: column 'batch' must be" },
 		{ "model,hw,metric,measured,batch,global-batch\n"
@@ -669,6 +695,34 @@ START_TEST(validate_user_file_names_its_set)
 }
 END_TEST
 
+/* The command: a number column with blanks around it is refused as
+ * predict refuses the flag with them, one line naming the file, line
+ * and column, exit 1 (a damaged file, where the flag's is exit 2). */
+START_TEST(validate_user_numbers_take_no_blanks)
+{
+	char dir[] = "/tmp/dlsim-vblank-XXXXXX", path[128], args[256],
+	     want[256];
+	struct run r;
+
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/mine.csv", dir);
+	write_file(path, "model,hw,metric,measured,batch\n"
+		   "resnet50,v100x8,step_s,0.5,64\n"
+		   "resnet50,v100x8,step_s,0.5, 64\n");
+	snprintf(args, sizeof(args), "validate --file %s --uncalibrated",
+		 path);
+	run(&r, args);
+	snprintf(want, sizeof(want), "%s:3: column 'batch': '64' has blanks "
+		 "around it", path);
+	assert_one_error(&r, 1, want);
+	run(&r, "predict resnet50 --hw v100x8 --batch ' 64' --uncalibrated");
+	assert_one_error(&r, 2, "--batch must be a positive integer (got "
+			 "' 64')");
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /* Rows may name the same --hw file, whose node joins the catalog for
  * its row alone: the second row does not clash with the first's, and
  * both predict alike; the catalog is as it was after. */
@@ -739,6 +793,7 @@ Suite *suite_validate_user(void)
 	tcase_add_test(c, validate_user_uses_the_callers_fits);
 	tcase_add_test(c, validate_user_takes_the_other_options);
 	tcase_add_test(c, validate_user_file_names_its_set);
+	tcase_add_test(c, validate_user_numbers_take_no_blanks);
 	tcase_add_test(c, validate_user_example_runs);
 	suite_add_tcase(s, c);
 	return s;
