@@ -264,13 +264,13 @@ struct sim_sizes {
 /* DLSIM_OK when device d can train at precision p; else DLSIM_EINVAL,
  * err saying why (int8 is for inference; no peak at p in the catalog).
  * Every predictor checks it, one device or a parallel strategy
- * (sim_step.c). */
+ * (sim_options.c). */
 int sim_training_precision(const struct hw_device *d,
 			   enum dlsim_precision p, struct dlsim_err *err);
 
 /* The widths dlsim trains precision p with: activations and the compute
  * copy of the weights at p; master weights and gradients fp32 (fp64 for
- * fp64), as PyTorch's AMP keeps them (sim_step.c). */
+ * fp64), as PyTorch's AMP keeps them (sim_options.c). */
 void sim_sizes_for(enum dlsim_precision p, struct sim_sizes *s);
 
 /* Fill r->calib_used with the fits a prediction of m on s at r's
