@@ -514,6 +514,9 @@ int cal_val_row_dle_ssd(const struct cal_vctx *v, struct cal_vrow *r);
  * *size; NULL when none is.  Not NUL-terminated. */
 const char *cal_val_builtin(const char *name, size_t *size);
 
+/* The MLPerf Training ResNet-50 rows (cal_validate_mlperf.c). */
+int cal_val_row_mlperf(const struct cal_vctx *v, struct cal_vrow *r);
+
 /* The ImageNet time-to-train records (cal_validate_imagenet.c). */
 int cal_val_row_imagenet(const struct cal_vctx *v, struct cal_vrow *r);
 

@@ -41,7 +41,7 @@ static void run_set_text(const char *name, const char *text, size_t len,
 }
 
 /*
- * MLPerf's ResNet-50 rows, fused as their code says (cal_validate_rows.c,
+ * MLPerf's ResNet-50 rows, fused as their code says (cal_validate_mlperf.c,
  * mlperf_conv_bn): MXNet at 204 or more images a GPU (408, and 204 at
  * the bound; not 203), PaddlePaddle's ResNetUnit, and below 204 only the
  * v0.6 runs whose configs name resnet-v1b-normconv-fl (dgx1_n130 at 52
