@@ -3,7 +3,6 @@
  * subcommand.  Options are GNU style: --name VALUE, --name=VALUE, and
  * "--" ends them.  Every count goes through one positive-integer parser,
  * which rejects 0, -3, 1e99 and 12abc with the same message.
-
  */
 #include "cli/cli.h"
 

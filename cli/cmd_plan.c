@@ -142,29 +142,33 @@ static int plan_system(struct cli_calib_src *src, struct hw_catalog *cat,
  * printed: energy its TDP; cost its catalog price, except that
  * candidates all of one device rank the same by device-seconds (the
  * price a constant factor), so there an unpriced device is ranked by
- * those.  *first is the first candidate's device.
+ * those.  *first is a copy of the first candidate's device (a system's
+ * device may live in its struct cli_system, which the next candidate
+ * reuses: "local"); have_first says whether it is set.
  */
 static int objective_known(const struct hw_system *s, enum sim_objective o,
-			   const struct hw_device **first,
+			   struct hw_device *first, int *have_first,
 			   struct dlsim_err *err)
 {
 	const struct hw_device *d = s->device;
 
-	if (!*first)
-		*first = d;
+	if (!*have_first) {
+		*first = *d;
+		*have_first = 1;
+	}
 	if (o == SIM_OBJ_ENERGY && !(d->tdp_w > 0.0))
 		return dlsim_err_set(err, DLSIM_EINVAL, "--objective energy: "
 				     "device '%s' has no TDP in the catalog",
 				     d->name);
 	if (o != SIM_OBJ_COST)
 		return DLSIM_OK;
-	if (d != *first && (!(d->price_usd > 0.0) ||
-			    !((*first)->price_usd > 0.0)))
+	if (strcmp(d->name, first->name) != 0 &&
+	    (!(d->price_usd > 0.0) || !(first->price_usd > 0.0)))
 		return dlsim_err_set(err, DLSIM_EINVAL, "--objective cost: "
 				     "device '%s' has no price in the catalog, "
 				     "so '%s' and '%s' cannot be ranked by cost",
-				     (*first)->price_usd > 0.0 ? d->name :
-				     (*first)->name, (*first)->name, d->name);
+				     first->price_usd > 0.0 ? d->name :
+				     first->name, first->name, d->name);
 	return DLSIM_OK;
 }
 
@@ -276,7 +280,8 @@ int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 	double score[PLAN_MAX_SPECS];
 	int rc = cli_parse(cmd, argc, argv, &v), n_hw = 0, n = 0, i, win = 0;
 	int64_t max_devices = 0;
-	const struct hw_device *first_dev = NULL;
+	struct hw_device first_dev;
+	int have_first = 0;
 
 	if (rc >= 0)
 		return rc;
@@ -304,7 +309,7 @@ int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 
 		rc = plan_system(&src, cat, spec[i], &a, &cs, &prec, &err) ||
 		     objective_known(&cs.sys, a.po.objective, &first_dev,
-				     &err);
+				     &have_first, &err);
 	}
 	if (!rc && a.fmt == REPORT_JSON)
 		fputs("{\"plans\": [\n", stdout);

@@ -52,11 +52,13 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0 ||
 	    strcmp(argv[1], "--version") == 0) {
-		/* they take nothing after them: a word there is a mistake */
+		/* they take nothing after them (help one COMMAND, above):
+		 * a word there is a mistake */
 		if (argc > 2) {
-			fprintf(stderr, "dlsim: %s takes no argument (got '",
-				argv[1]);
-			cli_put_escaped(argv[2], stderr);
+			fprintf(stderr, "dlsim: %s takes %s (got '", argv[1],
+				argv[1][0] == '-' ? "no argument" :
+				"one COMMAND at most");
+			cli_put_escaped(argv[argc - 1], stderr);
 			fputs("'); try 'dlsim --help'\n", stderr);
 			return CLI_USAGE;
 		}

@@ -259,8 +259,11 @@ int report_validation_history(FILE *f, enum report_format fmt,
 	}
 	if (fmt == REPORT_JSON)
 		fputs("]}\n", f);
-	if (fmt == REPORT_TABLE && h->n == 0)
+	if (fmt == REPORT_TABLE && h->n == 0 && h->n_damaged == 0)
 		fputs("nothing recorded yet: run dlsim validate --record\n", f);
+	else if (fmt == REPORT_TABLE && h->n == 0)
+		fputs("nothing readable recorded: the records stored are "
+		      "damaged (stderr says which)\n", f);
 	return report_check(f, err);
 }
 

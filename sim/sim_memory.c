@@ -32,10 +32,11 @@
  * LIMITATIONS
  * - No allocator fragmentation, no framework context (CUDA context,
  *   cuDNN workspaces beyond the gradient buffers).
- * - Host memory's capacity (the node's host_memory_GiB) is checked
- *   against one device's share: the update on the host's, or one
- *   replica's tables, whereas a node whose devices each keep their own
- *   tables there needs that many times as much.
+ * - Host memory's capacity (the node's host_memory_GiB, where the node
+ *   states it) is checked against the update on the host's bytes or one
+ *   copy of the tables: a node's devices share the copy in its host
+ *   memory, which each updates in place (never reduced).  Nodes keep a
+ *   copy each, and nothing here keeps those copies in step.
  */
 #include <string.h>
 
@@ -127,8 +128,11 @@ void sim_memory(const struct model *m, const struct hw_system *s,
 			   mem->workspace_bytes;
 	mem->capacity_bytes = s->device->mem_capacity_bytes;
 	r->fits = mem->total_bytes <= mem->capacity_bytes;
-	/* the host that holds the update or the tables must hold them */
-	if ((o->update_on_host || tables > 0) && s->node) {
+	/* the host that holds the update or the tables must hold them;
+	 * a node that states no host memory is not judged (the update on
+	 * the host needs one stated: sim_host_present) */
+	if ((o->update_on_host || tables > 0) && s->node &&
+	    s->node->host_memory_bytes > 0.0) {
 		mem->host_capacity_bytes = s->node->host_memory_bytes;
 		r->fits = r->fits &&
 			  mem->host_bytes <= mem->host_capacity_bytes;

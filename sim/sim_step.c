@@ -513,8 +513,8 @@ static double host_update(struct step *st, const struct sim_sizes *sz,
 /* ---------------------------------------------------------------- */
 
 static int predict_one(const struct model *m, const struct hw_system *s,
-		       const struct sim_options *o, struct sim_result *r,
-		       struct dlsim_err *err);
+		       const struct sim_options *o, int baseline,
+		       struct sim_result *r, struct dlsim_err *err);
 
 /*
  * The scaling efficiency's one-device step where the many-device step's
@@ -541,7 +541,7 @@ static int one_device_baseline(const struct model *m,
 	oo.batch_per_device = r->batch_per_device;
 	oo.want_layers = 0;
 	oo.want_trace = 0;
-	if ((rc = predict_one(m, &one, &oo, &r1, err)))
+	if ((rc = predict_one(m, &one, &oo, 0, &r1, err)))
 		return rc;
 	r->single_device_step_s = r1.step_time_s;
 	r->scaling_efficiency = r->single_device_step_s / r->step_time_s;
@@ -549,9 +549,12 @@ static int one_device_baseline(const struct model *m,
 	return DLSIM_OK;
 }
 
+/* One step; baseline 0 leaves out the second prediction
+ * one_device_baseline may make (the interval's runs keep the step time
+ * alone). */
 static int predict_one(const struct model *m, const struct hw_system *s,
-		       const struct sim_options *o, struct sim_result *r,
-		       struct dlsim_err *err)
+		       const struct sim_options *o, int baseline,
+		       struct sim_result *r, struct dlsim_err *err)
 {
 	/* needs[], on_host[], fused[] and wide[], n_layers each, in one
 	 * buffer */
@@ -687,9 +690,9 @@ static int predict_one(const struct model *m, const struct hw_system *s,
 	sim_memory(m, s, o, &st.sz, on_host, r);
 	if (needs != stack_needs)
 		free(needs);
-	if (s->n_devices > 1 && (o->compression != SIM_COMPRESS_NONE ||
-				 (host_params > 0.0 &&
-				  hw_system_host_sharing(s) > 1)) &&
+	if (baseline && s->n_devices > 1 &&
+	    (o->compression != SIM_COMPRESS_NONE ||
+	     (host_params > 0.0 && hw_system_host_sharing(s) > 1)) &&
 	    (rc = one_device_baseline(m, s, o, r, err))) {
 		free(st.rec);
 		free(st.ev);
@@ -710,10 +713,10 @@ static int predict_one(const struct model *m, const struct hw_system *s,
  * let through together: never a printed inf or nan.
  */
 static int predict_finite(const struct model *m, const struct hw_system *s,
-			  const struct sim_options *o, struct sim_result *r,
-			  struct dlsim_err *err)
+			  const struct sim_options *o, int baseline,
+			  struct sim_result *r, struct dlsim_err *err)
 {
-	int rc = predict_one(m, s, o, r, err);
+	int rc = predict_one(m, s, o, baseline, r, err);
 
 	if (rc || (isfinite(r->step_time_s) && r->step_time_s > 0.0))
 		return rc;
@@ -744,7 +747,7 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 	struct sim_result rb;
 	int rc, k;
 
-	if ((rc = predict_finite(m, s, o, r, err)))
+	if ((rc = predict_finite(m, s, o, 1, r, err)))
 		return rc;
 	r->step_time_s_low = r->step_time_s_high = r->step_time_s;
 	if (hw_calib_count(s->calib) == 0)
@@ -760,7 +763,7 @@ int sim_predict(const struct model *m, const struct hw_system *s,
 	b.calib = &cb;
 	for (k = 0; k < 2; k++) {
 		hw_calib_shift(s->calib, k ? -1.96 : 1.96, &cb);
-		if ((rc = predict_finite(m, &b, &ob, &rb, err))) {
+		if ((rc = predict_finite(m, &b, &ob, 0, &rb, err))) {
 			sim_result_release(r);
 			memset(r, 0, sizeof(*r));
 			return rc;

@@ -83,6 +83,9 @@ START_TEST(cli_version_and_help)
 	ck_assert(strstr(r.out, "Usage: dlsim predict MODEL") == r.out);
 	run(&r, "help nosuch");
 	assert_one_error(&r, 2, "dlsim: help: unknown command 'nosuch'");
+	run(&r, "help predict extra");
+	assert_one_error(&r, 2, "dlsim: help takes one COMMAND at most (got "
+			 "'extra')");
 	/* --version and --help take nothing after them */
 	run(&r, "--version extra");
 	assert_one_error(&r, 2, "dlsim: --version takes no argument (got "

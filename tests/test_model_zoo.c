@@ -580,8 +580,6 @@ START_TEST(zoo_googlenet_aux_heads_are_omitted_and_counted)
 }
 END_TEST
 
-/* model_zoo_names() and the table of builders are one list: every name
- * has a summary and builds a model of that name, once. */
 /* A family spec longer than a name holds is cut to end in "...", not in
  * a number it misstates; one that fits is the name whole. */
 START_TEST(zoo_long_spec_name_is_marked_as_cut)
@@ -601,6 +599,8 @@ START_TEST(zoo_long_spec_name_is_marked_as_cut)
 }
 END_TEST
 
+/* model_zoo_names() and the table of builders are one list: every name
+ * has a summary and builds a model of that name, once. */
 START_TEST(zoo_names_and_builders_agree)
 {
 	const char *const *names = model_zoo_names();

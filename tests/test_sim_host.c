@@ -615,6 +615,17 @@ START_TEST(host_tables_need_host_memory_and_are_not_reduced)
 	ck_assert_rel(flat.comm_bytes, r.comm_bytes, 1e-9);
 	sim_result_release(&flat);
 	sim_result_release(&r);
+	/* a node that states no host memory (the DGX-2's entry) is not
+	 * judged by it: the tables are there, the step still fits */
+	ck_assert_int_eq(hw_system_resolve(cat, "dgx2", &s, &err), DLSIM_OK);
+	ck_assert(!(s.node->host_memory_bytes > 0.0));
+	o.overlap = 1;
+	ck_assert_int_eq(sim_predict(m, &s, &o, &r, &err), DLSIM_OK);
+	ck_assert_int_ge(r.memory.host_tables, 1);
+	ck_assert(r.memory.host_bytes > 0.0);
+	ck_assert(r.memory.host_capacity_bytes == 0.0);
+	ck_assert(r.fits);
+	sim_result_release(&r);
 	model_free(m);
 	hw_catalog_free(cat);
 }

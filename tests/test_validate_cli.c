@@ -200,6 +200,10 @@ START_TEST(validate_history_leaves_damaged_records_out)
 	ck_assert(strstr(r.out, "inf") == NULL);
 	ck_assert(strstr(r.err, " and others in the database do not read") !=
 		  NULL);
+	/* every record damaged: not "nothing recorded yet" */
+	ck_assert(strstr(r.out, "\nnothing readable recorded: the records "
+			 "stored are damaged (stderr says which)\n") != NULL);
+	ck_assert(strstr(r.out, "nothing recorded yet") == NULL);
 	snprintf(args, sizeof(args), "rm -rf %s", dir);
 	ck_assert_int_eq(system(args), 0);
 }
