@@ -107,8 +107,8 @@ int cal_hw_name_check(const char *hw, struct dlsim_err *err)
 	if (*bad >= 'A' && *bad <= 'Z' && !hw_name_bad_byte(lower))
 		return dlsim_err_set(err, DLSIM_EINVAL, "the hardware name "
 				     "'%s' holds '%c': names are lowercase, "
-				     "as the catalog's ('%s')", hw, *bad,
-				     lower);
+				     "as the catalog's (did you mean '%s'?)",
+				     hw, *bad, lower);
 	if (*bad == ' ')
 		return dlsim_err_set(err, DLSIM_EINVAL, "the hardware name "
 				     "'%s' holds a blank: names are "

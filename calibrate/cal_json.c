@@ -18,6 +18,7 @@
  * strings are NUL-terminated.
  */
 #include "calibrate/cal.h"
+#include "core/core.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -353,6 +354,24 @@ static int member_cmp(const void *a, const void *b)
 	return c ? c : (*x > *y) - (*x < *y);
 }
 
+/* Control bytes and bytes above ASCII of buf made '?': keys are the
+ * file's text, unescaped, a message is one line, and a cut key may end
+ * in part of a UTF-8 sequence. */
+static void printable(char *buf)
+{
+	for (; *buf; buf++)
+		if ((unsigned char)*buf < 0x20 || (unsigned char)*buf >= 0x7f)
+			*buf = '?';
+}
+
+/* src into dst of n bytes, ending in "..." where it is cut, so that a
+ * cut name is not taken for the whole. */
+static void copy_marked(char *dst, size_t n, const char *src)
+{
+	if (core_strlcpy(dst, src, n) && n > 4)
+		memcpy(dst + n - 4, "...", 4);
+}
+
 /* Where value k is, "results[0].out_of_place" ("the top level" for the
  * root), into buf: nccl-tests writes its whole document on one line, so
  * the line alone does not find it.  parent[] holds each value's. */
@@ -374,8 +393,11 @@ static void place_of(const struct cal_json_doc *d, const int64_t *parent,
 		int w;
 
 		if (d->v[parent[chain[i]]].type == CAL_JSON_OBJECT) {
-			w = snprintf(buf + used, n - used, "%s%.40s",
-				     used ? "." : "", v->key);
+			char name[44];
+
+			copy_marked(name, sizeof(name), v->key);
+			w = snprintf(buf + used, n - used, "%s%s",
+				     used ? "." : "", name);
 		} else {
 			for (c = d->v[parent[chain[i]]].child; c != chain[i];
 			     c = d->v[c].next)
@@ -387,15 +409,6 @@ static void place_of(const struct cal_json_doc *d, const int64_t *parent,
 			break;
 		used += (size_t)w;
 	}
-}
-
-/* Control bytes of buf made '?': keys are the file's text, unescaped,
- * and a message is one line. */
-static void printable(char *buf)
-{
-	for (; *buf; buf++)
-		if ((unsigned char)*buf < 0x20 || *buf == 0x7f)
-			*buf = '?';
 }
 
 /* Refuse the first object of the document holding a key twice, at the
@@ -435,7 +448,7 @@ static int unique_keys(struct parser *ps)
 			if (strcmp(m[k - 1]->key, m[k]->key) != 0)
 				continue;
 			place_of(d, parent, i, place, sizeof(place));
-			snprintf(key, sizeof(key), "%s", m[k]->key);
+			copy_marked(key, sizeof(key), m[k]->key);
 			printable(place);
 			printable(key);
 			rc = cal_fail_at(ps->in, m[k]->line, ps->err,

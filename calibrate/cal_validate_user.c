@@ -145,9 +145,9 @@ static int numbers_unpadded(const struct cal_vctx *v, struct dlsim_err *err)
 		if (!cal_val_padded(v, c))
 			continue;
 		flag = strcmp(c, "measured") != 0;     /* no option's */
-		return dlsim_err_set(err, DLSIM_EINVAL, "column '%s': '%s' has "
-				     "blanks around it (a number is written "
-				     "without them%s%s%s)", c,
+		return dlsim_err_set(err, DLSIM_EINVAL, "column '%s': blanks "
+				     "before or after '%s' (a number is "
+				     "written without them%s%s%s)", c,
 				     cal_val_col(v, c),
 				     flag ? ", as predict's --" : "",
 				     flag ? c : "", flag ? " takes it" : "");

@@ -58,7 +58,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "dlsim: %s takes %s (got '", argv[1],
 				argv[1][0] == '-' ? "no argument" :
 				"one COMMAND at most");
-			cli_put_escaped(argv[argc - 1], stderr);
+			cli_put_escaped(argv[argv[1][0] == '-' ? 2 : 3],
+					stderr);
 			fputs("'); try 'dlsim --help'\n", stderr);
 			return CLI_USAGE;
 		}

@@ -69,7 +69,7 @@
  *
  * MEMORY per device (the worst stage):
  * - weights, gradients and optimizer state at dlsim's mixed-precision
- *   sizes (sim_step.c: 16-bit weights, fp32 master weights, fp32
+ *   sizes (sim_options.c: 16-bit weights, fp32 master weights, fp32
  *   gradients, Adam 8 B) over the stage's parameters / tp; ZeRO 1
  *   divides the master weights and Adam state by dp, 2 also the
  *   gradients, 3 also the 16-bit weights (Rajbhandari et al. 2020, Sec.

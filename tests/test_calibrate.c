@@ -282,6 +282,10 @@ END_TEST
 	"{\"size\": 16, \"count\": 4, \"type\": \"float\", \"redop\": " \
 	"\"sum\", \"root\": \"    -1\""
 
+/* 50 and 42 letters */
+#define KEY50 "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+#define KEY42 "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+
 START_TEST(cal_nccl_json_refuses_empty_results_and_repeated_keys)
 {
 	static const struct {
@@ -304,6 +308,11 @@ START_TEST(cal_nccl_json_refuses_empty_results_and_repeated_keys)
 		{ "{\"a\": [{\"k\\n\": 1, \"b\": 2, \"k\\n\": 3}]}",
 		  "mem.txt:1: malformed JSON: the key 'k?' appears twice in "
 		  "a[0]" },
+		/* a key longer than the message holds ends in "...", and
+		 * bytes above ASCII (é here) are '?' */
+		{ "{\"\xc3\xa9" KEY50 "\": 1, \"\xc3\xa9" KEY50 "\": 2}",
+		  "mem.txt:1: malformed JSON: the key '??" KEY42 "...' "
+		  "appears twice in the top level" },
 	};
 	size_t i;
 

@@ -122,7 +122,8 @@ START_TEST(cal_failed_import_changes_nothing)
 	ck_assert_int_eq(cal_import(t.db, CAL_OSU, DIR "osu_bw.txt", "V100",
 				    &id, &n, &err), DLSIM_EINVAL);
 	ck_assert_str_eq(err.msg, "the hardware name 'V100' holds 'V': names "
-			 "are lowercase, as the catalog's ('v100')");
+			 "are lowercase, as the catalog's (did you mean "
+			 "'v100'?)");
 	dlsim_err_clear(&err);
 	ck_assert_int_eq(cal_import(t.db, CAL_OSU, DIR "osu_bw.txt",
 				    "ib-\xc3\xa9", &id, &n, &err),
@@ -434,7 +435,7 @@ START_TEST(cal_cli_import_refuses_names_nothing_finds)
 	held_cli_refuses(&h, "calibrate import stream " DIR "stream.txt "
 			 "--hw V100", 2, "calibrate import: the hardware name "
 			 "'V100' holds 'V': names are lowercase, as the "
-			 "catalog's ('v100')");
+			 "catalog's (did you mean 'v100'?)");
 	held_cli_refuses(&h, "calibrate import stream " DIR "stream.txt "
 			 "--hw 'hw\xff'", 2, "calibrate import: the hardware "
 			 "name holds byte 0xff (at byte 3), which no name "

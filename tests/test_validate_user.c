@@ -211,24 +211,25 @@ START_TEST(validate_user_refuses_bad_fields)
 		/* CSV trims an unquoted field, but --batch " 5" is refused:
 		 * so is a number column's " 64" */
 		{ "model,hw,metric,measured,batch\nresnet50,v100,step_s,1, 64\n",
-		  "t.csv:2: column 'batch': '64' has blanks around it (a number "
-		  "is written without them, as predict's --batch takes it)" },
+		  "t.csv:2: column 'batch': blanks before or after '64' (a "
+		  "number is written without them, as predict's --batch "
+		  "takes it)" },
 		{ "model,hw,metric,measured,batch\nresnet50,v100,step_s,1,64 \n",
-		  "t.csv:2: column 'batch': '64' has blanks around it" },
+		  "t.csv:2: column 'batch': blanks before or after '64'" },
 		{ "model,hw,metric,measured,global-batch\n"
 		  "resnet50,v100x8,step_s,1,\t512\n",
-		  "t.csv:2: column 'global-batch': '512' has blanks around it" },
+		  "t.csv:2: column 'global-batch': blanks before or after '512'" },
 		{ "model,hw,metric,measured,tp\ngpt3-175b,a100x8,step_s,1, 8\n",
-		  "t.csv:2: column 'tp': '8' has blanks around it (a number is "
+		  "t.csv:2: column 'tp': blanks before or after '8' (a number is "
 		  "written without them, as predict's --tp takes it)" },
 		{ "model,hw,metric,measured,zero\ngpt3-175b,a100x8,step_s,1,1 \n",
-		  "t.csv:2: column 'zero': '1' has blanks around it" },
+		  "t.csv:2: column 'zero': blanks before or after '1'" },
 		{ "model,hw,metric,measured\nresnet50,v100,step_s, 0.5\n",
-		  "t.csv:2: column 'measured': '0.5' has blanks around it (a "
+		  "t.csv:2: column 'measured': blanks before or after '0.5' (a "
 		  "number is written without them)" },
 		{ "model,hw,metric,measured,dispatch-us\n"
 		  "resnet50,v100,step_s,1,5 \n",
-		  "t.csv:2: column 'dispatch-us': '5' has blanks around it" },
+		  "t.csv:2: column 'dispatch-us': blanks before or after '5'" },
 		/* quoted, the blank is the field's: the parser refuses it */
 		{ "model,hw,metric,measured,batch\n"
 		  "resnet50,v100,step_s,1,\" 64\"\n",
@@ -712,8 +713,8 @@ START_TEST(validate_user_numbers_take_no_blanks)
 	snprintf(args, sizeof(args), "validate --file %s --uncalibrated",
 		 path);
 	run(&r, args);
-	snprintf(want, sizeof(want), "%s:3: column 'batch': '64' has blanks "
-		 "around it", path);
+	snprintf(want, sizeof(want), "%s:3: column 'batch': blanks before or "
+		 "after '64'", path);
 	assert_one_error(&r, 1, want);
 	run(&r, "predict resnet50 --hw v100x8 --batch ' 64' --uncalibrated");
 	assert_one_error(&r, 2, "--batch must be a positive integer (got "
