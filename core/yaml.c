@@ -217,10 +217,17 @@ static int is_number(const char *s)
 	return *end == '\0' && isfinite(v);
 }
 
-int core_yaml_check_numbers(struct core_yaml_doc *d,
-			    const char *const *int_keys,
-			    const char *const *num_keys, char *key,
-			    char *text, size_t n)
+/*
+ * The first scalar key: scalar value pair of any mapping in d that
+ * wrong() refuses, its key and value copied into key and text (n bytes
+ * each); its value's line, 1-based, or 0 when none is.  The numbers'
+ * and the booleans' checks are this walk with a different test.
+ */
+static int first_wrong_pair(struct core_yaml_doc *d,
+			    int (*wrong)(const char *k, size_t kl,
+					 const char *v, size_t vl,
+					 const void *ctx),
+			    const void *ctx, char *key, char *text, size_t n)
 {
 	yaml_node_t *node;
 
@@ -237,32 +244,52 @@ int core_yaml_check_numbers(struct core_yaml_doc *d,
 								p->key);
 			yaml_node_t *v = yaml_document_get_node(&d->doc,
 								p->value);
-			const char *ks;
-			size_t kl;
-			char val[64];
-			int isint, isnum;
+			const char *ks, *vs;
+			size_t kl, vl;
 
 			if (!k || !v || k->type != YAML_SCALAR_NODE ||
 			    v->type != YAML_SCALAR_NODE)
 				continue;
 			ks = (const char *)k->data.scalar.value;
 			kl = k->data.scalar.length;
-			isint = in_list(int_keys, ks, kl);
-			isnum = in_list(num_keys, ks, kl);
-			if (!isint && !isnum)
-				continue;
-			snprintf(val, sizeof(val), "%.*s",
-				 (int)v->data.scalar.length,
-				 (const char *)v->data.scalar.value);
-			if (v->data.scalar.length < sizeof(val) &&
-			    (isint ? is_integer(val) : is_number(val)))
+			vs = (const char *)v->data.scalar.value;
+			vl = v->data.scalar.length;
+			if (!wrong(ks, kl, vs, vl, ctx))
 				continue;
 			snprintf(key, n, "%.*s", (int)kl, ks);
-			snprintf(text, n, "%s", val);
+			snprintf(text, n, "%.*s", (int)vl, vs);
 			return (int)v->start_mark.line + 1;
 		}
 	}
 	return 0;
+}
+
+/* The numbers' test: ctx is the integer keys and the number keys. */
+static int wrong_number(const char *k, size_t kl, const char *v, size_t vl,
+			const void *ctx)
+{
+	const char *const *const *keys = ctx;
+	int isint = in_list(keys[0], k, kl), isnum = in_list(keys[1], k, kl);
+	char val[64];
+
+	if (!isint && !isnum)
+		return 0;
+	if (vl >= sizeof(val))
+		return 1;
+	snprintf(val, sizeof(val), "%.*s", (int)vl, v);
+	return !(isint ? is_integer(val) : is_number(val));
+}
+
+int core_yaml_check_numbers(struct core_yaml_doc *d,
+			    const char *const *int_keys,
+			    const char *const *num_keys, char *key,
+			    char *text, size_t n)
+{
+	const char *const *keys[2];
+
+	keys[0] = int_keys;
+	keys[1] = num_keys;
+	return first_wrong_pair(d, wrong_number, keys, key, text, n);
 }
 
 /* ---------------------------------------------------------------- */
@@ -280,45 +307,18 @@ static int core_yaml_is_bool(const char *s, size_t len)
 	return in_list(spellings, s, len);
 }
 
+/* The booleans' test: ctx is the boolean keys. */
+static int wrong_bool(const char *k, size_t kl, const char *v, size_t vl,
+		      const void *ctx)
+{
+	return in_list(ctx, k, kl) && !core_yaml_is_bool(v, vl);
+}
+
 int core_yaml_check_bools(struct core_yaml_doc *d,
 			  const char *const *bool_keys, char *key,
 			  char *text, size_t n)
 {
-	yaml_node_t *node;
-
-	if (!d)
-		return 0;
-	for (node = d->doc.nodes.start; node < d->doc.nodes.top; node++) {
-		yaml_node_pair_t *p;
-
-		if (node->type != YAML_MAPPING_NODE)
-			continue;
-		for (p = node->data.mapping.pairs.start;
-		     p < node->data.mapping.pairs.top; p++) {
-			yaml_node_t *k = yaml_document_get_node(&d->doc,
-								p->key);
-			yaml_node_t *v = yaml_document_get_node(&d->doc,
-								p->value);
-			const char *vs;
-			size_t vl;
-
-			if (!k || !v || k->type != YAML_SCALAR_NODE ||
-			    v->type != YAML_SCALAR_NODE ||
-			    !in_list(bool_keys,
-				     (const char *)k->data.scalar.value,
-				     k->data.scalar.length))
-				continue;
-			vs = (const char *)v->data.scalar.value;
-			vl = v->data.scalar.length;
-			if (core_yaml_is_bool(vs, vl))
-				continue;
-			snprintf(key, n, "%.*s", (int)k->data.scalar.length,
-				 (const char *)k->data.scalar.value);
-			snprintf(text, n, "%.*s", (int)vl, vs);
-			return (int)v->start_mark.line + 1;
-		}
-	}
-	return 0;
+	return first_wrong_pair(d, wrong_bool, bool_keys, key, text, n);
 }
 
 /* ---------------------------------------------------------------- */

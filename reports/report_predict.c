@@ -120,6 +120,23 @@ static void table_layers(FILE *f, const struct model *m,
 	}
 }
 
+/* "host memory     X of Y (fits)" or "(DOES NOT FIT: Z short)", the
+ * line's start; the caller says what the host holds. */
+static void host_against_capacity(FILE *f, const struct sim_memory *mem)
+{
+	char a[32], b[32];
+
+	fprintf(f, "host memory     %s of %s", report_bytes(mem->host_bytes,
+		a, sizeof(a)), report_bytes(mem->host_capacity_bytes, b,
+					    sizeof(b)));
+	if (mem->host_bytes <= mem->host_capacity_bytes)
+		fputs(" (fits)", f);
+	else
+		fprintf(f, " (DOES NOT FIT: %s short)", report_bytes(
+				mem->host_bytes - mem->host_capacity_bytes, a,
+				sizeof(a)));
+}
+
 static void table_memory(FILE *f, const struct hw_system *s,
 			 const struct sim_result *r)
 {
@@ -147,16 +164,7 @@ static void table_memory(FILE *f, const struct hw_system *s,
 	fprintf(f, "  workspace     %s\n", report_bytes(mem->workspace_bytes,
 		a, sizeof(a)));
 	if (mem->host_bytes > 0.0 && r->update_on_host) {
-		fprintf(f, "host memory     %s of %s", report_bytes(
-				mem->host_bytes, a, sizeof(a)),
-			report_bytes(mem->host_capacity_bytes, b, sizeof(b)));
-		if (mem->host_bytes <= mem->host_capacity_bytes)
-			fputs(" (fits)", f);
-		else
-			fprintf(f, " (DOES NOT FIT: %s short)", report_bytes(
-					mem->host_bytes -
-					mem->host_capacity_bytes, c,
-					sizeof(c)));
+		host_against_capacity(f, mem);
 		fprintf(f, ": the weights, gradients and optimizer state the "
 			"host's %s updates%s, over %s\n",
 			s->host_cpu ? s->host_cpu->name : "CPU",
@@ -164,16 +172,7 @@ static void table_memory(FILE *f, const struct hw_system *s,
 			s->host ? s->host->name : "the host link");
 	}
 	else if (mem->host_bytes > 0.0 && mem->host_capacity_bytes > 0.0) {
-		fprintf(f, "host memory     %s of %s", report_bytes(
-				mem->host_bytes, a, sizeof(a)),
-			report_bytes(mem->host_capacity_bytes, b, sizeof(b)));
-		if (mem->host_bytes <= mem->host_capacity_bytes)
-			fputs(" (fits)", f);
-		else
-			fprintf(f, " (DOES NOT FIT: %s short)", report_bytes(
-					mem->host_bytes -
-					mem->host_capacity_bytes, c,
-					sizeof(c)));
+		host_against_capacity(f, mem);
 		fprintf(f, ": embedding tables, read and updated over %s\n",
 			s->host ? s->host->name : "the host link");
 	} else if (mem->host_bytes > 0.0)
