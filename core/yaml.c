@@ -218,16 +218,19 @@ static int is_number(const char *s)
 }
 
 /*
- * The first scalar key: scalar value pair of any mapping in d that
- * wrong() refuses, its key and value copied into key and text (n bytes
- * each); its value's line, 1-based, or 0 when none is.  The numbers'
- * and the booleans' checks are this walk with a different test.
+ * The first pair of a scalar key and its value, in any mapping of d,
+ * that wrong() finds fault with: wrong returns the node at fault (the
+ * value, or an item of it) or NULL.  The key and that node's text go
+ * into key and text (n bytes each); the node's line, 1-based, is
+ * returned, or 0 when no pair is at fault.  The numbers', booleans' and
+ * nulls' checks are this walk with different tests.
  */
 static int first_wrong_pair(struct core_yaml_doc *d,
-			    int (*wrong)(const char *k, size_t kl,
-					 const char *v, size_t vl,
-					 const void *ctx),
-			    const void *ctx, char *key, char *text, size_t n)
+			    const yaml_node_t *(*wrong)(yaml_document_t *doc,
+							const yaml_node_t *k,
+							const yaml_node_t *v,
+							void *ctx),
+			    void *ctx, char *key, char *text, size_t n)
 {
 	yaml_node_t *node;
 
@@ -244,40 +247,45 @@ static int first_wrong_pair(struct core_yaml_doc *d,
 								p->key);
 			yaml_node_t *v = yaml_document_get_node(&d->doc,
 								p->value);
-			const char *ks, *vs;
-			size_t kl, vl;
+			const yaml_node_t *e;
 
 			if (!k || !v || k->type != YAML_SCALAR_NODE ||
-			    v->type != YAML_SCALAR_NODE)
+			    !(e = wrong(&d->doc, k, v, ctx)))
 				continue;
-			ks = (const char *)k->data.scalar.value;
-			kl = k->data.scalar.length;
-			vs = (const char *)v->data.scalar.value;
-			vl = v->data.scalar.length;
-			if (!wrong(ks, kl, vs, vl, ctx))
-				continue;
-			snprintf(key, n, "%.*s", (int)kl, ks);
-			snprintf(text, n, "%.*s", (int)vl, vs);
-			return (int)v->start_mark.line + 1;
+			snprintf(key, n, "%.*s", (int)k->data.scalar.length,
+				 (const char *)k->data.scalar.value);
+			if (e->type == YAML_SCALAR_NODE)
+				snprintf(text, n, "%.*s",
+					 (int)e->data.scalar.length,
+					 (const char *)e->data.scalar.value);
+			else
+				text[0] = '\0';
+			return (int)e->start_mark.line + 1;
 		}
 	}
 	return 0;
 }
 
 /* The numbers' test: ctx is the integer keys and the number keys. */
-static int wrong_number(const char *k, size_t kl, const char *v, size_t vl,
-			const void *ctx)
+static const yaml_node_t *wrong_number(yaml_document_t *doc,
+				       const yaml_node_t *k,
+				       const yaml_node_t *v, void *ctx)
 {
 	const char *const *const *keys = ctx;
-	int isint = in_list(keys[0], k, kl), isnum = in_list(keys[1], k, kl);
+	const char *ks = (const char *)k->data.scalar.value;
+	size_t kl = k->data.scalar.length, vl;
+	int isint = in_list(keys[0], ks, kl), isnum = in_list(keys[1], ks, kl);
 	char val[64];
 
-	if (!isint && !isnum)
-		return 0;
+	(void)doc;
+	if ((!isint && !isnum) || v->type != YAML_SCALAR_NODE)
+		return NULL;
+	vl = v->data.scalar.length;
 	if (vl >= sizeof(val))
-		return 1;
-	snprintf(val, sizeof(val), "%.*s", (int)vl, v);
-	return !(isint ? is_integer(val) : is_number(val));
+		return v;
+	snprintf(val, sizeof(val), "%.*s", (int)vl,
+		 (const char *)v->data.scalar.value);
+	return (isint ? is_integer(val) : is_number(val)) ? NULL : v;
 }
 
 int core_yaml_check_numbers(struct core_yaml_doc *d,
@@ -308,17 +316,27 @@ static int core_yaml_is_bool(const char *s, size_t len)
 }
 
 /* The booleans' test: ctx is the boolean keys. */
-static int wrong_bool(const char *k, size_t kl, const char *v, size_t vl,
-		      const void *ctx)
+static const yaml_node_t *wrong_bool(yaml_document_t *doc,
+				     const yaml_node_t *k,
+				     const yaml_node_t *v, void *ctx)
 {
-	return in_list(ctx, k, kl) && !core_yaml_is_bool(v, vl);
+	(void)doc;
+	if (v->type != YAML_SCALAR_NODE ||
+	    !in_list(ctx, (const char *)k->data.scalar.value,
+		     k->data.scalar.length))
+		return NULL;
+	return core_yaml_is_bool((const char *)v->data.scalar.value,
+				 v->data.scalar.length) ? NULL : v;
 }
 
 int core_yaml_check_bools(struct core_yaml_doc *d,
 			  const char *const *bool_keys, char *key,
 			  char *text, size_t n)
 {
-	return first_wrong_pair(d, wrong_bool, bool_keys, key, text, n);
+	/* the walk's context is writable (the nulls' test sets its
+	 * flag there); the keys are only read */
+	return first_wrong_pair(d, wrong_bool, (void *)bool_keys, key, text,
+				n);
 }
 
 /* ---------------------------------------------------------------- */
@@ -339,57 +357,36 @@ static int core_yaml_is_null(const yaml_node_t *node)
 		       node->data.scalar.length);
 }
 
-/* Report null node v under key k as core_yaml_check_nulls returns it. */
-static int core_yaml_null_at(const yaml_node_t *k, const yaml_node_t *v,
-			     char *key, char *text, size_t n)
+/* The nulls' test: the value, or an item of a sequence value (*ctx, an
+ * int, set to 1 then). */
+static const yaml_node_t *wrong_null(yaml_document_t *doc,
+				     const yaml_node_t *k,
+				     const yaml_node_t *v, void *ctx)
 {
-	snprintf(key, n, "%.*s", (int)k->data.scalar.length,
-		 (const char *)k->data.scalar.value);
-	snprintf(text, n, "%.*s", (int)v->data.scalar.length,
-		 (const char *)v->data.scalar.value);
-	return (int)v->start_mark.line + 1;
+	yaml_node_item_t *it;
+
+	(void)k;
+	if (core_yaml_is_null(v))
+		return v;
+	if (v->type != YAML_SEQUENCE_NODE)
+		return NULL;
+	for (it = v->data.sequence.items.start;
+	     it < v->data.sequence.items.top; it++) {
+		yaml_node_t *e = yaml_document_get_node(doc, *it);
+
+		if (core_yaml_is_null(e)) {
+			*(int *)ctx = 1;
+			return e;
+		}
+	}
+	return NULL;
 }
 
 int core_yaml_check_nulls(struct core_yaml_doc *d, char *key, char *text,
 			  size_t n, int *item)
 {
-	yaml_node_t *node;
-
 	*item = 0;
-	if (!d)
-		return 0;
-	for (node = d->doc.nodes.start; node < d->doc.nodes.top; node++) {
-		yaml_node_pair_t *p;
-
-		if (node->type != YAML_MAPPING_NODE)
-			continue;
-		for (p = node->data.mapping.pairs.start;
-		     p < node->data.mapping.pairs.top; p++) {
-			yaml_node_t *k = yaml_document_get_node(&d->doc,
-								p->key);
-			yaml_node_t *v = yaml_document_get_node(&d->doc,
-								p->value);
-			yaml_node_item_t *it;
-
-			if (!k || !v || k->type != YAML_SCALAR_NODE)
-				continue;
-			if (core_yaml_is_null(v))
-				return core_yaml_null_at(k, v, key, text, n);
-			if (v->type != YAML_SEQUENCE_NODE)
-				continue;
-			for (it = v->data.sequence.items.start;
-			     it < v->data.sequence.items.top; it++) {
-				yaml_node_t *e =
-					yaml_document_get_node(&d->doc, *it);
-
-				if (!core_yaml_is_null(e))
-					continue;
-				*item = 1;
-				return core_yaml_null_at(k, e, key, text, n);
-			}
-		}
-	}
-	return 0;
+	return first_wrong_pair(d, wrong_null, item, key, text, n);
 }
 
 /* ---------------------------------------------------------------- */
