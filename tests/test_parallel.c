@@ -1,7 +1,7 @@
 /*
- * test_parallel.c -- hybrid parallelism (sim/sim_parallel.c) and the
- * strategy search (sim/sim_plan.c) on small GPTs and the shipped
- * catalog's A100 nodes.
+ * test_parallel.c -- hybrid parallelism (sim/sim_parallel.c, its layer
+ * costs sim/sim_par_cost.c) and the strategy search (sim/sim_plan.c) on
+ * small GPTs and the shipped catalog's A100 nodes.
  *
  * The activation and ZeRO figures are worked out here by hand from the
  * published formulas (Korthikanti et al. 2022 Table 2; Rajbhandari et al.
