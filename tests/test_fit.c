@@ -125,10 +125,15 @@ START_TEST(fit_roofline_recovers_its_parameters)
 		      "s/byte = %g +- %g", f.s_per_byte, sqrt(f.cov[2][2]));
 	ck_assert(f.rms > 0.002 && f.rms < 0.01);
 	ck_assert_int_eq(f.n, 20);
-	/* the time it gives is the sum of the three */
-	ck_assert_double_eq_tol(cal_roof_time(&f, 1e12, 1e9, 1.0),
-				f.fixed_s + 1e12 * f.s_per_flop +
-				1e9 * f.s_per_byte, 1e-15);
+	/* the time a fit gives is the sum of its terms: set by hand, 5 us
+	 * + 1e12 FLOPs x 1e-13 + 1e9 B x 1e-12 + 4 calls x 2 us = 5e-6 +
+	 * 0.1 + 1e-3 + 8e-6 = 0.101013 s */
+	memset(&f, 0, sizeof(f));
+	f.fixed_s = 5e-6;
+	f.s_per_flop = 1e-13;
+	f.s_per_byte = 1e-12;
+	f.s_per_call = 2e-6;
+	ck_assert_rel(cal_roof_time(&f, 1e12, 1e9, 4.0), 0.101013, 1e-12);
 }
 END_TEST
 
@@ -149,7 +154,12 @@ static void shapes(double *F, double *Q, double *t, int n, double f0,
 /*
  * t = F / 1e12 - 1 us, exactly: the unconstrained fit's fixed term is
  * -1 us, which no kernel has.  The fit drops it (and the byte term,
- * which only made things worse) and keeps 1 / R near 1e-12.
+ * which only made things worse) and keeps the FLOP term alone.  That
+ * term's least squares in log: F_i = 1e7 4^i, t_i / F_i = 1e-12 (1 -
+ * 0.1 x 4^-i), so log s = log 1e-12 + mean_i log(1 - 0.1 x 4^-i), the
+ * six logs -0.1053605, -0.0253178, -0.0062696, -0.0015637,
+ * -0.0003907, -0.0000977: mean -0.0231667, s = 0.9770996e-12 (2.3%
+ * fast), and the rms of the log residuals 0.0377791.
  */
 START_TEST(fit_roofline_drops_a_negative_term)
 {
@@ -161,8 +171,10 @@ START_TEST(fit_roofline_drops_a_negative_term)
 					  &f, NULL), DLSIM_OK);
 	ck_assert_uint_eq(f.terms & 1u, 0u);
 	ck_assert(f.fixed_s == 0.0 && f.cov[0][0] == 0.0);
-	ck_assert(f.s_per_flop > 0.9e-12 && f.s_per_flop < 1.1e-12);
-	ck_assert(f.s_per_byte >= 0.0);
+	ck_assert_uint_eq(f.terms, 2u);
+	ck_assert(f.s_per_byte == 0.0);
+	ck_assert_rel(f.s_per_flop, 0.97709961685e-12, 1e-10);
+	ck_assert_rel(f.rms, 0.0377791333, 1e-8);
 }
 END_TEST
 
