@@ -70,6 +70,14 @@ START_TEST(rnn_pass_cost_by_hand)
 	ck_assert_int_eq(cal_rnn_pass_cost(MODEL_RNN, 3, 2, 3,
 					   MODEL_PASS_BWD_WEIGHT, 4, &c), 0);
 	ck_assert_int_eq(c.kernel, MODEL_KERNEL_GEMM);
+	/* dw: MACs s H (I + H) = 6 x 3 x 4 = 72, 144 FLOPs, + the two
+	 * bias gradients' sums s H = 18: 162 FLOPs; bytes 4 x (x 6 + the
+	 * gates and states read, s H x 2 = 36) + 4 x the 18 parameters
+	 * (3 x (1 + 3) + 2 x 3) = 168 + 72 = 240 (test_model_rnn.c's
+	 * vanilla_rnn_counts_by_hand with I = 1); no input GEMM to take
+	 * out; one kernel (launches 0 or 1: one) */
+	ck_assert(c.flops == 162.0 && c.bytes == 240.0);
+	ck_assert(c.gemm_flops == 0.0 && c.gemm_bytes == 0.0);
 	ck_assert(c.launches <= 1.0);
 }
 END_TEST
@@ -112,10 +120,15 @@ START_TEST(fit_roofline_recovers_a_per_call_term)
 		      3.0 * sqrt(f.cov[1][1]), "s/flop = %g", f.s_per_flop);
 	ck_assert_msg(fabs(f.s_per_byte - 1.0 / BW) <= 3.0 * sqrt(f.cov[2][2]),
 		      "s/byte = %g", f.s_per_byte);
-	ck_assert_double_eq_tol(cal_roof_time(&f, 1e12, 1e9, 100.0),
-				f.fixed_s + 1e12 * f.s_per_flop +
-				1e9 * f.s_per_byte + 100.0 * f.s_per_call,
-				1e-15);
+	/* the time a fit gives a pass, its four terms set by hand: 40 us
+	 * once + 1e12 FLOPs x 1e-12 + 1e9 B x 1e-10 + 100 calls x 15 us =
+	 * 4e-5 + 1 + 0.1 + 1.5e-3 = 1.10154 s */
+	memset(&f, 0, sizeof(f));
+	f.fixed_s = 40e-6;
+	f.s_per_flop = 1e-12;
+	f.s_per_byte = 1e-10;
+	f.s_per_call = 15e-6;
+	ck_assert_rel(cal_roof_time(&f, 1e12, 1e9, 100.0), 1.10154, 1e-12);
 }
 END_TEST
 
