@@ -517,7 +517,19 @@ START_TEST(gpt_flops_match_megatron)
 	check_megatron("gpt3-175b:seq=1024", 8.0);
 	check_megatron("gpt:layers=4,hidden=512,heads=8,seq=256,vocab=1000",
 		       2.0);
-	ck_assert_rel(1.0 + 250793528.0 / 1076373430272.0, 1.000233, 1e-6);
+	/* gpt3-175b, B = 1, by hand (not from the model's own sizes): per
+	 * token 72 x 96 x 12288^2 + 12 x 96 x 2048 x 12288 + 6 x 12288 x
+	 * 50257 = 1,043,677,052,928 + 28,991,029,248 + 3,705,348,096 =
+	 * 1,076,373,430,272 matmul FLOPs, and 212 x 12288 x 96 + 29 x 12288
+	 * + 7 x 50257 + 1 = 250,793,528 more; times s = 2048 tokens */
+	{
+		struct model *m = model_util_build("gpt3-175b");
+		double matmul, total = step_flops(m, 1, &matmul);
+
+		ck_assert_rel(matmul, 2204412785197056.0, 1e-12);
+		ck_assert_rel(total, 2204926410342400.0, 1e-12);
+		model_free(m);
+	}
 }
 END_TEST
 
