@@ -12,6 +12,19 @@
  * by default and must be set per connection.  Then the schema is brought
  * up to date (db_schema.c).
  *
+ * A command that only reads opens the file read-only instead
+ * (db_open_readonly: SQLITE_OPEN_READONLY, the busy timeout and
+ * nothing else), so that reading never creates, changes or migrates a
+ * file: not the schema, not the journal mode, not a row (a write through
+ * it fails with SQLite's "attempt to write a readonly database").  A
+ * file without dlsim's tables (user_version 0: an empty file, which
+ * SQLite reads as an empty database, or another program's) is read as
+ * holding no rows: db_info and every reader of db_runs.c and
+ * db_results.c find none (db_no_tables).  A file of an
+ * older schema is refused, naming the command that upgrades it: the
+ * readers' SQL is this version's, and what an older layout lacks cannot
+ * be guessed.
+ *
  * INVARIANTS
  * 1. Every write is one BEGIN IMMEDIATE ... COMMIT; any failure inside
  *    rolls back, so a failed call leaves the file as it was.  IMMEDIATE
@@ -30,7 +43,10 @@
  * (SQLite's "WAL does not work over a network filesystem").  Where WAL
  * cannot be had (a read-only directory) the file is used with its
  * rollback journal, still safely, with readers and the writer excluding
- * each other.
+ * each other.  A read-only connection to a WAL file still needs its
+ * -wal and -shm files, and creates them beside it when they are missing
+ * (empty: the file itself is untouched); as it may not checkpoint, it
+ * leaves them there for the next writer to remove.
  */
 #include "db/db.h"
 
@@ -236,11 +252,40 @@ static int configure(struct db *db, int known, struct dlsim_err *err)
 	return use_wal(db, err);
 }
 
-int db_open(const char *path, struct db **out, struct dlsim_err *err)
+/* A file of an older schema, opened to read: this build's SQL may name
+ * what it lacks, and upgrading it is a write. */
+static int refuse_older(struct db *db, int found, int known,
+			struct dlsim_err *err)
 {
-	const struct db_migration *m;
+	return dlsim_err_set(err, DLSIM_EDB, "%s: schema version %d, older "
+			     "than this dlsim's %d, and reading does not "
+			     "upgrade it ('dlsim db vacuum --db %s' does)",
+			     db->path, found, known, db->path);
+}
+
+/* Read-only: the busy timeout (a reader waits out a writer's lock in
+ * rollback-journal mode) and the version; nothing that writes. */
+static int configure_readonly(struct db *db, int known,
+			      struct dlsim_err *err)
+{
+	int rc, v;
+
+	if (sqlite3_busy_timeout(db->h, DB_BUSY_TIMEOUT_MS) != SQLITE_OK)
+		return db_fail(db, "setting the busy timeout", err);
+	if ((rc = db_schema_check(db, known, &v, err)))
+		return rc;
+	if (v != 0 && v < known)
+		return refuse_older(db, v, known, err);
+	db->version = v;
+	return DLSIM_OK;
+}
+
+int db_open_schema(const char *path, int readonly,
+		   const struct db_migration *m, int n, struct db **out,
+		   struct dlsim_err *err)
+{
 	struct db *db;
-	int n, rc;
+	int rc;
 
 	*out = NULL;
 	if (!path || !path[0])
@@ -254,23 +299,44 @@ int db_open(const char *path, struct db **out, struct dlsim_err *err)
 		return dlsim_err_set(err, DLSIM_EDB, "database path too "
 				     "long (%zu bytes)", strlen(path));
 	}
+	db->readonly = readonly;
 	/* sqlite3_open_v2 returns a handle even when it fails, so that
 	 * its message can be read; it must still be closed. */
-	if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE |
-			    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &db->h, readonly ? SQLITE_OPEN_READONLY :
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+			    NULL) != SQLITE_OK) {
 		rc = db_fail(db, "opening", err);
 		goto fail;
 	}
 	sqlite3_extended_result_codes(db->h, 1);
-	m = db_schema_migrations(&n);
-	if ((rc = configure(db, n, err)) ||
-	    (rc = db_migrate(db, m, n, err)))
+	if (readonly)
+		rc = configure_readonly(db, n, err);
+	else if (!(rc = configure(db, n, err)))
+		rc = db_migrate(db, m, n, err);
+	if (rc)
 		goto fail;
 	*out = db;
 	return DLSIM_OK;
 fail:
 	db_close(db);
 	return rc;
+}
+
+int db_open(const char *path, struct db **out, struct dlsim_err *err)
+{
+	int n;
+	const struct db_migration *m = db_schema_migrations(&n);
+
+	return db_open_schema(path, 0, m, n, out, err);
+}
+
+int db_open_readonly(const char *path, struct db **out,
+		     struct dlsim_err *err)
+{
+	int n;
+	const struct db_migration *m = db_schema_migrations(&n);
+
+	return db_open_schema(path, 1, m, n, out, err);
 }
 
 void db_close(struct db *db)
@@ -309,11 +375,16 @@ int db_info(struct db *db, struct db_info *out, struct dlsim_err *err)
 		" (SELECT count(*) FROM measurements),"
 		" (SELECT page_count * page_size FROM pragma_page_count(),"
 		"  pragma_page_size())";
+	/* no dlsim tables: the size alone, the counts 0 */
+	static const char size_only[] =
+		"SELECT 0, 0, 0, 0, 0, 0, page_count * page_size"
+		" FROM pragma_page_count(), pragma_page_size()";
 	sqlite3_stmt *st;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = db_prepare(db, sql, &st, "counting rows", err)))
+	if ((rc = db_prepare(db, db_no_tables(db) ? size_only : sql, &st,
+			     "counting rows", err)))
 		return rc;
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		rc = db_fail(db, "counting rows", err);

@@ -18,7 +18,16 @@ struct db {
 	sqlite3 *h;
 	char path[DB_PATH_LEN];
 	int version;            /* user_version after opening */
+	int readonly;           /* db_open_readonly: never writes */
 };
+
+/* A read-only handle on a file without dlsim's tables (user_version 0:
+ * an empty file, or another program's database): every reader finds no
+ * rows, without asking SQLite for tables that are not there. */
+static inline int db_no_tables(const struct db *db)
+{
+	return db->readonly && db->version == 0;
+}
 
 /* ---- Errors ---- */
 
@@ -85,6 +94,17 @@ const struct db_migration *db_schema_migrations(int *n);
  */
 int db_migrate(struct db *db, const struct db_migration *m, int n,
 	       struct dlsim_err *err);
+
+/*
+ * db_open (readonly 0) and db_open_readonly (1) with the migration table
+ * m[0..n-1] in place of this build's, so that the tests can open a file
+ * as a later build would.  Read-only: a file at version 0 opens with no
+ * tables (db_no_tables), one at a version from 1 to n - 1 is refused as
+ * older ("reading does not upgrade it"), one above n as newer.
+ */
+int db_open_schema(const char *path, int readonly,
+		   const struct db_migration *m, int n, struct db **out,
+		   struct dlsim_err *err);
 
 /* PRAGMA user_version (negative only in a file changed outside dlsim),
  * or INT_MIN if it cannot be read. */

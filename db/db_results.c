@@ -119,6 +119,8 @@ int db_each_fit(struct db *db, const char *hw, const char *kind,
 	struct db_fit f;
 	int rc, step;
 
+	if (db_no_tables(db))
+		return DLSIM_OK;
 	if ((rc = db_prepare(db, sql, &st, "listing fits", err)))
 		return rc;
 	if (hw)
@@ -283,6 +285,8 @@ int db_each_prediction(struct db *db, const char *inputs_like,
 	sqlite3_stmt *st;
 	int rc, step;
 
+	if (db_no_tables(db))
+		return DLSIM_OK;
 	if ((rc = db_prepare(db, sql, &st, "listing predictions", err)))
 		return rc;
 	if (inputs_like)
@@ -327,6 +331,8 @@ int db_each_measurement(struct db *db, const char *set_name,
 	sqlite3_stmt *st;
 	int rc, step;
 
+	if (db_no_tables(db))
+		return DLSIM_OK;
 	if ((rc = db_prepare(db, sql, &st, "listing measurements", err)))
 		return rc;
 	if (set_name)

@@ -88,6 +88,13 @@ fail:
 	return rc;
 }
 
+/* The one wording of hardware no stored host has run for. */
+static int no_host(const char *hw, struct dlsim_err *err)
+{
+	return dlsim_err_set(err, DLSIM_ENOTFOUND, "no host has run "
+			     "benchmarks for hardware '%s'", hw);
+}
+
 int db_host_newest(struct db *db, const char *hw, struct db_host *out,
 		   struct dlsim_err *err)
 {
@@ -100,6 +107,8 @@ int db_host_newest(struct db *db, const char *hw, struct db_host *out,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	if (db_no_tables(db))
+		return no_host(hw, err);
 	if ((rc = db_prepare(db, sql, &st, "reading hosts", err)))
 		return rc;
 	db_bind_field(st, 1, hw);
@@ -121,13 +130,19 @@ int db_host_newest(struct db *db, const char *hw, struct db_host *out,
 		memset(out, 0, sizeof(*out));
 		return db_fail(db, "reading hosts", err);
 	}
-	return dlsim_err_set(err, DLSIM_ENOTFOUND, "no host has run "
-			     "benchmarks for hardware '%s'", hw);
+	return no_host(hw, err);
 }
 
 /* ---------------------------------------------------------------- */
 /* Runs and samples                                                  */
 /* ---------------------------------------------------------------- */
+
+/* The one wording of a run id that is not stored. */
+static int no_run(int64_t run_id, struct dlsim_err *err)
+{
+	return dlsim_err_set(err, DLSIM_ENOTFOUND, "run %lld not found",
+			     (long long)run_id);
+}
 
 static int store_run(struct db *db, const struct db_run *run,
 		     int64_t *id, struct dlsim_err *err)
@@ -279,8 +294,7 @@ int db_run_append(struct db *db, int64_t run_id, const struct db_sample *s,
 		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);
 	if (sqlite3_step(st) != SQLITE_ROW) {
-		rc = dlsim_err_set(err, DLSIM_ENOTFOUND, "run %lld not found",
-				   (long long)run_id);
+		rc = no_run(run_id, err);
 		goto fail;
 	}
 	db_column_field(st, 0, status, sizeof(status));
@@ -331,8 +345,7 @@ int db_run_finish(struct db *db, int64_t run_id, const char *status,
 		goto fail;
 	}
 	if (sqlite3_changes(db->h) == 0) {
-		rc = dlsim_err_set(err, DLSIM_ENOTFOUND, "run %lld not found",
-				   (long long)run_id);
+		rc = no_run(run_id, err);
 		goto fail;
 	}
 	sqlite3_finalize(st);
@@ -375,6 +388,8 @@ int db_run_get(struct db *db, int64_t run_id, struct db_run *out,
 	int rc, step;
 
 	memset(out, 0, sizeof(*out));
+	if (db_no_tables(db))
+		return no_run(run_id, err);
 	if ((rc = db_prepare(db, RUN_COLUMNS " WHERE id = ?1", &st,
 			     "reading a run", err)))
 		return rc;
@@ -383,8 +398,7 @@ int db_run_get(struct db *db, int64_t run_id, struct db_run *out,
 	if (step == SQLITE_ROW)
 		read_run(st, out);
 	else if (step == SQLITE_DONE)
-		rc = dlsim_err_set(err, DLSIM_ENOTFOUND, "run %lld not found",
-				   (long long)run_id);
+		rc = no_run(run_id, err);
 	else
 		rc = db_fail(db, "reading a run", err);
 	sqlite3_finalize(st);
@@ -398,6 +412,8 @@ int db_each_run(struct db *db, int (*fn)(void *ctx, const struct db_run *r),
 	struct db_run r;
 	int rc, step;
 
+	if (db_no_tables(db))
+		return DLSIM_OK;
 	if ((rc = db_prepare(db, RUN_COLUMNS " ORDER BY start_s DESC, id DESC",
 			     &st, "listing runs", err)))
 		return rc;
@@ -452,6 +468,8 @@ int db_each_sample(struct db *db, int64_t run_id,
 	sqlite3_stmt *st;
 	int rc;
 
+	if (db_no_tables(db))
+		return DLSIM_OK;
 	if ((rc = db_prepare(db, run_id ? one : all, &st, "reading samples",
 			     err)))
 		return rc;
@@ -479,6 +497,8 @@ int db_each_sample_of(struct db *db, const char *hw, const char *benchmark,
 	sqlite3_stmt *st;
 	int rc;
 
+	if (db_no_tables(db))
+		return DLSIM_OK;
 	if ((rc = db_prepare(db, benchmark ? one : all, &st,
 			     "reading samples", err)))
 		return rc;

@@ -2005,10 +2005,23 @@ int db_resolve_path(const char *given, char *buf, size_t n,
  * if memory runs out). */
 int db_open(const char *path, struct db **out, struct dlsim_err *err);
 
+/* Open the database at path for reading only (SQLITE_OPEN_READONLY), for
+ * the commands that only read: never created (a missing file is
+ * DLSIM_EDB "PATH: opening: unable to open database file"), changed or
+ * migrated.  A file without dlsim's tables (an empty one, which SQLite
+ * reads as an empty database, or another program's) opens with schema
+ * version 0, and every reader finds no rows in it; one written by an
+ * older dlsim is refused, naming the command that upgrades it; one by a
+ * newer dlsim as db_open refuses it.  A write through the handle fails
+ * (DLSIM_EDB).  Errors and ownership as db_open. */
+int db_open_readonly(const char *path, struct db **out,
+		     struct dlsim_err *err);
+
 /* Close; NULL is a no-op. */
 void db_close(struct db *db);
 
-/* The schema version the file holds (PRAGMA user_version). */
+/* The schema version the file holds (PRAGMA user_version): 0 for a file
+ * without dlsim's tables opened by db_open_readonly. */
 int db_schema_version(struct db *db);
 
 /* The path the handle was opened on (borrowed, lives as long as db). */

@@ -5,6 +5,7 @@
  * environment the path resolution reads.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,59 @@ size_t read_bytes(const char *path, char *buf, size_t n)
 	ck_assert(feof(f));
 	fclose(f);
 	return got;
+}
+
+void file_state_take(struct file_state *s, const char *path)
+{
+	/* 2001-09-09 01:46:40 UTC, exactly */
+	const struct timespec past[2] = { { 1000000000, 0 },
+					  { 1000000000, 0 } };
+	struct stat sb;
+
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	ck_assert_msg(utimensat(AT_FDCWD, path, past, 0) == 0, "%s", path);
+	ck_assert_msg(stat(path, &sb) == 0, "%s is missing", path);
+	s->size = (long long)sb.st_size;
+	s->mtime_s = (long long)sb.st_mtim.tv_sec;
+	s->mtime_ns = (long long)sb.st_mtim.tv_nsec;
+	s->bytes = malloc((size_t)s->size + 1);
+	ck_assert(s->bytes != NULL);
+	ck_assert(read_bytes(path, s->bytes, (size_t)s->size + 1) ==
+		  (size_t)s->size);
+}
+
+void file_state_same(struct file_state *s)
+{
+	struct stat sb;
+	char *now;
+
+	ck_assert_msg(stat(s->path, &sb) == 0, "%s is gone", s->path);
+	ck_assert_msg((long long)sb.st_size == s->size, "%s: %lld bytes, "
+		      "was %lld", s->path, (long long)sb.st_size, s->size);
+	ck_assert_msg((long long)sb.st_mtim.tv_sec == s->mtime_s &&
+		      (long long)sb.st_mtim.tv_nsec == s->mtime_ns,
+		      "%s was modified", s->path);
+	now = malloc((size_t)s->size + 1);
+	ck_assert(now != NULL);
+	ck_assert(read_bytes(s->path, now, (size_t)s->size + 1) ==
+		  (size_t)s->size);
+	ck_assert_msg(memcmp(now, s->bytes, (size_t)s->size) == 0,
+		      "%s was rewritten", s->path);
+	free(now);
+	free(s->bytes);
+	s->bytes = NULL;
+}
+
+void assert_no_side_files(const char *path)
+{
+	static const char *const tails[] = { "-wal", "-shm", "-journal" };
+	char p[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		snprintf(p, sizeof(p), "%s%s", path, tails[i]);
+		ck_assert_msg(access(p, F_OK) != 0, "%s appeared", p);
+	}
 }
 
 void make_run(struct db_run *r, const char *tool, const char *hw,

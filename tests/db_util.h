@@ -34,6 +34,21 @@ void raw_text(const char *path, const char *sql, char *buf, size_t n);
 /* The whole file into buf (at most n bytes); returns the size. */
 size_t read_bytes(const char *path, char *buf, size_t n);
 
+/* A file as it was, to say afterwards that nothing wrote it: its size,
+ * its bytes and its modification time, which file_state_take first sets
+ * back to 2001 so that a write within the same second still shows. */
+struct file_state {
+	char path[192];
+	long long size;
+	long long mtime_s, mtime_ns;
+	char *bytes;            /* malloc'd; freed by file_state_same */
+};
+void file_state_take(struct file_state *s, const char *path);
+/* Asserts the file is as taken, byte for byte, and frees s->bytes. */
+void file_state_same(struct file_state *s);
+/* Asserts no -wal, -shm or -journal file lies beside path. */
+void assert_no_side_files(const char *path);
+
 /* A finished calibrate run of tool on hw started at start_s. */
 void make_run(struct db_run *r, const char *tool, const char *hw,
 	      double start_s);
