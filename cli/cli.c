@@ -561,28 +561,85 @@ int cli_default_db_path(char *buf, size_t n)
 	return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 
-int cli_calib_open(const struct cli_command *cmd, const struct cli_values *v,
-		   struct cli_calib_src *src, struct dlsim_err *err)
+int cli_db_locate(const struct cli_command *cmd, const struct cli_values *v,
+		  char *path, size_t n, int *exists, struct dlsim_err *err)
 {
-	char path[DB_PATH_LEN];
 	struct stat st;
 	int i = cli_opt(cmd, "db");
+
+	*exists = 0;
+	if (n)
+		path[0] = '\0';
+	if (v->set[i]) {
+		/* a file that cannot be read (exit 1), not a misuse */
+		if (stat(v->str[i], &st) != 0)
+			return dlsim_err_set(err, DLSIM_EIO, "--db %s: %s",
+					     v->str[i], strerror(errno));
+		if (core_strlcpy(path, v->str[i], n))
+			return dlsim_err_set(err, DLSIM_EIO, "--db: the path "
+					     "is longer than %zu bytes",
+					     n ? n - 1 : 0);
+		*exists = 1;
+		return DLSIM_OK;
+	}
+	if (cli_default_db_path(path, n)) {
+		if (n)
+			path[0] = '\0';
+		return DLSIM_OK;
+	}
+	*exists = stat(path, &st) == 0;
+	return DLSIM_OK;
+}
+
+int cli_db_open_read(const struct cli_command *cmd,
+		     const struct cli_values *v, struct db **db,
+		     struct dlsim_err *err)
+{
+	char path[DB_PATH_LEN];
+	int exists, rc;
+
+	*db = NULL;
+	if ((rc = cli_db_locate(cmd, v, path, sizeof(path), &exists, err)))
+		return rc;
+	if (!path[0])
+		return dlsim_err_set(err, DLSIM_EIO, "no database path: give "
+				     "--db PATH or set DLSIM_DB (HOME is not "
+				     "set)");
+	if (!exists)
+		return dlsim_err_set(err, DLSIM_EIO, "%s: no database there "
+				     "yet (calibrate seed, import or run "
+				     "makes one)", path);
+	return db_open_readonly(path, db, err);
+}
+
+int cli_calib_open(const struct cli_command *cmd, const struct cli_values *v,
+		   int write, struct cli_calib_src *src, struct dlsim_err *err)
+{
+	char path[DB_PATH_LEN];
+	int exists, rc;
 
 	src->db = NULL;
 	src->cmd_name = cmd->name;
 	src->uncalibrated = v->set[cli_opt(cmd, "uncalibrated")];
 	if (src->uncalibrated)
 		return DLSIM_OK;
-	if (v->set[i]) {
-		/* a file that cannot be read (exit 1), not a misuse */
-		if (stat(v->str[i], &st) != 0)
-			return dlsim_err_set(err, DLSIM_EIO, "--db %s: %s",
-					     v->str[i], strerror(errno));
-		return db_open(v->str[i], &src->db, err);
+	if ((rc = cli_db_locate(cmd, v, path, sizeof(path), &exists, err)) ||
+	    !exists)
+		return rc;
+	if (write)
+		return db_open(path, &src->db, err);
+	if ((rc = db_open_readonly(path, &src->db, err)))
+		return rc;
+	if (db_schema_version(src->db) == 0) {
+		/* an empty file, say: as if there were no database, and
+		 * left as it is */
+		fprintf(stderr, "dlsim: %s: warning: %s holds no dlsim "
+			"tables; using the catalog's datasheet figures\n",
+			cmd->name, path);
+		db_close(src->db);
+		src->db = NULL;
 	}
-	if (cli_default_db_path(path, sizeof(path)) || stat(path, &st) != 0)
-		return DLSIM_OK;
-	return db_open(path, &src->db, err);
+	return DLSIM_OK;
 }
 
 void cli_calib_close(struct cli_calib_src *src)

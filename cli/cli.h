@@ -198,13 +198,39 @@ struct cli_system {
 };
 
 /*
+ * The database a command reads: --db's path into path, which must name a
+ * file (else DLSIM_EIO "--db PATH: why", exit 1), else the default one
+ * (cli_default_db_path: $DLSIM_DB, else the XDG data directory's) with
+ * *exists saying whether a file is there; path "" when there is no
+ * default path (no HOME).  Only looks: creates no file or directory.
+ */
+int cli_db_locate(const struct cli_command *cmd, const struct cli_values *v,
+		  char *path, size_t n, int *exists, struct dlsim_err *err);
+
+/*
+ * Open read-only (db_open_readonly) the database a command that only
+ * reads and needs one lists (db info, calibrate show): as cli_db_locate
+ * finds it; no file there is DLSIM_EIO "PATH: no database there yet
+ * (calibrate seed, import or run makes one)".  Creates nothing; the
+ * caller owns *db (db_close), NULL on failure.
+ */
+int cli_db_open_read(const struct cli_command *cmd,
+		     const struct cli_values *v, struct db **db,
+		     struct dlsim_err *err);
+
+/*
  * Open the calibration database of --db, $DLSIM_DB or the default path,
  * but only if that file exists: looking never creates one.  --db naming
- * no file is an error (DLSIM_ENOTFOUND); --uncalibrated opens nothing.
- * src->db is NULL when there is nothing to read.
+ * no file is an error (cli_db_locate); --uncalibrated opens nothing.
+ * write 0 (predicting) opens it read-only (db_open_readonly), so that
+ * the file is left byte for byte as it was; one without dlsim's tables
+ * (an empty file) is then read as no database, with one warning line
+ * naming it on stderr.  write 1 (--record) opens it to write, creating
+ * or upgrading the schema (db_open).  src->db is NULL when there is
+ * nothing to read.
  */
 int cli_calib_open(const struct cli_command *cmd, const struct cli_values *v,
-		   struct cli_calib_src *src, struct dlsim_err *err);
+		   int write, struct cli_calib_src *src, struct dlsim_err *err);
 void cli_calib_close(struct cli_calib_src *src);
 
 /* A file a command reads that no option of the table names for

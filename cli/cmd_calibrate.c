@@ -253,19 +253,27 @@ static int help(const struct cli_command *cmd)
  * says so; one named explicitly (as every test's is) never is.  A seed
  * that fails is a warning: the database is still there to use.
  */
+/* No --db (given), no $DLSIM_DB, and no file at the default path: the
+ * first use of the default database, which seeds it. */
+static int first_use(const char *given, const char *path)
+{
+	const char *env = getenv("DLSIM_DB");
+
+	return !(given && *given) && !(env && *env) &&
+	       access(path, F_OK) != 0;
+}
+
 static int open_calibrate_db(const char *given, char *path, size_t n,
 			     struct db **db, struct dlsim_err *err)
 {
 	struct dlsim_err e = { 0, "" };
-	const char *env = getenv("DLSIM_DB");
 	int fresh, rc;
 	int64_t runs, samples;
 
 	*db = NULL;
 	if ((rc = db_resolve_path(given, path, n, err)))
 		return rc;
-	fresh = !(given && *given) && !(env && *env) &&
-		access(path, F_OK) != 0;
+	fresh = first_use(given, path);
 	if ((rc = db_open(path, db, err)))
 		return rc;
 	if (!fresh)
@@ -315,16 +323,24 @@ static int cmd_calibrate_import(const struct cli_command *cmd, int argc,
 }
 
 
-/* Open the database of --db (or the default) for a fit or show. */
+/*
+ * Open the database of --db (or the default): a fit's to write; show's,
+ * which only reads, read-only (cli_db_open_read: never created, changed
+ * or upgraded), unless it is the default one's first use, which makes
+ * and seeds it for show too (open_calibrate_db).
+ */
 static int open_db(const struct cli_command *cmd,
-		   const struct cli_values *v, struct db **db,
+		   const struct cli_values *v, int writes, struct db **db,
 		   struct dlsim_err *err)
 {
 	char path[1024];
 	int i = cli_opt(cmd, "db");
+	const char *given = v->set[i] ? v->str[i] : NULL;
 
-	return open_calibrate_db(v->set[i] ? v->str[i] : NULL, path,
-				 sizeof(path), db, err);
+	if (!writes && (cli_default_db_path(path, sizeof(path)) ||
+			!first_use(given, path)))
+		return cli_db_open_read(cmd, v, db, err);
+	return open_calibrate_db(given, path, sizeof(path), db, err);
 }
 
 /* The options fit and show share: --hw (required) and --format. */
@@ -359,7 +375,7 @@ static int cmd_calibrate_fit(const struct cli_command *cmd, int argc,
 
 	if (rc >= 0)
 		return rc;
-	if (open_db(cmd, &v, &db, &err) ||
+	if (open_db(cmd, &v, 1, &db, &err) ||
 	    cal_fit_hw(db, v.str[cli_opt(cmd, "hw")], &r, &err) ||
 	    report_cal_fits(stdout, fmt, &r, &err)) {
 		rc = cli_fail_run(cmd, &err);
@@ -394,7 +410,7 @@ static int cmd_calibrate_show(const struct cli_command *cmd, int argc,
 	if ((v.set[plot] && report_plot_check(v.str[plot], &err)) ||
 	    cli_outputs_check(cmd, &v, NULL, 0, &err))
 		return cli_fail(cmd, &err);
-	if (open_db(cmd, &v, &db, &err) ||
+	if (open_db(cmd, &v, 0, &db, &err) ||
 	    cal_fit_load(db, v.str[cli_opt(cmd, "hw")], &r, &err) ||
 	    report_cal_fits(stdout, fmt, &r, &err) ||
 	    (v.set[plot] && report_cal_plot(v.str[plot], &r, &p, &err))) {

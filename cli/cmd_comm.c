@@ -261,7 +261,7 @@ int cmd_comm(const struct cli_command *cmd, int argc, char **argv)
 	else
 		sw = (struct report_comm_sweep){ &cs->sys, r.collective,
 						 r.algo, r.n, r.bytes, res };
-	if (!res || !cs || cli_calib_open(cmd, &v, &src, &err) ||
+	if (!res || !cs || cli_calib_open(cmd, &v, 0, &src, &err) ||
 	    cli_system_resolve(&src, cat, r.hw, cs, &err) ||
 	    sweep(&cs->sys, &r, res, &err) ||
 	    (r.plot && plot(r.plot, &sw, &err)) ||

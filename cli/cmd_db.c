@@ -3,11 +3,14 @@
  * and move what the measurement store holds.
  *
  * The subcommands are a nested table (git's builtin/bundle.c): each names
- * the function that prints it, whether --run applies, and its default
- * format.  Everything is checked before the database is opened, so that
- * misuse never creates a file.  Output is streamed row by row from the
- * database's visitors; CSV and JSON carry every column, the table the
- * ones a person scans.
+ * the function that prints it, whether --run applies, its default
+ * format, and whether it writes.  info, runs, samples, fits and export
+ * only read: they open the file read-only, so that they never create,
+ * change or upgrade it, and a file without dlsim's tables (an empty one)
+ * lists as an empty database; vacuum writes.  Everything is checked
+ * before the database is opened, so that misuse never creates a file.
+ * Output is streamed row by row from the database's visitors; CSV and
+ * JSON carry every column, the table the ones a person scans.
  */
 #include <math.h>
 #include <stdio.h>
@@ -501,16 +504,17 @@ struct db_sub {
 	int (*run)(struct out *o, struct dlsim_err *err);
 	int takes_run;                  /* --run applies */
 	enum report_format fmt;         /* without --format */
+	int writes;                     /* else opened read-only */
 };
 
 static const struct db_sub subs[] = {
-	{ "info", show_info, 0, REPORT_TABLE },
-	{ "runs", list_runs, 0, REPORT_TABLE },
-	{ "samples", list_samples, 1, REPORT_TABLE },
-	{ "fits", list_fits, 0, REPORT_TABLE },
-	{ "export", export_samples, 1, REPORT_CSV },
-	{ "vacuum", do_vacuum, 0, REPORT_TABLE },
-	{ NULL, NULL, 0, REPORT_TABLE }
+	{ "info", show_info, 0, REPORT_TABLE, 0 },
+	{ "runs", list_runs, 0, REPORT_TABLE, 0 },
+	{ "samples", list_samples, 1, REPORT_TABLE, 0 },
+	{ "fits", list_fits, 0, REPORT_TABLE, 0 },
+	{ "export", export_samples, 1, REPORT_CSV, 0 },
+	{ "vacuum", do_vacuum, 0, REPORT_TABLE, 1 },
+	{ NULL, NULL, 0, REPORT_TABLE, 0 }
 };
 
 static const struct db_sub *find_sub(const char *name,
@@ -546,6 +550,27 @@ static int output_format(const struct cli_command *cmd,
 	return DLSIM_OK;
 }
 
+/*
+ * The database: vacuum's opened to write (db_resolve_path, db_open:
+ * created, with the default one's directory, if missing); the others'
+ * read-only and never created (cli_db_open_read), a file without
+ * dlsim's tables listing as an empty database.
+ */
+static int open_db(const struct cli_command *cmd, const struct cli_values *v,
+		   const struct db_sub *sub, char *path, size_t n,
+		   struct db **db, struct dlsim_err *err)
+{
+	int i = cli_opt(cmd, "db");
+
+	if (sub->writes) {
+		if (db_resolve_path(v->set[i] ? v->str[i] : NULL, path, n,
+				    err))
+			return err->code;
+		return db_open(path, db, err);
+	}
+	return cli_db_open_read(cmd, v, db, err);
+}
+
 int cmd_db(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct dlsim_err err = { 0, "" };
@@ -570,10 +595,7 @@ int cmd_db(const struct cli_command *cmd, int argc, char **argv)
 		}
 		o.run_id = v.count[i];
 	}
-	i = cli_opt(cmd, "db");
-	if (db_resolve_path(v.set[i] ? v.str[i] : NULL, path, sizeof(path),
-			    &err) ||
-	    db_open(path, &o.db, &err))
+	if (open_db(cmd, &v, sub, path, sizeof(path), &o.db, &err))
 		return cli_fail(cmd, &err);
 	if ((o.run_id && db_run_get(o.db, o.run_id, &run, &err)) ||
 	    sub->run(&o, &err))

@@ -298,7 +298,7 @@ int cmd_plan(const struct cli_command *cmd, int argc, char **argv)
 		max_devices = v.count[i];
 	rc = model_resolve(v.positional[0], &m, &err) ||
 	     cli_seq_bins(cmd, &v, a.model_arg, &bins, &err) ||
-	     cli_calib_open(cmd, &v, &src, &err);
+	     cli_calib_open(cmd, &v, 0, &src, &err);
 	a.bins = bins;
 	if (!rc && (n = expand(&src, cat, hw, n_hw, max_devices, specbuf,
 			       sizeof(specbuf), spec, &err)) < 0)

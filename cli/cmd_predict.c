@@ -148,7 +148,7 @@ static int record_db(const struct cli_command *cmd,
 	if (src->db)
 		return DLSIM_OK;
 	w.set[cli_opt(cmd, "uncalibrated")] = 0;
-	if ((rc = cli_calib_open(cmd, &w, &s, err)))
+	if ((rc = cli_calib_open(cmd, &w, 1, &s, err)))
 		return rc;
 	if (!s.db)
 		return dlsim_err_set(err, DLSIM_ENOTFOUND, "--record: no "
@@ -524,7 +524,7 @@ int cmd_predict(const struct cli_command *cmd, int argc, char **argv)
 	    refuse_with_strategy(cmd, &v, m, &err) ||
 	    refuse_with_lengths(cmd, &v, &err) ||
 	    record_create(cmd, &v, &err) ||
-	    cli_calib_open(cmd, &v, &src, &err) ||
+	    cli_calib_open(cmd, &v, want_record, &src, &err) ||
 	    (want_record &&
 	     record_db(cmd, &v, &src, &rec, &rec_owned, &err)) ||
 	    cli_system_resolve(&src, cat, v.str[cli_opt(cmd, "hw")], &cs,

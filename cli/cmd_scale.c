@@ -263,7 +263,7 @@ int cmd_scale(const struct cli_command *cmd, int argc, char **argv)
 	sm.arg = v.positional[0];
 	rc = model_resolve(v.positional[0], &m, &err) ||
 	     cli_seq_bins(cmd, &v, sm.arg, &bins, &err) ||
-	     cli_calib_open(cmd, &v, &src, &err);
+	     cli_calib_open(cmd, &v, 0, &src, &err);
 	sm.m = m;
 	sm.bins = bins;
 	if (rc ||

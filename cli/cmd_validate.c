@@ -7,7 +7,8 @@
  * user has stored); --uncalibrated uses the catalog's figures alone.
  * --record stores the figures, every comparison and the measured values
  * in a database (--db, created if new, else the default one, which must
- * exist) and --history lists what was stored (cal_history.c).  --file
+ * exist) and --history lists what was stored (cal_history.c), opening
+ * it read-only so that listing never creates or changes it.  --file
  * adds a user's measurement files as sets of their own
  * (cal_validate_file), alone unless --set names shipped ones too.
  */
@@ -75,8 +76,14 @@ static int open_fits(const struct cli_command *cmd, const struct cli_values *v,
 	return cal_seed(*db, &runs, &samples, err);
 }
 
-/* The database --record and --history use: --db (created if new), else
- * the default one if it exists. */
+static int no_store(struct dlsim_err *err)
+{
+	return dlsim_err_set(err, DLSIM_ENOTFOUND, "no database to record "
+			     "in or read from (name one with --db)");
+}
+
+/* The database --record stores in: --db (created if new), else the
+ * default one if it exists. */
 static int open_store(const struct cli_command *cmd,
 		      const struct cli_values *v, struct cli_calib_src *src,
 		      struct dlsim_err *err)
@@ -87,23 +94,29 @@ static int open_store(const struct cli_command *cmd,
 	if (v->set[i])
 		return db_open(v->str[i], &src->db, err);
 	w.set[cli_opt(cmd, "uncalibrated")] = 0;
-	if (cli_calib_open(cmd, &w, src, err))
+	if (cli_calib_open(cmd, &w, 1, src, err))
 		return err->code;
 	if (!src->db)
-		return dlsim_err_set(err, DLSIM_ENOTFOUND, "no database to "
-				     "record in or read from (name one with "
-				     "--db)");
+		return no_store(err);
 	return DLSIM_OK;
 }
 
+/* --history: the database --record stores in, opened read-only (never
+ * created: --db must name a file), so that listing leaves it byte for
+ * byte as it was; a file without dlsim's tables holds no records. */
 static int history(const struct cli_command *cmd, const struct cli_values *v,
 		   enum report_format fmt, struct dlsim_err *err)
 {
 	struct cli_calib_src src = { NULL };
 	struct cal_val_history h;
-	int rc;
+	char path[DB_PATH_LEN];
+	int rc, exists;
 
-	if ((rc = open_store(cmd, v, &src, err)))
+	if ((rc = cli_db_locate(cmd, v, path, sizeof(path), &exists, err)))
+		return rc;
+	if (!exists)
+		return no_store(err);
+	if ((rc = db_open_readonly(path, &src.db, err)))
 		return rc;
 	if (!(rc = cal_validation_history(src.db, &h, err)))
 		rc = report_validation_history(stdout, fmt, &h, err);
@@ -166,7 +179,7 @@ static int run_files(const struct cli_command *cmd, const struct cli_values *v,
 		     struct cal_val_report *rep, struct dlsim_err *err)
 {
 	struct cli_calib_src fits = { NULL };
-	int k, rc = cli_calib_open(cmd, v, &fits, err);
+	int k, rc = cli_calib_open(cmd, v, 0, &fits, err);
 
 	for (k = 0; !rc && k < nf; k++) {
 		if (rep->n_sets == CAL_VAL_SETS) {

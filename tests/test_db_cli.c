@@ -1,7 +1,9 @@
 /*
  * test_db_cli.c -- `dlsim db` end to end: info, runs, samples, fits,
  * vacuum, $DLSIM_DB and bad arguments, each on a database of its own
- * (db_util.c) named with --db or DLSIM_DB.
+ * (db_util.c) named with --db or DLSIM_DB; and every command that only
+ * reads a database (db, predict, plan, scale, comm, validate --history
+ * and --file, calibrate show) leaving it as it was.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +91,7 @@ START_TEST(db_cli_runs_lists_newest_first)
 	const char *a, *b;
 
 	tmp_make(&t);
+	db_close(open_ok(t.path));
 	run_db(&r, &t, "runs");
 	ck_assert_int_eq(r.status, 0);
 	ck_assert(strstr(r.out, "(no runs)") != NULL);
@@ -173,10 +176,10 @@ START_TEST(db_cli_fits_and_vacuum)
 	struct db *db;
 
 	tmp_make(&t);
+	db = open_ok(t.path);
 	run_db(&r, &t, "fits");
 	ck_assert_int_eq(r.status, 0);
 	ck_assert(strstr(r.out, "(no fits)") != NULL);
-	db = open_ok(t.path);
 	memset(&f, 0, sizeof(f));
 	snprintf(f.hw, sizeof(f.hw), "local");
 	snprintf(f.kind, sizeof(f.kind), "stream");
@@ -302,6 +305,9 @@ START_TEST(db_cli_rejects_bad_arguments)
 	assert_one_error(&r, 2, "run 99 not found");
 	/* Database failures exit 1, with the path and SQLite's words. */
 	run(&r, "db info --db /nonexistent-dir/x.db");
+	assert_one_error(&r, 1, "--db /nonexistent-dir/x.db: No such file or "
+			 "directory");
+	run(&r, "db vacuum --db /nonexistent-dir/x.db");
 	assert_one_error(&r, 1, "/nonexistent-dir/x.db: opening: unable to "
 			 "open database file");
 	raw_exec(t.path, "PRAGMA user_version = 42");
@@ -315,6 +321,197 @@ START_TEST(db_cli_rejects_bad_arguments)
 	run(&r, "db --help");
 	ck_assert_int_eq(r.status, 0);
 	ck_assert(strstr(r.out, "--run ID") && strstr(r.out, "--csv"));
+	tmp_remove(&t);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* Commands that only read                                           */
+/* ---------------------------------------------------------------- */
+
+#define GPT "gpt:layers=2,hidden=256,heads=4,vocab=1000,seq=2048"
+
+/* The file is as taken and nothing lies beside it; taken again. */
+static void untouched(struct file_state *fs)
+{
+	char path[sizeof(fs->path)];
+
+	snprintf(path, sizeof(path), "%s", fs->path);
+	file_state_same(fs);
+	assert_no_side_files(path);
+	file_state_take(fs, path);
+}
+
+/* "dlsim: CMD: warning: PATH holds no dlsim tables; ...", once. */
+static void warned_once(const struct run *r, const char *cmd,
+			const char *path)
+{
+	char want[512];
+
+	snprintf(want, sizeof(want), "dlsim: %s: warning: %s holds no dlsim "
+		 "tables; using the catalog's datasheet figures\n", cmd, path);
+	ck_assert_msg(r->status == 0, "%s", r->err);
+	ck_assert_str_eq(r->err, want);
+}
+
+/*
+ * A 0-byte file is an empty SQLite database, into which every command
+ * that opened it used to write dlsim's schema.  The commands that only
+ * read leave it 0 bytes with its time: predict and the others that
+ * predict with its fits say once that it holds none and use the
+ * catalog's figures, as with no database; the listings print what an
+ * empty database prints.
+ */
+START_TEST(db_cli_reading_leaves_an_empty_file_untouched)
+{
+	static struct run datasheet;
+	struct file_state fs;
+	struct run r;
+	struct tmp t;
+	char cmd[512];
+	FILE *f;
+
+	tmp_make(&t);
+	f = fopen(t.path, "w");
+	ck_assert(f != NULL);
+	fclose(f);
+	file_state_take(&fs, t.path);
+	snprintf(cmd, sizeof(cmd), "predict resnet50 --hw v100 --db %s",
+		 t.path);
+	run(&r, cmd);
+	untouched(&fs);
+	warned_once(&r, "predict", t.path);
+	run(&datasheet, "predict resnet50 --hw v100 --uncalibrated");
+	ck_assert_int_eq(datasheet.status, 0);
+	ck_assert_str_eq(r.out, datasheet.out);
+	snprintf(cmd, sizeof(cmd), "plan " GPT " --hw v100x8 --global-batch "
+		 "64 --db %s", t.path);
+	run(&r, cmd);
+	untouched(&fs);
+	warned_once(&r, "plan", t.path);
+	snprintf(cmd, sizeof(cmd), "scale resnet50 --hw v100 --db %s",
+		 t.path);
+	run(&r, cmd);
+	untouched(&fs);
+	warned_once(&r, "scale", t.path);
+	snprintf(cmd, sizeof(cmd), "comm allreduce --hw dgx1 --db %s",
+		 t.path);
+	run(&r, cmd);
+	untouched(&fs);
+	warned_once(&r, "comm", t.path);
+	snprintf(cmd, sizeof(cmd), "validate --file configs/measurements/"
+		 "example.csv --db %s", t.path);
+	run(&r, cmd);
+	untouched(&fs);
+	warned_once(&r, "validate", t.path);
+	/* the listings: an empty database's output, no warning */
+	run_db(&r, &t, "fits");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "(no fits)") != NULL && !r.err[0]);
+	untouched(&fs);
+	run_db(&r, &t, "runs");
+	ck_assert(r.status == 0 && strstr(r.out, "(no runs)") && !r.err[0]);
+	untouched(&fs);
+	run_db(&r, &t, "samples");
+	ck_assert(r.status == 0 && strstr(r.out, "(no samples)"));
+	untouched(&fs);
+	run_db(&r, &t, "export");
+	ck_assert(r.status == 0 && count_lines(r.out) == 1);
+	untouched(&fs);
+	run_db(&r, &t, "samples --run 1");
+	assert_one_error(&r, 2, "run 1 not found");
+	untouched(&fs);
+	run_db(&r, &t, "info --format json");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(json_number(r.out, "schema_version") == 0 &&
+		  json_number(r.out, "runs") == 0 &&
+		  json_number(r.out, "file_bytes") == 0);
+	untouched(&fs);
+	snprintf(cmd, sizeof(cmd), "validate --history --db %s", t.path);
+	run(&r, cmd);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "nothing recorded yet") != NULL && !r.err[0]);
+	untouched(&fs);
+	snprintf(cmd, sizeof(cmd), "calibrate show --hw v100 --db %s",
+		 t.path);
+	run(&r, cmd);
+	assert_one_error(&r, 1, "no fits for hardware 'v100'");
+	file_state_same(&fs);
+	assert_no_side_files(t.path);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* A reader whose database is not there fails, exit 1, and makes neither
+ * the file nor (the default one) its directory. */
+START_TEST(db_cli_reading_creates_no_database)
+{
+	struct saved_env saved;
+	char cmd[512], xdg[128], want[256];
+	struct run r;
+	struct tmp t;
+	static const char *const readers[] = {
+		"db info", "db runs", "db fits", "db export",
+		"validate --history", "calibrate show --hw v100",
+		"predict resnet50 --hw v100", NULL
+	};
+	int i;
+
+	tmp_make(&t);
+	for (i = 0; readers[i]; i++) {
+		snprintf(cmd, sizeof(cmd), "%s --db %s", readers[i], t.path);
+		run(&r, cmd);
+		snprintf(want, sizeof(want), "--db %s: No such file or "
+			 "directory", t.path);
+		assert_one_error(&r, 1, want);
+		ck_assert_msg(access(t.path, F_OK) != 0, "%s made %s",
+			      readers[i], t.path);
+	}
+	/* the default path: named, not made */
+	env_save(&saved);
+	unsetenv("DLSIM_DB");
+	snprintf(xdg, sizeof(xdg), "%s/xdg", t.dir);
+	setenv("XDG_DATA_HOME", xdg, 1);
+	run(&r, "db runs");
+	snprintf(want, sizeof(want), "%s/dlsim/dlsim.db: no database there "
+		 "yet (calibrate seed, import or run makes one)", xdg);
+	assert_one_error(&r, 1, want);
+	ck_assert(access(xdg, F_OK) != 0);
+	env_restore(&saved);
+	tmp_remove(&t);
+}
+END_TEST
+
+/* The commands that write still make the schema in a 0-byte file. */
+START_TEST(db_cli_writing_makes_the_schema_in_an_empty_file)
+{
+	struct run r;
+	struct tmp t;
+	char cmd[512];
+	FILE *f;
+
+	tmp_make(&t);
+	f = fopen(t.path, "w");
+	ck_assert(f != NULL);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "predict resnet50 --hw v100 --record "
+		 "--db %s", t.path);
+	run(&r, cmd);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.err, "holds no dlsim tables") == NULL);
+	ck_assert(strstr(r.err, "dlsim: recorded prediction 1\n") != NULL);
+	ck_assert_int_eq(raw_scalar(t.path, "PRAGMA user_version"),
+			 DB_SCHEMA_VERSION);
+	ck_assert_int_eq(raw_scalar(t.path, "SELECT count(*) FROM "
+				    "predictions"), 1);
+	unlink(t.path);
+	f = fopen(t.path, "w");
+	ck_assert(f != NULL);
+	fclose(f);
+	run_db(&r, &t, "vacuum");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_int_eq(raw_scalar(t.path, "PRAGMA user_version"),
+			 DB_SCHEMA_VERSION);
 	tmp_remove(&t);
 }
 END_TEST
@@ -338,6 +535,9 @@ Suite *suite_db_cli(void)
 	tcase_add_test(cli, db_cli_fits_damaged_rows_stay_valid_json);
 	tcase_add_test(cli, db_cli_uses_dlsim_db);
 	tcase_add_test(cli, db_cli_rejects_bad_arguments);
+	tcase_add_test(cli, db_cli_reading_leaves_an_empty_file_untouched);
+	tcase_add_test(cli, db_cli_reading_creates_no_database);
+	tcase_add_test(cli, db_cli_writing_makes_the_schema_in_an_empty_file);
 	suite_add_tcase(s, cli);
 	return s;
 }
