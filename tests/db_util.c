@@ -182,6 +182,14 @@ void file_state_same(struct file_state *s)
 	s->bytes = NULL;
 }
 
+void empty_file(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_msg(f != NULL, "cannot make %s", path);
+	ck_assert(fclose(f) == 0);
+}
+
 void assert_no_side_files(const char *path)
 {
 	static const char *const tails[] = { "-wal", "-shm", "-journal" };

@@ -46,6 +46,9 @@ struct file_state {
 void file_state_take(struct file_state *s, const char *path);
 /* Asserts the file is as taken, byte for byte, and frees s->bytes. */
 void file_state_same(struct file_state *s);
+/* Make path an empty (0-byte) file, which SQLite reads as an empty
+ * database. */
+void empty_file(const char *path);
 /* Asserts no -wal, -shm or -journal file lies beside path. */
 void assert_no_side_files(const char *path);
 

@@ -369,12 +369,9 @@ START_TEST(db_cli_reading_leaves_an_empty_file_untouched)
 	struct run r;
 	struct tmp t;
 	char cmd[512];
-	FILE *f;
 
 	tmp_make(&t);
-	f = fopen(t.path, "w");
-	ck_assert(f != NULL);
-	fclose(f);
+	empty_file(t.path);
 	file_state_take(&fs, t.path);
 	snprintf(cmd, sizeof(cmd), "predict resnet50 --hw v100 --db %s",
 		 t.path);
@@ -488,12 +485,9 @@ START_TEST(db_cli_writing_makes_the_schema_in_an_empty_file)
 	struct run r;
 	struct tmp t;
 	char cmd[512];
-	FILE *f;
 
 	tmp_make(&t);
-	f = fopen(t.path, "w");
-	ck_assert(f != NULL);
-	fclose(f);
+	empty_file(t.path);
 	snprintf(cmd, sizeof(cmd), "predict resnet50 --hw v100 --record "
 		 "--db %s", t.path);
 	run(&r, cmd);
@@ -504,10 +498,7 @@ START_TEST(db_cli_writing_makes_the_schema_in_an_empty_file)
 			 DB_SCHEMA_VERSION);
 	ck_assert_int_eq(raw_scalar(t.path, "SELECT count(*) FROM "
 				    "predictions"), 1);
-	unlink(t.path);
-	f = fopen(t.path, "w");
-	ck_assert(f != NULL);
-	fclose(f);
+	empty_file(t.path);
 	run_db(&r, &t, "vacuum");
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_int_eq(raw_scalar(t.path, "PRAGMA user_version"),

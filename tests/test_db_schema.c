@@ -254,16 +254,15 @@ END_TEST
 /* Opening to read                                                   */
 /* ---------------------------------------------------------------- */
 
-/* A run stored through db; the error's code (DLSIM_OK if stored). */
-static int insert_run_fails(struct db *db)
+/* A run of one sample stored through db: DLSIM_OK, or the error. */
+static int store_a_run(struct db *db, struct dlsim_err *err)
 {
-	struct dlsim_err err = { 0, "" };
 	struct db_sample smp;
 	struct db_run r;
 
 	make_run(&r, "calibrate", "local", 2000.0);
 	make_sample(&smp, 0, 1.0);
-	return db_run_insert(db, &r, &smp, 1, &err);
+	return db_run_insert(db, &r, &smp, 1, err);
 }
 
 static int count_run(void *ctx, const struct db_run *r)
@@ -337,15 +336,11 @@ START_TEST(db_readonly_reads_an_empty_file_as_no_tables)
 	struct db_info in;
 	struct db_run run;
 	struct db_host host;
-	struct db_fit f;
 	struct tmp t;
 	struct db *db = NULL;
-	FILE *fp;
 
 	tmp_make(&t);
-	fp = fopen(t.path, "w");
-	ck_assert(fp != NULL);
-	fclose(fp);
+	empty_file(t.path);
 	file_state_take(&fs, t.path);
 	ck_assert_msg(db_open_readonly(t.path, &db, &err) == DLSIM_OK, "%s",
 		      err.msg);
@@ -363,13 +358,7 @@ START_TEST(db_readonly_reads_an_empty_file_as_no_tables)
 	ck_assert_int_eq(db_host_newest(db, "local", &host, &err),
 			 DLSIM_ENOTFOUND);
 	dlsim_err_clear(&err);
-	memset(&f, 0, sizeof(f));
-	snprintf(f.hw, sizeof(f.hw), "local");
-	snprintf(f.kind, sizeof(f.kind), "stream");
-	f.params_json = "{}";
-	f.covariance_json = "[]";
-	f.sample_run_ids = "[]";
-	ck_assert_int_eq(db_fit_insert(db, &f, &err), DLSIM_EDB);
+	ck_assert_int_eq(store_a_run(db, &err), DLSIM_EDB);
 	ck_assert_msg(strstr(err.msg, t.path) == err.msg, "%s", err.msg);
 	db_close(db);
 	file_state_same(&fs);
@@ -423,7 +412,9 @@ START_TEST(db_readonly_reads_a_dlsim_file_unchanged)
 	/* the run, its 3 samples twice over (all, run 1), and the 3 of
 	 * hardware local twice over (any benchmark, gemm) */
 	ck_assert_int_eq(rows_read(db), 1 + 3 + 3 + 3 + 3);
-	ck_assert_int_eq(insert_run_fails(db), DLSIM_EDB);
+	ck_assert_int_eq(store_a_run(db, &err), DLSIM_EDB);
+	ck_assert_msg(strstr(err.msg, "attempt to write a readonly "
+			     "database"), "%s", err.msg);
 	db_close(db);
 	file_state_same(&fs);
 	tmp_remove(&t);
