@@ -457,12 +457,50 @@ double model_conv_channel_pad(double c_in, int elem_bytes);
 int model_conv_grouped_vector(double c_in_per_group, int64_t groups);
 
 /*
+ * What a kernel class is called wherever it is named as text: every one
+ * of these is stored in a database (a fit's kind, a sample's group in its
+ * params_json, a recurrent sample's cell), so none is ever renamed.
+ */
+struct model_kernel_name {
+	const char *fit;        /* its fit's kind before the ':' ("conv3x3"
+				   of "conv3x3:fp16"); NULL: no fit of its
+				   own */
+	const char *benchmark;  /* the samples it is fitted on ("gemm",
+				   "conv", "rnn"); NULL with fit */
+	const char *cls;        /* their group's class ("3x3s1", a
+				   recurrent cell as DeepBench names it:
+				   "lstm"; "" for a group with none), the
+				   group key's "class=" word (cal_points.c);
+				   NULL with fit */
+	int plain;              /* 1: the class of its benchmark's groups
+				   whose class is no class's here */
+};
+
+/*
+ * Class k's names, from the one table of them (models/model_kernel.c),
+ * which a new class joins: all NULL and plain 0 for vector work and
+ * MODEL_KERNEL_ATTENTION_F32 (no fit of their own), and for a k that is
+ * no class.  Never NULL.
+ */
+const struct model_kernel_name *model_kernel_name(enum model_kernel k);
+
+/*
  * The calibration's name of class k's fit ("gemm", "conv3x3", "rnn_lstm",
  * "conv_unaligned", ...: the text a fit kind such as "conv3x3:fp16"
- * begins with); NULL for a class that has no fit of its own (vector work,
- * MODEL_KERNEL_ATTENTION_F32).  models/model_kernel.c holds the one list.
+ * begins with, model_kernel_name(k)->fit); NULL for a class that has no
+ * fit of its own (vector work, MODEL_KERNEL_ATTENTION_F32).
  */
 const char *model_kernel_fit_kind(enum model_kernel k);
+
+/*
+ * The kernel class whose fit a roofline group of benchmark ("gemm",
+ * "conv", "rnn") and class cls (its "class" parameter: "3x3s1",
+ * "unaligned", a recurrent cell ...) makes: the benchmark's plain class
+ * for a cls it does not list, MODEL_KERNEL_VECTOR (no fit) for a
+ * benchmark that is no roofline's.
+ */
+enum model_kernel model_kernel_of_class(const char *benchmark,
+					const char *cls);
 
 /*
  * The class of a fit kind "NAME:REST" whose NAME is a class's fit name

@@ -186,42 +186,64 @@ double model_conv_channel_pad(double c_in, int elem_bytes)
 }
 
 /*
- * The calibration's name of each class's fit: the text before the ':' of
- * a kind such as "conv3x3:fp16".  The fits are named by it
- * (calibrate/cal_fitdb.c), read back by it (calibrate/cal_fitjson.c) and
- * found by it for a pass (hw/hw_calib.c), so this list is the one a new
- * class joins; a class the calibration groups samples into joins its
- * groups' list too (calibrate/cal_points.c, classes).  Vector work and
- * the fused fp32 attention have no fit of their own.
+ * Every kernel class's names (struct model_kernel_name): the one table of
+ * them, which the fits are named by (calibrate/cal_fitdb.c), read back by
+ * (calibrate/cal_fitjson.c) and found by for a pass (hw/hw_calib.c), and
+ * the calibration groups its samples by (calibrate/cal_points.c), so a
+ * new class joins it here and nowhere else.  Vector work and the fused
+ * fp32 attention have no fit of their own.  Each name is stored in a
+ * database: a fit's kind "conv3x3:fp16", a group "... class=3x3s1" in its
+ * params_json, a recurrent sample's "cell=lstm" (calibrate/cal_csv.c), so
+ * none may change, or an existing database would no longer read.
  */
-static const struct {
-	enum model_kernel k;
-	const char *kind;
-} fit_kinds[] = {
-	{ MODEL_KERNEL_GEMM, "gemm" },
-	{ MODEL_KERNEL_CONV, "conv" },
-	{ MODEL_KERNEL_CONV3X3, "conv3x3" },
-	{ MODEL_KERNEL_CONV1X1, "conv1x1" },
-	{ MODEL_KERNEL_CONV1X1_STRIDED, "conv1x1s" },
-	{ MODEL_KERNEL_RECURRENT, "rnn" },
-	{ MODEL_KERNEL_LSTM, "rnn_lstm" },
-	{ MODEL_KERNEL_GRU, "rnn_gru" },
-	{ MODEL_KERNEL_RNN_TANH, "rnn_tanh" },
-	{ MODEL_KERNEL_GEMM_UNALIGNED, "gemm_unaligned" },
-	{ MODEL_KERNEL_CONV_NONSQUARE, "conv_nonsquare" },
-	{ MODEL_KERNEL_CONV_UNALIGNED, "conv_unaligned" },
+static const struct model_kernel_name names[MODEL_KERNEL_COUNT] = {
+	[MODEL_KERNEL_VECTOR] = { NULL, NULL, NULL, 0 },
+	[MODEL_KERNEL_GEMM] = { "gemm", "gemm", "", 1 },
+	[MODEL_KERNEL_CONV] = { "conv", "conv", "other", 1 },
+	[MODEL_KERNEL_CONV3X3] = { "conv3x3", "conv", "3x3s1", 0 },
+	[MODEL_KERNEL_CONV1X1] = { "conv1x1", "conv", "1x1s1", 0 },
+	[MODEL_KERNEL_CONV1X1_STRIDED] = { "conv1x1s", "conv", "1x1strided",
+					   0 },
+	[MODEL_KERNEL_RECURRENT] = { "rnn", "rnn", "", 1 },
+	[MODEL_KERNEL_LSTM] = { "rnn_lstm", "rnn", "lstm", 0 },
+	[MODEL_KERNEL_GRU] = { "rnn_gru", "rnn", "gru", 0 },
+	[MODEL_KERNEL_RNN_TANH] = { "rnn_tanh", "rnn", "vanilla", 0 },
+	[MODEL_KERNEL_GEMM_UNALIGNED] = { "gemm_unaligned", "gemm",
+					  "unaligned", 0 },
+	[MODEL_KERNEL_ATTENTION_F32] = { NULL, NULL, NULL, 0 },
+	[MODEL_KERNEL_CONV_NONSQUARE] = { "conv_nonsquare", "conv",
+					  "nonsquare", 0 },
+	[MODEL_KERNEL_CONV_UNALIGNED] = { "conv_unaligned", "conv",
+					  "unaligned", 0 },
 };
 
-#define N_FIT_KINDS (sizeof(fit_kinds) / sizeof(fit_kinds[0]))
+const struct model_kernel_name *model_kernel_name(enum model_kernel k)
+{
+	static const struct model_kernel_name none = { NULL, NULL, NULL, 0 };
+
+	return (int)k >= 0 && k < MODEL_KERNEL_COUNT ? &names[k] : &none;
+}
 
 const char *model_kernel_fit_kind(enum model_kernel k)
 {
-	size_t i;
+	return model_kernel_name(k)->fit;
+}
 
-	for (i = 0; i < N_FIT_KINDS; i++)
-		if (fit_kinds[i].k == k)
-			return fit_kinds[i].kind;
-	return NULL;
+enum model_kernel model_kernel_of_class(const char *benchmark,
+					const char *cls)
+{
+	enum model_kernel k, plain = MODEL_KERNEL_VECTOR;
+
+	for (k = 0; k < MODEL_KERNEL_COUNT; k++) {
+		if (!names[k].benchmark ||
+		    strcmp(names[k].benchmark, benchmark) != 0)
+			continue;
+		if (strcmp(names[k].cls, cls) == 0)
+			return k;
+		if (names[k].plain)
+			plain = k;
+	}
+	return plain;
 }
 
 size_t model_kernel_of_fit_kind(const char *kind, enum model_kernel *k)
@@ -232,10 +254,10 @@ size_t model_kernel_of_fit_kind(const char *kind, enum model_kernel *k)
 	if (!colon)
 		return 0;
 	n = (size_t)(colon - kind);
-	for (i = 0; i < N_FIT_KINDS; i++)
-		if (strlen(fit_kinds[i].kind) == n &&
-		    strncmp(kind, fit_kinds[i].kind, n) == 0) {
-			*k = fit_kinds[i].k;
+	for (i = 0; i < MODEL_KERNEL_COUNT; i++)
+		if (names[i].fit && strlen(names[i].fit) == n &&
+		    strncmp(kind, names[i].fit, n) == 0) {
+			*k = (enum model_kernel)i;
 			return n;
 		}
 	return 0;

@@ -222,7 +222,7 @@ START_TEST(kernel_facts_fixed_when_the_model_is_finished)
 END_TEST
 
 /*
- * A class's fit name and its parse (model_kernel.c's one list): the names
+ * A class's fit name and its parse (model_kernel.c's one table): the names
  * dlsim has stored since the classes came in (calibrate/cal_fitdb.c's
  * kinds, the seeded database's), each read back to its class with the
  * length of the name before the ':'; a class without a fit of its own
@@ -274,6 +274,80 @@ START_TEST(kernel_fit_kinds_round_trip)
 }
 END_TEST
 
+/*
+ * Every class through the one table of names (model_kernel_name): its
+ * fit's kind parses back to it, its benchmark and class name it, and no
+ * two classes share a fit or a group; each benchmark has one plain
+ * class, which a class the table does not list falls to.  The group
+ * names are those dlsim has stored in params_json since the classes came
+ * in (calibrate/cal_points.c's groups), spelled here once more so that a
+ * renamed one fails.
+ */
+START_TEST(kernel_names_round_trip)
+{
+	static const char *const groups[MODEL_KERNEL_COUNT][2] = {
+		[MODEL_KERNEL_GEMM] = { "gemm", "" },
+		[MODEL_KERNEL_CONV] = { "conv", "other" },
+		[MODEL_KERNEL_CONV3X3] = { "conv", "3x3s1" },
+		[MODEL_KERNEL_CONV1X1] = { "conv", "1x1s1" },
+		[MODEL_KERNEL_CONV1X1_STRIDED] = { "conv", "1x1strided" },
+		[MODEL_KERNEL_RECURRENT] = { "rnn", "" },
+		[MODEL_KERNEL_LSTM] = { "rnn", "lstm" },
+		[MODEL_KERNEL_GRU] = { "rnn", "gru" },
+		[MODEL_KERNEL_RNN_TANH] = { "rnn", "vanilla" },
+		[MODEL_KERNEL_GEMM_UNALIGNED] = { "gemm", "unaligned" },
+		[MODEL_KERNEL_CONV_NONSQUARE] = { "conv", "nonsquare" },
+		[MODEL_KERNEL_CONV_UNALIGNED] = { "conv", "unaligned" },
+	};
+	int k, j, plain[MODEL_KERNEL_COUNT] = { 0 };
+	char kind[64];
+
+	for (k = 0; k < MODEL_KERNEL_COUNT; k++) {
+		const struct model_kernel_name *n = model_kernel_name(k);
+		enum model_kernel back = MODEL_KERNEL_COUNT;
+
+		ck_assert_ptr_nonnull(n);
+		if (!groups[k][0]) {    /* vector work, fp32 attention */
+			ck_assert(!n->fit && !n->benchmark && !n->cls &&
+				  !n->plain);
+			continue;
+		}
+		ck_assert_msg(n->fit && n->benchmark && n->cls, "class %d", k);
+		ck_assert_str_eq(n->benchmark, groups[k][0]);
+		ck_assert_str_eq(n->cls, groups[k][1]);
+		ck_assert_str_eq(model_kernel_fit_kind(k), n->fit);
+		snprintf(kind, sizeof(kind), "%s:fp32", n->fit);
+		ck_assert_uint_eq(model_kernel_of_fit_kind(kind, &back),
+				  strlen(n->fit));
+		ck_assert_int_eq(back, k);
+		ck_assert_int_eq(model_kernel_of_class(n->benchmark, n->cls),
+				 k);
+		for (j = 0; j < k; j++) {
+			const struct model_kernel_name *o =
+				model_kernel_name(j);
+
+			if (!o->fit)
+				continue;
+			ck_assert_str_ne(o->fit, n->fit);
+			ck_assert(strcmp(o->benchmark, n->benchmark) ||
+				  strcmp(o->cls, n->cls));
+			if (o->plain && n->plain)
+				ck_assert_str_ne(o->benchmark, n->benchmark);
+		}
+		if (n->plain) {
+			plain[k] = 1;
+			ck_assert_int_eq(model_kernel_of_class(n->benchmark,
+							       "no such"), k);
+		}
+	}
+	ck_assert(plain[MODEL_KERNEL_GEMM] && plain[MODEL_KERNEL_CONV] &&
+		  plain[MODEL_KERNEL_RECURRENT]);
+	/* no class: the empty names, never NULL */
+	ck_assert_ptr_null(model_kernel_name(MODEL_KERNEL_COUNT)->fit);
+	ck_assert_ptr_null(model_kernel_name((enum model_kernel)-1)->cls);
+}
+END_TEST
+
 Suite *suite_model_kernel(void)
 {
 	Suite *s = suite_create("model_kernel");
@@ -283,6 +357,7 @@ Suite *suite_model_kernel(void)
 	tcase_add_test(tc, kernel_class_sets_nonsquare_windows_apart);
 	tcase_add_test(tc, kernel_facts_fixed_when_the_model_is_finished);
 	tcase_add_test(tc, kernel_fit_kinds_round_trip);
+	tcase_add_test(tc, kernel_names_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
 }
