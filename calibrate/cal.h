@@ -265,15 +265,6 @@ struct cal_point {
 				   many shapes a group has; 0 for others */
 };
 
-/*
- * The kernel class whose fit a roofline group of benchmark ("gemm",
- * "conv", "rnn") and class cls (its "class" parameter: "3x3s1",
- * "unaligned", a recurrent cell ...) makes: the benchmark's plain class
- * for a cls it does not list, MODEL_KERNEL_VECTOR (no fit) for a
- * benchmark that is no roofline's.  cal_points.c holds the list.
- */
-enum model_kernel cal_class_kernel(const char *benchmark, const char *cls);
-
 /* What cal_points_read gathered, and what it passed over and why. */
 struct cal_points {
 	struct cal_point *v;

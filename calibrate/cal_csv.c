@@ -364,7 +364,11 @@ static int deepbench_rnn(struct cal_in *in, char **f, struct cal_samples *out,
 		  struct dlsim_err *err)
 {
 	static const char *const cells[] = { "LSTM", "GRU", "Vanilla", NULL };
-	static const char *const cell_names[] = { "lstm", "gru", "vanilla" };
+	/* stored as the cell's class is named: its fit's group (the
+	 * class= word, cal_points.c) is the cell */
+	static const enum model_kernel cell_class[] = {
+		MODEL_KERNEL_LSTM, MODEL_KERNEL_GRU, MODEL_KERNEL_RNN_TANH
+	};
 	static const char *const pass[] = { "fwd", "bwd", "bwd_weights" };
 	static const char *const col[] = { "fwd_ms", "bwd_ms",
 					   "bwd_weights_ms" };
@@ -392,7 +396,8 @@ static int deepbench_rnn(struct cal_in *in, char **f, struct cal_samples *out,
 		if (!have)
 			continue;
 		cal_params_init(&p);
-		cal_params_str(&p, "cell", cell_names[c]);
+		cal_params_str(&p, "cell",
+			       model_kernel_name(cell_class[c])->cls);
 		cal_params_int(&p, "hidden", hidden);
 		cal_params_int(&p, "n", n);
 		cal_params_int(&p, "timesteps", steps);

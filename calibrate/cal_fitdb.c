@@ -156,7 +156,8 @@ static int skip_add(struct cal_fit_report *r, const char *what,
 
 /* The kind, dtype and device of a fit from its group's parameters: 0; 1
  * when the kind does not fit its 31 characters, 2 for a roofline group
- * whose class has no fit name (cal_class_kernel, model_kernel_fit_kind). */
+ * whose class has no fit name (model_kernel_of_class,
+ * model_kernel_fit_kind). */
 static int make_kind(struct cal_fitted *f, char *dtype, char *device,
 		     size_t n)
 {
@@ -171,7 +172,7 @@ static int make_kind(struct cal_fitted *f, char *dtype, char *device,
 			     f->benchmark, cal_param_get(f->group, "ranks", v,
 						     sizeof(v))[0] ? v : "0");
 	else if (f->model == CAL_MODEL_ROOFLINE &&
-		 (name = model_kernel_fit_kind(cal_class_kernel(
+		 (name = model_kernel_fit_kind(model_kernel_of_class(
 			 f->benchmark, cal_param_get(f->group, "class", v,
 						     sizeof(v))))))
 		w = snprintf(f->kind, sizeof(f->kind), "%s:%s", name,
@@ -341,15 +342,25 @@ static int fit_bwcurve(struct db *db, const char *hw,
  * unaligned there), their own roofline otherwise.
  */
 static const struct {
-	const char *benchmark, *cls, *base_cls;   /* base "": no class */
-	int own_from_shapes;                      /* 0: always scaled */
+	enum model_kernel k, base;      /* of one benchmark */
+	int own_from_shapes;            /* 0: always scaled */
 } scaled_classes[] = {
-	{ "gemm", "class=unaligned", "", 0 },
-	{ "conv", "class=nonsquare", "class=other", 2 },
-	{ "conv", "class=unaligned", "class=other", 2 },
+	{ MODEL_KERNEL_GEMM_UNALIGNED, MODEL_KERNEL_GEMM, 0 },
+	{ MODEL_KERNEL_CONV_NONSQUARE, MODEL_KERNEL_CONV, 2 },
+	{ MODEL_KERNEL_CONV_UNALIGNED, MODEL_KERNEL_CONV, 2 },
 };
 
 #define N_SCALED (sizeof(scaled_classes) / sizeof(scaled_classes[0]))
+
+/* The last word of a group of kernel class k: "class=C", "" for a group
+ * without a class (model_kernel_name spells C). */
+static const char *class_word(enum model_kernel k, char *buf, size_t n)
+{
+	const char *cls = model_kernel_name(k)->cls;
+
+	snprintf(buf, n, "%s%s", cls[0] ? "class=" : "", cls);
+	return buf;
+}
 
 /* The length of s before its last word when that word is cls ("... cls"
  * or s == cls), -1 otherwise. */
@@ -369,10 +380,12 @@ static long stem_before(const char *s, const char *cls)
  * after its base. */
 static int scaled_key(const char *key)
 {
+	char word[48];
 	size_t k;
 
 	for (k = 0; k < N_SCALED; k++)
-		if (stem_before(key, scaled_classes[k].cls) >= 0)
+		if (stem_before(key, class_word(scaled_classes[k].k, word,
+						sizeof(word))) >= 0)
 			return 1;
 	return 0;
 }
@@ -396,21 +409,23 @@ static const struct cal_fitted *scaled_base(const struct cal_fit_report *r,
 					    const struct cal_point *p,
 					    int64_t lo, int64_t hi)
 {
-	char want[CAL_KEY_LEN];
+	char want[CAL_KEY_LEN], word[48], base[48];
 	size_t k;
 	long stem;
 	int i;
 
 	for (k = 0; k < N_SCALED; k++) {
-		if (strcmp(f->benchmark, scaled_classes[k].benchmark) ||
-		    (stem = stem_before(f->group, scaled_classes[k].cls)) < 0)
+		if (strcmp(f->benchmark,
+			   model_kernel_name(scaled_classes[k].k)->benchmark) ||
+		    (stem = stem_before(f->group, class_word(
+			    scaled_classes[k].k, word, sizeof(word)))) < 0)
 			continue;
 		if (scaled_classes[k].own_from_shapes &&
 		    few_shapes(p, lo, hi) >= scaled_classes[k].own_from_shapes)
 			return NULL;
+		class_word(scaled_classes[k].base, base, sizeof(base));
 		snprintf(want, sizeof(want), "%.*s%s%s", (int)stem, f->group,
-			 stem && *scaled_classes[k].base_cls ? " " : "",
-			 scaled_classes[k].base_cls);
+			 stem && base[0] ? " " : "", base);
 		for (i = 0; i < r->n_fit - 1; i++)
 			if (r->fit[i].model == CAL_MODEL_ROOFLINE &&
 			    !strcmp(r->fit[i].benchmark, f->benchmark) &&

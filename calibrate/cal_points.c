@@ -21,8 +21,9 @@
  * filter class put in ("class=3x3s1" for 3x3 at stride 1, Winograd's
  * domain, "class=1x1s1" for 1x1 at stride 1, GEMMs over the channels,
  * "class=1x1strided" for strided 1x1, "class=nonsquare" for a window
- * whose height and width differ, "class=other" for the rest): the
- * simulator costs every pass
+ * whose height and width differ, "class=other" for the rest; each
+ * class's name is model_kernel_name's, models/model_kernel.c, the one
+ * table of them): the simulator costs every pass
  * of a layer with its class's one roofline, so that is what is fitted.
  * A GEMM of a tensor-core dtype with a dimension off 16-byte rows
  * (model_gemm_unaligned) is two points: one in its dtype's GEMM group,
@@ -231,57 +232,11 @@ static int tensor_gemm(const char *params)
 	return strcmp(buf, "fp32") != 0 && strcmp(buf, "fp64") != 0;
 }
 
-/*
- * The classes samples are grouped by (the file's head), as a group's
- * "class" parameter spells them, and the kernel class each group's fit
- * is of (its kind: model_kernel_fit_kind).  A benchmark's first row is
- * its plain class.  A recurrent sample's class is its cell.
- */
-static const struct {
-	const char *benchmark, *cls;
-	enum model_kernel k;
-} classes[] = {
-	{ "gemm", "", MODEL_KERNEL_GEMM },
-	{ "gemm", "unaligned", MODEL_KERNEL_GEMM_UNALIGNED },
-	{ "conv", "other", MODEL_KERNEL_CONV },
-	{ "conv", "3x3s1", MODEL_KERNEL_CONV3X3 },
-	{ "conv", "1x1s1", MODEL_KERNEL_CONV1X1 },
-	{ "conv", "1x1strided", MODEL_KERNEL_CONV1X1_STRIDED },
-	{ "conv", "nonsquare", MODEL_KERNEL_CONV_NONSQUARE },
-	{ "conv", "unaligned", MODEL_KERNEL_CONV_UNALIGNED },
-	{ "rnn", "", MODEL_KERNEL_RECURRENT },
-	{ "rnn", "lstm", MODEL_KERNEL_LSTM },
-	{ "rnn", "gru", MODEL_KERNEL_GRU },
-	{ "rnn", "vanilla", MODEL_KERNEL_RNN_TANH },
-};
-
-#define N_CLASSES ((int)(sizeof(classes) / sizeof(classes[0])))
-
-/* The class a conv of kernel class k is grouped by. */
-static const char *conv_class_name(enum model_kernel k)
+/* The "class=" word of kernel class k's group ("" for none): the one
+ * spelling of each class is model_kernel_name's table. */
+static const char *class_of(enum model_kernel k)
 {
-	int i;
-
-	for (i = 0; i < N_CLASSES; i++)
-		if (classes[i].k == k && strcmp(classes[i].benchmark,
-						"conv") == 0)
-			return classes[i].cls;
-	return "other";
-}
-
-enum model_kernel cal_class_kernel(const char *benchmark, const char *cls)
-{
-	int i, plain = -1;
-
-	for (i = 0; i < N_CLASSES; i++) {
-		if (strcmp(classes[i].benchmark, benchmark) != 0)
-			continue;
-		if (plain < 0)
-			plain = i;
-		if (strcmp(classes[i].cls, cls) == 0)
-			return classes[i].k;
-	}
-	return plain < 0 ? MODEL_KERNEL_VECTOR : classes[plain].k;
+	return model_kernel_name(k)->cls;
 }
 
 /*
@@ -298,7 +253,7 @@ static void kernel_size(const char *benchmark, const char *params,
 {
 	double e = elem_bytes(params), pad;
 
-	*cls = "";
+	*cls = class_of(MODEL_KERNEL_GEMM);
 	if (strcmp(benchmark, "conv") == 0) {
 		double n = param_num(params, "n"), c = param_num(params, "c");
 		double h = param_num(params, "h"), w = param_num(params, "w");
@@ -313,10 +268,10 @@ static void kernel_size(const char *benchmark, const char *params,
 
 		*F = 2.0 * n * k * p * q * c * r * s;
 		*Q = e * (n * c * h * w + k * c * r * s + n * k * p * q);
-		*cls = conv_class_name(model_conv_class(r, s, sh, sw, 1.0));
+		*cls = class_of(model_conv_class(r, s, sh, sw, 1.0));
 		if (isfinite(e) && (pad = model_conv_channel_pad(c, (int)e))) {
 			*F *= pad;
-			*cls = "unaligned";
+			*cls = class_of(MODEL_KERNEL_CONV_UNALIGNED);
 		}
 	} else {
 		double m = param_num(params, "m"), n = param_num(params, "n");
@@ -326,7 +281,7 @@ static void kernel_size(const char *benchmark, const char *params,
 		*Q = e * (m * k + k * n + m * n);
 		if (isfinite(e) && tensor_gemm(params) &&
 		    model_gemm_unaligned(m, n, k, (int)e))
-			*cls = "unaligned";
+			*cls = class_of(MODEL_KERNEL_GEMM_UNALIGNED);
 	}
 }
 
@@ -381,10 +336,21 @@ static int rnn_size(const char *params, double *F, double *Q, double *L)
 
 	cal_param_get(params, "cell", cell, sizeof(cell));
 	cal_param_get(params, "pass", ps, sizeof(ps));
-	kind = strcmp(cell, "lstm") == 0 ? MODEL_LSTM :
-	       strcmp(cell, "gru") == 0 ? MODEL_GRU : MODEL_RNN;
-	if ((strcmp(ps, "fwd") && strcmp(ps, "bwd")) ||
-	    (kind == MODEL_RNN && strcmp(cell, "vanilla")) || !(e > 0.0) ||
+	/* a cell's name is its class's (cal_csv.c stores it so) */
+	switch (model_kernel_of_class("rnn", cell)) {
+	case MODEL_KERNEL_LSTM:
+		kind = MODEL_LSTM;
+		break;
+	case MODEL_KERNEL_GRU:
+		kind = MODEL_GRU;
+		break;
+	case MODEL_KERNEL_RNN_TANH:
+		kind = MODEL_RNN;
+		break;
+	default:
+		return -1;
+	}
+	if ((strcmp(ps, "fwd") && strcmp(ps, "bwd")) || !(e > 0.0) ||
 	    !(h >= 1.0 && h <= CAL_RNN_MAX && n >= 1.0 && n <= CAL_RNN_MAX &&
 	      t >= 1.0 && t <= CAL_RNN_MAX_STEPS) ||
 	    cal_rnn_pass_cost(kind, (int64_t)h, (int64_t)n, (int64_t)t,
@@ -564,23 +530,26 @@ static int read_sample(void *ctx, int64_t run_id, const struct db_sample *s)
 	/* a GEMM off 16-byte rows counts in its dtype's GEMM fit too: the
 	 * base its own factor is fitted against (cal_model_scaled); a conv
 	 * off 8 channels counts in its own class alone */
-	if (strcmp(cls, "unaligned") == 0 &&
-	    strcmp(s->benchmark, "gemm") == 0) {
+	if (model_kernel_of_class(s->benchmark, cls) ==
+	    MODEL_KERNEL_GEMM_UNALIGNED) {
 		if (points_room(rd))
 			return 1;
 		rd->v[rd->n] = rd->v[rd->n - 1];
-		make_key(&rd->v[rd->n], s, models[m].model, "");
+		make_key(&rd->v[rd->n], s, models[m].model,
+			 class_of(MODEL_KERNEL_GEMM));
 		rd->v[rd->n].off_rows = 1;
 		rd->n++;
 	}
 	/* a non-square window counts in the class of every other window
 	 * too, so that its own class refines its rows and moves no other
 	 * (the file's head) */
-	if (strcmp(cls, "nonsquare") == 0) {
+	if (model_kernel_of_class(s->benchmark, cls) ==
+	    MODEL_KERNEL_CONV_NONSQUARE) {
 		if (points_room(rd))
 			return 1;
 		rd->v[rd->n] = rd->v[rd->n - 1];
-		make_key(&rd->v[rd->n], s, models[m].model, "other");
+		make_key(&rd->v[rd->n], s, models[m].model,
+			 class_of(MODEL_KERNEL_CONV));
 		rd->n++;
 	}
 	return 0;

@@ -373,44 +373,51 @@ END_TEST
 
 /*
  * The fit a roofline group makes, by its benchmark and class parameter
- * (cal_points.c's list): each class its own, a class the list does not
+ * (model_kernel_name's table): each class its own, a class the list does not
  * have the benchmark's plain one (GEMM, convolution, the pooled
  * recurrent fit), a benchmark no roofline has no class's.
  */
-START_TEST(cal_class_kernel_names_each_group)
+START_TEST(model_kernel_of_class_names_each_group)
 {
-	ck_assert_int_eq(cal_class_kernel("gemm", ""), MODEL_KERNEL_GEMM);
-	ck_assert_int_eq(cal_class_kernel("gemm", "unaligned"),
+	ck_assert_int_eq(model_kernel_of_class("gemm", ""), MODEL_KERNEL_GEMM);
+	ck_assert_int_eq(model_kernel_of_class("gemm", "unaligned"),
 			 MODEL_KERNEL_GEMM_UNALIGNED);
-	ck_assert_int_eq(cal_class_kernel("conv", "other"), MODEL_KERNEL_CONV);
-	ck_assert_int_eq(cal_class_kernel("conv", "3x3s1"),
+	ck_assert_int_eq(model_kernel_of_class("conv", "other"),
+			 MODEL_KERNEL_CONV);
+	ck_assert_int_eq(model_kernel_of_class("conv", "3x3s1"),
 			 MODEL_KERNEL_CONV3X3);
-	ck_assert_int_eq(cal_class_kernel("conv", "1x1s1"),
+	ck_assert_int_eq(model_kernel_of_class("conv", "1x1s1"),
 			 MODEL_KERNEL_CONV1X1);
-	ck_assert_int_eq(cal_class_kernel("conv", "1x1strided"),
+	ck_assert_int_eq(model_kernel_of_class("conv", "1x1strided"),
 			 MODEL_KERNEL_CONV1X1_STRIDED);
-	ck_assert_int_eq(cal_class_kernel("conv", "nonsquare"),
+	ck_assert_int_eq(model_kernel_of_class("conv", "nonsquare"),
 			 MODEL_KERNEL_CONV_NONSQUARE);
-	ck_assert_int_eq(cal_class_kernel("conv", "unaligned"),
+	ck_assert_int_eq(model_kernel_of_class("conv", "unaligned"),
 			 MODEL_KERNEL_CONV_UNALIGNED);
-	ck_assert_int_eq(cal_class_kernel("rnn", "lstm"), MODEL_KERNEL_LSTM);
-	ck_assert_int_eq(cal_class_kernel("rnn", "gru"), MODEL_KERNEL_GRU);
-	ck_assert_int_eq(cal_class_kernel("rnn", "vanilla"),
+	ck_assert_int_eq(model_kernel_of_class("rnn", "lstm"),
+			 MODEL_KERNEL_LSTM);
+	ck_assert_int_eq(model_kernel_of_class("rnn", "gru"), MODEL_KERNEL_GRU);
+	ck_assert_int_eq(model_kernel_of_class("rnn", "vanilla"),
 			 MODEL_KERNEL_RNN_TANH);
 	/* not listed: the plain class */
-	ck_assert_int_eq(cal_class_kernel("conv", ""), MODEL_KERNEL_CONV);
-	ck_assert_int_eq(cal_class_kernel("conv", "5x5s1"), MODEL_KERNEL_CONV);
-	ck_assert_int_eq(cal_class_kernel("rnn", ""), MODEL_KERNEL_RECURRENT);
-	ck_assert_int_eq(cal_class_kernel("gemm", "3x3s1"), MODEL_KERNEL_GEMM);
+	ck_assert_int_eq(model_kernel_of_class("conv", ""), MODEL_KERNEL_CONV);
+	ck_assert_int_eq(model_kernel_of_class("conv", "5x5s1"),
+			 MODEL_KERNEL_CONV);
+	ck_assert_int_eq(model_kernel_of_class("rnn", ""),
+			 MODEL_KERNEL_RECURRENT);
+	ck_assert_int_eq(model_kernel_of_class("gemm", "3x3s1"),
+			 MODEL_KERNEL_GEMM);
 	/* a cell is spelled as DeepBench does: "tanh" is no cell's */
-	ck_assert_int_eq(cal_class_kernel("rnn", "tanh"),
+	ck_assert_int_eq(model_kernel_of_class("rnn", "tanh"),
 			 MODEL_KERNEL_RECURRENT);
 	/* another benchmark's class is this one's plain class */
-	ck_assert_int_eq(cal_class_kernel("conv", "lstm"), MODEL_KERNEL_CONV);
-	ck_assert_int_eq(cal_class_kernel("rnn", "unaligned"),
+	ck_assert_int_eq(model_kernel_of_class("conv", "lstm"),
+			 MODEL_KERNEL_CONV);
+	ck_assert_int_eq(model_kernel_of_class("rnn", "unaligned"),
 			 MODEL_KERNEL_RECURRENT);
-	ck_assert_int_eq(cal_class_kernel("stream", ""), MODEL_KERNEL_VECTOR);
-	ck_assert_int_eq(cal_class_kernel("allreduce", ""),
+	ck_assert_int_eq(model_kernel_of_class("stream", ""),
+			 MODEL_KERNEL_VECTOR);
+	ck_assert_int_eq(model_kernel_of_class("allreduce", ""),
 			 MODEL_KERNEL_VECTOR);
 }
 END_TEST
@@ -425,7 +432,7 @@ Suite *suite_calfit_conv(void)
 	tcase_add_test(c, cal_fit_conv_fits_nonsquare_windows_apart);
 	tcase_add_test(c, cal_fit_conv_scales_one_nonsquare_shape);
 	tcase_add_test(c, cal_cli_fit_prints_conv_classes);
-	tcase_add_test(c, cal_class_kernel_names_each_group);
+	tcase_add_test(c, model_kernel_of_class_names_each_group);
 	suite_add_tcase(s, c);
 	return s;
 }
