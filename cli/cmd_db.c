@@ -387,7 +387,10 @@ static int export_samples(struct out *o, struct dlsim_err *err)
 	if (!rc && refs.oom)
 		rc = dlsim_err_set(err, DLSIM_ENOMEM, "export: out of memory");
 	if (!rc) {
-		qsort(refs.v, refs.n, sizeof(*refs.v), by_id);
+		/* no runs: refs.v is NULL, which qsort may not take even
+		 * for no elements (UBSan says so) */
+		if (refs.n)
+			qsort(refs.v, refs.n, sizeof(*refs.v), by_id);
 		o->refs = &refs;
 		samples_head(o, 1);
 		rc = db_each_sample(o->db, o->run_id, print_sample, o, err);
