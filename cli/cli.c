@@ -558,14 +558,14 @@ int cli_default_db_path(char *buf, size_t n)
 		w = snprintf(buf, n, "%s/.local/share/dlsim/dlsim.db", home);
 	else
 		return -1;
-	return w < 0 || (size_t)w >= n ? -1 : 0;
+	return w < 0 || (size_t)w >= n ? -2 : 0;
 }
 
 int cli_db_locate(const struct cli_command *cmd, const struct cli_values *v,
 		  char *path, size_t n, int *exists, struct dlsim_err *err)
 {
 	struct stat st;
-	int i = cli_opt(cmd, "db");
+	int i = cli_opt(cmd, "db"), rc;
 
 	*exists = 0;
 	if (n)
@@ -582,9 +582,16 @@ int cli_db_locate(const struct cli_command *cmd, const struct cli_values *v,
 		*exists = 1;
 		return DLSIM_OK;
 	}
-	if (cli_default_db_path(path, n)) {
+	if ((rc = cli_default_db_path(path, n)) != 0) {
 		if (n)
 			path[0] = '\0';
+		/* a $DLSIM_DB or XDG path too long is not "no HOME" */
+		if (rc == -2)
+			return dlsim_err_set(err, DLSIM_EIO, "the default "
+					     "database path ($DLSIM_DB, else "
+					     "the XDG data directory's) is "
+					     "longer than %zu bytes",
+					     n ? n - 1 : 0);
 		return DLSIM_OK;
 	}
 	*exists = stat(path, &st) == 0;

@@ -163,8 +163,8 @@ int cli_strategy(const struct cli_command *cmd, const struct cli_values *v,
 		 int *auto_pick, struct dlsim_err *err);
 
 /* The default database's path ($DLSIM_DB, else the XDG data
- * directory's), without making its directories; -1 if there is none or
- * it does not fit in n. */
+ * directory's), without making its directories; -1 if there is none (no
+ * HOME), -2 if it does not fit in n. */
 int cli_default_db_path(char *buf, size_t n);
 
 /* --precision into *p, and *is_auto to 0, unless absent or "auto";
@@ -202,7 +202,8 @@ struct cli_system {
  * file (else DLSIM_EIO "--db PATH: why", exit 1), else the default one
  * (cli_default_db_path: $DLSIM_DB, else the XDG data directory's) with
  * *exists saying whether a file is there; path "" when there is no
- * default path (no HOME).  Only looks: creates no file or directory.
+ * default path (no HOME), DLSIM_EIO when it is longer than n allows.
+ * Only looks: creates no file or directory.
  */
 int cli_db_locate(const struct cli_command *cmd, const struct cli_values *v,
 		  char *path, size_t n, int *exists, struct dlsim_err *err);

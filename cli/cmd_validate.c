@@ -109,14 +109,11 @@ static int history(const struct cli_command *cmd, const struct cli_values *v,
 {
 	struct cli_calib_src src = { NULL };
 	struct cal_val_history h;
-	char path[DB_PATH_LEN];
-	int rc, exists;
+	int rc;
 
-	if ((rc = cli_db_locate(cmd, v, path, sizeof(path), &exists, err)))
-		return rc;
-	if (!exists)
-		return no_store(err);
-	if ((rc = db_open_readonly(path, &src.db, err)))
+	/* no file is a runtime error naming the path (exit 1), as for
+	 * every other reader */
+	if ((rc = cli_db_open_read(cmd, v, &src.db, err)))
 		return rc;
 	if (!(rc = cal_validation_history(src.db, &h, err)))
 		rc = report_validation_history(stdout, fmt, &h, err);

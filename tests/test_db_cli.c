@@ -270,6 +270,28 @@ START_TEST(db_cli_uses_dlsim_db)
 }
 END_TEST
 
+/* A $DLSIM_DB longer than a path may be is named as such, not as "HOME
+ * is not set" (the two failures of the default path were one message). */
+START_TEST(db_cli_names_a_default_path_too_long)
+{
+	struct saved_env saved;
+	char longpath[700];
+	struct run r;
+
+	memset(longpath, 'a', sizeof(longpath) - 1);
+	longpath[0] = '/';
+	longpath[sizeof(longpath) - 1] = '\0';
+	env_save(&saved);
+	setenv("DLSIM_DB", longpath, 1);
+	run(&r, "db info");
+	assert_one_error(&r, 1, "is longer than 511 bytes");
+	ck_assert_msg(strstr(r.err, "HOME") == NULL, "%s", r.err);
+	run(&r, "validate --history");
+	assert_one_error(&r, 1, "is longer than 511 bytes");
+	env_restore(&saved);
+}
+END_TEST
+
 START_TEST(db_cli_rejects_bad_arguments)
 {
 	struct run r;
@@ -525,6 +547,7 @@ Suite *suite_db_cli(void)
 	tcase_add_test(cli, db_cli_fits_and_vacuum);
 	tcase_add_test(cli, db_cli_fits_damaged_rows_stay_valid_json);
 	tcase_add_test(cli, db_cli_uses_dlsim_db);
+	tcase_add_test(cli, db_cli_names_a_default_path_too_long);
 	tcase_add_test(cli, db_cli_rejects_bad_arguments);
 	tcase_add_test(cli, db_cli_reading_leaves_an_empty_file_untouched);
 	tcase_add_test(cli, db_cli_reading_creates_no_database);
