@@ -246,13 +246,6 @@ static int help(const struct cli_command *cmd)
 	return cli_finish(cmd, CLI_OK);
 }
 
-/*
- * Resolve and open the database of --db (given, may be NULL).  A NEW
- * database at the default place (no --db, no $DLSIM_DB) is seeded with
- * the shipped calibration data (cal_seed) on this first use, and stderr
- * says so; one named explicitly (as every test's is) never is.  A seed
- * that fails is a warning: the database is still there to use.
- */
 /* No --db (given), no $DLSIM_DB, and no file at the default path: the
  * first use of the default database, which seeds it. */
 static int first_use(const char *given, const char *path)
@@ -263,6 +256,13 @@ static int first_use(const char *given, const char *path)
 	       access(path, F_OK) != 0;
 }
 
+/*
+ * Resolve and open the database of --db (given, may be NULL).  A NEW
+ * database at the default place (no --db, no $DLSIM_DB) is seeded with
+ * the shipped calibration data (cal_seed) on this first use, and stderr
+ * says so; one named explicitly (as every test's is) never is.  A seed
+ * that fails is a warning: the database is still there to use.
+ */
 static int open_calibrate_db(const char *given, char *path, size_t n,
 			     struct db **db, struct dlsim_err *err)
 {

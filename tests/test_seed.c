@@ -24,6 +24,7 @@
 
 #include "tests.h"
 #include "cli_util.h"
+#include "db_util.h"
 #include "hwcalib_util.h"
 #include "dlsim.h"
 #include "calibrate/cal.h"
@@ -428,14 +429,38 @@ START_TEST(test_seed_cli)
 }
 END_TEST
 
+/* The default database in dir: no $DLSIM_DB, $XDG_DATA_HOME = dir, the
+ * caller's values kept to be put back by default_env_end. */
+struct default_env {
+	char *dlsim_db, *xdg;
+};
+
+static void default_env_begin(struct default_env *e, const char *dir)
+{
+	e->dlsim_db = getenv("DLSIM_DB") ? strdup(getenv("DLSIM_DB")) : NULL;
+	e->xdg = getenv("XDG_DATA_HOME") ? strdup(getenv("XDG_DATA_HOME"))
+					 : NULL;
+	unsetenv("DLSIM_DB");
+	setenv("XDG_DATA_HOME", dir, 1);
+}
+
+static void default_env_end(struct default_env *e)
+{
+	if (e->dlsim_db)
+		setenv("DLSIM_DB", e->dlsim_db, 1);
+	/* with none before, XDG_DATA_HOME stays at the removed folder:
+	 * no later test reaches the user's own database */
+	if (e->xdg)
+		setenv("XDG_DATA_HOME", e->xdg, 1);
+	free(e->dlsim_db);
+	free(e->xdg);
+}
+
 /* A new database at the default place is seeded by its first calibrate
  * command; one named by $DLSIM_DB (every other test's) is not. */
 START_TEST(test_seed_default_db)
 {
-	char *saved_db = getenv("DLSIM_DB") ? strdup(getenv("DLSIM_DB"))
-					    : NULL;
-	char *saved_xdg = getenv("XDG_DATA_HOME") ?
-		strdup(getenv("XDG_DATA_HOME")) : NULL;
+	struct default_env env;
 	struct dlsim_err err = { 0, "" };
 	struct db_info i;
 	struct tmpdb t;
@@ -445,8 +470,7 @@ START_TEST(test_seed_default_db)
 	db_close(t.db);
 	unlink(t.path);
 	snprintf(t.path, sizeof(t.path), "%s/dlsim/dlsim.db", t.dir);
-	unsetenv("DLSIM_DB");
-	setenv("XDG_DATA_HOME", t.dir, 1);
+	default_env_begin(&env, t.dir);
 	run(&r, "calibrate fit --hw v100");
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_msg(strstr(r.err, "seeded") != NULL, "%s", r.err);
@@ -457,12 +481,36 @@ START_TEST(test_seed_default_db)
 		      err.msg);
 	info(t.db, &i);
 	ck_assert_int_eq(i.runs, SEED_RUNS);
-	if (saved_db)
-		setenv("DLSIM_DB", saved_db, 1);
-	if (saved_xdg)
-		setenv("XDG_DATA_HOME", saved_xdg, 1);
-	free(saved_db);
-	free(saved_xdg);
+	default_env_end(&env);
+	tmpdb_close(&t);
+}
+END_TEST
+
+/* calibrate show, which only reads, still makes and seeds the default
+ * database on its first use (as the man page says), and then reads it
+ * read-only: a second show leaves the file byte for byte as it was. */
+START_TEST(test_seed_show_first_use)
+{
+	struct default_env env;
+	struct file_state fs;
+	struct tmpdb t;
+	struct run r;
+
+	tmpdb_open(&t);
+	db_close(t.db);
+	t.db = NULL;
+	unlink(t.path);
+	snprintf(t.path, sizeof(t.path), "%s/dlsim/dlsim.db", t.dir);
+	default_env_begin(&env, t.dir);
+	run(&r, "calibrate show --hw v100");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.err, "seeded") != NULL, "%s", r.err);
+	file_state_take(&fs, t.path);
+	run(&r, "calibrate show --hw v100");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.err, "seeded") == NULL, "%s", r.err);
+	file_state_same(&fs);
+	default_env_end(&env);
 	tmpdb_close(&t);
 }
 END_TEST
@@ -484,6 +532,7 @@ Suite *suite_seed(void)
 	tcase_add_test(tc, test_seed_adds_new_hardware_only);
 	tcase_add_test(tc, test_seed_cli);
 	tcase_add_test(tc, test_seed_default_db);
+	tcase_add_test(tc, test_seed_show_first_use);
 	suite_add_tcase(s, tc);
 	return s;
 }
