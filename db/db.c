@@ -45,8 +45,9 @@
  * rollback journal, still safely, with readers and the writer excluding
  * each other.  A read-only connection to a WAL file still needs its
  * -wal and -shm files, and creates them beside it when they are missing
- * (empty: the file itself is untouched); as it may not checkpoint, it
- * leaves them there for the next writer to remove.
+ * (an empty -wal, a -shm index; the file itself is untouched); as it
+ * may not checkpoint, it leaves them there for the next writer to
+ * remove.
  */
 #include "db/db.h"
 
