@@ -12,23 +12,23 @@
 
 #include "sim/sim.h"
 
-#define PAR_CACHE 64
+#define SIM_PAR_CACHE 64
 
 /* A span of layers' device time and kernel launches, forward and
  * backward, and of the attention core's forward (what selective
  * recomputation repeats). */
-struct par_span {
+struct sim_par_span {
 	double fwd, bwd, attn;
 	double n_fwd, n_bwd, n_attn;
 };
 
 /* One (tp, b, sp) pair's block times: prefix sums over blocks. */
-struct par_costs {
+struct sim_par_costs {
 	int64_t tp, b;
 	int sp;
 	int autocast;
-	struct par_span *blk;   /* L + 1 prefix sums */
-	struct par_span pre, post;
+	struct sim_par_span *blk;   /* L + 1 prefix sums */
+	struct sim_par_span pre, post;
 	double tp_ar_s;         /* one allreduce of b s h over tp */
 	double flops_fwd, flops_bwd, flops_attn;  /* whole model, per
 						     micro-batch, / tp */
@@ -48,12 +48,12 @@ struct sim_par_ctx {
 	double *block_params;   /* L + 1 prefix sums of each block's params */
 	double pre_params, post_params;
 	unsigned char *wide;    /* autocast's fp32 outputs, per layer */
-	struct par_costs cache[PAR_CACHE];
+	struct sim_par_costs cache[SIM_PAR_CACHE];
 	int n_cache;
 };
 
 /* s += one layer's forward f (nf launches) and backward b (nb). */
-static inline void sim_par_span_add(struct par_span *s, double f, double nf,
+static inline void sim_par_span_add(struct sim_par_span *s, double f, double nf,
 				    double b, double nb)
 {
 	s->fwd += f;
@@ -64,7 +64,7 @@ static inline void sim_par_span_add(struct par_span *s, double f, double nf,
 
 /* The costs of pair (tp, b, sp, autocast), from the cache or costed
  * now (a full cache recycles its oldest); NULL when out of memory. */
-const struct par_costs *sim_par_costs(struct sim_par_ctx *c, int64_t tp,
+const struct sim_par_costs *sim_par_costs(struct sim_par_ctx *c, int64_t tp,
 				      int64_t b, int sp, int autocast);
 
 /*

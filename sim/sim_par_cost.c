@@ -28,7 +28,7 @@
  *   precision's sizes and the device's roofline.
  *
  * LIMITATIONS
- * - The cache holds PAR_CACHE (64) pairs, keyed also by sequence
+ * - The cache holds SIM_PAR_CACHE (64) pairs, keyed also by sequence
  *   parallelism and autocast; a full one recycles its oldest, so a
  *   caller that comes back to a pair after 64 others costs it again
  *   (sim_plan.c's loops keep each pair's strategies together).
@@ -132,7 +132,7 @@ double sim_par_collective(const struct hw_system *s, enum sim_collective k,
 	return r.time_s;
 }
 
-static int costs_fill(struct sim_par_ctx *c, struct par_costs *pc)
+static int costs_fill(struct sim_par_ctx *c, struct sim_par_costs *pc)
 {
 	const struct model *m = c->m;
 	struct hw_system tsys;
@@ -155,7 +155,7 @@ static int costs_fill(struct sim_par_ctx *c, struct par_costs *pc)
 				       &nb);
 
 		if (l->block >= 0 && l->block < c->L) {
-			struct par_span *s = &pc->blk[l->block + 1];
+			struct sim_par_span *s = &pc->blk[l->block + 1];
 
 			sim_par_span_add(s, tf, nf, tb, nb);
 			fblk += ff - f0;
@@ -171,8 +171,8 @@ static int costs_fill(struct sim_par_ctx *c, struct par_costs *pc)
 		}
 	}
 	for (i = 1; i <= c->L; i++) {
-		struct par_span *s = &pc->blk[i];
-		const struct par_span *p = &pc->blk[i - 1];
+		struct sim_par_span *s = &pc->blk[i];
+		const struct sim_par_span *p = &pc->blk[i - 1];
 
 		sim_par_span_add(s, p->fwd, p->n_fwd, p->bwd, p->n_bwd);
 		s->attn += p->attn;
@@ -190,22 +190,22 @@ static int costs_fill(struct sim_par_ctx *c, struct par_costs *pc)
 	return 0;
 }
 
-const struct par_costs *sim_par_costs(struct sim_par_ctx *c, int64_t tp,
+const struct sim_par_costs *sim_par_costs(struct sim_par_ctx *c, int64_t tp,
 				      int64_t b, int sp, int autocast)
 {
-	struct par_costs *pc;
+	struct sim_par_costs *pc;
 	int i;
 
 	for (i = 0; i < c->n_cache; i++)
 		if (c->cache[i].tp == tp && c->cache[i].b == b &&
 		    c->cache[i].sp == sp && c->cache[i].autocast == autocast)
 			return &c->cache[i];
-	if (c->n_cache == PAR_CACHE) {
+	if (c->n_cache == SIM_PAR_CACHE) {
 		/* full: recycle the oldest (a plan walks pairs in order) */
 		pc = &c->cache[0];
 		free(pc->blk);
 		memmove(c->cache, c->cache + 1,
-			(PAR_CACHE - 1) * sizeof(c->cache[0]));
+			(SIM_PAR_CACHE - 1) * sizeof(c->cache[0]));
 		c->n_cache--;
 	}
 	pc = &c->cache[c->n_cache];

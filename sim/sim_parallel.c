@@ -400,11 +400,11 @@ static double dp_time(const struct sim_par_ctx *c,
  * the first stage and the final norm, logits and loss on the last
  * (Megatron checkpoints only the blocks).
  */
-static void stage_work(const struct par_costs *pc,
+static void stage_work(const struct sim_par_costs *pc,
 		       const struct sim_strategy *st, int64_t lo, int64_t hi,
-		       int64_t k, struct par_span *s)
+		       int64_t k, struct sim_par_span *s)
 {
-	const struct par_span *a = &pc->blk[lo], *z = &pc->blk[hi];
+	const struct sim_par_span *a = &pc->blk[lo], *z = &pc->blk[hi];
 	double nb = (double)(hi - lo), ar = st->tp > 1 ? 2.0 * nb : 0.0;
 
 	memset(s, 0, sizeof(*s));
@@ -436,7 +436,7 @@ static double host_paced(double g, double n, double h)
 int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 		 struct sim_par_result *r, struct dlsim_err *err)
 {
-	const struct par_costs *pc;
+	const struct sim_par_costs *pc;
 	double tf_max = 0.0, tb_max = 0.0, params_max = 0.0, tp_s, p2p, v;
 	double worst_blocks = 0.0;
 	double n_micro, passes, bubble;
@@ -459,7 +459,7 @@ int sim_par_eval(struct sim_par_ctx *c, const struct sim_strategy *st,
 	tp_s = st->tp > 1 ? pc->tp_ar_s : 0.0;
 	v = st->schedule == SIM_SCHED_INTERLEAVED ? (double)st->chunks : 1.0;
 	for (k = 0; k < st->pp; k++) {
-		struct par_span s;
+		struct sim_par_span s;
 		double f, b, nb, params;
 
 		stage_span(L, st->pp, k, &lo, &hi);
