@@ -49,6 +49,7 @@ static const struct suite_entry suites[] = {
 	{ "sim_step", suite_sim_step },
 	{ "sim_optimizer", suite_sim_optimizer },
 	{ "sim_host", suite_sim_host },
+	{ "sim_zero_offload", suite_sim_zero_offload },
 	{ "sim_autocast", suite_sim_autocast },
 	{ "collective", suite_collective },
 	{ "topology", suite_topology },

@@ -40,6 +40,7 @@ Suite *suite_sim(void);
 Suite *suite_sim_step(void);
 Suite *suite_sim_optimizer(void);
 Suite *suite_sim_host(void);
+Suite *suite_sim_zero_offload(void);
 Suite *suite_sim_autocast(void);
 Suite *suite_collective(void);
 Suite *suite_topology(void);
