@@ -1,8 +1,8 @@
 /*
  * sim_util.c -- fixtures of the simulator test suites (test_sim.c,
- * test_sim_step.c): hardware built in code, so that every figure in an
- * expected value is visible in the test, and a two-layer model whose
- * counts are worked by hand.
+ * test_sim_step.c, test_sim_fuse.c and others): hardware built in code,
+ * so that every figure in an expected value is visible in the test, and
+ * a two-layer model whose counts are worked by hand.
  */
 #include <stdio.h>
 #include <string.h>

@@ -47,6 +47,7 @@ static const struct suite_entry suites[] = {
 	{ "calrun", suite_calrun },
 	{ "sim", suite_sim },
 	{ "sim_step", suite_sim_step },
+	{ "sim_fuse", suite_sim_fuse },
 	{ "sim_optimizer", suite_sim_optimizer },
 	{ "sim_host", suite_sim_host },
 	{ "sim_zero_offload", suite_sim_zero_offload },

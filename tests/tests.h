@@ -38,6 +38,7 @@ Suite *suite_calrnn(void);
 Suite *suite_calrun(void);
 Suite *suite_sim(void);
 Suite *suite_sim_step(void);
+Suite *suite_sim_fuse(void);
 Suite *suite_sim_optimizer(void);
 Suite *suite_sim_host(void);
 Suite *suite_sim_zero_offload(void);
