@@ -38,6 +38,7 @@ static const struct suite_entry suites[] = {
 	{ "catalog_files", suite_catalog_files },
 	{ "calibrate", suite_calibrate },
 	{ "calibrate_import", suite_calibrate_import },
+	{ "calibrate_refusals", suite_calibrate_refusals },
 	{ "fit", suite_fit },
 	{ "calfit", suite_calfit },
 	{ "calfit_conv", suite_calfit_conv },

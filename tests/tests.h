@@ -29,6 +29,7 @@ Suite *suite_catalog(void);
 Suite *suite_catalog_files(void);
 Suite *suite_calibrate(void);
 Suite *suite_calibrate_import(void);
+Suite *suite_calibrate_refusals(void);
 Suite *suite_fit(void);
 Suite *suite_calfit(void);
 Suite *suite_calfit_conv(void);
