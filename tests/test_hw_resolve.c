@@ -179,9 +179,29 @@ START_TEST(resolve_rejects_malformed_counts)
 	resolve_fails(cat, "tgpux 2", DLSIM_EINVAL, NULL);
 	resolve_fails(cat, "", DLSIM_EINVAL, NULL);
 	resolve_fails(cat, NULL, DLSIM_EINVAL, NULL);
-	/* well-formed, but more than HW_MAX_COUNT */
-	resolve_fails(cat, "tgpux99999999999999999999", DLSIM_ERANGE, NULL);
-	resolve_fails(cat, "dgxax100000001", DLSIM_ERANGE, NULL);
+	/* well-formed, but more than HW_MAX_COUNT (1e8) */
+	resolve_fails(cat, "tgpux99999999999999999999", DLSIM_ERANGE,
+		      "too large (got '99999999999999999999', at most "
+		      "100000000)");
+	resolve_fails(cat, "dgxax100000001", DLSIM_ERANGE,
+		      "too large (got '100000001'");
+	hw_catalog_free(cat);
+}
+END_TEST
+
+/* A count of nodes under HW_MAX_COUNT may still hold more devices than
+ * it: dgxa holds 4, so 25,000,000 nodes are 1e8 devices, the most, and
+ * 25,000,001 are 100,000,004. */
+START_TEST(resolve_nodes_count_their_devices_against_the_bound)
+{
+	struct hw_catalog *cat = hw_test_catalog();
+	const struct want most = {
+		"tgpu", "dgxa", "tlink", "tnic", "tfat", 100000000, 4, 25000000
+	};
+
+	resolve_ok(cat, "dgxax25000000", &most);
+	resolve_fails(cat, "dgxax25000001", DLSIM_ERANGE,
+		      "dgxax25000001: more than 100000000 devices");
 	hw_catalog_free(cat);
 }
 END_TEST
@@ -242,6 +262,7 @@ Suite *suite_hw_resolve(void)
 	tcase_add_test(tc, resolve_devices_within_and_across_nodes);
 	tcase_add_test(tc, resolve_nodes_split_at_last_x);
 	tcase_add_test(tc, resolve_rejects_malformed_counts);
+	tcase_add_test(tc, resolve_nodes_count_their_devices_against_the_bound);
 	tcase_add_test(tc, resolve_unknown_name_is_notfound);
 	tcase_add_test(tc, resolve_count_must_fill_whole_nodes);
 	tcase_add_test(tc, resolve_multi_node_needs_a_nic);
