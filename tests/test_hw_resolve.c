@@ -247,8 +247,10 @@ START_TEST(resolve_multi_node_needs_a_nic)
 {
 	struct hw_catalog *cat = hw_test_catalog();
 
-	resolve_fails(cat, "xeon-x8x2", DLSIM_EINVAL, "ws1");
-	resolve_fails(cat, "ws1x2", DLSIM_EINVAL, "ws1");
+	resolve_fails(cat, "xeon-x8x2", DLSIM_EINVAL,
+		      "xeon-x8x2: node 'ws1' has no network link");
+	resolve_fails(cat, "ws1x2", DLSIM_EINVAL,
+		      "ws1x2: node 'ws1' has no network link");
 	hw_catalog_free(cat);
 }
 END_TEST
