@@ -117,14 +117,16 @@ START_TEST(catalog_every_figure_has_a_source)
 END_TEST
 
 /* Every device resolves alone and filling two of its nodes (when its
- * node has a network), and every node resolves; sizes multiply out. */
+ * node has a network: all 64 devices' nodes in 2026-11, so a reader that
+ * lost nic_link would skip them all), and every node resolves; sizes
+ * multiply out. */
 START_TEST(catalog_every_device_and_node_resolves)
 {
 	struct hw_catalog *cat = hw_test_shipped();
 	struct dlsim_err err = { 0, "" };
 	struct hw_system s;
 	char spec[96];
-	int i;
+	int i, two_nodes = 0;
 
 	for (i = 0; i < hw_catalog_n_devices(cat); i++) {
 		const struct hw_device *d = hw_catalog_device(cat, i);
@@ -140,8 +142,12 @@ START_TEST(catalog_every_device_and_node_resolves)
 		ck_assert_msg(hw_system_resolve(cat, spec, &s, &err) == 0,
 			      "%s: %s", spec, err.msg);
 		ck_assert_int_eq(s.n_nodes, 2);
+		ck_assert_int_eq(s.devices_per_node, n->devices_per_node);
+		ck_assert_int_eq(s.n_devices, 2 * n->devices_per_node);
 		ck_assert(s.nic != NULL);
+		two_nodes++;
 	}
+	ck_assert_int_ge(two_nodes, 60);
 	for (i = 0; i < hw_catalog_n_nodes(cat); i++) {
 		const struct hw_node *n = hw_catalog_node(cat, i);
 
