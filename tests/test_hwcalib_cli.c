@@ -277,6 +277,7 @@ START_TEST(hwcalib_cli_comm_and_scale_use_fits)
 	struct tmpdb t;
 	struct run r;
 	char args[256];
+	double step;
 
 	cli_db(&t);
 	/* ring allreduce of 1 MiB over the 4 ranks fitted: 6e-5 + 3e-10 x
@@ -293,12 +294,25 @@ START_TEST(hwcalib_cli_comm_and_scale_use_fits)
 		 t.path);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
-	ck_assert(json_number(r.out, "time_s") < 100e-6);
+	/* the catalog's instead: v100x4 is 4 of a dgx1's V100s, whose rings
+	 * use 4 NVLink2 links of 25 GB/s x 0.82 (its ring_links), 82 GB/s,
+	 * with 0.6 us a step: 2 x 3 x (0.6 us + 262144 B / 82 GB/s) =
+	 * 22.781268 us */
+	ck_assert_rel(json_number(r.out, "time_s"), 22.781268e-6, 1e-7);
+	ck_assert(strstr(r.out, "\"calibration\": null") != NULL);
+	/* scale's one device is predict's calibrated step on the fits */
+	snprintf(args, sizeof(args), "predict resnet18 --hw local --db %s "
+		 "--format json", t.path);
+	run(&r, args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	step = json_number(r.out, "step_time_s");
 	snprintf(args, sizeof(args), "scale resnet18 --hw local --devices 1 "
 		 "--db %s --format json", t.path);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert(json_valid(r.out));
+	ck_assert(strstr(r.out, "\"calibrated\": true") != NULL);
+	ck_assert_rel(json_number(r.out, "step_time_s"), step, 1e-8);
 	tmpdb_close(&t);
 }
 END_TEST
