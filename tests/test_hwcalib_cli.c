@@ -67,13 +67,15 @@ START_TEST(hwcalib_cli_local_predicts_with_fits)
 	mid = json_number(r.out, "step_time_s");
 	hi = json_number(r.out, "step_time_s_high");
 	ck_assert(lo < mid && mid < hi);
-	/* 8 cores and 16 GiB from the host record */
+	/* the CPU's name and 16 GiB from the host record */
 	ck_assert_rel(json_number(r.out, "memory_capacity_bytes"),
 		      16.0 * 1073741824.0, 1e-12);
 	snprintf(args, sizeof(args), "predict resnet18 --hw local --db %s",
 		 t.path);
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(strstr(r.out, "\nhardware        local: 1 x Test CPU\n") !=
+		  NULL);
 	ck_assert(strstr(r.out, "calibrated      gemm:fp32 fit #") != NULL);
 	ck_assert(strstr(r.out, "20 samples") != NULL);
 	tmpdb_close(&t);
