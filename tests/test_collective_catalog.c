@@ -47,6 +47,7 @@ START_TEST(catalog_loggp_and_topology_figures)
 	ck_assert_int_eq(t2->n_dims, 2);
 	ck_assert(t2->dims[0] == 16 && t2->dims[1] == 16);
 	ck_assert_int_eq(t3->n_dims, 3);
+	ck_assert(t3->dims[0] == 16 && t3->dims[1] == 16 && t3->dims[2] == 16);
 	ck_assert_int_eq(hw_node_find(cat, "ec2-p2-8xlarge")->
 			 devices_per_pcie_switch, 2);
 	hw_catalog_free(cat);
