@@ -332,7 +332,7 @@ END_TEST
 /*
  * redefine.yaml's node "newbox" is valid and is merged before its link
  * "tlink" clashes; it must be gone again afterwards.  The message names
- * both places: redefine.yaml line 10 and good/catalog.yaml line 94.
+ * both places: redefine.yaml line 10 and good/catalog.yaml line 96.
  */
 START_TEST(redefinition_names_both_places_and_rolls_back)
 {
@@ -345,7 +345,7 @@ START_TEST(redefinition_names_both_places_and_rolls_back)
 	ck_assert_ptr_nonnull(strstr(err.msg, CATALOG ":96"));
 	ck_assert_ptr_null(hw_node_find(cat, "newbox"));
 
-	/* the alias clash names ws1's own place, catalog.yaml line 124 */
+	/* the alias clash names ws1's own place, catalog.yaml line 126 */
 	dlsim_err_clear(&err);
 	ck_assert_int_eq(hw_catalog_add_file(cat, DIR "alias_clash.yaml",
 					     &err), DLSIM_EPARSE);

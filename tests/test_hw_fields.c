@@ -297,11 +297,11 @@ static const struct {
 	  "'devices_per_pcie_switch' must be in 0..4 (got 8)" },
 	{ "gap_us: 0", "fat-tree", "nodes_per_leaf: 0", "nvswitch",
 	  "devices_per_pcie_switch: 2", 21, "needs intra_topology pcie-tree" },
+	{ "rendezvous_us: 0", "fat-tree", "nodes_per_leaf: 24", "pcie-tree",
+	  "devices_per_pcie_switch: 4", 6, "'rendezvous_us' needs" },
 	/* all well formed */
 	{ "eager_limit_bytes: 64000", "torus", "dims: 16x16", "pcie-tree",
 	  "devices_per_pcie_switch: 2", 0, NULL },
-	{ "rendezvous_us: 0", "fat-tree", "nodes_per_leaf: 24", "pcie-tree",
-	  "devices_per_pcie_switch: 4", 6, "'rendezvous_us' needs" },
 };
 
 #define N_FIELDS ((int)(sizeof(fields) / sizeof(fields[0])))
