@@ -4,7 +4,9 @@
  * prediction (accumulation, the 2022 code's binned phase 2 and the
  * histogram behind it), a Transformer's or GNMT's row in tokens/s, and
  * the damaged ImageNet records and kernel rows a set skips with their
- * reason, and which MLPerf rows ran NVIDIA's convolution fusion.  The shipped record and the other sets'
+ * reason, and which MLPerf rows ran NVIDIA's convolution fusion; and a
+ * set's figures (median, P90, bias, worst rows, skips) from rows whose
+ * values are written out.  The shipped record and the other sets'
  * mappings are test_validate.c.
  */
 #include <math.h>
@@ -39,6 +41,97 @@ static void run_set_text(const char *name, const char *text, size_t len,
 				       cat, NULL, out, &err) == DLSIM_OK,
 		      "%s: %s", name, err.msg);
 }
+
+/* A row of the figures test: its measured and predicted values read
+ * from its columns, so that every error is known beforehand. */
+static int row_as_written(const struct cal_vctx *v, struct cal_vrow *r)
+{
+	snprintf(r->what, sizeof(r->what), "%s", cal_val_col(v, "what"));
+	r->measured = cal_val_num(v, "measured");
+	r->predicted = cal_val_num(v, "predicted");
+	return 0;
+}
+
+static const struct cal_val_set_def as_written = {
+	"written", "w.csv", "rows as written", "s", row_as_written, 0, NULL
+};
+
+/*
+ * A set's figures, from ten rows whose errors (predicted / measured - 1)
+ * are, in file order, +0.30 +0.01 +0.90 -0.02 -0.40 +0.05 +0.50 -0.10
+ * -0.20 +0.15 (h's -0.40 is 120 / 200 - 1; measured / predicted - 1
+ * would be +0.67):
+ *   |error| sorted  .01 .02 .05 .10 .15 | .20 .30 .40 .50 .90
+ *   median          (0.15 + 0.20) / 2 = 0.175
+ *   P90             nearest rank, the ceil(0.9 x 10) = 9th: 0.50
+ *                   (interpolated it would be 0.54, the largest 0.90)
+ *   signed sorted   -.40 -.20 -.10 -.02 +.01 | +.05 +.15 +.30 +.50 +.90
+ *   bias            (0.01 + 0.05) / 2 = 0.03 (the mean would be 0.119)
+ *   worst five      i +0.90, j +0.50, h -0.40, c +0.30, g -0.20
+ * h's line repeated is one transcription, read once; a blank line is
+ * nothing; a row with no measured value and one predicted 0 are skipped
+ * with those reasons.  Three rows, an odd count: +0.10 -0.20 +0.30 give
+ * median 0.20, P90 the 3rd of 3 (0.30), bias +0.10.  No row compared:
+ * every figure NAN, not a perfect 0.
+ */
+START_TEST(validate_figures_from_written_rows)
+{
+	static const char ten[] = "what,measured,predicted\n"
+		"c,100,130\na,100,101\ni,100,190\nb,100,98\nh,200,120\n"
+		"h,200,120\nd,100,105\nj,100,150\ne,100,90\n\ng,100,80\n"
+		"f,100,115\nm,,100\np,100,0\n";
+	static const char three[] = "what,measured,predicted\n"
+		"x,100,110\ny,100,80\nz,100,130\n";
+	static const char none[] = "what,measured,predicted\nm,,100\n";
+	static const char *const worst[] = { "i", "j", "h", "c", "g" };
+	static const double worst_error[] = { 0.90, 0.50, -0.40, 0.30, -0.20 };
+	struct dlsim_err err = { 0, "" };
+	static struct cal_val_set out;
+	int k;
+
+	ck_assert_msg(cal_val_run_text(&as_written, "w.csv", ten,
+				       sizeof(ten) - 1, NULL, NULL, &out,
+				       &err) == DLSIM_OK, "%s", err.msg);
+	ck_assert_int_eq(out.rows, 10);
+	ck_assert_rel(out.median_abs_error, 0.175, 1e-12);
+	ck_assert_rel(out.p90_abs_error, 0.50, 1e-12);
+	ck_assert_rel(out.median_signed_error, 0.03, 1e-12);
+	ck_assert_str_eq(out.row[4].what, "h");
+	ck_assert_rel(out.row[4].error, -0.40, 1e-12);
+	ck_assert_str_eq(out.row[5].what, "d");
+	ck_assert_int_eq(out.n_worst, 5);
+	for (k = 0; k < 5; k++) {
+		ck_assert_str_eq(out.worst[k].what, worst[k]);
+		ck_assert_rel(out.worst[k].error, worst_error[k], 1e-12);
+	}
+	ck_assert_int_eq(out.skipped, 2);
+	ck_assert_int_eq(out.n_reasons, 2);
+	ck_assert_str_eq(out.reason[0].why, "no measured value");
+	ck_assert_int_eq(out.reason[0].n, 1);
+	ck_assert_str_eq(out.reason[1].why, "no prediction");
+	ck_assert_int_eq(out.reason[1].n, 1);
+	free(out.row);
+
+	ck_assert(cal_val_run_text(&as_written, "w.csv", three,
+				   sizeof(three) - 1, NULL, NULL, &out,
+				   &err) == DLSIM_OK);
+	ck_assert_int_eq(out.rows, 3);
+	ck_assert_rel(out.median_abs_error, 0.20, 1e-12);
+	ck_assert_rel(out.p90_abs_error, 0.30, 1e-12);
+	ck_assert_rel(out.median_signed_error, 0.10, 1e-12);
+	free(out.row);
+
+	ck_assert(cal_val_run_text(&as_written, "w.csv", none,
+				   sizeof(none) - 1, NULL, NULL, &out,
+				   &err) == DLSIM_OK);
+	ck_assert_int_eq(out.rows, 0);
+	ck_assert_int_eq(out.skipped, 1);
+	ck_assert(isnan(out.median_abs_error) && isnan(out.p90_abs_error) &&
+		  isnan(out.median_signed_error));
+	ck_assert_int_eq(out.n_worst, 0);
+	free(out.row);
+}
+END_TEST
 
 /*
  * MLPerf's ResNet-50 rows, fused as their code says (cal_validate_mlperf.c,
@@ -600,6 +693,7 @@ Suite *suite_validate_text(void)
 	TCase *c = tcase_create("validate_text");
 
 	tcase_set_timeout(c, 60);
+	tcase_add_test(c, validate_figures_from_written_rows);
 	tcase_add_test(c, validate_imagenet_skips_damaged_records);
 	tcase_add_test(c, validate_mlperf_fuses_conv_bn_as_the_code_says);
 	tcase_add_test(c, validate_skips_damaged_kernel_rows);
