@@ -224,7 +224,9 @@ END_TEST
  * by a device count read as 0: devices or batch missing or not dividing,
  * a time with no value or in hours, a cluster of 250 devices (not whole
  * nodes of 8) and a study whose cluster the catalog lacks.  The good
- * row is the file's Goyal row.
+ * row is the file's Goyal row: 60 min, and 90 epochs of ceil(1,281,167
+ * / 8,192) = 157 steps of ResNet-50 on big-basin-p100x32 at 8,192 /
+ * 256 = 32 a device, fp32, the catalog's figures (no database).
  */
 START_TEST(validate_imagenet_skips_damaged_records)
 {
@@ -245,12 +247,27 @@ START_TEST(validate_imagenet_skips_damaged_records)
 	struct dlsim_err err = { 0, "" };
 	struct hw_catalog *cat = NULL;
 	static struct cal_val_set out;
+	struct model *m = NULL;
+	struct sim_options o;
+	struct sim_result res;
+	struct hw_system s;
 
 	ck_assert(hw_catalog_load(NULL, &cat, &err) == DLSIM_OK);
 	run_set_text("imagenet", text, sizeof(text) - 1, cat, &out);
 	ck_assert_int_eq(out.rows, 1);
 	ck_assert(out.row[0].measured == 3600.0);
-	ck_assert(out.row[0].predicted > 0.0);
+	ck_assert(hw_system_resolve(cat, "big-basin-p100x32", &s, NULL) ==
+		  DLSIM_OK);
+	ck_assert(model_zoo_build("resnet50", &m, NULL) == DLSIM_OK);
+	sim_options_init(&o);
+	o.precision_auto = 0;
+	o.precision = DLSIM_FP32;
+	o.batch_per_device = 32;
+	ck_assert(sim_predict(m, &s, &o, &res, NULL) == DLSIM_OK);
+	ck_assert_rel(out.row[0].predicted, 90.0 * 157.0 * res.step_time_s,
+		      1e-9);
+	sim_result_release(&res);
+	model_free(m);
 	ck_assert_int_eq(out.skipped, 6);
 	ck_assert(val_has_reason(&out, "devices and global batch", 2));
 	ck_assert(val_has_reason(&out, "time not a positive number", 2));
