@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tests.h"
@@ -154,6 +155,101 @@ START_TEST(validate_record_stores_an_empty_set)
 	ck_assert(isnan(h.e[0].median_abs_error));
 	ck_assert_int_eq(h.n_damaged, 0);
 	cal_validation_history_release(&h);
+	db_close(db);
+}
+END_TEST
+
+/* The measurements of a set, in id order (at most 4). */
+struct stored_values {
+	struct db_measurement m[4];
+	int n;
+};
+
+static int keep_measurement(void *ctx, const struct db_measurement *m)
+{
+	struct stored_values *v = ctx;
+
+	ck_assert_int_lt(v->n, 4);
+	v->m[v->n++] = *m;
+	return 0;
+}
+
+/*
+ * --record then --history give back what was stored: a calibrated set
+ * of two rows, 6 predicted against 4 measured (+0.5) and 6 against 8
+ * (-0.25), whose figures are median (0.25 + 0.5) / 2 = 0.375, P90 the
+ * 2nd of 2 = 0.5 and bias (-0.25 + 0.5) / 2 = 0.125 (binary fractions,
+ * exact through the JSON's %.9g), with this dlsim's version and the
+ * time it was stored.  Each measured value is stored under its row's
+ * inputs and data row, with its source, else the set's title; recorded
+ * again unchanged they are not stored twice, and a corrected value
+ * stores the set's values again.
+ */
+START_TEST(validate_history_reads_back_what_was_recorded)
+{
+	static struct cal_val_report rep;
+	struct dlsim_err err = { 0, "" };
+	struct cal_val_history h;
+	struct cal_val_row row[2] = {
+		{ "a", 4.0, 6.0, 0.5, "paper", 0 },
+		{ "b", 8.0, 6.0, -0.25, "", 3 },
+	};
+	struct stored_values v = { .n = 0 };
+	struct db *db = NULL;
+	struct cal_val_set *s = &rep.set[0];
+	time_t before, after;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.n_sets = 1;
+	rep.calibrated = 1;
+	snprintf(s->name, sizeof(s->name), "mine");
+	snprintf(s->title, sizeof(s->title), "t");
+	snprintf(s->unit, sizeof(s->unit), "s");
+	s->rows = 2;
+	s->row = row;
+	s->median_abs_error = 0.375;
+	s->p90_abs_error = 0.5;
+	s->median_signed_error = 0.125;
+	ck_assert(db_open(":memory:", &db, &err) == DLSIM_OK);
+	before = time(NULL);
+	ck_assert_msg(cal_validation_record(db, &rep, &err) == DLSIM_OK, "%s",
+		      err.msg);
+	after = time(NULL);
+	ck_assert(cal_validation_history(db, &h, &err) == DLSIM_OK);
+	ck_assert_int_eq(h.n, 1);
+	ck_assert_str_eq(h.e[0].set, "mine");
+	ck_assert_str_eq(h.e[0].version, dlsim_version());
+	ck_assert(h.e[0].created_s >= (double)before &&
+		  h.e[0].created_s <= (double)after);
+	ck_assert_int_eq(h.e[0].rows, 2);
+	ck_assert_int_eq(h.e[0].calibrated, 1);
+	ck_assert(h.e[0].median_abs_error == 0.375);
+	ck_assert(h.e[0].p90_abs_error == 0.5);
+	ck_assert(h.e[0].median_signed_error == 0.125);
+	cal_validation_history_release(&h);
+	ck_assert(db_each_measurement(db, "mine", keep_measurement, &v,
+				      &err) == DLSIM_OK);
+	ck_assert_int_eq(v.n, 2);
+	ck_assert_str_eq(v.m[0].row_key, "a (row 0)");
+	ck_assert_str_eq(v.m[1].row_key, "b (row 3)");
+	ck_assert(v.m[0].value == 4.0 && v.m[1].value == 8.0);
+	ck_assert_str_eq(v.m[1].unit, "s");
+	ck_assert_str_eq(v.m[0].source, "paper");
+	ck_assert_str_eq(v.m[1].source, "t");
+
+	rep.calibrated = 0;
+	ck_assert(cal_validation_record(db, &rep, &err) == DLSIM_OK);
+	row[1].measured = 9.0;
+	ck_assert(cal_validation_record(db, &rep, &err) == DLSIM_OK);
+	ck_assert(cal_validation_history(db, &h, &err) == DLSIM_OK);
+	ck_assert_int_eq(h.n, 3);
+	ck_assert_int_eq(h.e[1].calibrated, 0);
+	cal_validation_history_release(&h);
+	v.n = 0;
+	ck_assert(db_each_measurement(db, "mine", keep_measurement, &v,
+				      &err) == DLSIM_OK);
+	ck_assert_int_eq(v.n, 4);
+	ck_assert(v.m[3].value == 9.0);
 	db_close(db);
 }
 END_TEST
@@ -319,6 +415,7 @@ Suite *suite_validate_cli(void)
 	tcase_add_test(c, validate_rejects_unknown_sets);
 	tcase_add_test(c, validate_rows_lists_every_row);
 	tcase_add_test(c, validate_record_stores_an_empty_set);
+	tcase_add_test(c, validate_history_reads_back_what_was_recorded);
 	tcase_add_test(c, validate_history_leaves_damaged_records_out);
 	tcase_add_test(c, validate_record_and_history);
 	suite_add_tcase(s, c);
