@@ -1,6 +1,7 @@
 /*
  * test_report.c -- the report helpers: units, CSV quoting, JSON escaping,
- * format names, and that a write error is reported.
+ * format names, and that a write error is reported; and validate's
+ * record in its three formats.
  */
 #include <math.h>
 #include <stdio.h>
@@ -115,6 +116,97 @@ START_TEST(report_model_write_error_is_reported)
 }
 END_TEST
 
+/* What report_validation writes of r in format fmt (malloc'd). */
+static char *capture_validation(enum report_format fmt,
+				const struct cal_val_report *r)
+{
+	struct dlsim_err err = { 0, "" };
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	ck_assert(f != NULL);
+	ck_assert_int_eq(report_validation(f, fmt, r, &err), DLSIM_OK);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * validate's record of two sets, its figures binary fractions so that
+ * every digit is known: "mine", 2 rows (1 skipped), median 0.125, P90
+ * 0.5, bias -0.09375 (the table's -9.4%, 9.375 being nearer 9.4), worst
+ * row a, 6 predicted against 4 measured (+50%); "empty", no row compared
+ * (3 skipped), whose figures are n/a in the table, nan in CSV and null
+ * in JSON.  The JSON is the issue's contract, compared whole.
+ */
+START_TEST(report_validation_writes_each_figure)
+{
+	static struct cal_val_report r;
+	struct cal_val_set *mine = &r.set[0], *empty = &r.set[1];
+	char want[1024], *out;
+
+	memset(&r, 0, sizeof(r));
+	r.n_sets = 2;
+	snprintf(mine->name, sizeof(mine->name), "mine");
+	snprintf(mine->title, sizeof(mine->title), "t");
+	snprintf(mine->unit, sizeof(mine->unit), "s");
+	mine->rows = 2;
+	mine->skipped = 1;
+	mine->median_abs_error = 0.125;
+	mine->p90_abs_error = 0.5;
+	mine->median_signed_error = -0.09375;
+	mine->n_worst = 1;
+	snprintf(mine->worst[0].what, sizeof(mine->worst[0].what), "a");
+	mine->worst[0].measured = 4.0;
+	mine->worst[0].predicted = 6.0;
+	mine->worst[0].error = 0.5;
+	mine->n_reasons = 1;
+	snprintf(mine->reason[0].why, sizeof(mine->reason[0].why),
+		 "no prediction");
+	mine->reason[0].n = 1;
+	snprintf(empty->name, sizeof(empty->name), "empty");
+	snprintf(empty->title, sizeof(empty->title), "e");
+	snprintf(empty->unit, sizeof(empty->unit), "s");
+	empty->skipped = 3;
+	empty->median_abs_error = NAN;
+	empty->p90_abs_error = NAN;
+	empty->median_signed_error = NAN;
+
+	out = capture_validation(REPORT_TABLE, &r);
+	ck_assert_msg(strstr(out, "\nmine                     2       1"
+			     "    12.5%    50.0%    -9.4%  t\n") != NULL,
+		      "%s", out);
+	ck_assert_msg(strstr(out, "\nempty                    0       3"
+			     "      n/a      n/a      n/a  e\n") != NULL,
+		      "%s", out);
+	ck_assert(strstr(out, "\nmine: worst rows (s, measured / predicted)\n"
+			 "    +50.0%  4 / 6  a\n  skipped 1: no prediction\n"));
+	free(out);
+
+	out = capture_validation(REPORT_CSV, &r);
+	ck_assert_str_eq(out, "set,rows,skipped,median_abs_error,"
+			 "p90_abs_error,median_signed_error\n"
+			 "mine,2,1,0.125,0.5,-0.09375\n"
+			 "empty,0,3,nan,nan,nan\n");
+	free(out);
+
+	out = capture_validation(REPORT_JSON, &r);
+	snprintf(want, sizeof(want), "{\"dlsim_version\": \"%s\", \"sets\": {"
+		 "\n  \"mine\": {\"title\": \"t\", \"unit\": \"s\", "
+		 "\"rows\": 2, \"skipped\": 1, \"median_abs_error\": 0.125, "
+		 "\"p90_abs_error\": 0.5, \"median_signed_error\": -0.09375, "
+		 "\"worst\": [{\"what\": \"a\", \"measured\": 4, "
+		 "\"predicted\": 6, \"error\": 0.5}], \"skip_reasons\": "
+		 "[{\"n\": 1, \"why\": \"no prediction\"}]},"
+		 "\n  \"empty\": {\"title\": \"e\", \"unit\": \"s\", \"rows\": "
+		 "0, \"skipped\": 3, \"median_abs_error\": null, "
+		 "\"p90_abs_error\": null, \"median_signed_error\": null, "
+		 "\"worst\": [], \"skip_reasons\": []}}}\n", dlsim_version());
+	ck_assert_str_eq(out, want);
+	free(out);
+}
+END_TEST
+
 Suite *suite_report(void)
 {
 	Suite *s = suite_create("report");
@@ -126,6 +218,7 @@ Suite *suite_report(void)
 	tcase_add_test(c, report_csv_quotes_only_when_needed);
 	tcase_add_test(c, report_format_names);
 	tcase_add_test(c, report_model_write_error_is_reported);
+	tcase_add_test(c, report_validation_writes_each_figure);
 	suite_add_tcase(s, c);
 	return s;
 }
