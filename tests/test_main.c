@@ -72,6 +72,7 @@ static const struct suite_entry suites[] = {
 	{ "validate", suite_validate },
 	{ "validate_cli", suite_validate_cli },
 	{ "validate_user", suite_validate_user },
+	{ "validate_user_file", suite_validate_user_file },
 	{ "validate_text", suite_validate_text },
 };
 

@@ -5,8 +5,10 @@
  * set's median error must stay at or below the figure
  * data/validation/record.txt holds.  The command's options, --record and
  * --history are test_validate_cli.c; a user's own file
- * test_validate_user.c; rows mapped from CSV text (BERT's, damaged
- * records and kernel rows) test_validate_text.c.
+ * test_validate_user.c (its rows) and test_validate_user_file.c (the
+ * file and what it may not hold); rows mapped from CSV text (BERT's,
+ * damaged records and kernel rows) and a set's figures
+ * test_validate_text.c.
  */
 #include <math.h>
 #include <stdio.h>

@@ -63,6 +63,7 @@ Suite *suite_parallel(void);
 Suite *suite_validate(void);
 Suite *suite_validate_cli(void);
 Suite *suite_validate_user(void);
+Suite *suite_validate_user_file(void);
 Suite *suite_validate_text(void);
 
 /* Relative closeness: |a - b| <= tol * |b|. */
