@@ -131,7 +131,7 @@ int sim_optimizer_check(enum sim_optimizer opt, int foreach,
 	if (foreach && opt == SIM_OPT_LAMB)
 		return dlsim_err_set(err, DLSIM_EINVAL, "torch.optim has no "
 				     "LAMB, so no foreach kernels of it: drop "
-				     "optimizer-foreach, or take sgd, momentum "
-				     "or adam");
+				     "--optimizer-foreach, or take sgd, "
+				     "momentum or adam");
 	return DLSIM_OK;
 }
