@@ -164,30 +164,42 @@ START_TEST(cli_comm_rejects_bad_input)
 		{ "comm allreduce --hw a100x8 --sizes 8KB", "bad size '8KB'" },
 		{ "comm allreduce --hw a100x8 --sizes -8", "bad size '-8'" },
 		{ "comm allreduce --hw a100x8 --sizes 0", "bad size '0'" },
-		{ "comm allreduce --hw a100x8 --sizes 2000T", "bad size" },
+		{ "comm allreduce --hw a100x8 --sizes 2000T",
+		  "bad size '2000T' (above the limit, 1024T)" },
 		{ "comm allreduce --hw a100x8 --sizes 1G:8",
 		  "FROM '1G' is larger than TO '8'" },
 		{ "comm allreduce --hw a100x8 --sizes 8:1G:1",
 		  "factor must be greater than 1" },
 		{ "comm allreduce --hw a100x8 --sizes 8:1G:0.5",
 		  "factor must be greater than 1" },
-		{ "comm allreduce --hw a100x8 --sizes 8:1G:two", "factor" },
+		{ "comm allreduce --hw a100x8 --sizes 8:1G:two",
+		  "the factor must be a finite number (got 'two')" },
+		/* 8 B to 2^30 B by 1.001: floor(ln 2^27 / ln 1.001) + 1 =
+		 * floor(18.71497 / 0.00099950) + 1 = 18724 + 1 sizes */
 		{ "comm allreduce --hw a100x8 --sizes 8:1G:1.001",
-		  "more than 4096" },
+		  "--sizes: '8:1G:1.001' gives 18725 sizes, more than 4096" },
 		{ "comm allreduce --hw a100x8 --sizes 1:8:2:3",
-		  "FROM:TO[:FACTOR]" },
-		{ "comm allreduce --hw a100x8 --sizes 8:", "FROM:TO[:FACTOR]" },
+		  "--sizes: expected FROM:TO[:FACTOR] or SIZE (got '1:8:2:3')" },
+		{ "comm allreduce --hw a100x8 --sizes 8:",
+		  "--sizes: expected FROM:TO[:FACTOR] or SIZE (got '8:')" },
 		{ "comm frobnicate --hw a100x8",
 		  "unknown collective 'frobnicate'" },
-		{ "comm allreduce --hw a100x8 --algo nope", "'nope'" },
+		{ "comm allreduce --hw a100x8 --algo nope",
+		  "unknown collective algorithm 'nope' (expected auto, ring, "
+		  "tree, halving-doubling, parameter-server, "
+		  "double-binary-tree, recursive-doubling, butterfly)" },
 		/* a tree implements reduce and broadcast, not all-to-all */
-		{ "comm all-to-all --hw a100x8 --algo tree", "tree" },
+		{ "comm all-to-all --hw a100x8 --algo tree",
+		  "tree does not implement all-to-all" },
 		{ "comm allreduce --hw a100x8 --format xml",
 		  "unknown format 'xml'" },
-		{ "comm allreduce --hw a100x8 --plot bw.pdf", ".png or .svg" },
-		{ "comm allreduce --hw nosuchgpu", "nosuchgpu" },
+		{ "comm allreduce --hw a100x8 --plot bw.pdf",
+		  "plot file 'bw.pdf' must end in .png or .svg" },
+		{ "comm allreduce --hw nosuchgpu",
+		  "unknown device or node 'nosuchgpu' in --hw 'nosuchgpu'" },
 		{ "comm allreduce", "--hw is required" },
-		{ "comm --hw a100x8", "missing argument" },
+		{ "comm --hw a100x8", "missing argument (usage: COLLECTIVE --hw "
+		  "HW [OPTIONS])" },
 		{ "comm allreduce --hw a100x8 --frobnicate",
 		  "unknown option '--frobnicate'" },
 	};
@@ -365,27 +377,33 @@ START_TEST(cli_scale_strong_and_bad_input)
 	ck_assert(strstr(r.out, ",strong,v100,v100x4,4,1,64,256,") != NULL);
 	run(&r, "scale resnet50 --hw v100 --devices 1,3 --strong "
 	    "--global-batch 256");
-	assert_one_error(&r, 2, "does not divide");
+	assert_one_error(&r, 2, "global batch 256 does not divide over 3 "
+			 "devices");
+	/* 12 V100s are one and a half DGX-1s of 8 */
 	run(&r, "scale resnet50 --hw v100 --devices 8,12");
-	assert_one_error(&r, 2, "whole");
+	assert_one_error(&r, 2, "v100x12: 12 devices do not fill whole "
+			 "'dgx1' nodes of 8; use at most 8 or a multiple of it "
+			 "(8 or 16)");
 	run(&r, "scale resnet50 --hw v100 --devices 4,2");
-	assert_one_error(&r, 2, "must increase");
+	assert_one_error(&r, 2, "--devices must increase (2 after 4)");
 	run(&r, "scale resnet50 --hw v100 --devices 1,,2");
-	assert_one_error(&r, 2, "empty entry");
+	assert_one_error(&r, 2, "--devices has an empty entry");
 	run(&r, "scale resnet50 --hw v100 --strong");
 	assert_one_error(&r, 2, "--strong needs --global-batch");
 	run(&r, "scale resnet50 --hw v100 --weak --global-batch 64");
-	assert_one_error(&r, 2, "--weak");
+	assert_one_error(&r, 2, "--weak keeps the batch per device: use "
+			 "--batch");
 	run(&r, "scale resnet50 --hw v100 --strong --weak --global-batch 8");
-	assert_one_error(&r, 2, "exclude");
+	assert_one_error(&r, 2, "--strong and --weak exclude each other");
 	run(&r, "scale resnet50 --devices 1,2");
 	assert_one_error(&r, 2, "--hw is required");
 	run(&r, "scale resnet50 --hw v100 --devices 1,2 --plot x.pdf");
-	assert_one_error(&r, 2, "must end in .png or .svg");
+	assert_one_error(&r, 2, "plot file 'x.pdf' must end in .png or .svg");
 	run(&r, "scale resnet50 --hw v100,v100 --devices 1,2");
-	assert_one_error(&r, 2, "twice");
+	assert_one_error(&r, 2, "--hw names 'v100' twice");
 	run(&r, "scale resnet50 --hw my.yaml --devices 1,2");
-	assert_one_error(&r, 2, "not files");
+	assert_one_error(&r, 2, "--hw takes device or node names, not files "
+			 "('my.yaml')");
 }
 END_TEST
 
@@ -422,11 +440,32 @@ START_TEST(cli_scale_takes_the_dispatch_time)
 }
 END_TEST
 
-/* --plot writes IMAGE.dat and IMAGE.gp beside the image (and the image
- * when gnuplot is installed). */
+/* The throughput and ideal columns of the row for `devices` in the
+ * .dat block that follows `at`. */
+static void dat_row(const char *at, int devices, double *tput,
+		    double *ideal)
+{
+	char head[16];
+	const char *row;
+
+	snprintf(head, sizeof(head), "\n%d ", devices);
+	row = strstr(at, head);
+	ck_assert_msg(row != NULL, "no row for %d devices: %s", devices, at);
+	ck_assert(sscanf(row + 1, "%*d %lf %lf", tput, ideal) == 2);
+}
+
+/*
+ * --plot writes IMAGE.dat and IMAGE.gp beside the image (and the image
+ * when gnuplot is installed): a block a system, a row a device count,
+ * weak scaling's ideal 8 devices 8 times one's throughput; the script
+ * reads that .dat and writes that image.
+ */
 START_TEST(cli_scale_plot_writes_data_and_script)
 {
 	char dir[] = "/tmp/dlsim-scale-XXXXXX", args[256], path[128];
+	char text[8192];
+	const char *v100, *a100;
+	double one, ideal1, eight, ideal8;
 	struct stat st;
 	struct run r;
 
@@ -436,10 +475,25 @@ START_TEST(cli_scale_plot_writes_data_and_script)
 	run(&r, args);
 	ck_assert_msg(r.status == 0, "stderr: %s", r.err);
 	snprintf(path, sizeof(path), "%s/s.dat", dir);
-	ck_assert(stat(path, &st) == 0 && st.st_size > 0);
+	slurp(path, text, sizeof(text));
+	v100 = strstr(text, "# v100\n");
+	a100 = strstr(text, "# a100\n");
+	ck_assert_msg(v100 == text && a100 != NULL, "%s", text);
+	dat_row(v100, 1, &one, &ideal1);
+	dat_row(v100, 8, &eight, &ideal8);
+	ck_assert(ideal1 == one);
+	ck_assert_rel(ideal8, 8.0 * one, 1e-5);       /* 6 digits printed */
+	ck_assert(eight <= ideal8 && strstr(v100, "\n8 ") < a100);
+	dat_row(a100, 1, &one, &ideal1);
+	dat_row(a100, 8, &eight, &ideal8);
+	ck_assert_rel(ideal8, 8.0 * one, 1e-5);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/s.gp", dir);
-	ck_assert(stat(path, &st) == 0 && st.st_size > 0);
+	slurp(path, text, sizeof(text));
+	ck_assert(strstr(text, "set output \"s.svg\"\n") != NULL);
+	ck_assert(strstr(text, "plot for [i=0:1] \"s.dat\" index i ") != NULL);
+	ck_assert(strstr(text, "weak scaling of resnet50 on v100, a100") !=
+		  NULL);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/s.svg", dir);
 	if (system("command -v gnuplot >/dev/null 2>&1") == 0)
@@ -637,9 +691,14 @@ START_TEST(cli_predict_time_energy_cost_to_train)
 		      steps * json_number(r.out, "step_time_s"), 1e-9);
 	hours = json_number(t, "time_s") / 3600.0;
 	ck_assert_rel(json_number(t, "cost_usd"), 2.0 * 8.0 * hours, 1e-6);
-	ck_assert(json_number(t, "energy_J") > 0.0);
+	/* 8 V100s fill one DGX-1, whose datasheet gives 3,500 W at most
+	 * (8 x 300 W TDP and 1,100 W for the rest, nodes.yaml) */
+	ck_assert(json_number(t, "power_W") == 3500.0);
+	ck_assert_rel(json_number(t, "energy_J"),
+		      3500.0 * json_number(t, "time_s"), 1e-9);
 	run(&r, "predict lenet5 --hw v100 --years 3");
-	assert_one_error(&r, 2, "--epochs");
+	assert_one_error(&r, 2, "model 'lenet5' has no default epoch count; "
+			 "give --epochs and --dataset-size");
 	run(&r, "predict lenet5 --hw v100 --epochs 20");
 	ck_assert_int_eq(r.status, 0);
 	ck_assert(strstr(r.out, "20 epochs x 60000 samples") != NULL);
