@@ -501,7 +501,10 @@ START_TEST(clobber_calibrate_import_the_database_into_itself)
 	in_dir(&t, "fresh.db", fresh, sizeof(fresh));
 	runf(&r, "calibrate import nccl-tests %s --hw v100 --db %s", fresh,
 	     fresh);
-	ck_assert_int_eq(r.status, 2);
+	snprintf(want, sizeof(want), "calibrate import: %s is the "
+		 "calibration database (--db): refusing to import it into "
+		 "itself", fresh);
+	assert_one_error(&r, 2, want);
 	ck_assert_msg(access(fresh, F_OK) != 0, "%s was created", fresh);
 	tmp_remove(&t);
 }
