@@ -186,10 +186,16 @@ START_TEST(db_failed_migration_leaves_nothing)
 	ck_assert_int_eq(scalar(db, "PRAGMA user_version"), 1);
 	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM sqlite_master "
 				"WHERE name = 'half'"), 0);
-	/* A table whose numbers skip is refused before anything runs. */
+	/* A table whose numbers skip is refused before anything runs: a
+	 * step that would succeed leaves no table either. */
 	m[1].version = 3;
+	m[1].sql = "CREATE TABLE later (x INTEGER);";
 	dlsim_err_clear(&err);
 	ck_assert_int_eq(db_migrate(db, m, 2, &err), DLSIM_EINVAL);
+	ck_assert_str_eq(err.msg, "internal error: migration 2 is numbered 3");
+	ck_assert_int_eq(scalar(db, "SELECT count(*) FROM sqlite_master "
+				"WHERE name = 'later'"), 0);
+	ck_assert_int_eq(scalar(db, "PRAGMA user_version"), 1);
 	db_close(db);
 	tmp_remove(&t);
 }
