@@ -58,6 +58,7 @@ static const struct suite_entry suites[] = {
 	{ "collective_catalog", suite_collective_catalog },
 	{ "report", suite_report },
 	{ "cli", suite_cli },
+	{ "cli_strategy", suite_cli_strategy },
 	{ "cli_sweep", suite_cli_sweep },
 	{ "cli_seqlen", suite_cli_seqlen },
 	{ "cli_clobber", suite_cli_clobber },

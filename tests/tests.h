@@ -49,6 +49,7 @@ Suite *suite_topology(void);
 Suite *suite_collective_catalog(void);
 Suite *suite_report(void);
 Suite *suite_cli(void);
+Suite *suite_cli_strategy(void);
 Suite *suite_cli_sweep(void);
 Suite *suite_cli_seqlen(void);
 Suite *suite_cli_clobber(void);
