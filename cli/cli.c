@@ -176,10 +176,15 @@ static int take_value(const struct cli_command *cmd, int i, const char *val,
 	if (o->type == CLI_NUMBER || o->type == CLI_NONNEG) {
 		if (dlsim_parse_number(val, &v->num[i], what, &err))
 			return cli_fail(cmd, &err);
-		if (o->type == CLI_NUMBER && v->num[i] <= 0.0)
-			return usage_error(cmd, "%s must be positive", what);
-		if (o->type == CLI_NONNEG && v->num[i] < 0.0)
-			return usage_error(cmd, "%s must be 0 or more", what);
+		if ((o->type == CLI_NUMBER && v->num[i] <= 0.0) ||
+		    (o->type == CLI_NONNEG && v->num[i] < 0.0)) {
+			char msg[DLSIM_ERR_LEN];
+
+			snprintf(msg, sizeof(msg), "%s must be %s (got '%s')",
+				 what, o->type == CLI_NUMBER ? "positive" :
+				 "0 or more", val);
+			return usage_error(cmd, "%s", msg);
+		}
 	}
 	return -1;
 }

@@ -284,7 +284,12 @@ START_TEST(cli_strategy_rejects_bad_input)
 	assert_one_error(&r, 2, "dlsim: predict: --dispatch-us must be at "
 			 "least 0 and below 1e6");
 	run(&r, "predict resnet18 --hw a100 --dispatch-us -3");
-	assert_one_error(&r, 2, "--dispatch-us must be 0 or more");
+	assert_one_error(&r, 2, "dlsim: predict: --dispatch-us must be 0 or "
+			 "more (got '-3'); try 'dlsim predict --help'");
+	run(&r, "predict resnet18 --hw a100 --price-per-device-hour 0");
+	assert_one_error(&r, 2, "dlsim: predict: --price-per-device-hour "
+			 "must be positive (got '0'); try 'dlsim predict "
+			 "--help'");
 	run(&r, "predict resnet18 --hw a100x2 --dispatch-us 30 --tp 2");
 	assert_one_error(&r, 2, "model 'resnet18' is not a transformer");
 }
