@@ -106,6 +106,20 @@ int64_t raw_scalar(const char *path, const char *sql)
 	return v;
 }
 
+double small_db_bytes(const char *path)
+{
+	int64_t page = raw_scalar(path, "PRAGMA page_size");
+
+	/* smaller pages would spill the 2.2 KB of schema SQL past
+	 * page 1, and the count below would no longer hold */
+	ck_assert_msg(page >= 4096, "%s: %lld-byte pages; the count of 14 "
+		      "assumes SQLite's default of 4096 or more", path,
+		      (long long)page);
+	/* page 1 (the schema), then one root page a table (6) and an
+	 * index (6 named, and hosts' UNIQUE): 14 */
+	return 14.0 * (double)page;
+}
+
 void raw_text(const char *path, const char *sql, char *buf, size_t n)
 {
 	sqlite3 *h = NULL;

@@ -27,6 +27,10 @@ int64_t scalar(struct db *db, const char *sql);
 /* A raw connection for hand-made files, without dlsim's schema. */
 void raw_exec(const char *path, const char *sql);
 int64_t raw_scalar(const char *path, const char *sql);
+/* The bytes of a vacuumed, checkpointed dlsim database whose tables
+ * each fit their rows in one page: 14 pages (asserted to be of at least
+ * 4096 bytes, the default). */
+double small_db_bytes(const char *path);
 /* The text of the first column of the first row ("" for none or NULL)
  * into buf; asserted to fit in n bytes. */
 void raw_text(const char *path, const char *sql, char *buf, size_t n);

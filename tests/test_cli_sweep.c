@@ -179,7 +179,8 @@ START_TEST(cli_comm_rejects_bad_input)
 		{ "comm allreduce --hw a100x8 --sizes 8:1G:1.001",
 		  "--sizes: '8:1G:1.001' gives 18725 sizes, more than 4096" },
 		{ "comm allreduce --hw a100x8 --sizes 1:8:2:3",
-		  "--sizes: expected FROM:TO[:FACTOR] or SIZE (got '1:8:2:3')" },
+		  "--sizes: expected FROM:TO[:FACTOR] or SIZE (got "
+		  "'1:8:2:3')" },
 		{ "comm allreduce --hw a100x8 --sizes 8:",
 		  "--sizes: expected FROM:TO[:FACTOR] or SIZE (got '8:')" },
 		{ "comm frobnicate --hw a100x8",
@@ -198,8 +199,8 @@ START_TEST(cli_comm_rejects_bad_input)
 		{ "comm allreduce --hw nosuchgpu",
 		  "unknown device or node 'nosuchgpu' in --hw 'nosuchgpu'" },
 		{ "comm allreduce", "--hw is required" },
-		{ "comm --hw a100x8", "missing argument (usage: COLLECTIVE --hw "
-		  "HW [OPTIONS])" },
+		{ "comm --hw a100x8",
+		  "missing argument (usage: COLLECTIVE --hw HW [OPTIONS])" },
 		{ "comm allreduce --hw a100x8 --frobnicate",
 		  "unknown option '--frobnicate'" },
 	};

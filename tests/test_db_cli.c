@@ -77,10 +77,10 @@ START_TEST(db_cli_info_json_has_the_keys)
 	ck_assert(json_number(r.out, "schema_version") == DB_SCHEMA_VERSION);
 	ck_assert(json_number(r.out, "runs") == 2);
 	ck_assert(json_number(r.out, "samples") == 7);
-	/* closed, the file is its 14 pages (test_db.c's db_info test) */
+	/* closed, the file is its 14 pages */
 	ck_assert(json_number(r.out, "file_bytes") == file_size(t.path));
 	ck_assert(json_number(r.out, "file_bytes") ==
-		  14.0 * (double)raw_scalar(t.path, "PRAGMA page_size"));
+		  small_db_bytes(t.path));
 	ck_assert(strstr(r.out, t.path) != NULL);
 	run_db(&r, &t, "info");
 	ck_assert_int_eq(r.status, 0);
@@ -217,8 +217,7 @@ START_TEST(db_cli_fits_and_vacuum)
 	/* the file is its 14 pages before and after: nothing was deleted,
 	 * so there is nothing to give back */
 	size = file_size(t.path);
-	ck_assert(size == 14.0 * (double)raw_scalar(t.path,
-						    "PRAGMA page_size"));
+	ck_assert(size == small_db_bytes(t.path));
 	run_db(&r, &t, "vacuum --format json");
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert(json_valid(r.out));

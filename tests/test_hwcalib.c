@@ -22,7 +22,7 @@
  *   conv3x3:fp32 fixed 1e-5 s, s_per_flop 1e-11, s_per_byte 1e-10
  *                (sigmas 1e-7, 1e-13, 1e-12).
  *   bwcurve:triad two levels, 4e11 B/s for 4 KiB .. 32 KiB and 2e10 B/s
- *                from 64 KiB: the boundary is sqrt(32768 x 65536) =
+ *                from 64 KiB (sigmas 4e9, 1e8): the boundary is sqrt(32768 x 65536) =
  *                46341 bytes.
  *   stream:triad 2e10 B/s (variance 1e16: sigma 1e8); a newer
  *                stream:copy (3e10) is not taken: triad wins.
