@@ -18,6 +18,7 @@
  */
 #include "reports/report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -71,6 +72,15 @@ static void table(FILE *f, const struct cal_val_report *r)
 	}
 }
 
+/* ",x", or "," for a set without the figure (no row compared): an
+ * empty field, as predict's CSV leaves its unknown figures */
+static void csv_figure(FILE *f, double v)
+{
+	fputc(',', f);
+	if (isfinite(v))
+		fprintf(f, "%.6g", v);
+}
+
 static void csv(FILE *f, const struct cal_val_report *r)
 {
 	int i;
@@ -80,10 +90,12 @@ static void csv(FILE *f, const struct cal_val_report *r)
 	for (i = 0; i < r->n_sets; i++) {
 		const struct cal_val_set *s = &r->set[i];
 
-		fprintf(f, "%s,%lld,%lld,%.6g,%.6g,%.6g\n", s->name,
-			(long long)s->rows, (long long)s->skipped,
-			s->median_abs_error, s->p90_abs_error,
-			s->median_signed_error);
+		fprintf(f, "%s,%lld,%lld", s->name, (long long)s->rows,
+			(long long)s->skipped);
+		csv_figure(f, s->median_abs_error);
+		csv_figure(f, s->p90_abs_error);
+		csv_figure(f, s->median_signed_error);
+		fputc('\n', f);
 	}
 }
 

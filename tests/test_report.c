@@ -136,8 +136,8 @@ static char *capture_validation(enum report_format fmt,
  * every digit is known: "mine", 2 rows (1 skipped), median 0.125, P90
  * 0.5, bias -0.09375 (the table's -9.4%, 9.375 being nearer 9.4), worst
  * row a, 6 predicted against 4 measured (+50%); "empty", no row compared
- * (3 skipped), whose figures are n/a in the table, nan in CSV and null
- * in JSON.  The JSON is the issue's contract, compared whole.
+ * (3 skipped), whose figures are n/a in the table, empty fields in
+ * CSV (as predict's unknown figures) and null in JSON.  The JSON is the issue's contract, compared whole.
  */
 START_TEST(report_validation_writes_each_figure)
 {
@@ -187,7 +187,7 @@ START_TEST(report_validation_writes_each_figure)
 	ck_assert_str_eq(out, "set,rows,skipped,median_abs_error,"
 			 "p90_abs_error,median_signed_error\n"
 			 "mine,2,1,0.125,0.5,-0.09375\n"
-			 "empty,0,3,nan,nan,nan\n");
+			 "empty,0,3,,,\n");
 	free(out);
 
 	out = capture_validation(REPORT_JSON, &r);
