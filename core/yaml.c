@@ -490,13 +490,53 @@ static int key_line(yaml_document_t *doc, const char *key, int from)
 	return best;
 }
 
+/* The line libyaml itself stops at, 0 if the text parses.  A reader
+ * error (a control character, bad UTF-8) carries a byte offset and no
+ * mark; scanner and parser errors a mark.  libcyaml's backtrace holds the
+ * last node it finished instead: line 1 for a reader error, which comes
+ * as the first bytes are decoded, and the line before a stray tab. */
+static int libyaml_problem_line(const char *text, size_t len)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	size_t off, i;
+	int line = 0, more = 1;
+
+	if (!yaml_parser_initialize(&parser))
+		return 0;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
+				     len);
+	while (more) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			if (parser.error == YAML_READER_ERROR) {
+				off = parser.problem_offset < len ?
+				      parser.problem_offset : len;
+				for (line = 1, i = 0; i < off; i++)
+					line += text[i] == '\n';
+			} else {
+				line = (int)parser.problem_mark.line + 1;
+			}
+			break;
+		}
+		more = ev.type != YAML_STREAM_END_EVENT;
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	return line;
+}
+
 int core_yaml_log_line(const struct core_yaml_log *log, const char *text,
 		       size_t len)
 {
 	static const char unexpected[] = "unexpected key: ";
 	static const char missing[] = "missing required mapping field";
+	static const char libyaml[] = "libyaml: ";
 	int inner = log->n ? log->line[0] : 1, line = 0;
 
+	if (strncmp(log->first, libyaml, sizeof(libyaml) - 1) == 0) {
+		line = libyaml_problem_line(text, len);
+		return line ? line : inner;
+	}
 	if (strncmp(log->first, unexpected, sizeof(unexpected) - 1) == 0) {
 		struct core_yaml_doc *d = core_yaml_doc_open(text, len);
 

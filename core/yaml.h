@@ -120,7 +120,8 @@ struct core_yaml_log {
  * for a missing key, at the last field of the mapping that lacks it.  So:
  * an unexpected key is looked up by name at or after that line; a missing
  * key is reported where its mapping starts (the next entry out, or the
- * document); anything else at the innermost line.
+ * document); libyaml's own errors ("libyaml: ...") where libyaml stops;
+ * anything else at the innermost line.
  */
 int core_yaml_log_line(const struct core_yaml_log *log, const char *text,
 		       size_t len);

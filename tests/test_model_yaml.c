@@ -367,6 +367,14 @@ static const struct {
 	  "apply to a fc layer" },
 	{ "conv_sum_directions_false", DLSIM_EPARSE, 13, "'sum_directions' "
 	  "does not apply to a conv2d layer" },
+	/* libyaml's own errors, where libyaml stops: the tab's line (the
+	 * backtrace gave the line before it), and the line of a control
+	 * character, which libyaml places by byte offset alone (the
+	 * backtrace gave line 1) */
+	{ "tab_indent", DLSIM_EPARSE, 12, "libyaml: found a tab character "
+	  "that violates indentation" },
+	{ "control_char", DLSIM_EPARSE, 9, "libyaml: control characters are "
+	  "not allowed" },
 };
 
 #define N_BAD ((int)(sizeof(bad) / sizeof(bad[0])))
