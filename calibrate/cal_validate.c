@@ -468,6 +468,8 @@ int cal_validate_file(struct hw_catalog *cat, struct db *db,
 		NULL, NULL, NULL, "", cal_val_row_user, 0, cal_val_user_head
 	};
 	char name[sizeof(out->name)], title[sizeof(out->title)], *text;
+	const char *nul, *p;
+	long long line;
 	size_t len;
 	int rc;
 
@@ -475,6 +477,16 @@ int cal_validate_file(struct hw_catalog *cat, struct db *db,
 	if ((rc = cal_validate_file_name(path, name, sizeof(name), err)) ||
 	    (rc = core_read_file(path, &text, &len, err)))
 		return rc;
+	/* the rows are C strings: a NUL would end its line there, and a
+	 * row that began with one would pass for a blank line, unread */
+	if ((nul = memchr(text, '\0', len))) {
+		for (line = 1, p = text; p < nul; p++)
+			line += *p == '\n';
+		free(text);
+		return dlsim_err_set(err, DLSIM_EPARSE, "%s:%lld: a NUL byte "
+				     "(a measurement file is text)", path,
+				     line);
+	}
 	snprintf(title, sizeof(title), "your measurements: %s", path);
 	def.name = name;
 	def.file = path;

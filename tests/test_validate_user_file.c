@@ -1,8 +1,8 @@
 /*
  * test_validate_user_file.c -- a user's measurement file as dlsim
  * validate --file reads it (calibrate/cal_validate_user.c): any field
- * predict would refuse stops the run naming the file, line and column;
- * the file names its set; the command refuses and reports as predict
+ * predict would refuse stops the run naming the file, line and column,
+ * as a byte no CSV text holds does; the file names its set; the command refuses and reports as predict
  * does; rows may name a --hw file; the README's example runs.  How a
  * good row becomes a prediction is test_validate_user.c.
  */
@@ -361,6 +361,50 @@ START_TEST(validate_user_example_runs)
 }
 END_TEST
 
+/*
+ * The rows are read as C strings, so a NUL ended its line there: a row
+ * that began with one read as a blank line and was skipped unseen, and
+ * the run went on with the other row, exit 0.  Refused at its line (3),
+ * as any damage to the file is, exit 1.
+ */
+START_TEST(validate_user_refuses_a_nul_byte)
+{
+	static const char text[] = "model,hw,metric,measured\n"
+				   "resnet50,v100,step_s,0.2\n"
+				   "\0resnet50,p100,step_s,0.3\n";
+	char dir[] = "/tmp/dlsim-vnul-XXXXXX", path[128], args[256],
+	     want[160];
+	struct dlsim_err err = { 0, "" };
+	struct hw_catalog *cat = NULL;
+	struct cal_val_set out;
+	struct run r;
+	FILE *f;
+
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/nul.csv", dir);
+	f = fopen(path, "wb");
+	ck_assert(f != NULL);
+	ck_assert_uint_eq(fwrite(text, 1, sizeof(text) - 1, f),
+			  sizeof(text) - 1);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(want, sizeof(want), "%s:3: a NUL byte", path);
+
+	ck_assert_int_eq(hw_catalog_load(NULL, &cat, &err), DLSIM_OK);
+	ck_assert_int_eq(cal_validate_file(cat, NULL, path, &out, &err),
+			 DLSIM_EPARSE);
+	ck_assert_msg(strstr(err.msg, want) != NULL, "%s", err.msg);
+	hw_catalog_free(cat);
+
+	snprintf(args, sizeof(args), "validate --file %s --uncalibrated",
+		 path);
+	run(&r, args);
+	assert_one_error(&r, 1, want);
+
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 Suite *suite_validate_user_file(void)
 {
 	Suite *s = suite_create("validate_user_file");
@@ -368,6 +412,7 @@ Suite *suite_validate_user_file(void)
 
 	tcase_set_timeout(c, 60);
 	tcase_add_test(c, validate_user_refuses_bad_fields);
+	tcase_add_test(c, validate_user_refuses_a_nul_byte);
 	tcase_add_test(c, validate_user_rows_share_a_hw_file);
 	tcase_add_test(c, validate_user_file_names_its_set);
 	tcase_add_test(c, validate_user_numbers_take_no_blanks);
