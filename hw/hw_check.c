@@ -115,15 +115,25 @@ int hw_line_of(struct hw_reader *r, const char *path)
 	return item_line(r->text, r->len, path, &r->cursor);
 }
 
-int hw_bad_value(struct hw_reader *r, const char *path,
-		 const char *what, double got)
+/* "FILE:LINE: 'key' what (got text)" */
+static int bad_value_text(struct hw_reader *r, const char *path,
+			  const char *what, const char *got)
 {
 	const char *key = strrchr(path, '.');
 
 	return dlsim_err_set(r->err, DLSIM_EPARSE,
-			     "%s:%d: '%s' %s (got %g)", r->name,
+			     "%s:%d: '%s' %s (got %s)", r->name,
 			     hw_line_of(r, path), key ? key + 1 : path, what,
 			     got);
+}
+
+int hw_bad_value(struct hw_reader *r, const char *path,
+		 const char *what, double got)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%g", got);
+	return bad_value_text(r, path, what, text);
 }
 
 static const struct {
@@ -162,7 +172,7 @@ int hw_check_range(struct hw_reader *r, const char *path, double v,
 int hw_check_int(struct hw_reader *r, const char *path, int64_t v,
 		 int64_t lo, int64_t hi)
 {
-	char what[64];
+	char what[64], got[24];
 
 	if (v >= lo && v <= hi)
 		return DLSIM_OK;
@@ -174,7 +184,9 @@ int hw_check_int(struct hw_reader *r, const char *path, int64_t v,
 	else
 		snprintf(what, sizeof(what), "must %s",
 			 lo > 0 ? "be positive" : "not be negative");
-	return hw_bad_value(r, path, what, (double)v);
+	/* every digit: %g would print 4294967296 as 4.29497e+09 */
+	snprintf(got, sizeof(got), "%lld", (long long)v);
+	return bad_value_text(r, path, what, got);
 }
 
 /* Check every number of table t in raw (at path prefix) and store it,

@@ -91,10 +91,11 @@ static const struct {
 	  "'clock_boost_mhz' is implausibly large" },
 	{ "price_usd: 10000", "price_usd: 1.5e9",
 	  "'price_usd' is implausibly large (got 1.5e+09)" },
-	{ "units: 100", "units: 2000000000",
-	  "'units' is implausibly large (got 2e+09)" },
+	/* an integer is quoted whole, not as %g's 2e+09 */
+	{ "units: 100", "units: 2000000001",
+	  "'units' is implausibly large (got 2000000001)" },
 	{ "intra_links_per_device: 3", "intra_links_per_device: 1000000001",
-	  "'intra_links_per_device' is implausibly large" },
+	  "'intra_links_per_device' is implausibly large (got 1000000001)" },
 	/* a rate below HW_MIN_RATE is no part's: a 1e-308 TFLOP/s peak made
 	 * a step of 1.9e30 s and a training time of inf */
 	{ "vector_tflops: 20", "vector_tflops: 1e-308",
